@@ -1,0 +1,52 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Modules depend downwards only (see README, "Map of the code"):
+// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting}
+let package = Package(
+    name: "DynamicHomeScreen",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "dynamic-home", targets: ["dynamic-home"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(name: "MicroHTTP", dependencies: [
+            "CMicroHTTPD",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "ScreenKit"),
+        .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
+        .target(name: "FeatureToggles"),
+        .target(name: "Reporting", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .target(name: "HomeApp", dependencies: [
+            "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .executableTarget(name: "dynamic-home", dependencies: [
+            "HomeApp",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+
+        .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit"]),
+        .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit"]),
+        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "HomeAppTests", dependencies: ["HomeApp", "MicroHTTP", "TestSupport"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
