@@ -1,0 +1,59 @@
+// The slice of libmicrohttpd that MicroHTTP uses. Swift cannot call C variadic
+// functions, so every variadic call gets a fixed-argument static inline wrapper here.
+#ifndef CMICROHTTPD_SHIM_H
+#define CMICROHTTPD_SHIM_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <microhttpd.h>
+
+typedef void *(*dh_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+
+/// Everything `MHD_start_daemon` is given, as one struct (its options are variadic).
+struct dh_daemon_options {
+    unsigned int flags;
+    MHD_socket listen_socket;
+    MHD_AccessHandlerCallback handler;
+    MHD_RequestCompletedCallback completed;
+    dh_uri_log_callback uri_log;
+    void *context;
+    unsigned int thread_pool_size;
+    unsigned int connection_timeout_seconds;
+    unsigned int connection_limit;
+    unsigned int per_ip_connection_limit;
+    size_t connection_memory_limit;
+};
+
+static inline struct MHD_Daemon *dh_start_daemon(const struct dh_daemon_options *o) {
+    return MHD_start_daemon(o->flags, 0, NULL, NULL, o->handler, o->context,
+                            MHD_OPTION_LISTEN_SOCKET, o->listen_socket,
+                            MHD_OPTION_NOTIFY_COMPLETED, o->completed, o->context,
+                            MHD_OPTION_URI_LOG_CALLBACK, o->uri_log, o->context,
+                            MHD_OPTION_THREAD_POOL_SIZE, o->thread_pool_size,
+                            MHD_OPTION_CONNECTION_TIMEOUT, o->connection_timeout_seconds,
+                            MHD_OPTION_CONNECTION_LIMIT, o->connection_limit,
+                            MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_ip_connection_limit,
+                            MHD_OPTION_CONNECTION_MEMORY_LIMIT, o->connection_memory_limit,
+                            MHD_OPTION_END);
+}
+
+static inline uint16_t dh_daemon_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+static inline unsigned int dh_daemon_connection_count(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+static inline const struct sockaddr *dh_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info ? info->client_addr : NULL;
+}
+
+#endif

@@ -1,0 +1,39 @@
+/// One decoded form field: a text value or an uploaded file's bytes.
+public struct FormField: Sendable, Equatable {
+    public let name: String
+    public internal(set) var bytes: [UInt8]
+    /// The uploaded file's name (multipart only).
+    public let filename: String?
+    /// The part's content type (multipart only).
+    public let contentType: String?
+
+    public init(name: String, bytes: [UInt8], filename: String? = nil, contentType: String? = nil) {
+        self.name = name
+        self.bytes = bytes
+        self.filename = filename
+        self.contentType = contentType
+    }
+
+    /// The value as text; the server has already refused posts whose text fields are not UTF-8.
+    public var value: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Form fields from a urlencoded or multipart body, in the order sent; repeated names are kept.
+public struct FormFields: Sendable, Sequence {
+    public private(set) var fields: [FormField]
+
+    public init(_ fields: [FormField] = []) { self.fields = fields }
+
+    /// The first text value called `name`.
+    public subscript(name: String) -> String? { fields.first { $0.name == name }?.value }
+
+    /// Every text value called `name`, in order.
+    public func values(_ name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
+
+    /// The first uploaded file called `name`.
+    public func file(_ name: String) -> FormField? { fields.first { $0.name == name && $0.filename != nil } }
+
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[FormField]> { fields.makeIterator() }
+}

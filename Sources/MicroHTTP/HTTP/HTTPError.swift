@@ -1,0 +1,17 @@
+/// An error a handler throws to answer with a 4xx page that says what was wrong.
+/// Any other error becomes a 500 page naming the request id.
+public struct HTTPError: Error, Sendable, CustomStringConvertible {
+    public let status: Status
+    /// Shown to the person on the error page; must not leak internals.
+    public let message: String
+    /// Extra headers, such as `Allow` on a 405.
+    public var headers: Headers
+
+    public init(_ status: Status, _ message: String, headers: Headers = .init()) {
+        self.status = status
+        self.message = message
+        self.headers = headers
+    }
+
+    public var description: String { "\(status.rawValue) \(message)" }
+}

@@ -1,0 +1,50 @@
+/// Splits a raw request path into percent-decoded segments.
+///
+/// libmicrohttpd hands handlers an already-unescaped path, which hides `%2F` and `%2e%2e`;
+/// the server keeps the raw URI and decodes it here, so routes and static files see exactly
+/// which segment a byte came from.
+public enum PathDecoding {
+    /// A segment that cannot stand for itself: it decodes to `.`, `..`, or holds `/`, `\` or NUL.
+    public static func isTraversal(_ segment: String) -> Bool {
+        segment == "." || segment == ".." || segment.utf8.contains { $0 == 0x2F || $0 == 0x5C || $0 == 0 }
+    }
+
+    /// The decoded segments of `rawPath` (no query), or nil when an escape is malformed or the
+    /// result is not UTF-8. Empty segments (`//`) are dropped.
+    public static func segments(of rawPath: Substring) -> [String]? {
+        var result: [String] = []
+        for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+            guard let decoded = percentDecode(raw) else { return nil }
+            result.append(decoded)
+        }
+        return result
+    }
+
+    /// Decodes `%XX` escapes; `+` stays `+` (it means space only in query strings and forms).
+    public static func percentDecode<C: Collection<UInt8>>(_ bytes: C) -> String? {
+        guard bytes.contains(UInt8(ascii: "%")) else { return String(validating: bytes, as: UTF8.self) }
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count)
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
+            index = bytes.index(after: index)
+            guard byte == UInt8(ascii: "%") else { out.append(byte); continue }
+            guard index != bytes.endIndex, let high = hexValue(bytes[index]) else { return nil }
+            index = bytes.index(after: index)
+            guard index != bytes.endIndex, let low = hexValue(bytes[index]) else { return nil }
+            index = bytes.index(after: index)
+            out.append(high << 4 | low)
+        }
+        return String(validating: out, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+}

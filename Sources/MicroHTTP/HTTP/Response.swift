@@ -1,0 +1,40 @@
+/// What a handler answers.
+public struct Response: Sendable {
+    public var status: Status
+    public var headers: Headers
+    public var body: ResponseBody
+
+    public init(status: Status = .ok, headers: Headers = .init(), body: ResponseBody = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// An HTML document; the server adds the security headers every HTML response carries.
+    public static func html(_ bytes: [UInt8], status: Status = .ok) -> Response {
+        Response(status: status, headers: Headers([("Content-Type", "text/html; charset=utf-8")]),
+                 body: .bytes(bytes))
+    }
+
+    public static func text(_ text: String, status: Status = .ok,
+                            contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: status, headers: Headers([("Content-Type", contentType)]),
+                 body: .bytes(Array(text.utf8)))
+    }
+
+    /// A 303 See Other: the answer to a form post (post/redirect/get).
+    public static func redirect(to location: String) -> Response {
+        Response(status: .seeOther, headers: Headers([("Location", location)]))
+    }
+
+    public mutating func setCookie(_ cookie: SetCookie) { headers.add("Set-Cookie", cookie.headerValue) }
+
+    /// Whether the body is an HTML document, which gets the CSP and related headers.
+    public var isHTML: Bool { headers["Content-Type"]?.hasPrefix("text/html") ?? false }
+}
+
+/// A response body: bytes in memory, or a file sent by the kernel.
+public enum ResponseBody: Sendable {
+    case bytes([UInt8])
+    case file(OpenFile)
+}

@@ -1,0 +1,45 @@
+/// Answers a request.
+public typealias Handler = @Sendable (Request) throws -> Response
+
+/// Maps method and path patterns to handlers. Routes are tried in the order they were added.
+public struct Router: Sendable {
+    struct Route: Sendable {
+        let method: Method
+        let pattern: RoutePattern
+        let handler: Handler
+    }
+
+    /// What the router decided for one request.
+    public enum Resolution: Sendable {
+        case found(Handler, parameters: [String: String])
+        /// The path exists for other methods; `allowed` becomes the `Allow` header.
+        case methodNotAllowed(allowed: [Method])
+        case notFound
+    }
+
+    private var routes: [Route] = []
+
+    public init() {}
+
+    public mutating func add(_ method: Method, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+    }
+
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
+
+    /// Finds the handler; `HEAD` is answered by the `GET` route (the server drops the body).
+    public func resolve(_ method: Method, _ path: [String]) -> Resolution {
+        var allowed: [Method] = []
+        for route in routes {
+            guard let parameters = route.pattern.match(path) else { continue }
+            if route.method == method || (method == .head && route.method == .get) {
+                return .found(route.handler, parameters: parameters)
+            }
+            if !allowed.contains(route.method) { allowed.append(route.method) }
+        }
+        guard !allowed.isEmpty else { return .notFound }
+        if allowed.contains(.get) && !allowed.contains(.head) { allowed.insert(.head, at: allowed.firstIndex(of: .get)! + 1) }
+        return .methodNotAllowed(allowed: allowed)
+    }
+}

@@ -1,0 +1,66 @@
+import CMicroHTTPD
+
+// libmicrohttpd calls these from its own threads. They are plain functions in a non-main file
+// so they carry no actor isolation; `cls` is the retained ServerCore, `con_cls` the retained
+// RequestContext created in `uriLogCallback` and released in `requestCompletedCallback`.
+
+func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
+                    _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
+    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
+    let context = RequestContext(rawTarget: uri.map { String(cString: $0) } ?? "/", id: core.requestIDs.next())
+    core.requestStarted()
+    return Unmanaged.passRetained(context).toOpaque()
+}
+
+func accessHandlerCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                           _ url: UnsafePointer<CChar>?, _ method: UnsafePointer<CChar>?,
+                           _ version: UnsafePointer<CChar>?, _ uploadData: UnsafePointer<CChar>?,
+                           _ uploadDataSize: UnsafeMutablePointer<Int>?,
+                           _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) -> MHD_Result {
+    guard let cls, let connection, let method, let uploadDataSize, let raw = conCls?.pointee else {
+        return .NO
+    }
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+    let bytes = uploadData.map {
+        UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: uploadDataSize.pointee)
+    }
+    return core.access(connection, Method(String(cString: method)), context, upload: bytes,
+                       uploadSize: uploadDataSize)
+}
+
+func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                              _ termination: MHD_RequestTerminationCode) {
+    guard let cls, let raw = conCls?.pointee else { return }
+    conCls?.pointee = nil
+    Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue().finish()
+    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestFinished()
+}
+
+func postDataCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,
+                      _ filename: UnsafePointer<CChar>?, _ contentType: UnsafePointer<CChar>?,
+                      _ transferEncoding: UnsafePointer<CChar>?, _ data: UnsafePointer<CChar>?,
+                      _ offset: UInt64, _ size: Int) -> MHD_Result {
+    guard let cls, let key else { return .NO }
+    let context = Unmanaged<RequestContext>.fromOpaque(cls).takeUnretainedValue()
+    let chunk = UnsafeBufferPointer(
+        start: data.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: data == nil ? 0 : size)
+    context.appendFormData(name: String(cString: key), filename: filename.map { String(cString: $0) },
+                           contentType: contentType.map { String(cString: $0) }, data: chunk, offset: offset)
+    return .YES
+}
+
+/// Collects the key/value pairs of one kind (headers, query arguments) into a `PairCollector`.
+func collectPairCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
+                         _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue().add(key, value)
+    return .YES
+}
+
+/// Releases the body a response was created from, once libmicrohttpd has sent it.
+func releaseBodyCallback(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<ResponseBytes>.fromOpaque(cls).release()
+}

@@ -1,0 +1,45 @@
+/// What an error page shows: the status, a sentence saying what was wrong, the request id.
+public struct ErrorDescription: Sendable {
+    public let status: Status
+    public let message: String
+    public let requestID: String
+}
+
+/// Renders error pages. The app supplies its own styled page; `plain` is MicroHTTP's fallback.
+public struct ErrorPage: Sendable {
+    public let render: @Sendable (ErrorDescription) -> Response
+
+    public init(render: @escaping @Sendable (ErrorDescription) -> Response) { self.render = render }
+
+    /// A small complete HTML document that links the app's stylesheet.
+    public static let plain = ErrorPage { error in
+        let title = "\(error.status.rawValue) \(error.status.reasonPhrase)"
+        let html = """
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">\
+            <meta name="viewport" content="width=device-width, initial-scale=1">\
+            <title>\(title)</title><link rel="stylesheet" href="/assets/app.css"></head>\
+            <body><main class="error-page" data-status="\(error.status.rawValue)"><h1>\(title)</h1>\
+            <p>\(escapeHTML(error.message))</p><p class="error-request">Request id: \
+            <code>\(escapeHTML(error.requestID))</code></p><p><a href="/">Back to the home screen</a></p>\
+            </main></body></html>
+            """
+        return Response.html(Array(html.utf8), status: error.status)
+    }
+
+    static func escapeHTML(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+}

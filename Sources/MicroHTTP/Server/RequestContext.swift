@@ -1,0 +1,38 @@
+import CMicroHTTPD
+
+/// Per-request state that libmicrohttpd carries for us in `con_cls`, from the raw URI to the
+/// completion notice. Only the connection's own thread touches it.
+final class RequestContext {
+    /// Why the body cannot be handled; answered once the upload has finished arriving.
+    enum BodyProblem { case tooLarge, malformedForm }
+
+    let rawTarget: String
+    let id: String
+    var headersSeen = false
+    var postProcessor: OpaquePointer?
+    var formFields: [FormField] = []
+    var body: [UInt8] = []
+    var receivedBytes = 0
+    var problem: BodyProblem?
+
+    init(rawTarget: String, id: String) {
+        self.rawTarget = rawTarget
+        self.id = id
+    }
+
+    /// Appends a chunk the post processor decoded; `offset > 0` continues the last field.
+    func appendFormData(name: String, filename: String?, contentType: String?,
+                        data: UnsafeBufferPointer<UInt8>, offset: UInt64) {
+        if offset > 0, formFields.last?.name == name {
+            formFields[formFields.count - 1].bytes.append(contentsOf: data)
+        } else {
+            formFields.append(FormField(name: name, bytes: Array(data), filename: filename, contentType: contentType))
+        }
+    }
+
+    /// Releases the post processor; called once, when libmicrohttpd reports the request done.
+    func finish() {
+        if let postProcessor { MHD_destroy_post_processor(postProcessor) }
+        postProcessor = nil
+    }
+}

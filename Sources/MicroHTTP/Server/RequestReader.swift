@@ -1,0 +1,66 @@
+import CMicroHTTPD
+import Glibc
+
+/// Reads a complete `Request` off a libmicrohttpd connection, refusing what is not well-formed.
+struct RequestReader {
+    let connection: OpaquePointer
+    let context: RequestContext
+    let method: Method
+
+    func read() throws(HTTPError) -> Request {
+        let target = context.rawTarget
+        let rawPath = target.prefix { $0 != "?" }
+        guard let segments = PathDecoding.segments(of: rawPath) else {
+            throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
+        }
+        let query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
+        let headers = Headers(try pairs(.HEADER_KIND, what: "header"))
+        let cookieHeader = headers.values("Cookie").joined(separator: "; ")
+        return Request(
+            id: context.id, method: method, target: target, pathSegments: segments,
+            query: QueryParameters(query), headers: headers,
+            cookies: cookieHeader.isEmpty ? [:] : CookieParser.parse(cookieHeader),
+            form: try form(), body: context.body, remoteAddress: remoteAddress())
+    }
+
+    private func pairs(_ kind: MHD_ValueKind, what: String) throws(HTTPError) -> [(name: String, value: String)] {
+        let collector = PairCollector()
+        let cls = Unmanaged.passUnretained(collector).toOpaque()
+        withExtendedLifetime(collector) {
+            _ = MHD_get_connection_values(connection, kind, collectPairCallback, cls)
+        }
+        if let name = collector.invalidName {
+            throw HTTPError(.badRequest, "The \(what) \"\(name)\" is not valid UTF-8.")
+        }
+        return collector.pairs
+    }
+
+    private func form() throws(HTTPError) -> FormFields {
+        for field in context.formFields where field.filename == nil {
+            guard String(validating: field.bytes, as: UTF8.self) != nil else {
+                throw HTTPError(.badRequest, "The form field \"\(field.name)\" is not valid UTF-8.")
+            }
+        }
+        return FormFields(context.formFields)
+    }
+
+    private func remoteAddress() -> String {
+        guard let address = dh_client_address(connection) else { return "" }
+        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
+                var ip = ipv4.pointee.sin_addr
+                _ = inet_ntop(AF_INET, &ip, &buffer, socklen_t(buffer.count))
+            }
+        case AF_INET6:
+            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
+                var ip = ipv6.pointee.sin6_addr
+                _ = inet_ntop(AF_INET6, &ip, &buffer, socklen_t(buffer.count))
+            }
+        default:
+            return ""
+        }
+        return String(cString: buffer)
+    }
+}

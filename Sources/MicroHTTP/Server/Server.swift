@@ -1,0 +1,76 @@
+import CMicroHTTPD
+import Glibc
+import Logging
+import Synchronization
+
+/// An HTTP server: libmicrohttpd's thread pool with epoll, answering through a `Router`.
+public final class Server: Sendable {
+    private struct Running {
+        let daemon: OpaquePointer
+        let core: Unmanaged<ServerCore>
+        let port: UInt16
+    }
+
+    private let core: ServerCore
+    private let running = Mutex<Running?>(nil)
+
+    public init(configuration: ServerConfiguration, router: Router,
+                logger: Logger = Logger(label: "MicroHTTP")) {
+        core = ServerCore(router: router, configuration: configuration, logger: logger)
+    }
+
+    /// The bound port (the ephemeral one when configured with 0); nil before `start`.
+    public var port: UInt16? { running.withLock { $0?.port } }
+
+    /// Requests that have started and not yet completed.
+    public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    public func start() throws(ServerError) {
+        try running.withLock { (state: inout Running?) throws(ServerError) in
+            guard state == nil else { throw .alreadyStarted }
+            let configuration = core.configuration
+            let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
+            var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
+                | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue
+            if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            let retained = Unmanaged.passRetained(core)
+            var options = dh_daemon_options(
+                flags: flags, listen_socket: socket.descriptor,
+                handler: accessHandlerCallback, completed: requestCompletedCallback, uri_log: uriLogCallback,
+                context: retained.toOpaque(), thread_pool_size: UInt32(max(1, configuration.threads)),
+                connection_timeout_seconds: configuration.connectionTimeout,
+                connection_limit: configuration.connectionLimit,
+                per_ip_connection_limit: configuration.perIPConnectionLimit,
+                connection_memory_limit: configuration.connectionMemoryLimit)
+            guard let daemon = dh_start_daemon(&options) else {
+                close(socket.descriptor)
+                retained.release()
+                throw .daemonFailed
+            }
+            state = Running(daemon: daemon, core: retained, port: socket.port)
+        }
+    }
+
+    /// Stops accepting, lets requests in flight finish (up to the grace period), stops the
+    /// daemon and releases everything handed to C. Safe to call more than once.
+    public func shutdown() {
+        guard let state = running.withLock({ state -> Running? in defer { state = nil }; return state }) else {
+            return
+        }
+        let listener = MHD_quiesce_daemon(state.daemon)
+        let clock = ContinuousClock()
+        let deadline = clock.now + core.configuration.shutdownGracePeriod
+        while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
+            usleep(10_000)
+        }
+        let unfinished = core.inFlight.load(ordering: .relaxed)
+        if unfinished > 0 {
+            core.logger.warning("shutdown grace period over", metadata: ["unfinished": "\(unfinished)"])
+        }
+        MHD_stop_daemon(state.daemon)
+        if listener >= 0 { close(listener) }
+        state.core.release()
+    }
+
+    deinit { shutdown() }
+}

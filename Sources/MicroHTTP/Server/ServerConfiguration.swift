@@ -1,0 +1,26 @@
+import Glibc
+
+/// How the server listens and what it allows each client.
+public struct ServerConfiguration: Sendable {
+    /// An IP literal (`127.0.0.1`, `::1`, `0.0.0.0`) or `localhost`.
+    public var host = "127.0.0.1"
+    /// 0 binds an ephemeral port; `Server.port` tells which.
+    public var port: UInt16 = 8080
+    /// libmicrohttpd's thread pool size.
+    public var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    /// Idle seconds before a connection is closed (libmicrohttpd's own default is never).
+    public var connectionTimeout: UInt32 = 30
+    public var connectionLimit: UInt32 = 1024
+    /// Connections one IP address may hold at once; 0 means no limit.
+    public var perIPConnectionLimit: UInt32 = 512
+    /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers.
+    public var connectionMemoryLimit = 64 * 1024
+    /// The largest request body accepted; larger ones get 413.
+    public var bodyLimit = 1024 * 1024
+    /// How long shutdown waits for requests in flight.
+    public var shutdownGracePeriod: Duration = .seconds(10)
+    /// Renders the page of every error answer (404, 405, 413, 500, a thrown `HTTPError`).
+    public var errorPage: ErrorPage = .plain
+
+    public init() {}
+}

@@ -1,0 +1,132 @@
+import CMicroHTTPD
+import Logging
+import Synchronization
+
+/// The state every libmicrohttpd callback reaches through `cls`: routes, limits and counters.
+final class ServerCore: Sendable {
+    let router: Router
+    let configuration: ServerConfiguration
+    let logger: Logger
+    let requestIDs = RequestIDGenerator()
+    /// Requests between libmicrohttpd's URI callback and its completion notice.
+    let inFlight = Atomic<Int>(0)
+
+    init(router: Router, configuration: ServerConfiguration, logger: Logger) {
+        self.router = router
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+    func requestFinished() { inFlight.subtract(1, ordering: .relaxed) }
+
+    /// One call of the access handler. The first call only sees headers: answering then would
+    /// make libmicrohttpd close the connection, so it returns and answers once the body is in.
+    func access(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext,
+                upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
+        if !context.headersSeen {
+            context.headersSeen = true
+            return begin(connection, method, context)
+        }
+        if uploadSize.pointee > 0 {
+            if let upload { consume(upload, context) }
+            uploadSize.pointee = 0
+            return .YES
+        }
+        return respond(connection, method, context)
+    }
+
+    private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
+            // Refused before any of the body is read: libmicrohttpd skips it and closes.
+            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)
+        }
+        guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
+              type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
+        else { return .YES }
+        let cls = Unmanaged.passUnretained(context).toOpaque()
+        context.postProcessor = MHD_create_post_processor(connection, 16 * 1024, postDataCallback, cls)
+        if context.postProcessor == nil { context.problem = .malformedForm }
+        return .YES
+    }
+
+    private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ context: RequestContext) {
+        context.receivedBytes += chunk.count
+        if context.receivedBytes > configuration.bodyLimit { context.problem = .tooLarge }
+        guard context.problem == nil else { return }
+        if let processor = context.postProcessor {
+            let accepted = chunk.withMemoryRebound(to: CChar.self) {
+                MHD_post_process(processor, $0.baseAddress, $0.count)
+            }
+            if accepted == .NO { context.problem = .malformedForm }
+        } else {
+            context.body.append(contentsOf: chunk)
+        }
+    }
+
+    private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        switch context.problem {
+        case .tooLarge?:
+            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)
+        case .malformedForm?:
+            return queue(errorResponse(.badRequest, "The form data could not be decoded.", id: context.id),
+                         id: context.id, on: connection)
+        case nil:
+            break
+        }
+        let response: Response
+        do {
+            let request = try RequestReader(connection: connection, context: context, method: method).read()
+            response = dispatch(request)
+        } catch {
+            logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
+            response = errorResponse(error.status, error.message, id: context.id)
+        }
+        return queue(response, id: context.id, on: connection)
+    }
+
+    private func dispatch(_ incoming: Request) -> Response {
+        var request = incoming
+        switch router.resolve(request.method, request.pathSegments) {
+        case .found(let handler, let parameters):
+            request.parameters = parameters
+            do {
+                return try handler(request)
+            } catch let error as HTTPError {
+                logger.notice("request refused", metadata: [
+                    "request": "\(request.id)", "status": "\(error.status.rawValue)", "error": "\(error.message)"])
+                var response = errorResponse(error.status, error.message, id: request.id)
+                for (name, value) in error.headers { response.headers.set(name, value) }
+                return response
+            } catch {
+                logger.error("handler failed", metadata: [
+                    "request": "\(request.id)", "path": "\(request.path)", "error": "\(error)"])
+                return errorResponse(.internalServerError,
+                                     "Something went wrong on our side. The request id below says where.",
+                                     id: request.id)
+            }
+        case .methodNotAllowed(let allowed):
+            logger.notice("method not allowed", metadata: [
+                "request": "\(request.id)", "method": "\(request.method)", "path": "\(request.path)"])
+            var response = errorResponse(.methodNotAllowed,
+                                         "\(request.path) does not accept \(request.method.rawValue).", id: request.id)
+            response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            return response
+        case .notFound:
+            logger.notice("no route", metadata: ["request": "\(request.id)", "path": "\(request.path)"])
+            return errorResponse(.notFound, "There is no page at \(request.path).", id: request.id)
+        }
+    }
+
+    private var tooLargeMessage: String {
+        "The request body is larger than the \(configuration.bodyLimit / 1024) KiB this server accepts."
+    }
+
+    func errorResponse(_ status: Status, _ message: String, id: String) -> Response {
+        configuration.errorPage.render(ErrorDescription(status: status, message: message, requestID: id))
+    }
+
+    private func header(_ connection: OpaquePointer, _ name: String) -> String? {
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    }
+}

@@ -1,0 +1,83 @@
+import ArgumentParser
+import Glibc
+import HomeApp
+import Logging
+import MicroHTTP
+
+@main
+struct DynamicHome: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dynamic-home",
+        abstract: "Serves the DynamicHomeScreen home screen as HTML.")
+
+    @Option(help: "The address to listen on: an IP address or localhost.")
+    var host = "127.0.0.1"
+
+    @Option(help: "The port to listen on; 0 picks a free one.")
+    var port: UInt16 = 8080
+
+    @Option(help: "The folder of CSS, scripts, images, default content and toggles.")
+    var `public` = "./Public"
+
+    @Option(help: "Worker threads (default: one per core).")
+    var threads: Int?
+
+    @Option(help: "Seconds an idle connection is kept open.")
+    var connectionTimeout: UInt32 = 30
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: Logger.Level = .info
+
+    func validate() throws {
+        if let threads, !(1...256).contains(threads) {
+            throw ValidationError("--threads must be between 1 and 256, not \(threads)")
+        }
+    }
+
+    func run() throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "dynamic-home")
+        // Blocked before any thread starts, so the daemon's threads inherit the mask.
+        let signals = SignalWaiter()
+        let app = try HomeApplication(configuration: AppConfiguration(publicFolder: `public`), logger: logger)
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.host = host
+        serverConfiguration.port = port
+        serverConfiguration.connectionTimeout = connectionTimeout
+        if let threads { serverConfiguration.threads = threads }
+        serverConfiguration.errorPage = app.errorPage
+        let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
+        try server.start()
+        let shownHost = host.contains(":") ? "[\(host)]" : host
+        logger.info("listening on http://\(shownHost):\(server.port ?? port)/")
+
+        while true {
+            let signal = signals.next()
+            guard signal == SIGHUP else { break }
+            logger.info("SIGHUP: reloading")
+        }
+        logger.info("shutting down")
+        server.shutdown()
+        logger.info("stopped")
+    }
+
+    /// Errors end the program with one line on standard error, never a trace or the usage text.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            let line = Array("dynamic-home: \(message(for: error))\n".utf8)
+            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            Glibc.exit(exitCode(for: error).rawValue)
+        }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
