@@ -30,7 +30,7 @@ final class RequestContext {
         }
     }
 
-    /// Releases the post processor; called once, when libmicrohttpd reports the request done.
+    /// Releases the post processor, delivering any field it still holds; safe to call twice.
     func finish() {
         if let postProcessor { MHD_destroy_post_processor(postProcessor) }
         postProcessor = nil

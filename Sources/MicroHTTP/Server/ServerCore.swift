@@ -65,6 +65,8 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
+        context.finish()
         switch context.problem {
         case .tooLarge?:
             return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)

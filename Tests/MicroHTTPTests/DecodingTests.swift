@@ -1,0 +1,73 @@
+import Testing
+@testable import MicroHTTP
+
+@Suite struct CookieParserTests {
+    @Test func parsesPairsAndTrimsSpaces() {
+        let cookies = CookieParser.parse("visitor=abc123; layout=grid ;  theme=\"dark\"")
+        #expect(cookies == ["visitor": "abc123", "layout": "grid", "theme": "dark"])
+    }
+
+    @Test func skipsMalformedPairsAndKeepsTheFirstDuplicate() {
+        let cookies = CookieParser.parse("novalue; =empty; bad name=1; a=1; a=2;;")
+        #expect(cookies == ["a": "1"])
+    }
+
+    @Test func readsABoundedNumberOfCookies() {
+        let flood = (0..<1000).map { "c\($0)=\($0)" }.joined(separator: "; ")
+        #expect(CookieParser.parse(flood).count == CookieParser.maximumCount)
+    }
+
+    @Test func keepsUTF8ValuesAndEmptyValues() {
+        #expect(CookieParser.parse("name=Zürich; empty=") == ["name": "Zürich", "empty": ""])
+    }
+}
+
+@Suite struct PathDecodingTests {
+    @Test func decodesEachSegmentOnItsOwn() {
+        #expect(PathDecoding.segments(of: "/long/m-1") == ["long", "m-1"])
+        #expect(PathDecoding.segments(of: "/a%2Fb/c") == ["a/b", "c"])
+        #expect(PathDecoding.segments(of: "//x///y/") == ["x", "y"])
+        #expect(PathDecoding.segments(of: "/caf%C3%A9") == ["café"])
+        #expect(PathDecoding.segments(of: "/a+b") == ["a+b"])
+    }
+
+    @Test func refusesMalformedEscapesAndInvalidUTF8() {
+        #expect(PathDecoding.segments(of: "/%zz") == nil)
+        #expect(PathDecoding.segments(of: "/%4") == nil)
+        #expect(PathDecoding.segments(of: "/%FF") == nil)
+    }
+
+    @Test func recognisesTraversalInEverySpelling() {
+        for segment in ["..", ".", "a/b", "..\\x", "a\u{0}b"] {
+            #expect(PathDecoding.isTraversal(segment), "\(segment)")
+        }
+        #expect(PathDecoding.segments(of: "/%2e%2e").map { $0.contains(where: PathDecoding.isTraversal) } == true)
+        #expect(!PathDecoding.isTraversal("..hidden"))
+    }
+}
+
+@Suite struct SetCookieTests {
+    @Test func writesEveryAttribute() {
+        let cookie = SetCookie(name: "layout", value: "grid", maxAge: 3600, secure: true, sameSite: .strict)
+        #expect(cookie.headerValue == "layout=grid; Path=/; Max-Age=3600; HttpOnly; Secure; SameSite=Strict")
+    }
+
+    @Test func deletionExpiresAtOnce() {
+        #expect(SetCookie.deletion(of: "layout").headerValue == "layout=; Path=/; Max-Age=0; HttpOnly; SameSite=Lax")
+    }
+
+    @Test func valuesCannotInjectAttributesOrHeaders() {
+        let cookie = SetCookie(name: "x", value: "a; Domain=evil\r\nSet-Cookie: y=1", sameSite: nil)
+        #expect(cookie.headerValue == "x=a%3B%20Domain=evil%0D%0ASet-Cookie:%20y=1; Path=/; HttpOnly")
+    }
+}
+
+@Suite struct ETagMatchingTests {
+    @Test func matchesStrongWeakListsAndStar() {
+        #expect(StaticFiles.matches("\"abc\"", "\"abc\""))
+        #expect(StaticFiles.matches("W/\"abc\"", "\"abc\""))
+        #expect(StaticFiles.matches("\"x\", \"abc\"", "\"abc\""))
+        #expect(StaticFiles.matches("*", "\"abc\""))
+        #expect(!StaticFiles.matches("\"abcd\"", "\"abc\""))
+    }
+}

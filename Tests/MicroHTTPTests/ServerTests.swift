@@ -1,0 +1,190 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import MicroHTTP
+
+/// The real server on an ephemeral loopback port, spoken to over HTTP.
+@Suite struct ServerTests {
+    static func echoRouter() -> Router {
+        var router = Router()
+        router.get("/hello") { request in .html(Array("<p>hello \(request.query["name"] ?? "")</p>".utf8)) }
+        router.get("/query") { request in
+            .text(request.query.map { "\($0.name)=\($0.value)" }.joined(separator: "\n"))
+        }
+        router.post("/form") { request in
+            .text(request.form.map { field in
+                "\(field.name)=\(field.value)" + (field.filename.map { " (\($0), \(field.contentType ?? ""))" } ?? "")
+            }.joined(separator: "\n"))
+        }
+        router.post("/raw") { request in .text("\(request.body.count) bytes: \(String(decoding: request.body, as: UTF8.self))") }
+        router.get("/cookies") { request in .text(request.cookies.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: ";")) }
+        router.get("/fail") { _ in throw CocoaError(.fileNoSuchFile) }
+        router.get("/refuse") { _ in throw HTTPError(.badRequest, "You asked for <nothing>.") }
+        router.get("/slow") { _ in Thread.sleep(forTimeInterval: 1); return .text("slow done") }
+        return router
+    }
+
+    let server: TestServer
+    var client: HTTPClient { server.client }
+
+    init() throws { server = try TestServer(router: Self.echoRouter()) }
+
+    @Test func getAnswersWithSecurityHeadersAndARequestID() throws {
+        let response = try client.get("/hello?name=Ann")
+        #expect(response.status == 200)
+        #expect(response.text == "<p>hello Ann</p>")
+        #expect(response.header("Content-Security-Policy")?.contains("default-src 'self'") == true)
+        #expect(response.header("Content-Security-Policy")?.contains("frame-ancestors 'none'") == true)
+        #expect(response.header("X-Content-Type-Options") == "nosniff")
+        #expect(response.header("Referrer-Policy") == "same-origin")
+        let first = try #require(response.header("X-Request-Id"))
+        #expect(try client.get("/hello").header("X-Request-Id") != first)
+    }
+
+    @Test func headHasTheHeadersOfGetWithoutTheBody() throws {
+        let response = try client.head("/hello?name=Ann")
+        #expect(response.status == 200)
+        #expect(response.header("Content-Length") == "16")
+        #expect(response.body.isEmpty)
+    }
+
+    @Test func queryValuesAreDecodedInOrder() throws {
+        let response = try client.get("/query?a=1&b=x+y&a=%C3%A9t%C3%A9&flag&c=%26%3D")
+        #expect(response.text == "a=1\nb=x y\na=été\nflag=\nc=&=")
+    }
+
+    @Test func invalidUTF8InTheQueryIsABadRequest() throws {
+        let response = try client.get("/query?a=%FF%FE")
+        #expect(response.status == 400)
+        #expect(response.text.contains("not valid UTF-8"))
+    }
+
+    @Test func urlencodedFormsKeepRepeatedKeysInOrder() throws {
+        let body = "name=Ann+Lee&city=Z%C3%BCrich&tag=a&tag=b%26c&empty="
+        let response = try client.post("/form", body: Array(body.utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(response.status == 200)
+        #expect(response.text == "name=Ann Lee\ncity=Zürich\ntag=a\ntag=b&c\nempty=")
+    }
+
+    @Test func multipartFormsCarryFieldsAndFiles() throws {
+        let boundary = "XyZ123"
+        let body = """
+            --\(boundary)\r
+            Content-Disposition: form-data; name="title"\r
+            \r
+            Café & co\r
+            --\(boundary)\r
+            Content-Disposition: form-data; name="upload"; filename="notes.txt"\r
+            Content-Type: text/plain\r
+            \r
+            line one
+            line two\r
+            --\(boundary)\r
+            Content-Disposition: form-data; name="title"\r
+            \r
+            second\r
+            --\(boundary)--\r
+
+            """
+        let response = try client.post("/form", body: Array(body.utf8),
+                                        contentType: "multipart/form-data; boundary=\(boundary)")
+        #expect(response.text == "title=Café & co\nupload=line one\nline two (notes.txt, text/plain)\ntitle=second")
+    }
+
+    @Test func otherBodiesArriveRaw() throws {
+        let response = try client.post("/raw", body: Array("{\"a\":1}".utf8), contentType: "application/json")
+        #expect(response.text == "7 bytes: {\"a\":1}")
+    }
+
+    @Test func invalidUTF8InAFormIsABadRequest() throws {
+        let response = try client.post("/form", body: Array("a=%FF".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(response.status == 400)
+        #expect(response.text.contains("form field"))
+    }
+
+    @Test func bodiesOverTheLimitGet413() throws {
+        let small = try TestServer(router: Self.echoRouter()) { $0.bodyLimit = 1000 }
+        let declared = try small.client.post("/raw", body: [UInt8](repeating: 65, count: 5000), contentType: "text/plain")
+        #expect(declared.status == 413)
+        #expect(declared.text.contains("larger than"))
+        // A chunked body declares no length: it is counted as it arrives.
+        let connection = try HTTPConnection(port: small.port)
+        let chunk = String(repeating: "b", count: 800)
+        try connection.send("POST /raw HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Type: text/plain\r\n\r\n"
+                            + "320\r\n\(chunk)\r\n320\r\n\(chunk)\r\n0\r\n\r\n")
+        #expect(try connection.readResponse().status == 413)
+        #expect(try small.client.post("/raw", body: Array("fits".utf8), contentType: "text/plain").status == 200)
+    }
+
+    @Test func unknownPathsAre404AndWrongMethods405() throws {
+        let missing = try client.get("/nowhere/<script>")
+        #expect(missing.status == 404)
+        #expect(missing.text.contains("There is no page at"))
+        #expect(!missing.text.contains("<script>"))
+        let wrong = try HTTPConnection(port: server.port).request("DELETE", "/hello")
+        #expect(wrong.status == 405)
+        #expect(wrong.header("Allow") == "GET, HEAD")
+    }
+
+    @Test func aThrowingHandlerGets500ThenTheNextRequestIsServed() throws {
+        let failed = try client.get("/fail")
+        #expect(failed.status == 500)
+        let id = try #require(failed.header("X-Request-Id"))
+        #expect(failed.text.contains(id))
+        #expect(try client.get("/hello").status == 200)
+    }
+
+    @Test func anHTTPErrorIsShownWithItsStatusAndEscapedMessage() throws {
+        let refused = try client.get("/refuse")
+        #expect(refused.status == 400)
+        #expect(refused.text.contains("You asked for &lt;nothing&gt;."))
+    }
+
+    @Test func cookiesAreDecoded() throws {
+        let response = try client.get("/cookies", headers: [("Cookie", "b=2; a=1"), ("Cookie", "c=3")])
+        #expect(response.text == "a=1;b=2;c=3")
+    }
+
+    @Test func keepAliveServesManyRequestsOnOneConnection() throws {
+        let connection = try HTTPConnection(port: server.port)
+        for index in 0..<5 {
+            let response = try connection.request("GET", "/hello?name=\(index)")
+            #expect(response.text == "<p>hello \(index)</p>")
+            #expect(response.header("Connection")?.lowercased() != "close")
+        }
+    }
+
+    @Test func twoHundredConcurrentRequestsAreAllAnswered() async throws {
+        let port = server.port
+        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+            for index in 0..<200 {
+                group.addTask { try HTTPClient(port: port).get("/hello?name=\(index)").status }
+            }
+            return try await group.reduce(into: [Int]()) { $0.append($1) }
+        }
+        #expect(statuses.count == 200)
+        #expect(statuses.allSatisfy { $0 == 200 })
+    }
+
+    @Test func shutdownLetsARequestInFlightFinish() async throws {
+        let local = try TestServer(router: Self.echoRouter())
+        let port = local.port
+        let slow = Task.detached { try HTTPClient(port: port).get("/slow") }
+        while local.server.requestsInFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        local.server.shutdown()
+        let response = try await slow.value
+        #expect(response.status == 200)
+        #expect(response.text == "slow done")
+        #expect(local.server.requestsInFlight == 0)
+        #expect(throws: (any Error).self) { try HTTPConnection(port: port).request("GET", "/hello") }
+    }
+
+    @Test func aTakenPortIsReportedInOneLine() throws {
+        var configuration = ServerConfiguration()
+        configuration.port = server.port
+        let second = Server(configuration: configuration, router: Router())
+        #expect(throws: ServerError.bindFailed(host: "127.0.0.1", port: server.port, reason: "the port is already in use")) {
+            try second.start()
+        }
+    }
+}
