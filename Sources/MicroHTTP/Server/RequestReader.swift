@@ -61,6 +61,6 @@ struct RequestReader {
         default:
             return ""
         }
-        return String(cString: buffer)
+        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

@@ -7,7 +7,7 @@ public enum ServerError: Error, CustomStringConvertible, Equatable {
 
     public var description: String {
         switch self {
-        case .invalidHost(let host): "\(host) is not an IP address or localhost"
+        case .invalidHost(let host): "cannot listen: \(host) is not an IP address or localhost"
         case .bindFailed(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         case .daemonFailed: "libmicrohttpd could not start its threads"
         case .alreadyStarted: "the server is already running"

@@ -1,0 +1,98 @@
+import Foundation
+import Synchronization
+
+/// The real `dynamic-home` executable, started with `--port 0` and stopped by signals.
+public final class ServerProcess: Sendable {
+    public struct Failure: Error, CustomStringConvertible { public let description: String }
+
+    private let process: Process
+    private let output = OutputBuffer()
+    /// The port it listens on (0 when started without waiting for it).
+    public let port: UInt16
+
+    /// The built executable beside the test bundle (`.build/<config>/dynamic-home`).
+    public static var executable: URL {
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for folder in [beside, beside.deletingLastPathComponent()] {
+            let candidate = folder.appendingPathComponent("dynamic-home")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return repositoryRoot.appendingPathComponent(".build/debug/dynamic-home")
+    }
+
+    /// The repository root, found from this file's path.
+    public static var repositoryRoot: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Starts the server; with `waitForListening` it returns once the log names the port.
+    public init(arguments: [String], workingDirectory: URL? = nil, waitForListening: Bool = true) throws {
+        process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        process.currentDirectoryURL = workingDirectory ?? Self.repositoryRoot
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        let output = self.output
+        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
+        try process.run()
+        guard waitForListening else {
+            port = 0
+            return
+        }
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, process.isRunning {
+            if let port = Self.listeningPort(in: output.text) {
+                self.port = port
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        port = 0
+        throw Failure(description: "dynamic-home did not start listening; it said: \(log)")
+    }
+
+    /// Everything the process wrote to standard output and error so far.
+    public var log: String { output.text }
+
+    public var client: HTTPClient { HTTPClient(port: port) }
+
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    /// Waits for the process to end and returns its exit status.
+    public func waitForExit(timeout: TimeInterval = 20) -> Int32? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !process.isRunning else { return nil }
+        Thread.sleep(forTimeInterval: 0.05)  // let the pipe's last bytes arrive
+        return process.terminationStatus
+    }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
+    private static func listeningPort(in log: String) -> UInt16? {
+        guard let range = log.range(of: "listening on http://") else { return nil }
+        let rest = log[range.upperBound...]
+        guard let colon = rest.lastIndex(of: ":", before: rest.firstIndex(of: "/") ?? rest.endIndex) else { return nil }
+        return UInt16(rest[rest.index(after: colon)...].prefix { $0.isNumber })
+    }
+}
+
+/// What the process printed, appended from the pipe's reader thread.
+private final class OutputBuffer: Sendable {
+    private let storage = Mutex("")
+    func append(_ data: Data) { storage.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+    var text: String { storage.withLock { $0 } }
+}
+
+extension Substring {
+    fileprivate func lastIndex(of character: Character, before end: Index) -> Index? {
+        self[startIndex..<end].lastIndex(of: character)
+    }
+}
