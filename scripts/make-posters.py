@@ -3,8 +3,9 @@
 
 Usage: scripts/make-posters.py [CONTENT_JSON] [PUBLIC_DIR]
 Each poster is written to the item's `image` path under PUBLIC_DIR (default: the
-directory of CONTENT_JSON, itself Public/content.json by default). Deterministic: the same id always gives the same artwork, so re-running only
-changes posters whose title or kind changed.
+directory of CONTENT_JSON, which defaults to Public/content.json). Deterministic: the
+same id always gets the same colours and motif, so re-running only changes posters
+whose title or kind changed.
 """
 import hashlib
 import json

@@ -15,7 +15,9 @@ struct ContentCatalogTests {
         }
         for item in catalog.items {
             let poster = F.publicDirectory.appendingPathComponent(item.image)
-            #expect(FileManager.default.fileExists(atPath: poster.path), "missing \(item.image)")
+            let data = try #require(FileManager.default.contents(atPath: poster.path), "missing \(item.image)")
+            #expect(data.count < 2048, "\(item.image) is \(data.count) bytes")
+            #expect(String(decoding: data, as: UTF8.self).hasPrefix("<svg "), "\(item.image) is not an SVG")
         }
         #expect(FileManager.default.fileExists(atPath: F.publicDirectory.appendingPathComponent("images/logo.svg").path))
     }
