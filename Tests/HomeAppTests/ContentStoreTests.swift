@@ -1,0 +1,146 @@
+import Dispatch
+import Foundation
+import Testing
+@testable import HomeApp
+
+@Suite("Content store")
+struct ContentStoreTests {
+    typealias F = ContentFixtures
+
+    /// A store over a temporary copy of a small catalogue, polling fast so watcher tests stay short.
+    struct Setup {
+        let directory: URL
+        let file: URL
+        let store: ContentStore
+        let log = LogRecorder()
+
+        init(_ content: String = F.file(F.longItem, F.shortItem)) throws {
+            directory = try F.temporaryDirectory()
+            file = directory.appendingPathComponent("content.json")
+            try F.write(content, to: file)
+            store = try ContentStore(contentsOf: file, pollInterval: 0.1, logger: log.logger)
+        }
+
+        func cleanUp() {
+            store.stop()
+            try? FileManager.default.removeItem(at: directory)
+        }
+    }
+
+    /// Polls `condition` for up to `seconds`; generous, since CI machines are shared.
+    func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return condition()
+    }
+
+    @Test("a bad file at start-up throws the message that stops the server")
+    func badStartup() throws {
+        let directory = try F.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("content.json")
+        try F.write(F.file(F.longItem.replacingOccurrences(of: #""long""#, with: #""movie""#)), to: file)
+        let error = #expect(throws: ContentCatalogError.self) { try ContentStore(contentsOf: file) }
+        #expect(error?.description == "\(file.relativePath): item 0: field \"kind\" must be one of long, short, live")
+    }
+
+    @Test("the default catalogue serves as version 1")
+    func defaultStore() throws {
+        let log = LogRecorder()
+        let store = try ContentStore(contentsOf: F.defaultContent, publicDirectory: F.publicDirectory, logger: log.logger)
+        #expect(store.version == 1)
+        #expect(log.entries.map(\.message) == ["Content loaded"])
+        #expect(store.catalog.items.count >= 60)
+    }
+
+    @Test("reload picks up a changed file and bumps the version")
+    func reloadChanged() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        #expect(setup.store.version == 1)
+        try F.write(F.file(F.longItem, F.shortItem, F.liveItem), to: setup.file)
+        #expect(try setup.store.reload().get() == 2)
+        let snapshot = setup.store.snapshot
+        #expect(snapshot.version == 2)
+        #expect(snapshot.catalog.items.map(\.id) == ["m-001", "s-001", "l-001"])
+        #expect(setup.log.entries.contains { $0.level == .info && $0.message == "Content reloaded" })
+    }
+
+    @Test("a bad new file keeps the old catalogue and logs why")
+    func reloadBad() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let before = setup.store.catalog
+        try F.write(F.file(F.longItem, F.longItem), to: setup.file)
+        let expected = "\(setup.file.relativePath): item 1: field \"id\" \"m-001\" is already used by item 0"
+        #expect(throws: ContentCatalogError(file: setup.file.relativePath, itemIndex: 1, field: "id",
+                                            problem: "\"m-001\" is already used by item 0")) {
+            try setup.store.reload().get()
+        }
+        #expect(setup.store.version == 1)
+        #expect(setup.store.catalog == before)
+        #expect(setup.log.entries.contains { $0.level == .error && $0.message.hasSuffix(expected) })
+
+        try F.write(F.file(F.shortItem), to: setup.file)
+        #expect(try setup.store.reload().get() == 2, "a good file after a bad one is accepted")
+    }
+
+    @Test("the watcher reloads a changed file without a call to reload()")
+    func watcherPicksUpChange() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        setup.store.start()
+        setup.store.start()  // idempotent: one timer, one reload per change
+        try F.write(F.file(F.liveItem), to: setup.file)
+        #expect(try await eventually { setup.store.version == 2 })
+        #expect(setup.store.catalog.items.map(\.id) == ["l-001"])
+
+        // A broken edit is logged once and ignored; the fixed file is then picked up.
+        try F.write("{ not json", to: setup.file)
+        #expect(try await eventually { setup.log.entries.contains { $0.level == .error } })
+        #expect(setup.store.version == 2)
+        try F.write(F.file(F.longItem, F.liveItem), to: setup.file)
+        #expect(try await eventually { setup.store.version == 3 })
+        #expect(setup.log.entries.filter { $0.level == .error }.count == 1)
+    }
+
+    @Test("after stop() the watcher no longer reloads")
+    func watcherStops() async throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        setup.store.start()
+        setup.store.stop()
+        try F.write(F.file(F.liveItem), to: setup.file)
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(setup.store.version == 1)
+        #expect(try setup.store.reload().get() == 2)
+    }
+
+    @Test("readers on many threads see versions only grow while reloads run")
+    func concurrentReaders() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        let reloads = 40
+        // Issues are collected and checked on the test's thread: #expect needs the test's task context.
+        let violations = LogRecorder()
+        DispatchQueue.concurrentPerform(iterations: 8) { worker in
+            if worker == 0 {
+                for _ in 0..<reloads { setup.store.reload() }
+                return
+            }
+            var last = 0
+            for _ in 0..<2_000 {
+                let snapshot = setup.store.snapshot
+                if snapshot.version < last || snapshot.catalog.items.count != 2 {
+                    violations.append(.error, "worker \(worker) saw version \(snapshot.version) after \(last)")
+                }
+                last = snapshot.version
+            }
+        }
+        #expect(violations.entries.isEmpty)
+        #expect(setup.store.version == 1 + reloads)
+    }
+}
