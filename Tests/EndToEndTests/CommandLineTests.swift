@@ -12,7 +12,7 @@ import TestSupport
         let health = try server.client.get("/healthz")
         #expect(health.status == 200)
         #expect(health.text == "ok")
-        #expect(try server.client.get("/assets/app.css").status == 200)
+        #expect(try server.client.get("/assets/images/logo.svg").header("Content-Type") == "image/svg+xml")
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
     }
