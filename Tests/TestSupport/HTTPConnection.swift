@@ -106,14 +106,32 @@ public final class HTTPConnection {
 
     private func readChunked() throws -> [UInt8] {
         var body: [UInt8] = []
-        while true {
-            let end = try readUntil([13, 10])
-            let size = Int(String(decoding: buffer[..<end], as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
-            buffer.removeFirst(end + 2)
-            body += try take(size)
-            _ = try take(2)
-            if size == 0 { return body }
+        while let chunk = try readChunk() { body += chunk }
+        return body
+    }
+
+    /// Reads the status line and headers of a streamed (chunked) response, leaving the body.
+    public func readStreamHead() throws -> HTTPResponse {
+        let headerEnd = try readUntil([13, 10, 13, 10])
+        let head = String(decoding: buffer[..<headerEnd], as: UTF8.self)
+        buffer.removeFirst(headerEnd + 4)
+        let lines = head.split(separator: "\r\n")
+        let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+            guard let colon = line.firstIndex(of: ":") else { return nil }
+            return (String(line[..<colon]), line[line.index(after: colon)...].trimmingPrefix(" ").description)
         }
+        return HTTPResponse(status: status, headers: headers, body: [])
+    }
+
+    /// The next chunk of a chunked body; nil after the last one.
+    public func readChunk() throws -> [UInt8]? {
+        let end = try readUntil([13, 10])
+        let size = Int(String(decoding: buffer[..<end], as: UTF8.self).split(separator: ";")[0], radix: 16) ?? 0
+        buffer.removeFirst(end + 2)
+        let chunk = try take(size)
+        _ = try take(2)
+        return size == 0 ? nil : chunk
     }
 
     @discardableResult

@@ -33,8 +33,9 @@ public struct Response: Sendable {
     public var isHTML: Bool { headers["Content-Type"]?.hasPrefix("text/html") ?? false }
 }
 
-/// A response body: bytes in memory, or a file sent by the kernel.
+/// A response body: bytes in memory, a file sent by the kernel, or a stream written over time.
 public enum ResponseBody: Sendable {
     case bytes([UInt8])
     case file(OpenFile)
+    case stream(ResponseStream)
 }

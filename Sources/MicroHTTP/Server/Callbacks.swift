@@ -64,3 +64,18 @@ func releaseBodyCallback(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<ResponseBytes>.fromOpaque(cls).release()
 }
+
+/// Pulls the next bytes of a `ResponseStream`; -1 ends the response.
+func streamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
+                          _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return -1 }
+    let stream = Unmanaged<ResponseStream>.fromOpaque(cls).takeUnretainedValue()
+    return stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: capacity))
+}
+
+/// libmicrohttpd is done with a stream's response: the client has it all or went away.
+func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    let stream = Unmanaged<ResponseStream>.fromOpaque(cls).takeRetainedValue()
+    stream.close()
+}

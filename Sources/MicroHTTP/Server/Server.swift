@@ -31,7 +31,7 @@ public final class Server: Sendable {
             let configuration = core.configuration
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
-                | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue
+                | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let retained = Unmanaged.passRetained(core)
             var options = dh_daemon_options(
@@ -58,6 +58,8 @@ public final class Server: Sendable {
             return
         }
         let listener = MHD_quiesce_daemon(state.daemon)
+        // Suspended streams would outlive the daemon: end them so their connections resume and close.
+        core.openStreams.finishAll()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
         while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {

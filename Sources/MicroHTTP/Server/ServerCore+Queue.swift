@@ -10,7 +10,7 @@ extension ServerCore {
 
     /// Hands `response` to libmicrohttpd: a byte body without copying, a file through sendfile.
     func queue(_ response: Response, id: String, on connection: OpaquePointer) -> MHD_Result {
-        guard let handle = makeHandle(response.body) else {
+        guard let handle = makeHandle(response.body, connection) else {
             logger.error("could not create a response", metadata: ["status": "\(response.status.rawValue)"])
             return .NO
         }
@@ -24,7 +24,7 @@ extension ServerCore {
         return MHD_queue_response(connection, UInt32(response.status.rawValue), handle)
     }
 
-    private func makeHandle(_ body: ResponseBody) -> OpaquePointer? {
+    private func makeHandle(_ body: ResponseBody, _ connection: OpaquePointer) -> OpaquePointer? {
         switch body {
         case .bytes(let bytes) where bytes.isEmpty:
             return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
@@ -39,6 +39,15 @@ extension ServerCore {
             let descriptor = file.take()
             guard descriptor >= 0 else { return nil }
             return MHD_create_response_from_fd_at_offset64(file.length, descriptor, file.offset)
+        case .stream(let stream):
+            stream.attach(connection)
+            openStreams.open(stream)
+            let retained = Unmanaged.passRetained(stream)
+            // UInt64.max is MHD_SIZE_UNKNOWN (a macro Swift cannot import): sent chunked.
+            let handle = MHD_create_response_from_callback(
+                UInt64.max, 4096, streamReaderCallback, retained.toOpaque(), streamFreeCallback)
+            if handle == nil { retained.release() }
+            return handle
         }
     }
 

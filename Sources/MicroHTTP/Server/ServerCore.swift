@@ -10,6 +10,7 @@ final class ServerCore: Sendable {
     let requestIDs = RequestIDGenerator()
     /// Requests between libmicrohttpd's URI callback and its completion notice.
     let inFlight = Atomic<Int>(0)
+    let openStreams = OpenStreams()
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
         self.router = router

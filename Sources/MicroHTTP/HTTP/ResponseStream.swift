@@ -1,0 +1,98 @@
+import CMicroHTTPD
+import Synchronization
+
+/// A response body written over time, such as server-sent events. Any thread may `write`;
+/// libmicrohttpd pulls the bytes on its own thread and the connection sleeps (suspended) while
+/// there is nothing to send, so an idle stream costs no thread and no polling.
+public final class ResponseStream: Sendable {
+    struct State {
+        var pending: [UInt8] = []
+        var finished = false
+        var closed = false
+        var suspended = false
+        /// The libmicrohttpd connection, as an address: pointers are not Sendable.
+        var connection: UInt?
+    }
+
+    /// A client that reads slower than this many bytes behind is dropped, to bound memory.
+    public let maximumPendingBytes: Int
+    let state = Mutex(State())
+    private let closeHandlers = Mutex<[@Sendable () -> Void]>([])
+
+    public init(maximumPendingBytes: Int = 1 << 20) { self.maximumPendingBytes = maximumPendingBytes }
+
+    /// Queues bytes for the client; false once the stream is closed (the client went away).
+    @discardableResult
+    public func write(_ bytes: [UInt8]) -> Bool {
+        state.withLock { state in
+            guard !state.closed, !state.finished else { return false }
+            state.pending += bytes
+            if state.pending.count > maximumPendingBytes { state.finished = true; state.pending = [] }
+            Self.wake(&state)
+            return true
+        }
+    }
+
+    /// Ends the response once the queued bytes are sent.
+    public func finish() {
+        state.withLock { state in
+            state.finished = true
+            Self.wake(&state)
+        }
+    }
+
+    /// Whether libmicrohttpd has let go of the stream (sent it all, or the client disconnected).
+    public var isClosed: Bool { state.withLock { $0.closed } }
+
+    /// Runs `handler` once the stream is closed; at once if it already is.
+    public func onClose(_ handler: @escaping @Sendable () -> Void) {
+        let closed = state.withLock { $0.closed }
+        if closed { handler(); return }
+        closeHandlers.withLock { $0.append(handler) }
+        if state.withLock({ $0.closed }) { runCloseHandlers() }
+    }
+
+    /// libmicrohttpd asks for up to `capacity` bytes; 0 means "nothing yet" and suspends.
+    func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        state.withLock { state in
+            if state.pending.isEmpty {
+                if state.finished { return -1 }
+                if let address = state.connection, !state.suspended {
+                    state.suspended = true
+                    MHD_suspend_connection(OpaquePointer(bitPattern: address))
+                }
+                return 0
+            }
+            let count = min(buffer.count, state.pending.count)
+            state.pending.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            state.pending.removeFirst(count)
+            return count
+        }
+    }
+
+    func attach(_ connection: OpaquePointer) {
+        let address = UInt(bitPattern: connection)
+        state.withLock { $0.connection = address }
+    }
+
+    /// Called when libmicrohttpd frees the response.
+    func close() {
+        state.withLock { state in
+            state.closed = true
+            state.connection = nil
+        }
+        runCloseHandlers()
+    }
+
+    private func runCloseHandlers() {
+        let handlers = closeHandlers.withLock { handlers in defer { handlers = [] }; return handlers }
+        for handler in handlers { handler() }
+    }
+
+    /// Resumes a suspended connection; under the lock, so suspend and resume never cross.
+    private static func wake(_ state: inout State) {
+        guard state.suspended, let address = state.connection else { return }
+        state.suspended = false
+        MHD_resume_connection(OpaquePointer(bitPattern: address))
+    }
+}

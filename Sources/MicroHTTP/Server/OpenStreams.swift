@@ -1,0 +1,19 @@
+import Synchronization
+
+/// The streaming responses still open, so shutdown can end them: libmicrohttpd must not be
+/// stopped while a connection is suspended waiting for a stream's next bytes.
+final class OpenStreams: Sendable {
+    private let streams = Mutex<[ObjectIdentifier: ResponseStream]>([:])
+
+    func open(_ stream: ResponseStream) {
+        let key = ObjectIdentifier(stream)
+        streams.withLock { $0[key] = stream }
+        stream.onClose { [weak self] in self?.streams.withLock { _ = $0.removeValue(forKey: key) } }
+    }
+
+    func finishAll() {
+        for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
+    }
+
+    var count: Int { streams.withLock { $0.count } }
+}
