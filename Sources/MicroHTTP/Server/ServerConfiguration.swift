@@ -14,7 +14,8 @@ public struct ServerConfiguration: Sendable {
     /// Connections one IP address may hold at once; 0 means no limit.
     public var perIPConnectionLimit: UInt32 = 512
     /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers.
-    public var connectionMemoryLimit = 64 * 1024
+    /// It zeroes this pool after every request, so a larger one costs throughput.
+    public var connectionMemoryLimit = 32 * 1024
     /// The largest request body accepted; larger ones get 413.
     public var bodyLimit = 1024 * 1024
     /// How long shutdown waits for requests in flight.
