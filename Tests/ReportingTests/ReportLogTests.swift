@@ -33,6 +33,31 @@ import Testing
         #expect(log.status == ReportLog.Status(written: 32_000, dropped: 0, pending: 0, lastError: nil))
     }
 
+    @Test func tornLastLineIsSkippedAndNextWriteStartsOnANewLine() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.path("reports.jsonl")
+        let whole = (0..<2).map { ReportEvent(.launch, item: "old-\($0)").jsonLine + "\n" }.joined()
+        let torn = String(ReportEvent(.launch, item: "torn").jsonLine.prefix(40))
+        try (whole + torn).write(toFile: path, atomically: false, encoding: .utf8)
+        let reader = ReportReader(path: path)
+        var items: [String?] = []
+        try reader.forEachEvent { items.append($0.item) }
+        #expect(items == ["old-0", "old-1"])
+        #expect(reader.malformedLinesSkipped == 1)
+
+        let log = ReportLog(path: path)
+        for index in 0..<3 { log.record(.launch, item: "new-\(index)") }
+        log.shutdown()
+        let lines = try fileLines(path)
+        #expect(lines.count == 6)
+        #expect(lines[2] == torn)
+        items = []
+        try reader.forEachEvent { items.append($0.item) }
+        #expect(items == ["old-0", "old-1", "new-0", "new-1", "new-2"])
+        #expect(reader.malformedLinesSkipped == 1, "the same torn line is reported once")
+    }
+
     @Test func missingDirectoryKeepsRecordingAndRecoversWhenItAppears() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
