@@ -119,6 +119,16 @@ import Testing
         #expect(log.status.dropped == 11 && log.status.written == 0)
     }
 
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
+    func diskFullKeepsEventsForRetryAndCountsThemLostAtShutdown() async throws {
+        let log = ReportLog(configuration: .init(path: "/dev/full", flushInterval: 0.01))
+        for index in 0..<100 { log.record(.launch, item: "\(index)") }
+        #expect(await eventually(within: 5) { log.status.lastError?.contains("No space left on device") == true })
+        #expect(log.status.pending == 100 && log.status.written == 0)
+        log.shutdown()
+        #expect(log.status == ReportLog.Status(written: 0, dropped: 100, pending: 0, lastError: log.status.lastError))
+    }
+
     @Test func subscriberGetsTheLineWithinOneSecondAfterItIsInTheFile() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
