@@ -5,6 +5,7 @@ import Synchronization
 
 /// The append-only JSON Lines report log. `record` never waits on the disk: one writer thread batches
 /// events, writes whole lines, flushes at least every `flushInterval`, and retries when writes fail.
+/// Call `shutdown()` before the process exits: the writer thread keeps the log alive until then.
 public final class ReportLog: Sendable {
     /// How the log writes.
     public struct Configuration: Sendable {

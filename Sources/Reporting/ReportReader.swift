@@ -40,8 +40,19 @@ public final class ReportReader: Sendable {
         var page = ReportPage(events: [], nextCursor: nil)
         guard limit > 0 else { return page }
         try withFile { fd, size in
-            var scanner = BackwardLineScanner(fd: fd, end: min(size, before?.offset ?? size))
+            let end = min(size, before?.offset ?? size)
+            var scanner = BackwardLineScanner(fd: fd, end: end)
+            // A hand-made cursor may point into a line: skip that fragment quietly.
+            var skipFirst = false
+            if end > 0 && end < size {
+                var previous: UInt8 = 0
+                skipFirst = pread(fd, &previous, 1, off_t(end - 1)) == 1 && previous != UInt8(ascii: "\n")
+            }
             while let line = try scanner.next() {
+                if skipFirst {
+                    skipFirst = false
+                    continue
+                }
                 guard let event = decode(line), filter.matches(event) else { continue }
                 page.events.append(event)
                 if page.events.count == limit {

@@ -58,6 +58,10 @@ import Testing
         #expect(visitorPage.events.map(\.item) == ["m-3", "m-0"])
         #expect(visitorPage.nextCursor == nil)
         #expect(try reader.page(matching: ReportFilter(item: "m-2999"), limit: 1).events.map(\.item) == ["m-2999"])
+        let second = try #require(try reader.page(limit: 2).nextCursor)
+        let inside = try reader.page(limit: 1, before: ReportCursor(offset: second.offset - 5))
+        #expect(inside.events.map(\.item) == ["m-2996"], "a cursor inside a line skips that line")
+        #expect(reader.malformedLinesSkipped == 0)
     }
 
     @Test func countsPerEventAndLayoutAndPerMinute() throws {
