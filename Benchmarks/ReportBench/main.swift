@@ -37,5 +37,13 @@ print("events:           \(total) from \(threads) threads")
 print("written:          \(status.written) lines, \(bytes / 1_048_576) MiB, dropped \(status.dropped)")
 print("record() calls:   \(Int(Double(total) / seconds(start, recorded))) events/s")
 print("sustained:        \(Int(Double(status.written) / elapsed)) events/s to the file (incl. final flush + fsync, \(String(format: "%.2f", elapsed)) s)")
+// What a /reports page costs on this file: a full counting scan and a newest-first page.
+let reader = ReportReader(path: path)
+let scanStart = DispatchTime.now()
+let summary = try reader.summary()
+let scanned = DispatchTime.now()
+let page = try reader.page(matching: ReportFilter(layout: "grid"), limit: 50)
+let paged = DispatchTime.now()
+print("reader summary:   \(summary.total) lines in \(String(format: "%.2f", seconds(scanStart, scanned))) s; newest page of \(page.events.count) in \(String(format: "%.4f", seconds(scanned, paged))) s")
 if !arguments.contains("--keep") { try? FileManager.default.removeItem(atPath: path) }
 exit(status.written == total && status.dropped == 0 ? 0 : 1)
