@@ -67,7 +67,7 @@ struct FlatJSONParser {
                 let raw = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 if timestamp { return ("", ReportTimestamp.parseMilliseconds(raw)) }
-                guard let text = String(validating: raw, as: UTF8.self) else { throw error("invalid UTF-8", at: start) }
+                guard let text = Self.validatedString(raw) else { throw error("invalid UTF-8", at: start) }
                 return (text, nil)
             }
             if byte == UInt8(ascii: "\\") { break }
@@ -78,8 +78,15 @@ struct FlatJSONParser {
         var decoded = Array(bytes[start..<index])
         try unescape(into: &decoded)
         if timestamp { return ("", decoded.withUnsafeBufferPointer { ReportTimestamp.parseMilliseconds($0) }) }
-        guard let text = String(validating: decoded, as: UTF8.self) else { throw error("invalid UTF-8", at: start) }
+        guard let text = decoded.withUnsafeBufferPointer(Self.validatedString) else { throw error("invalid UTF-8", at: start) }
         return (text, nil)
+    }
+
+    /// The bytes as a String if they are valid UTF-8. ASCII, the usual case, skips the generic
+    /// validator, whose metadata lookups dominated profiles of whole-file scans.
+    static func validatedString(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if !bytes.contains(where: { $0 >= 0x80 }) { return String(decoding: bytes, as: UTF8.self) }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Continues a string that contains escapes, from the first backslash to the closing quote.
