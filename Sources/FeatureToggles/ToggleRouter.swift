@@ -1,6 +1,12 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Holds the current toggles from a file; read from any thread, reloaded from another.
 /// Readers get an immutable snapshot; a bad new file never replaces a good one.
 public final class ToggleRouter: Sendable {
@@ -79,15 +85,30 @@ public final class ToggleRouter: Sendable {
     }
 
     static func load(_ path: String) throws(TogglesError) -> Toggles {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError where error.code == .fileReadNoSuchFile {
-            throw TogglesError(file: path, field: nil, reason: "does not exist")
-        } catch {
-            throw TogglesError(file: path, field: nil, reason: "cannot be read (\(error.localizedDescription))")
+        try Toggles(json: try readFile(path), file: path)
+    }
+
+    /// The file's bytes, or an error that says why not (`does not exist`, `is a directory`, …).
+    static func readFile(_ path: String) throws(TogglesError) -> Data {
+        func failure(_ code: Int32) -> TogglesError {
+            let reason = code == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(code))))"
+            return TogglesError(file: path, field: nil, reason: reason)
         }
-        return try Toggles(json: data, file: path)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else { throw failure(errno) }
+            if count == 0 { return data }
+            guard data.count + count <= 1 << 20 else {
+                throw TogglesError(file: path, field: nil, reason: "is larger than 1 MiB; is it the right file?")
+            }
+            data.append(contentsOf: chunk[0..<count])
+        }
     }
 }
 

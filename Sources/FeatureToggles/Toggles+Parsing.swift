@@ -10,7 +10,7 @@ extension Toggles {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: json)
         } catch {
-            throw fail(nil, "is not valid JSON (\(Self.describe(error)))")
+            throw fail(nil, json.isEmpty ? "is empty" : "is not valid JSON\(Self.syntaxError(json))")
         }
         guard case .object(let fields) = root else { throw fail(nil, "must hold a JSON object, not \(root.kind)") }
         let known = ["defaultLayout", "gridRollout", "experiment", "onboarding"]
@@ -73,12 +73,15 @@ extension Toggles {
         }
     }
 
-    static func describe(_ error: any Error) -> String {
-        if case DecodingError.dataCorrupted(let context) = error {
-            let underlying = (context.underlyingError as? NSError)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
+    /// Where the JSON is broken, e.g. ` (Invalid value around character 22)`, or nothing if unknown.
+    static func syntaxError(_ json: Data) -> String {
+        do {
+            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
+            return ""
+        } catch {
+            guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
+            return " (\(detail.hasSuffix(".") ? String(detail.dropLast()) : detail))"
         }
-        return "\(error)"
     }
 }
 

@@ -74,6 +74,17 @@ struct TogglesFile {
             #expect(error?.field == nil)
             #expect(error?.description.hasPrefix("t.json: ") == true)
         }
+        #expect(throws: TogglesError(file: "t.json", field: nil, reason: "is empty")) { try Toggles(json: Data(), file: "t.json") }
+        let syntax = try? #require(throws: TogglesError.self) { try Toggles(json: Data("{\"a\": tru}".utf8), file: "t.json") }
+        #expect(syntax?.description.hasPrefix("t.json: is not valid JSON (") == true, "says where: \(String(describing: syntax))")
+    }
+
+    @Test func unreadableFileSaysWhy() throws {
+        let file = try TogglesFile()
+        defer { file.remove() }
+        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: false)
+        let error = try #require(throws: TogglesError.self) { try ToggleRouter(path: file.path) }
+        #expect(error.description == "\(file.path): cannot be read (Is a directory)")
     }
 
     @Test func missingFileNamesTheFile() throws {
