@@ -12,6 +12,7 @@ public final class ReportLog: Sendable {
         /// The JSON Lines file; created if missing, appended to if present.
         public var path: String
         /// Also write each line to standard output (`--report-stdout`), for log shippers.
+        /// Written by the writer thread after the file, so a stalled stdout reader delays the file too.
         public var mirrorToStandardOutput: Bool
         /// The most events kept while the file cannot be written; beyond it the oldest are dropped.
         public var bufferCapacity: Int
