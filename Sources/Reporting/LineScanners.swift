@@ -1,0 +1,157 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A line found by a scanner: its byte offset and bytes (no newline); nil bytes if over-long.
+struct ScannedLine {
+    var offset: Int64
+    var bytes: ArraySlice<UInt8>?
+}
+
+/// Lines longer than this are skipped as malformed, which bounds the scanners' memory.
+let maxLineBytes = 1 << 20
+let scanChunkBytes = 64 * 1024
+
+/// Reads `[from, end)` of a file forward in chunks, one line at a time.
+struct ForwardLineScanner {
+    let fd: Int32
+    private(set) var end: Int64
+    private var buffer: [UInt8] = []
+    private var start = 0
+    private var bufferOffset: Int64
+    private var readOffset: Int64
+    private var skippingFrom: Int64?
+
+    init(fd: Int32, from: Int64 = 0, end: Int64) {
+        self.fd = fd
+        self.end = end
+        bufferOffset = from
+        readOffset = from
+    }
+
+    mutating func next() throws -> ScannedLine? {
+        while true {
+            let newline = buffer.withUnsafeBufferPointer { all -> Int? in
+                guard start < all.count, let found = memchr(all.baseAddress! + start, 10, all.count - start) else { return nil }
+                return all.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+            }
+            if let newline {
+                let lineStart = start
+                start = newline + 1
+                if let from = skippingFrom {
+                    skippingFrom = nil
+                    return ScannedLine(offset: from, bytes: nil)
+                }
+                if newline == lineStart { continue }
+                return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart..<newline])
+            }
+            if readOffset >= end {
+                guard start < buffer.count || skippingFrom != nil else { return nil }
+                let lineStart = start
+                start = buffer.count
+                if let from = skippingFrom {
+                    skippingFrom = nil
+                    return ScannedLine(offset: from, bytes: nil)
+                }
+                return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart...])
+            }
+            buffer.removeFirst(start)
+            bufferOffset += Int64(start)
+            start = 0
+            if buffer.count > maxLineBytes {
+                if skippingFrom == nil { skippingFrom = bufferOffset }
+                bufferOffset += Int64(buffer.count)
+                buffer.removeAll(keepingCapacity: true)
+            }
+            let count = Int(min(Int64(scanChunkBytes), end - readOffset))
+            let old = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: count))
+            let got = try buffer.withUnsafeMutableBytes { bytes throws in
+                try readFully(fd, UnsafeMutableRawBufferPointer(rebasing: bytes[old...]), at: readOffset)
+            }
+            buffer.removeLast(count - got)
+            readOffset += Int64(got)
+            if got < count { end = readOffset }  // the file shrank under us
+        }
+    }
+}
+
+/// Reads `[0, end)` of a file backwards in chunks, newest line first.
+struct BackwardLineScanner {
+    let fd: Int32
+    private var window: [UInt8] = []
+    private var windowOffset: Int64
+    private var cursor = 0
+    private var dropping = false
+
+    init(fd: Int32, end: Int64) {
+        self.fd = fd
+        windowOffset = end
+    }
+
+    mutating func next() throws -> ScannedLine? {
+        while true {
+            let newline = window.withUnsafeBufferPointer { all -> Int? in
+                var index = cursor - 1
+                while index >= 0 && all[index] != 10 { index -= 1 }
+                return index >= 0 ? index : nil
+            }
+            if let newline {
+                let lineEnd = cursor
+                cursor = newline
+                if dropping {
+                    dropping = false
+                    return ScannedLine(offset: windowOffset + Int64(newline + 1), bytes: nil)
+                }
+                if lineEnd == newline + 1 { continue }
+                return ScannedLine(offset: windowOffset + Int64(newline + 1), bytes: window[(newline + 1)..<lineEnd])
+            }
+            if windowOffset == 0 {
+                guard cursor > 0 || dropping else { return nil }
+                defer { cursor = 0; dropping = false }
+                return ScannedLine(offset: 0, bytes: dropping ? nil : window[0..<cursor])
+            }
+            if cursor > maxLineBytes {
+                dropping = true
+                cursor = 0
+            }
+            let count = Int(min(Int64(scanChunkBytes), windowOffset))
+            var earlier = [UInt8](repeating: 0, count: count)
+            let got = try earlier.withUnsafeMutableBytes { bytes throws in
+                try readFully(fd, bytes, at: windowOffset - Int64(count))
+            }
+            guard got == count else { throw ScanError(code: EIO) }
+            earlier.append(contentsOf: window[0..<cursor])
+            window = earlier
+            windowOffset -= Int64(count)
+            cursor = window.count
+        }
+    }
+}
+
+/// A read error, as an errno.
+struct ScanError: Error {
+    let code: Int32
+}
+
+/// Reads into `bytes` at `offset` until full or end of file; returns the bytes read.
+func readFully(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
+    var done = 0
+    while done < bytes.count {
+        let result = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
+        if result < 0 {
+            if errno == EINTR { continue }
+            throw ScanError(code: errno)
+        }
+        if result == 0 { break }
+        done += result
+    }
+    return done
+}
+
+/// `close(2)`, named so that types with their own `close()` can call it.
+func closeDescriptor(_ fd: Int32) {
+    _ = close(fd)
+}

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import FeatureToggles
+
+@Suite struct FeatureDecisionsTests {
+    let visitors = (0..<10_000).map { _ in UUID().uuidString }
+
+    @Test func rolloutShareLandsNearTheTogglesAndIsStablePerVisitor() {
+        let decisions = FeatureDecisions(toggles: Toggles(defaultLayout: "list", gridRollout: 0.3))
+        let grid = visitors.filter { decisions.defaultLayout(for: $0) == "grid" }.count
+        #expect((2700...3300).contains(grid), "\(grid) of 10,000 got grid")
+        let again = FeatureDecisions(toggles: Toggles(defaultLayout: "list", gridRollout: 0.3))
+        #expect(visitors.allSatisfy { decisions.defaultLayout(for: $0) == again.defaultLayout(for: $0) })
+        #expect(visitors.allSatisfy { decisions.defaultLayout(for: $0) == "grid" || decisions.defaultLayout(for: $0) == "list" })
+    }
+
+    @Test func rolloutGrowsMonotonicallyAndCoversTheExtremes() {
+        let small = FeatureDecisions(toggles: Toggles(gridRollout: 0.1))
+        let large = FeatureDecisions(toggles: Toggles(gridRollout: 0.5))
+        #expect(visitors.allSatisfy { !small.isInGridRollout($0) || large.isInGridRollout($0) }, "widening keeps the grid visitors")
+        let none = FeatureDecisions(toggles: Toggles(defaultLayout: "compact", gridRollout: 0))
+        let all = FeatureDecisions(toggles: Toggles(gridRollout: 1))
+        #expect(visitors.allSatisfy { none.defaultLayout(for: $0) == "compact" && all.defaultLayout(for: $0) == "grid" })
+        // Sequential ids, as a naive id scheme would give, spread as well as random ones.
+        let sequential = (0..<10_000).filter { FeatureDecisions(toggles: Toggles(gridRollout: 0.3)).isInGridRollout("visitor-\($0)") }
+        #expect((2700...3300).contains(sequential.count), "\(sequential.count)")
+    }
+
+    @Test func experimentGroupIsStableAndUsesEveryGroup() {
+        let decisions = FeatureDecisions(toggles: Toggles(experiment: .init(name: "home-hero", groups: ["a", "b"])))
+        let groups = visitors.map { decisions.experimentGroup(for: $0) }
+        #expect(Set(groups) == ["a", "b"])
+        let a = groups.filter { $0 == "a" }.count
+        #expect((4500...5500).contains(a), "\(a) of 10,000 in group a")
+        #expect(visitors.indices.allSatisfy { decisions.experimentGroup(for: visitors[$0]) == groups[$0] })
+        #expect(decisions.experimentName == "home-hero")
+        #expect(FeatureDecisions(toggles: Toggles()).experimentGroup(for: "v") == nil)
+    }
+
+    @Test func experimentAndRolloutAreIndependent() {
+        let decisions = FeatureDecisions(toggles: Toggles(gridRollout: 0.5, experiment: .init(name: "x", groups: ["a", "b"])))
+        let gridInA = visitors.filter { decisions.isInGridRollout($0) && decisions.experimentGroup(for: $0) == "a" }.count
+        #expect((2200...2800).contains(gridInA), "\(gridInA)")
+    }
+
+    @Test func hashIsPinnedAcrossRuns() {
+        // FNV-1a test vectors: a different algorithm would reshuffle every visitor.
+        #expect(StableHash.fnv1a("") == 0xcbf2_9ce4_8422_2325)
+        #expect(StableHash.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
+        #expect(StableHash.fnv1a("foobar") == 0x8594_4171_f739_67e8)
+        #expect(StableHash.hash("visitor-1") == StableHash.hash("visitor-1"))
+        #expect(StableHash.unitInterval("visitor-1") >= 0 && StableHash.unitInterval("visitor-1") < 1)
+    }
+
+    @Test func onboardingFollowsTheToggle() {
+        #expect(FeatureDecisions(toggles: Toggles(onboarding: true)).showsOnboarding)
+        #expect(!FeatureDecisions(toggles: Toggles(onboarding: false)).showsOnboarding)
+    }
+}
