@@ -1,9 +1,26 @@
-/// Where the app finds its files. The command line fills it in; tests point it at their own.
+/// Where the app finds its files and what it is told at start. The command line fills it in;
+/// tests point it at their own files.
 public struct AppConfiguration: Sendable {
-    /// The folder served under `/assets/`, holding the default content and toggles.
+    /// The folder served under `/assets/`.
     public var publicFolder: String
+    /// The content catalogue (default `Public/content.json`).
+    public var contentFile: String
+    /// The feature toggles (default `Public/toggles.json`).
+    public var togglesFile: String
+    /// The JSON Lines report log, appended to.
+    public var reportLog: String
+    /// Also write each report line to standard output.
+    public var reportToStandardOutput = false
+    /// Signs CSRF tokens; instances sharing it accept each other's forms. Nil: random per process.
+    public var secret: String?
+    /// How often the content and toggles files are checked for changes.
+    public var reloadInterval: Double = 1
 
-    public init(publicFolder: String) {
+    public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
+                reportLog: String = "reports.jsonl") {
         self.publicFolder = publicFolder
+        self.contentFile = contentFile ?? publicFolder + "/content.json"
+        self.togglesFile = togglesFile ?? publicFolder + "/toggles.json"
+        self.reportLog = reportLog
     }
 }

@@ -1,10 +1,14 @@
 /// Why the app cannot start; each reads as one line.
 public enum AppError: Error, CustomStringConvertible {
     case publicFolder(String)
+    case content(String)
+    case toggles(String)
 
     public var description: String {
         switch self {
         case .publicFolder(let reason): "--public: \(reason)"
+        case .content(let reason): "--content: \(reason)"
+        case .toggles(let reason): "--toggles: \(reason)"
         }
     }
 }

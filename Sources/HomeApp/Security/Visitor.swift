@@ -1,0 +1,40 @@
+import MicroHTTP
+
+/// The anonymous visitor: a random id kept in an HttpOnly, SameSite=Lax cookie.
+public struct Visitor: Sendable, Equatable {
+    public static let cookieName = "visitor"
+    /// A year: the id only has to outlive a browsing habit, not identify a person.
+    static let lifetime = 365 * 24 * 3600
+
+    public let id: String
+    /// Whether the id was made for this request and must be sent as a cookie.
+    public let isNew: Bool
+
+    /// The visitor the request's cookie names, or a new one.
+    public init(request: Request) {
+        if let id = request.cookies[Self.cookieName], Self.isWellFormed(id) {
+            self.id = id
+            isNew = false
+        } else {
+            var generator = SystemRandomNumberGenerator()
+            id = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16).leftPadded(16) }.joined()
+            isNew = true
+        }
+    }
+
+    /// Adds the visitor cookie to `response` when the id is new.
+    public func persist(in response: inout Response) {
+        guard isNew else { return }
+        response.setCookie(SetCookie(name: Self.cookieName, value: id, maxAge: Self.lifetime))
+    }
+
+    static func isWellFormed(_ id: String) -> Bool {
+        id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}
