@@ -47,6 +47,18 @@ final class Declaring: ViewController {
         #expect(theme?.attributes["content"] == "#1d2a4d")
     }
 
+    @Test func pageLoadsTheWholeTreeBeforeWritingTheHead() throws {
+        final class LateTitle: ViewController {
+            var title: String?
+            override func viewDidLoad() { title = "Set in viewDidLoad" }
+            override var pageTitle: String? { title }
+        }
+        let container = ViewController()
+        container.embed(LateTitle())
+        let html = String(decoding: Page(root: container).render(context: RenderContext(csrfToken: "t")), as: UTF8.self)
+        #expect(try HTMLTree.parse(html).first { $0.tag == "title" }?.allText == "Set in viewDidLoad")
+    }
+
     @Test func pageFallsBackToConfiguredDefaults() throws {
         let page = Page(root: ViewController(), configuration: PageConfiguration(defaultTitle: "Home", defaultThemeColor: "#abcdef"))
         let tree = try HTMLTree.parse(String(decoding: page.render(context: RenderContext(csrfToken: "t")), as: UTF8.self))

@@ -77,6 +77,12 @@ open class ViewController {
         viewDidLoad()
     }
 
+    /// Loads this controller's view and, depth-first, those of all its descendants.
+    public final func loadViewTreeIfNeeded() {
+        loadViewIfNeeded()
+        for child in children { child.loadViewTreeIfNeeded() }
+    }
+
     /// Hook between `loadView()` and `viewDidLoad()` for ScreenKit's own subclasses.
     func viewLoaded() {}
 
