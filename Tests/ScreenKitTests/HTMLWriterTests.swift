@@ -40,6 +40,19 @@ import Testing
         #expect(written { $0.text("\u{0}x\u{7F}\u{85}é\r\n") } == "\u{FFFD}x\u{FFFD}\u{FFFD}é\r\n")
     }
 
+    @Test func escapesAtEveryPositionOfTheWordWideScan() {
+        let cases: [(String, String)] = [("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ("\"", "&quot;"),
+                                         ("'", "&#39;"), ("\u{1}", "\u{FFFD}"), ("\u{9F}", "\u{FFFD}"),
+                                         ("\t", "\t"), ("é", "é"), ("\u{A0}", "\u{A0}")]
+        for (special, escaped) in cases {
+            for position in 0..<24 {
+                let prefix = String(repeating: "a", count: position)
+                let suffix = String(repeating: "b", count: 23 - position)
+                #expect(written { $0.text(prefix + special + suffix + special) } == prefix + escaped + suffix + escaped)
+            }
+        }
+    }
+
     @Test func staticFragmentsAndNumbersAreWrittenAsIs() {
         let html = written {
             $0.write("<p class=\"x\">")
