@@ -17,12 +17,10 @@
     else form.submit();
   });
 
-  // Modal: start keyboard focus inside the sheet, on the field or the main action, unless the
-  // page already placed it (e.g. autofocus).
-  const sheet = document.querySelector('.modal__sheet');
-  if (sheet && (document.activeElement === null || document.activeElement === document.body)) {
-    const target = sheet.querySelector('.text-input__field, .onboarding__actions .button');
-    if (target) target.focus({ preventScroll: true });
+  // Modal text input: start typing right away, unless the page already placed focus.
+  const field = document.querySelector('.modal__sheet .text-input__field');
+  if (field && (document.activeElement === null || document.activeElement === document.body)) {
+    field.focus({ preventScroll: true });
   }
 
   // Forms: one submission per click; a second click while the page loads would post twice.
@@ -31,5 +29,9 @@
     if (!(form instanceof HTMLFormElement) || form.method.toLowerCase() !== 'post') return;
     if (form.dataset.submitting === 'true') { event.preventDefault(); return; }
     form.dataset.submitting = 'true';
+  });
+  // Coming back through the history cache must not leave forms locked.
+  window.addEventListener('pageshow', () => {
+    document.querySelectorAll('form[data-submitting]').forEach((form) => { delete form.dataset.submitting; });
   });
 })();
