@@ -42,59 +42,96 @@ extension HTMLWriter {
     /// Escapes `value` straight into the buffer in one pass.
     ///
     /// Room for the worst case (every byte becoming six) is made first, so the loop writes
-    /// through one pointer: clean 8-byte words are copied whole, other bytes one at a time,
-    /// and replacements are stored as one word. Besides the five specials, code points HTML
-    /// forbids in a document (C0 controls but whitespace, DEL, C1 controls) become U+FFFD.
+    /// through one pointer: clean 8-byte words are copied whole, a word with anything to escape
+    /// is walked byte by byte without branches, replacements being stored as one word.
     @usableFromInline
-    mutating func appendEscaped(_ value: String) {
-        var value = value
-        value.withUTF8 { source in
-            guard let input = source.baseAddress else { return }
-            let end = source.count
-            // Six bytes out per byte in at most, plus a word of slack for the word-wide stores.
-            let room = end * 6 + 8
-            if count + room > storage.count { grow(toFit: room) }
-            let offset = count
-            let actions = HTMLWriter.escapeActions.utf8Start
-            let replacements = HTMLWriter.replacements.utf8Start
-            let written = storage.withUnsafeMutableBufferPointer { target -> Int in
-                let start = target.baseAddress.unsafelyUnwrapped + offset
-                var output = start
-                var index = 0
-                while index < end {
-                    if end - index >= 8 {
-                        // Copy the whole word, then keep only the bytes before the first flag.
-                        let word = UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self)
-                        UnsafeMutableRawPointer(output).storeBytes(of: word, as: UInt64.self)
-                        let flags = HTMLWriter.escapeFlags(UInt64(littleEndian: word))
-                        if flags == 0 {
-                            output += 8
-                            index += 8
-                            continue
-                        }
-                        let safe = flags.trailingZeroBitCount &>> 3
-                        output += safe
-                        index += safe
-                    }
-                    let byte = input[index]
-                    var action = actions[Int(byte)] &- UInt8(ascii: "0")
-                    var width = 1
-                    if action == 7 {
-                        // U+0080...U+009F are encoded C2 80...C2 9F; other C2 sequences are fine.
-                        let isC1 = index + 1 < end && (0x80...0x9F).contains(input[index + 1])
-                        action = isC1 ? 6 : 0
-                        width = isC1 ? 2 : 1
-                    }
-                    // Branch-free: slot 0 is empty, so a safe byte ORs in as itself.
-                    let slot = UnsafeRawPointer(replacements).loadUnaligned(fromByteOffset: Int(action) &* 8, as: UInt64.self)
-                    let bytes = slot | (action == 0 ? UInt64(littleEndian: UInt64(byte)) : 0)
-                    UnsafeMutableRawPointer(output).storeBytes(of: bytes, as: UInt64.self)
-                    output += Int(truncatingIfNeeded: (HTMLWriter.replacementLengths >> (UInt64(action) &* 4)) & 0xF)
-                    index += width
-                }
-                return output - start
-            }
-            count = offset + written
+    mutating func appendEscaped(_ value: String, attribute name: UnsafeBufferPointer<UInt8>? = nil) {
+        let done: Void? = value.utf8.withContiguousStorageIfAvailable { appendEscaped(utf8: $0, attribute: name) }
+        if done == nil {
+            var copy = value
+            copy.withUTF8 { appendEscaped(utf8: $0, attribute: name) }
         }
+    }
+
+    /// With `name`, writes ` name="…"` around the escaped text, all in one buffer access.
+    private mutating func appendEscaped(utf8 source: UnsafeBufferPointer<UInt8>,
+                                        attribute name: UnsafeBufferPointer<UInt8>?) {
+        let end = source.count
+        let nameLength = name?.count ?? 0
+        // Six bytes out per byte in at most, plus a word of slack for the word-wide stores.
+        let room = end &* 6 &+ 8 &+ nameLength &+ 4
+        if count + room > storage.count { grow(toFit: room) }
+        let offset = count
+        let written = storage.withUnsafeMutableBufferPointer { target -> Int in
+            let start = target.baseAddress.unsafelyUnwrapped + offset
+            var output = start
+            if let name, let nameStart = name.baseAddress {
+                output[0] = UInt8(ascii: " ")
+                (output + 1).update(from: nameStart, count: nameLength)
+                output[nameLength &+ 1] = UInt8(ascii: "=")
+                output[nameLength &+ 2] = UInt8(ascii: "\"")
+                output += nameLength &+ 3
+            }
+            if let input = source.baseAddress {
+                var index = 0
+                while end &- index >= 8 {
+                    let word = UnsafeRawPointer(input + index).loadUnaligned(as: UInt64.self)
+                    if HTMLWriter.escapeFlags(UInt64(littleEndian: word)) == 0 {
+                        UnsafeMutableRawPointer(output).storeBytes(of: word, as: UInt64.self)
+                        output += 8
+                        index &+= 8
+                    } else {
+                        let stop = index &+ 8
+                        while index < stop { HTMLWriter.escapeByte(input, at: &index, end: end, to: &output) }
+                    }
+                }
+                while index < end { HTMLWriter.escapeByte(input, at: &index, end: end, to: &output) }
+            }
+            if name != nil {
+                output[0] = UInt8(ascii: "\"")
+                output += 1
+            }
+            return output - start
+        }
+        count = offset &+ written
+    }
+
+    /// Writes the byte at `index` (or its replacement) at `output` and advances both.
+    /// Branch-free but for the rare 0xC2 lead byte: slot 0 of the replacements is empty, so a
+    /// byte that needs nothing is ORed in as itself, and `index` always advances by one, which
+    /// keeps the loop from waiting on the table lookups of the previous byte.
+    @inline(__always)
+    static func escapeByte(_ input: UnsafePointer<UInt8>, at index: inout Int, end: Int,
+                           to output: inout UnsafeMutablePointer<UInt8>) {
+        let byte = input[index]
+        let action = escapeActions.utf8Start[Int(byte)] &- UInt8(ascii: "0")
+        if action == 7 {
+            let step = escapeC2(input + index, remaining: end &- index, to: output)
+            index &+= step.consumed
+            output += step.produced
+            return
+        }
+        let slot = UnsafeRawPointer(replacements.utf8Start)
+            .loadUnaligned(fromByteOffset: Int(action) &* 8, as: UInt64.self)
+        let bytes = slot | (action == 0 ? UInt64(littleEndian: UInt64(byte)) : 0)
+        UnsafeMutableRawPointer(output).storeBytes(of: bytes, as: UInt64.self)
+        output += Int(truncatingIfNeeded: (replacementLengths &>> (UInt64(action) &* 4)) & 0xF)
+        index &+= 1
+    }
+
+    /// U+0080...U+009F (encoded C2 80...C2 9F) become U+FFFD; other C2 sequences are copied.
+    /// Out of line, and by value rather than `inout`, so the common path keeps its cursors in
+    /// registers.
+    @inline(never)
+    static func escapeC2(_ input: UnsafePointer<UInt8>, remaining: Int,
+                         to output: UnsafeMutablePointer<UInt8>) -> (consumed: Int, produced: Int) {
+        guard remaining > 1, (0x80...0x9F).contains(input[1]) else {
+            output[0] = 0xC2
+            return (1, 1)
+        }
+        output[0] = 0xEF
+        output[1] = 0xBF
+        output[2] = 0xBD
+        return (2, 3)
     }
 }

@@ -80,11 +80,7 @@ public struct HTMLWriter {
 
     /// Appends ` name="value"` with the value escaped for a double-quoted attribute.
     public mutating func attribute(_ name: StaticString, _ value: String) {
-        append(UInt8(ascii: " "))
-        write(name)
-        write("=\"")
-        appendEscaped(value)
-        append(UInt8(ascii: "\""))
+        name.withUTF8Buffer { appendEscaped(value, attribute: $0) }
     }
 
     /// Appends ` name="value"` for an integer value.
