@@ -99,6 +99,15 @@ import Testing
         #expect(bytes.count == 10_000 && bytes.last == UInt8(ascii: "9"))
     }
 
+    @Test func finishHandsOverTheBufferItselfNotACopy() {
+        var writer = HTMLWriter(capacity: 4_096)
+        writer.write("<p>")
+        let bytes = writer.finish()
+        #expect(bytes == Array("<p>".utf8))
+        // A copy would be sized to its 3 bytes; the handed-over buffer keeps its capacity.
+        #expect(bytes.capacity >= 4_096)
+    }
+
     private struct LocaleKey: RenderContextKey { static let defaultValue = "en" }
 
     @Test func contextCarriesExtraTypedValues() {

@@ -22,6 +22,7 @@ public struct HTMLWriter {
     /// Ends writing and hands the buffer over without copying it (it shrinks in place).
     public consuming func finish() -> [UInt8] {
         var bytes = storage
+        storage = []  // leave `bytes` the only reference, so trimming it cannot copy
         bytes.removeLast(bytes.count - count)
         return bytes
     }
