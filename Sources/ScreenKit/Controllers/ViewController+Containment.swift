@@ -29,7 +29,8 @@ extension ViewController {
 
     /// Swaps `old` for `new` in the same slot and position, in UIKit's order: old `willMove(nil)`,
     /// `addChild(new)`, old `removeFromParent()`, new `didMove(self)`. The new child's root is
-    /// marked with `data-transition` so the browser can animate the change.
+    /// marked with `data-transition` so the browser can animate the change. If `old` is not a
+    /// child of this controller, `new` is simply embedded in the content slot.
     public func replace(_ old: ViewController, with new: ViewController,
                         transition: Transition = .crossFade) {
         guard old.parent === self, let index = children.firstIndex(where: { $0 === old }) else {
