@@ -46,6 +46,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit"]),
+        .executableTarget(name: "render-bench", dependencies: ["ScreenKit"], path: "Benchmarks/RenderBench"),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),

@@ -1,0 +1,27 @@
+/// Markup of `NewYearContent`: illustration, heading and text.
+public final class NewYearContentView: RootView {
+    /// Creates the view.
+    public init() {}
+
+    /// The notice is an article of its own.
+    public static var tag: StaticString { "article" }
+
+    /// Writes the notice's class.
+    public func renderAttributes(_ model: NewYearContentModel, into writer: inout HTMLWriter,
+                                 context: RenderContext) {
+        writer.write(" class=\"notice\"")
+    }
+
+    /// Writes the illustration, heading and text.
+    public func renderContent(_ model: NewYearContentModel, into writer: inout HTMLWriter,
+                              scope: RenderScope) {
+        writer.write("<img class=\"notice__illustration\" width=\"320\" height=\"220\"")
+        writer.urlAttribute("src", model.imageURL)
+        writer.attribute("alt", model.imageDescription)
+        writer.write("><h1 class=\"notice__title\">")
+        writer.text(model.title)
+        writer.write("</h1><p class=\"notice__text\">")
+        writer.text(model.message)
+        writer.write("</p>")
+    }
+}

@@ -1,0 +1,87 @@
+import Testing
+@testable import ScreenKit
+
+@Suite struct OnionTests {
+    let dismiss = "/onboarding/dismiss"
+
+    private func onionTree() throws -> Element {
+        try renderTree(NewYearContent.onion(dismissURL: dismiss), csrf: "csrf-42")
+    }
+
+    private func element(_ name: String, in tree: Element) throws -> Element {
+        try #require(tree.first { $0.attributes["data-controller"] == name })
+    }
+
+    @Test func nestingReadBackFromDataControllerIsModalTemplateContent() throws {
+        let tree = try onionTree()
+        let names = controllerElements(in: tree).map { $0.attributes["data-controller"] ?? "" }
+        #expect(names == ["ModalContainer", "OnboardingTemplate", "NewYearContent"])
+        let content = try element("NewYearContent", in: tree)
+        let enclosing = content.ancestors.compactMap { $0.attributes["data-controller"] }
+        #expect(enclosing == ["OnboardingTemplate", "ModalContainer"])
+    }
+
+    @Test func supportingButtonIsInTheTemplatesRowNotInTheContent() throws {
+        let tree = try onionTree()
+        let button = try #require(tree.all("button").first { $0.allText == "OK, got it" })
+        let row = try #require(button.ancestors.first { $0.hasClass("onboarding__actions") })
+        #expect(row.parent?.attributes["data-controller"] == "OnboardingTemplate")
+        let content = try element("NewYearContent", in: tree)
+        #expect(!button.ancestors.contains { $0 === content })
+        #expect(!content.descendants.contains { $0.tag == "button" })
+
+        let form = try #require(button.ancestors.first { $0.tag == "form" })
+        #expect(form.attributes["method"] == "post" && form.attributes["action"] == dismiss)
+        #expect(form.all("input").contains { $0.attributes["name"] == "_csrf" && $0.attributes["value"] == "csrf-42" })
+    }
+
+    @Test func closeButtonPostsToDismissURLWithCSRFAndContentIsInsetBelowIt() throws {
+        let tree = try onionTree()
+        let modal = try element("ModalContainer", in: tree)
+        let close = try #require(modal.first { $0.hasClass("modal__close") })
+        #expect(close.attributes["aria-label"] == "Close")
+        let form = try #require(close.parent)
+        #expect(form.tag == "form" && form.attributes["method"] == "post" && form.attributes["action"] == dismiss)
+        #expect(form.all("input").contains { $0.attributes["name"] == "_csrf" && $0.attributes["value"] == "csrf-42" })
+        // The close form is not inside the child: the child sits in the body, padded below the button.
+        let template = try element("OnboardingTemplate", in: tree)
+        #expect(!template.ancestors.contains { $0 === form })
+        #expect(template.attributes["data-inset-top"] == "xl")
+        let dialog = try #require(modal.first { $0.attributes["role"] == "dialog" })
+        #expect(dialog.attributes["aria-label"] == "Short day on New Year's Eve")
+    }
+
+    @Test func contentShowsTheNoticeAndIllustration() throws {
+        let content = try element("NewYearContent", in: try onionTree())
+        #expect(content.first { $0.tag == "h1" }?.allText == "Short day on New Year's Eve")
+        #expect(content.first { $0.tag == "p" }?.allText
+            == "On 31 December we are open until 18:00. We will be back with pizza on 1 January at 12:00.")
+        let image = try #require(content.first { $0.tag == "img" })
+        #expect(image.attributes["src"] == "/assets/images/new-year.svg")
+        #expect(!(image.attributes["alt"] ?? "").isEmpty)
+    }
+
+    @Test func swappingTheContentBringsTheNewDatasourceButtons() throws {
+        let template = OnboardingTemplate()
+        let first = NewYearContent(dismissURL: "/a")
+        template.embed(first)
+        let second = NewYearContent(dismissURL: "/b")
+        second.viewModel.buttonTitle = "Thanks"
+        template.replace(first, with: second)
+        let tree = try renderTree(template)
+        let buttons = tree.all("button").map(\.allText)
+        #expect(buttons == ["Thanks"])
+    }
+
+    @Test func explicitDatasourceSuppliesTheRow() throws {
+        final class Actions: OnboardingDatasource {
+            var supportingViews: [any Component] { [LinkButton(title: "Later", url: "/")] }
+        }
+        let template = OnboardingTemplate()
+        let actions = Actions()
+        template.embed(GreetingController(viewModel: "hello"), actionsDatasource: actions)
+        let tree = try renderTree(template)
+        let link = try #require(tree.all("a").first)
+        #expect(link.allText == "Later" && link.parent?.hasClass("onboarding__actions") == true)
+    }
+}
