@@ -41,12 +41,12 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "bench-server", dependencies: ["MicroHTTP"], path: "Benchmarks/BenchServer"),
+        .executableTarget(name: "render-bench", dependencies: ["ScreenKit"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "report-bench", dependencies: ["Reporting"], path: "Benchmarks/ReportBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit"]),
-        .executableTarget(name: "render-bench", dependencies: ["ScreenKit"], path: "Benchmarks/RenderBench"),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),

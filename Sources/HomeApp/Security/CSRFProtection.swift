@@ -4,16 +4,19 @@ import Foundation
 /// Stateless CSRF tokens: an HMAC of the visitor id under the server's secret. Any instance
 /// started with the same `--secret` accepts a token another one issued; no session store.
 public struct CSRFProtection: Sendable {
-    private let key: SymmetricKey
+    /// The key's bytes: `SymmetricKey` is not Sendable, so a key is made from them per use.
+    private let keyBytes: [UInt8]
 
     /// `secret` from `--secret`; nil generates one for this process.
     public init(secret: String?) {
         if let secret {
-            key = SymmetricKey(data: SHA256.hash(data: Data(secret.utf8)))
+            keyBytes = Array(SHA256.hash(data: Data(secret.utf8)))
         } else {
-            key = SymmetricKey(size: .bits256)
+            keyBytes = SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) }
         }
     }
+
+    private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     /// The token the visitor's forms carry.
     public func token(for visitor: String) -> String {
