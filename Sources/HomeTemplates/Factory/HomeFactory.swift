@@ -1,0 +1,29 @@
+/// The layouts the home can show, by name (the seed's `HomeFactory.create(withStyle:)`).
+/// Adding a layout is one file (the child) and one `register` line.
+public struct HomeFactory: Sendable {
+    public private(set) var layouts: [any HomeChild.Type] = []
+
+    public init(_ layouts: [any HomeChild.Type] = []) {
+        for layout in layouts { register(layout) }
+    }
+
+    /// The layouts this product ships.
+    public static let standard = HomeFactory([ListHome.self, GridHome.self])
+
+    /// Adds a layout, or replaces the one with the same name.
+    public mutating func register(_ layout: any HomeChild.Type) {
+        layouts.removeAll { $0.layoutName == layout.layoutName }
+        layouts.append(layout)
+    }
+
+    /// Every layout name, in registration order.
+    public var names: [String] { layouts.map { $0.layoutName } }
+
+    /// A new child for `name`, injected with this factory; nil for an unknown name.
+    public func make(_ name: String) -> (any HomeChild)? {
+        guard let layout = layouts.first(where: { $0.layoutName == name }) else { return nil }
+        let child = layout.init()
+        child.factory = self
+        return child
+    }
+}

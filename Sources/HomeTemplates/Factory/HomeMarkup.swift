@@ -1,0 +1,63 @@
+import ScreenKit
+
+/// Markup every home child shares: the form around it, its toolbar, headings and empty state.
+enum HomeMarkup {
+    /// Opens the child's form (or nothing for a preview).
+    static func openForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
+        guard !model.isPreview else { return }
+        writer.write("<form class=\"home-form\" method=\"post\"")
+        writer.urlAttribute("action", model.formAction)
+        writer.write(">")
+        writer.csrfField(context)
+        writer.write("<input type=\"hidden\" name=\"layout\"")
+        writer.attribute("value", model.layout)
+        writer.write(">")
+    }
+
+    static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+        if !model.isPreview { writer.write("</form>") }
+    }
+
+    /// The switch and settings buttons, and the heading if there is one.
+    static func toolbar(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+        guard !model.isPreview else { return }
+        writer.write("<div class=\"home-toolbar\">")
+        if let heading = model.heading {
+            writer.write("<h2 class=\"home-toolbar__heading\">")
+            writer.text(heading)
+            writer.write("</h2>")
+        }
+        writer.write("<div class=\"home-toolbar__actions\">")
+        if let alternative = model.alternative {
+            writer.write("<button class=\"button button--secondary\" type=\"submit\" name=\"replace\" data-swap")
+            writer.attribute("value", alternative.layout)
+            writer.write(">")
+            writer.text(alternative.title)
+            writer.write("</button>")
+        }
+        writer.write("<button class=\"button button--secondary\" type=\"submit\" name=\"settings\" value=\"open\">Settings</button></div></div>")
+    }
+
+    /// A section's heading id, unique per layout so two children can share a page.
+    static func sectionID(_ model: BaseHomeViewModel, _ section: Int, into writer: inout HTMLWriter) {
+        writer.attribute("id", "\(model.layout)-section-\(section)")
+    }
+
+    static func emptyState(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+        writer.write("<p class=\"home-empty\">")
+        writer.text(model.emptyMessage)
+        writer.write("</p>")
+    }
+
+    /// The poster; decorative, since the title is written beside it.
+    static func poster(_ item: any HomeItem, className: StaticString, width: Int, into writer: inout HTMLWriter) {
+        writer.write("<img class=\"")
+        writer.write(className)
+        writer.write("\"")
+        writer.urlAttribute("src", item.imageURL)
+        writer.write(" alt=\"\"")
+        writer.attribute("width", width)
+        writer.attribute("height", width * 9 / 16)
+        writer.write(" loading=\"lazy\">")
+    }
+}

@@ -1,0 +1,27 @@
+/// The grid layout: a sideways-scrolling row of tiles per kind, live streams first. Live tiles
+/// also offer "Watch live"; each row has a "more" button that scrolls it without JavaScript.
+public final class GridHome: HomeTemplate<GridHomeViewModel, GridHomeView>, HomeChild {
+    public static let layoutName = "grid"
+    public static let displayName = "Grid"
+
+    public required init() {
+        super.init()
+        viewModel.alternative = (ListHome.layoutName, "Show as list")
+    }
+
+    public func handle(_ form: [String: String]) throws(HomeFormError) {
+        if try handleSharedActions(form) { return }
+        if let position = form[HomeFormField.watch] {
+            let path = try indexPath(position)
+            guard let item = viewModel.item(at: path) else { throw .noSuchItem(path) }
+            guard item.kind == .live else { throw .notLive(path) }
+            streamSelected?(path)
+        } else if let position = form[HomeFormField.more] {
+            let path = try indexPath(position)
+            guard viewModel.item(at: path) != nil else { throw .noSuchItem(path) }
+            didHorizontalSwipe?(path)
+        } else {
+            throw .noAction
+        }
+    }
+}

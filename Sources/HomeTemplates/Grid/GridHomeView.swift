@@ -1,0 +1,67 @@
+import ScreenKit
+
+/// The grid's markup: per kind a heading, a "more" button and a row of tiles that scrolls sideways.
+public final class GridHomeView: RootView {
+    public init() {}
+
+    public func renderAttributes(_ model: GridHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"home-grid\"")
+    }
+
+    public func renderContent(_ model: GridHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        HomeMarkup.openForm(model, into: &writer, context: scope.context)
+        HomeMarkup.toolbar(model, into: &writer)
+        if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
+        for (index, section) in model.sections.enumerated() {
+            writer.write("<section class=\"home-section grid-row\"")
+            writer.attribute("aria-labelledby", "\(model.layout)-section-\(index)")
+            writer.write("><div class=\"grid-row__header\"><h2 class=\"home-section__title\"")
+            HomeMarkup.sectionID(model, index, into: &writer)
+            writer.write(">")
+            writer.text(section.kind.sectionTitle)
+            writer.write("</h2>")
+            if !model.isPreview, section.items.count > GridHomeViewModel.scrollStep {
+                writer.write("<button class=\"grid-row__more\" type=\"submit\" name=\"more\"")
+                writer.attribute("value", model.nextScrollTarget(forSection: index).description)
+                writer.attribute("aria-label", "More \(section.kind.sectionTitle)")
+                writer.write(">More</button>")
+            }
+            writer.write("</div><ul class=\"grid-row__tiles\"")
+            writer.attribute("data-row", index)
+            writer.write(">")
+            for (position, item) in section.items.enumerated() {
+                tile(item, IndexPath(section: index, item: position), model, into: &writer)
+            }
+            writer.write("</ul></section>")
+        }
+        HomeMarkup.closeForm(model, into: &writer)
+    }
+
+    private func tile(_ item: any HomeItem, _ path: IndexPath, _ model: GridHomeViewModel, into writer: inout HTMLWriter) {
+        writer.write("<li class=\"grid-tile\"")
+        writer.attribute("id", "\(model.layout)-tile-\(path.section)-\(path.item)")
+        writer.write(">")
+        if model.isPreview {
+            writer.write("<div class=\"grid-tile__open\">")
+        } else {
+            writer.write("<button class=\"grid-tile__open\" type=\"submit\" name=\"open\"")
+            writer.attribute("value", path.description)
+            writer.write(">")
+        }
+        HomeMarkup.poster(item, className: "grid-tile__image", width: 320, into: &writer)
+        writer.write("<span class=\"grid-tile__title\">")
+        writer.text(item.title)
+        writer.write("</span><span class=\"grid-tile__meta")
+        if item.isLiveNow { writer.write(" is-live") }
+        writer.write("\">")
+        writer.text(item.detail)
+        writer.write(model.isPreview ? "</span></div>" : "</span></button>")
+        if item.kind == .live, !model.isPreview {
+            writer.write("<button class=\"grid-tile__watch button button--primary\" type=\"submit\" name=\"watch\"")
+            writer.attribute("value", path.description)
+            writer.attribute("aria-label", "Watch live: \(item.title)")
+            writer.write(">Watch live</button>")
+        }
+        writer.write("</li>")
+    }
+}

@@ -1,0 +1,52 @@
+import ScreenKit
+
+/// The list's markup: sections of rows, each row a button naming its index path.
+public final class ListHomeView: RootView {
+    public init() {}
+
+    public func renderAttributes(_ model: ListHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"home-list\"")
+    }
+
+    public func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        HomeMarkup.openForm(model, into: &writer, context: scope.context)
+        HomeMarkup.toolbar(model, into: &writer)
+        if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
+        for (index, section) in model.sections.enumerated() {
+            writer.write("<section class=\"home-section\"")
+            writer.attribute("aria-labelledby", "\(model.layout)-section-\(index)")
+            writer.write("><h2 class=\"home-section__title\"")
+            HomeMarkup.sectionID(model, index, into: &writer)
+            writer.write(">")
+            writer.text(section.kind.sectionTitle)
+            writer.write("</h2><ul class=\"home-list__rows\">")
+            for (position, item) in section.items.enumerated() {
+                row(item, IndexPath(section: index, item: position), model, into: &writer)
+            }
+            writer.write("</ul></section>")
+        }
+        HomeMarkup.closeForm(model, into: &writer)
+    }
+
+    private func row(_ item: any HomeItem, _ path: IndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter) {
+        writer.write("<li class=\"home-list__row\">")
+        if model.isPreview {
+            writer.write("<div class=\"list-row\">")
+        } else {
+            writer.write("<button class=\"list-row\" type=\"submit\" name=\"open\"")
+            writer.attribute("value", path.description)
+            writer.write(">")
+        }
+        HomeMarkup.poster(item, className: "list-row__image", width: 160, into: &writer)
+        writer.write("<span class=\"list-row__text\"><span class=\"list-row__title\">")
+        writer.text(item.title)
+        writer.write("</span><span class=\"list-row__meta")
+        if item.isLiveNow { writer.write(" is-live") }
+        writer.write("\">")
+        writer.text(item.detail)
+        writer.write("</span><span class=\"list-row__summary\">")
+        writer.text(item.summary)
+        writer.write("</span></span>")
+        writer.write(model.isPreview ? "</div></li>" : "</button></li>")
+    }
+}

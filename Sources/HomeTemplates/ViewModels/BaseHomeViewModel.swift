@@ -1,0 +1,68 @@
+/// The state every child draws from; the container sets `items`, each child's subclass decides
+/// how they fall into sections.
+open class BaseHomeViewModel {
+    /// Everything to show, in catalogue order. Setting it rearranges the sections.
+    public var items: [any HomeItem] = [] { didSet { sections = arrange(items) } }
+    public private(set) var sections: [HomeSection] = []
+    /// The grid's row scrolled on by its "more" button (without JavaScript); others ignore it.
+    public var scrollPosition: IndexPath?
+    /// Shown when there are no items, e.g. a search with no match.
+    public var emptyMessage = "Nothing to watch right now."
+    /// A heading above the sections, e.g. the search that found them.
+    public var heading: String?
+    /// The child's layout name, posted back so the right child decodes the form.
+    public internal(set) var layout = ""
+    /// Where the child's form posts.
+    public internal(set) var formAction = "/home/actions"
+    /// A preview draws without a form or buttons.
+    public internal(set) var isPreview = false
+    /// The layout the child's switch button offers, and its label.
+    public internal(set) var alternative: (layout: String, title: String)?
+
+    public required init() {}
+
+    /// The kinds in the order this child shows them.
+    open var sectionOrder: [HomeItemKind] { HomeItemKind.allCases }
+
+    /// The item at `path` in this child's own order.
+    public func item(at path: IndexPath) -> (any HomeItem)? {
+        guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item)
+        else { return nil }
+        return sections[path.section].items[path.item]
+    }
+
+    /// Where `identifier` sits in this child's order.
+    public func indexPath(of identifier: String) -> IndexPath? {
+        for (section, content) in sections.enumerated() {
+            if let item = content.items.firstIndex(where: { $0.identifier == identifier }) {
+                return IndexPath(section: section, item: item)
+            }
+        }
+        return nil
+    }
+
+    private func arrange(_ items: [any HomeItem]) -> [HomeSection] {
+        sectionOrder.compactMap { kind in
+            let matching = items.filter { $0.kind == kind }
+            return matching.isEmpty ? nil : HomeSection(kind: kind, items: matching)
+        }
+    }
+}
+
+/// The list: films first, then clips, then live streams.
+public final class ListHomeViewModel: BaseHomeViewModel {}
+
+/// The grid: live streams first, then films and clips.
+public final class GridHomeViewModel: BaseHomeViewModel {
+    /// Tiles a "more" press moves a row on.
+    public static let scrollStep = 4
+
+    public override var sectionOrder: [HomeItemKind] { [.live, .long, .short] }
+
+    /// Where row `section`'s "more" button scrolls to next; back to the start after the end.
+    public func nextScrollTarget(forSection section: Int) -> IndexPath {
+        let current = scrollPosition?.section == section ? scrollPosition!.item : 0
+        let next = current + Self.scrollStep
+        return IndexPath(section: section, item: next < sections[section].items.count ? next : 0)
+    }
+}
