@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Glibc
 import HomeApp
 import Logging
@@ -18,6 +19,21 @@ struct DynamicHome: ParsableCommand {
 
     @Option(help: "The folder of CSS, scripts, images, default content and toggles.")
     var `public` = "./Public"
+
+    @Option(help: "The content catalogue (default: content.json in the public folder).")
+    var content: String?
+
+    @Option(help: "The feature toggles (default: toggles.json in the public folder).")
+    var toggles: String?
+
+    @Option(help: "The JSON Lines report log; an existing file is appended to.")
+    var reportLog = "reports.jsonl"
+
+    @Flag(help: "Also write every report line to standard output.")
+    var reportStdout = false
+
+    @Option(help: "The secret that signs form tokens (default: $DYNAMIC_HOME_SECRET, else random per start).")
+    var secret: String?
 
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
@@ -44,7 +60,13 @@ struct DynamicHome: ParsableCommand {
         let logger = Logger(label: "dynamic-home")
         // Blocked before any thread starts, so the daemon's threads inherit the mask.
         let signals = SignalWaiter()
-        let app = try HomeApplication(configuration: AppConfiguration(publicFolder: `public`), logger: logger)
+        // A reader of --report-stdout that goes away must not kill the server.
+        signal(SIGPIPE, SIG_IGN)
+        var appConfiguration = AppConfiguration(publicFolder: `public`, contentFile: content, togglesFile: toggles,
+                                                reportLog: reportLog)
+        appConfiguration.reportToStandardOutput = reportStdout
+        appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
+        let app = try HomeApplication(configuration: appConfiguration, logger: logger)
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = host
         serverConfiguration.port = port
@@ -59,10 +81,12 @@ struct DynamicHome: ParsableCommand {
         while true {
             let signal = signals.next()
             guard signal == SIGHUP else { break }
-            logger.info("SIGHUP: reloading")
+            logger.info("SIGHUP: reloading content and toggles")
+            app.reload()
         }
         logger.info("shutting down")
         server.shutdown()
+        app.shutdown()
         logger.info("stopped")
     }
 

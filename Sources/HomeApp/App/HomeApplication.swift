@@ -1,26 +1,61 @@
+import FeatureToggles
+import Foundation
+import HomeTemplates
 import Logging
 import MicroHTTP
+import Reporting
+import ScreenKit
 
 /// The whole app: it loads what the configuration names and answers every route.
 public final class HomeApplication: Sendable {
     public let configuration: AppConfiguration
+    let services: AppServices
     let assets: StaticFiles
-    let logger: Logger
+    private let togglesWatcher: PeriodicTask
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
-    public init(configuration: AppConfiguration, logger: Logger = Logger(label: "dynamic-home")) throws {
+    public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
+                logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
-        self.logger = logger
         do {
             assets = try StaticFiles(folder: configuration.publicFolder)
         } catch {
             throw AppError.publicFolder(error.description)
+        }
+        let content: ContentStore
+        do {
+            content = try ContentStore(contentsOf: URL(fileURLWithPath: configuration.contentFile),
+                                       publicDirectory: URL(fileURLWithPath: configuration.publicFolder),
+                                       pollInterval: configuration.reloadInterval, logger: logger)
+        } catch {
+            throw AppError.content(error.description)
+        }
+        let toggles: ToggleRouter
+        do {
+            toggles = try ToggleRouter(path: configuration.togglesFile)
+        } catch {
+            throw AppError.toggles(error.description)
+        }
+        let reportLog = ReportLog(configuration: .init(path: configuration.reportLog,
+                                                       mirrorToStandardOutput: configuration.reportToStandardOutput),
+                                  logger: logger)
+        services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
+                               csrf: CSRFProtection(secret: configuration.secret), factory: factory,
+                               homeItems: HomeItemsCache(), logger: logger)
+        content.start()
+        togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
+            Self.reloadToggles(services, onlyIfChanged: true)
         }
     }
 
     /// Every route of the app.
     public func makeRouter() -> Router {
         var router = Router()
+        let home = HomeRoutes(services: services)
+        home.register(in: &router)
+        SceneRoutes(services: services).register(in: &router)
+        SearchRoutes(services: services, home: home).register(in: &router)
+        OnboardingRoutes(services: services).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
@@ -28,6 +63,38 @@ public final class HomeApplication: Sendable {
         return router
     }
 
-    /// The error page every 4xx and 5xx answer renders.
-    public var errorPage: ErrorPage { .plain }
+    /// Every 4xx and 5xx page, drawn like the rest of the app.
+    public var errorPage: ErrorPage {
+        ErrorPage { [services] error in
+            let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
+                                                                 requestID: error.requestID))
+            let bytes = Page(root: screen, configuration: services.page).render(context: RenderContext(csrfToken: ""))
+            return Response.html(bytes, status: error.status)
+        }
+    }
+
+    /// SIGHUP: re-read content and toggles now; a bad file keeps the old one serving.
+    public func reload() {
+        services.content.reload()
+        Self.reloadToggles(services, onlyIfChanged: false)
+    }
+
+    /// Stops the watchers and flushes the report log to disk.
+    public func shutdown() {
+        togglesWatcher.cancel()
+        services.content.stop()
+        services.reportLog.shutdown()
+    }
+
+    private static func reloadToggles(_ services: AppServices, onlyIfChanged: Bool) {
+        let outcome = onlyIfChanged ? services.toggles.reloadIfChanged() : services.toggles.reload()
+        switch outcome {
+        case .rejected(let error):
+            services.logger.error("toggles not reloaded; the previous ones stay", metadata: ["error": "\(error)"])
+        case .reloaded:
+            services.logger.info("toggles reloaded")
+        case .unchanged:
+            break
+        }
+    }
 }

@@ -14,7 +14,7 @@ public final class GridHome: HomeTemplate<GridHomeViewModel, GridHomeView>, Home
         if let position = form[HomeFormField.watch] {
             let path = try indexPath(position)
             guard let item = viewModel.item(at: path) else { throw .noSuchItem(path) }
-            guard item.kind == .live else { throw .notLive(path) }
+            guard item.category == .live else { throw .notLive(path) }
             streamSelected?(path)
         } else if let position = form[HomeFormField.more] {
             let path = try indexPath(position)

@@ -56,7 +56,7 @@ public final class GridHomeView: RootView {
         writer.write("\">")
         writer.text(item.detail)
         writer.write(model.isPreview ? "</span></div>" : "</span></button>")
-        if item.kind == .live, !model.isPreview {
+        if item.category == .live, !model.isPreview {
             writer.write("<button class=\"grid-tile__watch button button--primary\" type=\"submit\" name=\"watch\"")
             writer.attribute("value", path.description)
             writer.attribute("aria-label", "Watch live: \(item.title)")

@@ -3,7 +3,8 @@ public protocol HomeItem: Sendable {
     var identifier: String { get }
     var title: String { get }
     var summary: String { get }
-    var kind: HomeItemKind { get }
+    /// Which section the item belongs in.
+    var category: HomeItemKind { get }
     /// A relative or http(s) URL of the 16:9 poster.
     var imageURL: String { get }
     /// Duration or start time, as a person reads it ("1 h 52 min", "Live now").

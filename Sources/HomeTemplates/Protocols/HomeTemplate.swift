@@ -53,7 +53,7 @@ where View.Model == Model {
     /// Opening an item means what its kind says.
     func open(_ path: IndexPath) throws(HomeFormError) {
         guard let item = viewModel.item(at: path) else { throw .noSuchItem(path) }
-        switch item.kind {
+        switch item.category {
         case .long: longSelected?(path)
         case .short: shortSelected?(path)
         case .live: streamSelected?(path)

@@ -43,7 +43,7 @@ open class BaseHomeViewModel {
 
     private func arrange(_ items: [any HomeItem]) -> [HomeSection] {
         sectionOrder.compactMap { kind in
-            let matching = items.filter { $0.kind == kind }
+            let matching = items.filter { $0.category == kind }
             return matching.isEmpty ? nil : HomeSection(kind: kind, items: matching)
         }
     }

@@ -1,0 +1,44 @@
+import FeatureToggles
+import HomeTemplates
+import Logging
+import MicroHTTP
+import Reporting
+import ScreenKit
+
+/// What every route needs, shared by all threads: content, toggles, the report log, the CSRF
+/// key, the layouts. Each request builds its own controller tree from these.
+struct AppServices: Sendable {
+    let content: ContentStore
+    let toggles: ToggleRouter
+    let reportLog: ReportLog
+    let csrf: CSRFProtection
+    let factory: HomeFactory
+    let homeItems: HomeItemsCache
+    let logger: Logger
+    let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
+                                 defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
+
+    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf) }
+
+    /// The catalogue as home items, made once per content version.
+    var items: [any HomeItem] { homeItems.items(for: content.snapshot) }
+
+    /// What a scene presentation becomes: a redirect, or a page.
+    func respond(_ presentation: Presentation, for visit: Visit, status: Status = .ok) -> Response {
+        switch presentation {
+        case .redirect(let location): visit.redirect(to: location)
+        case .page(let controller): visit.page(controller, status: status, configuration: page)
+        }
+    }
+
+    func analytics(for visit: Visit) -> Analytics {
+        Analytics(log: reportLog, decisions: toggles.decisions, visit: visit)
+    }
+
+    /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then list.
+    func defaultLayout(for visit: Visit) -> String {
+        if let chosen = visit.chosenLayout, factory.names.contains(chosen) { return chosen }
+        let decided = toggles.decisions.defaultLayout(for: visit.visitor.id)
+        return factory.names.contains(decided) ? decided : ListHome.layoutName
+    }
+}

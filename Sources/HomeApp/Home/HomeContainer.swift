@@ -1,0 +1,97 @@
+import HomeTemplates
+import Reporting
+import ScreenKit
+
+/// The one place that knows what the home's actions mean. It embeds a child from the factory,
+/// injects actions and reporting, loads the content into it, and turns actions into scene
+/// requests for the pivot. It lives for one request.
+final class HomeContainer: GenericViewController<HomeContainerModel, HomeContainerView> {
+    private let analytics: Analytics
+    private let pivot: ScenePivot
+    private let items: [any HomeItem]
+    /// What the last action decided; the route answers with it.
+    private(set) var outcome: Presentation?
+    /// The layout a replace switched to, for the cookie.
+    private(set) var replacedLayout: String?
+
+    init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home") {
+        self.items = items
+        self.analytics = analytics
+        self.pivot = pivot
+        super.init(viewModel: HomeContainerModel(title: title))
+    }
+
+    override var pageTitle: String? { viewModel.title }
+
+    var child: (any HomeChild)? { children.lazy.compactMap { $0 as? any HomeChild }.first }
+
+    /// Embeds `child`, injects it and loads the content into it.
+    func show(_ child: any HomeChild) {
+        inject(child)
+        embed(child)
+        load(child)
+    }
+
+    /// Presents a modal (the onboarding onion) over the home, in the same page.
+    func presentOverHome(_ modal: ViewController) { embed(modal, in: HomeContainerView.modalSlot) }
+
+    /// The seed's `replaceWith`: swap children with the lifecycle re-run, inject, reload.
+    private func swap(to next: any HomeChild) {
+        guard let current = child else { return show(next) }
+        inject(next)
+        replace(current, with: next)
+        load(next)
+    }
+
+    private func load(_ child: any HomeChild) {
+        child.baseViewModel.items = items
+        child.refresh()
+    }
+
+    private func inject(_ child: any HomeChild) {
+        let layout = child.layoutName
+        child.formAction = HomeRoutes.actionsPath
+        child.longSelected = { [unowned self, unowned child] path in
+            open(path, in: child, event: .longSelected, scene: .long)
+        }
+        child.shortSelected = { [unowned self, unowned child] path in
+            open(path, in: child, event: .shortSelected, scene: .short)
+        }
+        child.streamSelected = { [unowned self, unowned child] path in
+            open(path, in: child, event: .streamSelected, scene: .stream)
+        }
+        child.settingsSelected = { [unowned self] in
+            analytics.record(.settingsSelected, layout: layout)
+            outcome = try? pivot.switchScene(with: SettingsRequest())
+        }
+        child.replaceWith = { [unowned self] next in
+            analytics.record(.layoutReplaced, layout: next.layoutName, properties: ["from": layout])
+            swap(to: next)
+            replacedLayout = next.layoutName
+            outcome = .redirect(to: "/?layout=\(next.layoutName)")
+        }
+        child.didLaunch = { [unowned self] in
+            if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
+        }
+        child.didHorizontalSwipe = { [unowned self] path in
+            analytics.record(.horizontalSwipe, layout: layout,
+                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
+            outcome = .redirect(to: "/?layout=\(layout)&row=\(path.section)&at=\(path.item)"
+                                + "#\(layout)-tile-\(path.section)-\(path.item)")
+        }
+    }
+
+    /// Index path → item through the child's own order → the item's scene.
+    private func open(_ path: IndexPath, in child: any HomeChild, event: ReportEvent.Name, scene: ItemRequest.Scene) {
+        guard let item = child.baseViewModel.item(at: path) else { return }
+        analytics.record(event, layout: child.layoutName, item: item.identifier)
+        outcome = try? pivot.switchScene(with: ItemRequest(scene: scene, id: item.identifier))
+    }
+}
+
+/// What the container draws besides its children.
+struct HomeContainerModel {
+    var title: String
+    /// Search results render through the child too, but are not a launch of the home.
+    var reportsLaunch = true
+}

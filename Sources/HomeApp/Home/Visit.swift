@@ -1,0 +1,50 @@
+import MicroHTTP
+import ScreenKit
+
+/// One request as the app sees it: who is visiting, their CSRF token, what they chose before.
+struct Visit {
+    static let layoutCookie = "layout"
+    static let onboardedCookie = "onboarded"
+
+    let request: Request
+    let visitor: Visitor
+    let csrfToken: String
+
+    init(_ request: Request, csrf: CSRFProtection) {
+        self.request = request
+        visitor = Visitor(request: request)
+        csrfToken = csrf.token(for: visitor.id)
+    }
+
+    var renderContext: RenderContext {
+        RenderContext(csrfToken: csrfToken, path: String(request.path))
+    }
+
+    /// The layout the visitor chose before (settings, the layout card or a switch).
+    var chosenLayout: String? { request.cookies[Self.layoutCookie] }
+
+    var hasDismissedOnboarding: Bool { request.cookies[Self.onboardedCookie] != nil }
+
+    /// Refuses a post whose `_csrf` was not issued to this visitor.
+    func requireValidCSRF(_ csrf: CSRFProtection) throws(HTTPError) {
+        guard !visitor.isNew, csrf.isValid(request.form[RenderContext.csrfFieldName], for: visitor.id) else {
+            throw HTTPError(.forbidden, "This form is out of date or did not come from this site. "
+                            + "Go back, reload the page and try again.")
+        }
+    }
+
+    /// A finished page, with the visitor cookie when the visitor is new.
+    func page(_ root: ViewController, status: Status = .ok, configuration: PageConfiguration) -> Response {
+        var response = Response.html(Page(root: root, configuration: configuration).render(context: renderContext),
+                                     status: status)
+        visitor.persist(in: &response)
+        return response
+    }
+
+    /// A 303 to `location`, with the visitor cookie when the visitor is new.
+    func redirect(to location: String) -> Response {
+        var response = Response.redirect(to: location)
+        visitor.persist(in: &response)
+        return response
+    }
+}

@@ -1,0 +1,81 @@
+import HomeTemplates
+import MicroHTTP
+import ScreenKit
+
+/// `GET /` (the home, in the visitor's layout) and `POST /home/actions` (a child's form).
+struct HomeRoutes {
+    static let actionsPath = "/home/actions"
+    let services: AppServices
+
+    func register(in router: inout Router) {
+        router.get("/") { request in try home(request) }
+        router.post(Self.actionsPath) { request in try action(request) }
+    }
+
+    func home(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        let layout: String
+        if let asked = request.query["layout"] {
+            guard services.factory.names.contains(asked) else { return unknownLayout(asked, visit) }
+            layout = asked
+        } else {
+            layout = services.defaultLayout(for: visit)
+        }
+        let container = makeContainer(for: visit)
+        let child = services.factory.make(layout)!
+        child.baseViewModel.scrollPosition = scrollPosition(request.query)
+        container.show(child)
+        if services.toggles.decisions.showsOnboarding, !visit.hasDismissedOnboarding {
+            container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
+            services.analytics(for: visit).record(.onboardingShown, layout: layout)
+        }
+        return visit.page(container, configuration: services.page)
+    }
+
+    /// The child that drew the form decodes it into one of the container's actions.
+    func action(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        try visit.requireValidCSRF(services.csrf)
+        let form = request.form.reduce(into: [String: String]()) { fields, field in
+            if fields[field.name] == nil { fields[field.name] = field.value }
+        }
+        guard let layout = form[HomeFormField.layout], let child = services.factory.make(layout) else {
+            throw HTTPError(.badRequest, "The form did not name a layout this site has.")
+        }
+        let container = makeContainer(for: visit)
+        container.show(child)
+        do {
+            try child.handle(form)
+        } catch {
+            throw HTTPError(.badRequest, error.description)
+        }
+        guard let outcome = container.outcome else {
+            throw HTTPError(.badRequest, "That action is not available here.")
+        }
+        var response = services.respond(outcome, for: visit)
+        if let replaced = container.replacedLayout {
+            response.setCookie(SetCookie(name: Visit.layoutCookie, value: replaced, maxAge: 365 * 24 * 3600))
+        }
+        return response
+    }
+
+    func makeContainer(for visit: Visit, title: String = "Home") -> HomeContainer {
+        HomeContainer(items: services.items, analytics: services.analytics(for: visit),
+                      pivot: ScenePivot(builder: SceneRegistry.app), title: title)
+    }
+
+    /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
+    private func scrollPosition(_ query: QueryParameters) -> IndexPath? {
+        guard let row = query["row"], let at = query["at"] else { return nil }
+        return IndexPath("\(row).\(at)")
+    }
+
+    private func unknownLayout(_ name: String, _ visit: Visit) -> Response {
+        services.logger.notice("unknown layout", metadata: ["request": "\(visit.request.id)", "layout": "\(name)"])
+        let screen = ErrorScreen(viewModel: ErrorScreenModel(
+            status: .badRequest, message: "There is no layout called \u{201C}\(name)\u{201D}. These are the layouts:",
+            requestID: visit.request.id,
+            links: services.factory.layouts.map { ("\($0.displayName) (\($0.layoutName))", "/?layout=\($0.layoutName)") }))
+        return visit.page(screen, status: .badRequest, configuration: services.page)
+    }
+}

@@ -1,0 +1,47 @@
+import MicroHTTP
+import ScreenKit
+
+/// The onion: `/onboarding` (the New Year notice), its dismissal, and the layout card.
+struct OnboardingRoutes {
+    static let dismissPath = "/onboarding/dismiss"
+    let services: AppServices
+
+    func register(in router: inout Router) {
+        router.get("/onboarding") { request in
+            services.visit(request).page(NewYearContent.onion(dismissURL: Self.dismissPath), configuration: services.page)
+        }
+        router.post(Self.dismissPath) { request in try dismiss(request) }
+        router.get(LayoutChoice.choosePath) { request in layoutCard(request) }
+        router.post(LayoutChoice.choosePath) { request in try choose(request) }
+    }
+
+    /// The close button and every supporting button land here; the notice does not come back.
+    func dismiss(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        try visit.requireValidCSRF(services.csrf)
+        services.analytics(for: visit).record(.onboardingDismissed)
+        var response = visit.redirect(to: "/")
+        response.setCookie(SetCookie(name: Visit.onboardedCookie, value: "1", maxAge: 365 * 24 * 3600))
+        return response
+    }
+
+    func layoutCard(_ request: Request) -> Response {
+        let template = OnboardingTemplate()
+        template.embed(LayoutChoice(factory: services.factory, items: services.items))
+        return services.visit(request).page(template.wrapInModalContainer(dismissURL: Self.dismissPath),
+                                            configuration: services.page)
+    }
+
+    func choose(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        try visit.requireValidCSRF(services.csrf)
+        guard let layout = request.form["layout"], services.factory.names.contains(layout) else {
+            throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
+        }
+        services.analytics(for: visit).record(.layoutChosen, layout: layout, properties: ["via": "onboarding"])
+        var response = visit.redirect(to: "/")
+        response.setCookie(SetCookie(name: Visit.layoutCookie, value: layout, maxAge: 365 * 24 * 3600))
+        response.setCookie(SetCookie(name: Visit.onboardedCookie, value: "1", maxAge: 365 * 24 * 3600))
+        return response
+    }
+}

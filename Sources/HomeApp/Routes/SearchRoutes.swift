@@ -1,0 +1,42 @@
+import HomeTemplates
+import MicroHTTP
+import ScreenKit
+
+/// `GET /search`: the text-input modal; with a valid `q`, the matches through the visitor's
+/// current layout, in the same container the home uses.
+struct SearchRoutes {
+    static let maximumQueryLength = 80
+    let services: AppServices
+    let home: HomeRoutes
+
+    func register(in router: inout Router) {
+        router.get("/search") { request in search(request) }
+    }
+
+    func search(_ request: Request) -> Response {
+        let visit = services.visit(request)
+        var query: String?
+        let input = TextInputController(request: TextInputRequest(
+            title: "Search", label: "Find films, clips and live streams", fieldName: "q", action: "/search",
+            method: .get, submitTitle: "Search", placeholder: "Title or topic", maxLength: Self.maximumQueryLength,
+            dismissURL: "/", requiredMessage: "Type a word to search for.") { query = $0 })
+        let modal = ScenePivot(builder: SceneRegistry.app).present(.modal(input, dismissURL: "/"))
+        guard let raw = request.query["q"] else { return services.respond(modal, for: visit) }
+        guard input.submit(raw), let query else {
+            services.logger.notice("invalid search", metadata: ["request": "\(request.id)"])
+            return services.respond(modal, for: visit, status: .badRequest)
+        }
+        let matches = services.content.catalog.search(query)
+        let layout = services.defaultLayout(for: visit)
+        let container = HomeContainer(items: matches.map { $0 as any HomeItem }, analytics: services.analytics(for: visit),
+                                      pivot: ScenePivot(builder: SceneRegistry.app), title: "Search: \(query)")
+        container.viewModel.reportsLaunch = false
+        let child = services.factory.make(layout)!
+        container.show(child)
+        child.baseViewModel.heading = "Results for \u{201C}\(query)\u{201D}"
+        child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
+        services.analytics(for: visit).record(.searchSubmitted, layout: layout,
+                                              properties: ["query": query, "results": "\(matches.count)"])
+        return visit.page(container, configuration: services.page)
+    }
+}

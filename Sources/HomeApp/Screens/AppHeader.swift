@@ -1,0 +1,14 @@
+import ScreenKit
+
+/// The bar on top of every screen: the brand (home), search and the report log.
+enum AppHeader {
+    static func render(into writer: inout HTMLWriter) {
+        writer.write("""
+            <header class="app-header"><a class="app-header__brand" href="/">\
+            <img src="/assets/images/logo.svg" alt="" width="28" height="28">DynamicHome</a>\
+            <nav class="app-header__nav" aria-label="Main">\
+            <a class="app-header__link" href="/search">Search</a>\
+            <a class="app-header__link" href="/reports">Reports</a></nav></header>
+            """)
+    }
+}

@@ -1,0 +1,60 @@
+import ScreenKit
+
+/// An item's own page: poster, title, timing, description, and more of the same kind.
+final class ItemScreen: GenericViewController<ItemScreenModel, ItemScreenView> {
+    override var pageTitle: String? { viewModel.item.title }
+}
+
+struct ItemScreenModel {
+    let item: ContentItem
+    let related: [ContentItem]
+
+    var kindLabel: String {
+        switch item.kind {
+        case .long: "Film"
+        case .short: "Clip"
+        case .live: item.isLive() ? "Live now" : "Live stream"
+        }
+    }
+}
+
+final class ItemScreenView: RootView {
+    init() {}
+
+    func renderAttributes(_ model: ItemScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"item-screen\"")
+    }
+
+    func renderContent(_ model: ItemScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        let item = model.item
+        AppHeader.render(into: &writer)
+        writer.write("<article class=\"item-screen__article\"><a class=\"item-screen__back\" href=\"/\">Back to home</a>")
+        writer.write("<img class=\"item-screen__poster\"")
+        writer.urlAttribute("src", "/assets/" + item.image)
+        writer.attribute("alt", "Poster of \(item.title)")
+        writer.write(" width=\"960\" height=\"540\"><div class=\"item-screen__body\"><p class=\"item-screen__kind")
+        if item.isLive() { writer.write(" is-live") }
+        writer.write("\">")
+        writer.text(model.kindLabel)
+        writer.write("</p><h1 class=\"item-screen__title\">")
+        writer.text(item.title)
+        writer.write("</h1><p class=\"item-screen__timing\">")
+        writer.text(item.timingText())
+        writer.write("</p><p class=\"item-screen__description\">")
+        writer.text(item.description)
+        writer.write("</p></div></article>")
+        guard !model.related.isEmpty else { return }
+        writer.write("<section class=\"item-screen__related\" aria-labelledby=\"related-heading\">")
+        writer.write("<h2 id=\"related-heading\">More like this</h2><ul class=\"related-list\">")
+        for other in model.related {
+            writer.write("<li><a class=\"related-list__link\"")
+            writer.urlAttribute("href", "/\(ItemRequest.Scene(other.kind).rawValue)/\(other.id)")
+            writer.write("><img")
+            writer.urlAttribute("src", "/assets/" + other.image)
+            writer.write(" alt=\"\" width=\"160\" height=\"90\" loading=\"lazy\"><span>")
+            writer.text(other.title)
+            writer.write("</span></a></li>")
+        }
+        writer.write("</ul></section>")
+    }
+}

@@ -1,0 +1,48 @@
+import ScreenKit
+
+/// Lets the visitor pick the default layout (kept in a cookie) or go back to the default.
+final class SettingsScreen: GenericViewController<SettingsScreenModel, SettingsScreenView> {
+    override var pageTitle: String? { "Settings" }
+}
+
+struct SettingsScreenModel {
+    /// Every layout: its name and its label.
+    let layouts: [(name: String, title: String)]
+    /// The layout `/` shows this visitor now.
+    let current: String
+    /// Whether `current` is the visitor's own choice rather than the default.
+    let isChosen: Bool
+}
+
+final class SettingsScreenView: RootView {
+    init() {}
+
+    func renderAttributes(_ model: SettingsScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"settings-screen\"")
+    }
+
+    func renderContent(_ model: SettingsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        AppHeader.render(into: &writer)
+        writer.write("<div class=\"settings-screen__body\"><h1>Settings</h1>")
+        writer.write("<form class=\"settings-form\" method=\"post\" action=\"/settings\">")
+        writer.csrfField(scope.context)
+        writer.write("<fieldset class=\"choices\"><legend>Home layout</legend>")
+        for layout in model.layouts {
+            writer.write("<label class=\"choice\"><input type=\"radio\" name=\"layout\"")
+            writer.attribute("value", layout.name)
+            writer.attribute("checked", if: layout.name == model.current)
+            writer.write("><span class=\"choice__title\">")
+            writer.text(layout.title)
+            writer.write("</span></label>")
+        }
+        writer.write("</fieldset><p class=\"settings-form__note\">")
+        writer.write(model.isChosen ? "This is your choice; it is kept in a cookie on this browser."
+                                    : "You have not chosen yet: this is the default.")
+        writer.write("</p><button class=\"button button--primary\" type=\"submit\">Save</button></form>")
+        if model.isChosen {
+            FormButton(title: "Reset to the default", action: "/settings", fields: [("reset", "1")], style: .secondary)
+                .render(into: &writer, context: scope.context)
+        }
+        writer.write("</div>")
+    }
+}
