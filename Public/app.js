@@ -35,3 +35,76 @@
     document.querySelectorAll('form[data-submitting]').forEach((form) => { delete form.dataset.submitting; });
   });
 })();
+
+/* Reports: /reports follows /reports/stream and adds each new event as it is written. */
+(() => {
+  'use strict';
+  const root = document.querySelector('[data-live-reports]');
+  if (!root || !('EventSource' in window)) return;
+  const filter = {
+    event: root.dataset.filterEvent, layout: root.dataset.filterLayout,
+    item: root.dataset.filterItem, visitor: root.dataset.filterVisitor,
+  };
+  const rows = root.querySelector('[data-events]');
+  const total = root.querySelector('[data-total]');
+  const status = root.querySelector('[data-live-status]');
+  const source = new EventSource('/reports/stream');
+
+  source.addEventListener('open', () => {
+    status.textContent = 'Live';
+    root.classList.add('is-live');
+  });
+  source.addEventListener('error', () => {
+    status.textContent = 'Reconnecting…';
+    root.classList.remove('is-live');
+  });
+  source.addEventListener('message', (message) => {
+    let event;
+    try { event = JSON.parse(message.data); } catch { return; }
+    for (const key of Object.keys(filter)) {
+      if (filter[key] && event[key] !== filter[key]) return;
+    }
+    rows.prepend(row(event));
+    while (rows.rows.length > 200) rows.deleteRow(-1);
+    root.querySelector('.reports__empty')?.remove();
+    total.textContent = String(Number(total.textContent) + 1);
+    bump('event', event.event);
+    if (event.layout) bump('layout', event.layout);
+  });
+
+  function row(event) {
+    const tr = document.createElement('tr');
+    tr.className = 'is-new';
+    const time = document.createElement('time');
+    time.textContent = event.timestamp;
+    const name = document.createElement('span');
+    name.className = 'event-name';
+    name.textContent = event.event;
+    const visitor = document.createElement('code');
+    visitor.textContent = (event.visitor || '').slice(0, 8);
+    const request = document.createElement('code');
+    request.textContent = event.request || '';
+    for (const content of [time, name, event.layout || '', event.item || '', visitor, request]) {
+      const td = document.createElement('td');
+      td.append(content);
+      tr.append(td);
+    }
+    return tr;
+  }
+
+  function bump(kind, name) {
+    const table = root.querySelector(`[data-counts-${kind}]`);
+    if (!table) return;
+    let line = [...table.rows].find((tr) => tr.dataset.count === name);
+    if (!line) {
+      line = table.insertRow(-1);
+      line.dataset.count = name;
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = name;
+      line.append(th, document.createElement('td'));
+      line.cells[1].textContent = '0';
+    }
+    line.cells[1].textContent = String(Number(line.cells[1].textContent) + 1);
+  }
+})();

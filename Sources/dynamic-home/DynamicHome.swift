@@ -35,6 +35,9 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "The secret that signs form tokens (default: $DYNAMIC_HOME_SECRET, else random per start).")
     var secret: String?
 
+    @Option(help: "The token that opens the report pages when --host is not a loopback address (default: $DYNAMIC_HOME_REPORT_TOKEN).")
+    var reportToken: String?
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -66,6 +69,8 @@ struct DynamicHome: ParsableCommand {
                                                 reportLog: reportLog)
         appConfiguration.reportToStandardOutput = reportStdout
         appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
+        appConfiguration.host = host
+        appConfiguration.reportToken = reportToken ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_REPORT_TOKEN"]
         let app = try HomeApplication(configuration: appConfiguration, logger: logger)
         var serverConfiguration = ServerConfiguration()
         serverConfiguration.host = host

@@ -15,6 +15,12 @@ public struct AppConfiguration: Sendable {
     public var secret: String?
     /// How often the content and toggles files are checked for changes.
     public var reloadInterval: Double = 1
+    /// The address the server listens on: off loopback, the report pages need `reportToken`.
+    public var host = "127.0.0.1"
+    /// The token that opens the report pages when the server is reachable from other machines.
+    public var reportToken: String?
+    /// Seconds between heartbeat comments on `/reports/stream`.
+    public var heartbeatInterval: Double = 15
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports.jsonl") {

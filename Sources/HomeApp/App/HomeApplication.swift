@@ -12,6 +12,8 @@ public final class HomeApplication: Sendable {
     let services: AppServices
     let assets: StaticFiles
     private let togglesWatcher: PeriodicTask
+    private let live: LiveReports
+    private let reportAccess: ReportAccess
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -42,6 +44,8 @@ public final class HomeApplication: Sendable {
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), logger: logger)
+        live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
+        reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         content.start()
         togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
@@ -56,6 +60,7 @@ public final class HomeApplication: Sendable {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
+        ReportRoutes(services: services, access: reportAccess, live: live).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
@@ -82,6 +87,7 @@ public final class HomeApplication: Sendable {
     /// Stops the watchers and flushes the report log to disk.
     public func shutdown() {
         togglesWatcher.cancel()
+        live.stop()
         services.content.stop()
         services.reportLog.shutdown()
     }

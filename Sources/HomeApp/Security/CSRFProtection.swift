@@ -19,15 +19,23 @@ public struct CSRFProtection: Sendable {
     private var key: SymmetricKey { SymmetricKey(data: keyBytes) }
 
     /// The token the visitor's forms carry.
-    public func token(for visitor: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data(("csrf:" + visitor).utf8), using: key)
-        return Data(mac).base64URLEncoded
-    }
+    public func token(for visitor: String) -> String { signature(of: "csrf:" + visitor) }
 
     /// Whether `token` was issued for `visitor`; compared in constant time.
     public func isValid(_ token: String?, for visitor: String?) -> Bool {
-        guard let token, let visitor, let mac = Data(base64URLEncoded: token) else { return false }
-        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(("csrf:" + visitor).utf8), using: key)
+        guard let visitor else { return false }
+        return isValidSignature(token, of: "csrf:" + visitor)
+    }
+
+    /// An HMAC of `message` under the secret, URL-safe base64.
+    func signature(of message: String) -> String {
+        Data(HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: key)).base64URLEncoded
+    }
+
+    /// Whether `signature` signs `message`; compared in constant time.
+    func isValidSignature(_ signature: String?, of message: String) -> Bool {
+        guard let signature, let mac = Data(base64URLEncoded: signature) else { return false }
+        return HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data(message.utf8), using: key)
     }
 }
 

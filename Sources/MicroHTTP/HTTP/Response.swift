@@ -33,9 +33,11 @@ public struct Response: Sendable {
     public var isHTML: Bool { headers["Content-Type"]?.hasPrefix("text/html") ?? false }
 }
 
-/// A response body: bytes in memory, a file sent by the kernel, or a stream written over time.
+/// A response body: bytes in memory, a file sent by the kernel, a stream written over time by
+/// another thread, or chunks pulled as the client reads.
 public enum ResponseBody: Sendable {
     case bytes([UInt8])
     case file(OpenFile)
     case stream(ResponseStream)
+    case chunks(ChunkedBody)
 }

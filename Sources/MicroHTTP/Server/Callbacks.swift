@@ -79,3 +79,22 @@ func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
     let stream = Unmanaged<ResponseStream>.fromOpaque(cls).takeRetainedValue()
     stream.close()
 }
+
+/// Pulls the next chunk of a `ChunkedBody`; an empty chunk is skipped, nil ends the response.
+func chunkReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
+                         _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
+    guard let cls, let buffer else { return -1 }
+    let body = Unmanaged<ChunkedBodyBox>.fromOpaque(cls).takeUnretainedValue().body
+    while let chunk = body.next(capacity) {
+        guard !chunk.isEmpty else { continue }
+        let count = min(chunk.count, capacity)
+        chunk.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count) }
+        return count
+    }
+    return -1
+}
+
+func chunkFreeCallback(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    Unmanaged<ChunkedBodyBox>.fromOpaque(cls).takeRetainedValue().body.close()
+}

@@ -48,6 +48,12 @@ extension ServerCore {
                 UInt64.max, 4096, streamReaderCallback, retained.toOpaque(), streamFreeCallback)
             if handle == nil { retained.release() }
             return handle
+        case .chunks(let body):
+            let retained = Unmanaged.passRetained(ChunkedBodyBox(body))
+            let handle = MHD_create_response_from_callback(
+                UInt64.max, 64 * 1024, chunkReaderCallback, retained.toOpaque(), chunkFreeCallback)
+            if handle == nil { retained.release(); body.close() }
+            return handle
         }
     }
 

@@ -1,0 +1,94 @@
+import Foundation
+import MicroHTTP
+import Reporting
+import ScreenKit
+
+/// The report log over HTTP: client events in (`POST /report`), the log out as a page, as raw
+/// JSON Lines, and as a live stream of server-sent events.
+struct ReportRoutes {
+    /// The only events a browser may report; everything else is the server's to say.
+    static let clientEvents: Set<ReportEvent.Name> = [.horizontalSwipe]
+    static let pageSize = 50
+
+    let services: AppServices
+    let access: ReportAccess
+    let live: LiveReports
+
+    func register(in router: inout Router) {
+        router.post("/report") { request in try report(request) }
+        router.get("/reports") { request in try reportsPage(request) }
+        router.get("/reports.jsonl") { request in try rawLog(request) }
+        router.get("/reports/stream") { request in try stream(request) }
+        ReportSignIn(services: services, access: access).register(in: &router)
+    }
+
+    /// A beacon from the page's script, e.g. the grid's sideways scroll.
+    func report(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        try visit.requireValidCSRF(services.csrf)
+        let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
+        guard Self.clientEvents.contains(name) else {
+            throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
+        }
+        guard let layout = request.form["layout"], services.factory.names.contains(layout) else {
+            throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
+        }
+        var properties = ["via": "scroll"]
+        if let row = request.form["row"] {
+            guard let number = Int(row), number >= 0 else { throw HTTPError(.badRequest, "\"row\" must be a row number.") }
+            properties["row"] = String(number)
+        }
+        let item = request.form["item"].flatMap { services.content.catalog.item(id: $0)?.id }
+        services.analytics(for: visit).record(name, layout: layout, item: item, properties: properties)
+        return Response(status: .noContent)
+    }
+
+    func reportsPage(_ request: Request) throws(HTTPError) -> Response {
+        try access.authorize(request)
+        let query = request.query
+        func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
+        let filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
+        var cursor: ReportCursor?
+        if let before = value("before") {
+            guard let parsed = ReportCursor(before) else { throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.") }
+            cursor = parsed
+        }
+        let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
+        do {
+            let model = ReportsScreenModel(
+                filter: filter, page: try reader.page(matching: filter, limit: Self.pageSize, before: cursor),
+                summary: try reader.summary(matching: filter), perMinute: try reader.eventsPerMinute(matching: filter),
+                eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names)
+            return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
+        } catch {
+            services.logger.error("report log unreadable", metadata: ["error": "\(error)"])
+            throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
+        }
+    }
+
+    /// The log file as it is, streamed a chunk at a time; `?since=` skips older lines.
+    func rawLog(_ request: Request) throws(HTTPError) -> Response {
+        try access.authorize(request)
+        var since: Date?
+        if let text = request.query["since"] {
+            guard let date = ReportTimestamp.parse(text) else {
+                throw HTTPError(.badRequest, "\"since\" must be a UTC time like 2026-11-21T12:00:00.000Z.")
+            }
+            since = date
+        }
+        let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
+        guard let lines = try? reader.lineStream(since: since) else {
+            throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
+        }
+        let body = ChunkedBody(next: { lines.nextChunk(maxBytes: $0) }, close: { lines.close() })
+        return Response(headers: Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]),
+                        body: .chunks(body))
+    }
+
+    /// Server-sent events: one `data:` line per event as it is written.
+    func stream(_ request: Request) throws(HTTPError) -> Response {
+        try access.authorize(request)
+        return Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
+                        body: .stream(live.watch()))
+    }
+}

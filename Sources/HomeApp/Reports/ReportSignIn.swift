@@ -1,0 +1,65 @@
+import MicroHTTP
+import ScreenKit
+
+/// `/reports/login`: the form that trades the report token for a cookie.
+struct ReportSignIn {
+    static let path = "/reports/login"
+    let services: AppServices
+    let access: ReportAccess
+
+    func register(in router: inout Router) {
+        router.get(Self.path) { request in form(request) }
+        router.post(Self.path) { request in try signIn(request) }
+    }
+
+    func form(_ request: Request, failed: Bool = false) -> Response {
+        let screen = ReportSignInScreen(viewModel: ReportSignInModel(failed: failed, available: access.token != nil))
+        return services.visit(request).page(screen, status: failed ? .unauthorized : .ok, configuration: services.page)
+    }
+
+    func signIn(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        try visit.requireValidCSRF(services.csrf)
+        guard let cookie = access.signIn(with: request.form["token"] ?? "") else {
+            services.logger.notice("report sign-in refused", metadata: ["request": "\(request.id)"])
+            return form(request, failed: true)
+        }
+        var response = visit.redirect(to: "/reports")
+        response.setCookie(cookie)
+        return response
+    }
+}
+
+final class ReportSignInScreen: GenericViewController<ReportSignInModel, ReportSignInView> {
+    override var pageTitle: String? { "Sign in to the report log" }
+}
+
+struct ReportSignInModel {
+    let failed: Bool
+    let available: Bool
+}
+
+final class ReportSignInView: RootView {
+    init() {}
+
+    func renderAttributes(_ model: ReportSignInModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"sign-in\"")
+    }
+
+    func renderContent(_ model: ReportSignInModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        AppHeader.render(into: &writer)
+        writer.write("<div class=\"sign-in__body\"><h1>Report log</h1>")
+        guard model.available else {
+            writer.write("<p>This server was started without <code>--report-token</code>, so its report log cannot be read from other machines.</p></div>")
+            return
+        }
+        writer.write("<form class=\"sign-in__form\" method=\"post\" action=\"/reports/login\">")
+        writer.csrfField(scope.context)
+        writer.write("<label class=\"field\"><span class=\"field__label\">Report token</span>")
+        writer.write("<input type=\"password\" name=\"token\" required autocomplete=\"current-password\"")
+        if model.failed { writer.write(" aria-invalid=\"true\" aria-describedby=\"token-error\"") }
+        writer.write("></label>")
+        if model.failed { writer.write("<p class=\"field__error\" id=\"token-error\">That is not the report token.</p>") }
+        writer.write("<button class=\"button button--primary\" type=\"submit\">Sign in</button></form></div>")
+    }
+}

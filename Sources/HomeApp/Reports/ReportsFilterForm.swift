@@ -1,0 +1,45 @@
+import ScreenKit
+
+/// The filter form of `/reports`: a GET form, so filters live in the URL and work without JS.
+enum ReportsFilterForm {
+    static func render(_ model: ReportsScreenModel, into writer: inout HTMLWriter) {
+        writer.write("<form class=\"reports-filter\" method=\"get\" action=\"/reports\">")
+        select("event", "Event", "All events", model.eventNames, model.filter.event, into: &writer)
+        select("layout", "Layout", "All layouts", model.layouts, model.filter.layout, into: &writer)
+        input("item", "Item", model.filter.item, into: &writer)
+        input("visitor", "Visitor", model.filter.visitor, into: &writer)
+        writer.write("""
+            <div class="reports-filter__actions"><button class="button button--primary" type="submit">Filter</button>\
+            <a class="button button--secondary" href="/reports">Clear</a></div></form>
+            """)
+    }
+
+    private static func select(_ name: StaticString, _ label: StaticString, _ all: StaticString,
+                               _ options: [String], _ selected: String?, into writer: inout HTMLWriter) {
+        writer.write("<label class=\"field\"><span class=\"field__label\">")
+        writer.write(label)
+        writer.write("</span><select")
+        writer.attribute("name", "\(name)")
+        writer.write("><option value=\"\">")
+        writer.write(all)
+        writer.write("</option>")
+        for option in options {
+            writer.write("<option")
+            writer.attribute("value", option)
+            writer.attribute("selected", if: option == selected)
+            writer.write(">")
+            writer.text(option)
+            writer.write("</option>")
+        }
+        writer.write("</select></label>")
+    }
+
+    private static func input(_ name: StaticString, _ label: StaticString, _ value: String?, into writer: inout HTMLWriter) {
+        writer.write("<label class=\"field\"><span class=\"field__label\">")
+        writer.write(label)
+        writer.write("</span><input type=\"search\"")
+        writer.attribute("name", "\(name)")
+        writer.attribute("value", value ?? "")
+        writer.write(" maxlength=\"100\"></label>")
+    }
+}

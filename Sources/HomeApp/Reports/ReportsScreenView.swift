@@ -1,0 +1,88 @@
+import Reporting
+import ScreenKit
+
+final class ReportsScreenView: RootView {
+    init() {}
+
+    func renderAttributes(_ model: ReportsScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"reports\" data-live-reports")
+        if let event = model.filter.event { writer.attribute("data-filter-event", event) }
+        if let layout = model.filter.layout { writer.attribute("data-filter-layout", layout) }
+        if let item = model.filter.item { writer.attribute("data-filter-item", item) }
+        if let visitor = model.filter.visitor { writer.attribute("data-filter-visitor", visitor) }
+    }
+
+    func renderContent(_ model: ReportsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        AppHeader.render(into: &writer)
+        writer.write("""
+            <div class="reports__body"><div class="reports__title"><h1>Report log</h1>\
+            <p class="reports__live" data-live-status>Updates when you reload</p></div>\
+            <p class="reports__intro">Every home render and every action, newest first. \
+            <a href="/reports.jsonl">The raw log (JSON Lines)</a></p>
+            """)
+        ReportsFilterForm.render(model, into: &writer)
+        writer.write("<div class=\"reports__overview\"><section class=\"reports__summary\" aria-labelledby=\"summary-heading\">")
+        writer.write("<h2 id=\"summary-heading\">Counts</h2><p class=\"stat\"><span class=\"stat__value\" data-total>")
+        writer.write(model.summary.total)
+        writer.write("</span> events</p>")
+        counts("By event", model.summary.byEvent, key: "event", into: &writer)
+        counts("By layout", model.summary.byLayout, key: "layout", into: &writer)
+        writer.write("</section>")
+        EventsChart.render(model.perMinute, into: &writer)
+        writer.write("</div>")
+        events(model, into: &writer)
+        writer.write("</div>")
+    }
+
+    private func counts(_ caption: StaticString, _ counts: [String: Int], key: StaticString, into writer: inout HTMLWriter) {
+        writer.write("<table class=\"counts\"><caption>")
+        writer.write(caption)
+        writer.write("</caption><tbody data-counts-")
+        writer.write(key)
+        writer.write(">")
+        for (name, count) in counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
+            writer.write("<tr")
+            writer.attribute("data-count", name)
+            writer.write("><th scope=\"row\">")
+            writer.text(name)
+            writer.write("</th><td>")
+            writer.write(count)
+            writer.write("</td></tr>")
+        }
+        writer.write("</tbody></table>")
+    }
+
+    private func events(_ model: ReportsScreenModel, into writer: inout HTMLWriter) {
+        writer.write("""
+            <section class="reports__events" aria-labelledby="events-heading"><h2 id="events-heading">Events</h2>\
+            <div class="table-scroll" tabindex="0" role="region" aria-labelledby="events-heading">\
+            <table class="events"><thead><tr><th scope="col">Time (UTC)</th><th scope="col">Event</th>\
+            <th scope="col">Layout</th><th scope="col">Item</th><th scope="col">Visitor</th>\
+            <th scope="col">Request</th></tr></thead><tbody data-events>
+            """)
+        for event in model.page.events {
+            writer.write("<tr><td><time>")
+            writer.text(ReportTimestamp.string(from: event.timestamp))
+            writer.write("</time></td><td><span class=\"event-name\">")
+            writer.text(event.name.rawValue)
+            writer.write("</span></td><td>")
+            writer.text(event.layout ?? "")
+            writer.write("</td><td>")
+            writer.text(event.item ?? "")
+            writer.write("</td><td><code>")
+            writer.text(String((event.visitor ?? "").prefix(8)))
+            writer.write("</code></td><td><code>")
+            writer.text(event.request ?? "")
+            writer.write("</code></td></tr>")
+        }
+        writer.write("</tbody></table></div>")
+        if model.page.events.isEmpty { writer.write("<p class=\"reports__empty\">No events match.</p>") }
+        if let cursor = model.page.nextCursor {
+            writer.write("<p><a class=\"button button--secondary\"")
+            let query = model.filterQuery
+            writer.urlAttribute("href", "/reports?" + (query.isEmpty ? "" : query + "&") + "before=\(cursor)")
+            writer.write(">Older events</a></p>")
+        }
+        writer.write("</section>")
+    }
+}
