@@ -1,0 +1,153 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// The report log through the real `dynamic-home` process: durable, concurrent, watchable.
+@Suite struct ReportLogOverHTTPTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)")
+    var logPath: String { folder.appendingPathComponent("reports.jsonl").path }
+    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+
+    init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+
+    func start(_ extra: [String] = [], log: String? = nil) throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", log ?? logPath] + extra)
+    }
+
+    func lines(_ path: String? = nil) throws -> [[String: Any]] {
+        let text = try String(contentsOfFile: path ?? logPath, encoding: .utf8)
+        return try text.split(separator: "\n").map {
+            try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+        }
+    }
+
+    /// A visitor with a cookie and token, then `count` swipes on one keep-alive connection.
+    static func swipe(port: UInt16, count: Int) throws -> [String] {
+        let session = BrowserSession(port: port)
+        try session.get("/")
+        var accepted: [String] = []
+        for row in 0..<count {
+            let response = try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "\(row % 3)")])
+            if (200..<300).contains(response.status) { accepted.append(response.header("X-Request-Id") ?? "") }
+        }
+        return accepted
+    }
+
+    @Test func sixtyFourClientsPostingFiveHundredEventsEachGiveExactly32000Lines() async throws {
+        let server = try start()
+        let port = server.port
+        let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
+            for _ in 0..<64 { group.addTask { try Self.swipe(port: port, count: 500).count } }
+            return try await group.reduce(0, +)
+        }
+        #expect(accepted == 32_000)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let swipes = try lines().filter { $0["event"] as? String == "horizontal_swipe" }
+        #expect(swipes.count == 32_000)
+        #expect(swipes.allSatisfy { $0["timestamp"] is String && $0["visitor"] is String && $0["layout"] as? String == "grid" })
+    }
+
+    @Test func sigtermDuringLoadLosesNoAcceptedEvent() async throws {
+        let server = try start()
+        let port = server.port
+        let load = Task.detached {
+            try await withThrowingTaskGroup(of: [String].self) { group in
+                for _ in 0..<8 { group.addTask { (try? Self.swipe(port: port, count: 3_000)) ?? [] } }
+                return try await group.reduce(into: [String]()) { $0 += $1 }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(700))
+        server.signal(SIGTERM)
+        let accepted = try await load.value
+        #expect(server.waitForExit() == 0)
+        let logged = Set(try lines().compactMap { $0["request"] as? String })
+        #expect(!accepted.isEmpty)
+        #expect(accepted.allSatisfy(logged.contains), "every 2xx event is in the log")
+    }
+
+    @Test func aWatcherReceivesAnActionsEventWithinOneSecond() throws {
+        let server = try start()
+        let watcher = try HTTPConnection(port: server.port)
+        try watcher.send("GET /reports/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try watcher.readStreamHead().header("Content-Type") == "text/event-stream")
+        _ = try watcher.readChunk()  // the greeting
+        let session = BrowserSession(port: server.port)
+        try session.get("/?layout=list")
+        let posted = try session.post("/home/actions", [("layout", "list"), ("open", "0.0")])
+        #expect(posted.status == 303)
+        let sent = ContinuousClock.now
+        var received: String?
+        while received == nil, let chunk = try watcher.readChunk() {
+            let text = String(decoding: chunk, as: UTF8.self)
+            if text.contains("\"event\":\"long_selected\"") { received = text }
+        }
+        #expect(ContinuousClock.now - sent < .seconds(1))
+        #expect(received?.hasPrefix("data: {") == true)
+        #expect(received?.contains(posted.header("X-Request-Id") ?? "?") == true)
+    }
+
+    @Test func aTornLastLineIsSkippedAndTheNextEventStartsOnANewLine() throws {
+        let good = #"{"timestamp":"2026-11-21T12:00:00.123Z","event":"launch","layout":"grid","visitor":"v1","request":"r1"}"#
+        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: logPath, atomically: true, encoding: .utf8)
+        let server = try start()
+        let page = try server.client.get("/reports")
+        #expect(page.status == 200)
+        #expect(page.text.contains("r1"))
+        try BrowserSession(port: server.port).get("/")
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        let parsed = text.split(separator: "\n").filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
+        #expect(parsed.count == text.split(separator: "\n").count - 1, "only the torn line does not parse")
+        #expect(parsed.contains { $0.contains("\"event\":\"launch\"") && !$0.contains("r1") })
+    }
+
+    @Test func anUnwritableLogKeepsTheServerServing() throws {
+        let missing = folder.appendingPathComponent("not-yet/reports.jsonl").path
+        let server = try start(log: missing)
+        let session = BrowserSession(port: server.port)
+        #expect(try session.get("/").status == 200)
+        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
+        #expect(try server.client.get("/healthz").status == 200)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("not-yet"), withIntermediateDirectories: true)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        #expect(try lines(missing).contains { $0["event"] as? String == "horizontal_swipe" }, "kept and retried")
+    }
+
+    @Test func boundToAllInterfacesTheReportsNeedTheToken() throws {
+        let server = try start(["--host", "0.0.0.0", "--report-token", "s3cret-token"])
+        for path in ["/reports", "/reports.jsonl", "/reports/stream"] {
+            let refused = try server.client.get(path)
+            #expect(refused.status == 401, "\(path)")
+            #expect(refused.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
+        }
+        #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer wrong")]).status == 401)
+        #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-token")]).status == 200)
+        let session = BrowserSession(port: server.port)
+        try session.get("/reports/login")
+        #expect(try session.post("/reports/login", [("token", "nope")]).status == 401)
+        #expect(try session.post("/reports/login", [("token", "s3cret-token")]).status == 303)
+        #expect(try session.get("/reports").status == 200)
+        #expect(try session.get("/reports.jsonl").status == 200)
+    }
+
+    @Test func onLoopbackTheReportsAreOpen() throws {
+        let server = try start()
+        #expect(try server.client.get("/reports").status == 200)
+        #expect(try server.client.get("/reports.jsonl?since=2026-01-01T00:00:00Z").status == 200)
+        #expect(try server.client.get("/reports.jsonl?since=yesterday").status == 400)
+    }
+
+    @Test func theBrowserMayOnlyReportItsOwnEvents() throws {
+        let server = try start()
+        let session = BrowserSession(port: server.port)
+        try session.get("/")
+        #expect(try session.post("/report", [("event", "launch"), ("layout", "grid")]).status == 400)
+        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "nope")]).status == 400)
+        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid")], withToken: false).status == 403)
+        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
+    }
+}
