@@ -14,6 +14,7 @@ struct AppServices: Sendable {
     let csrf: CSRFProtection
     let factory: HomeFactory
     let homeItems: HomeItemsCache
+    let pages: PageCache
     let logger: Logger
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")

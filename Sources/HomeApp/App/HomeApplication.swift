@@ -43,7 +43,7 @@ public final class HomeApplication: Sendable {
                                   logger: logger)
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
-                               homeItems: HomeItemsCache(), logger: logger)
+                               homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         content.start()

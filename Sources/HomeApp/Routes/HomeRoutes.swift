@@ -21,15 +21,27 @@ struct HomeRoutes {
         } else {
             layout = services.defaultLayout(for: visit)
         }
-        let container = makeContainer(for: visit)
+        let snapshot = services.content.snapshot
+        let container = makeContainer(for: visit, items: services.homeItems.items(for: snapshot))
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition(request.query)
         container.show(child)
-        if services.toggles.decisions.showsOnboarding, !visit.hasDismissedOnboarding {
+        let withOnboarding = services.toggles.decisions.showsOnboarding && !visit.hasDismissedOnboarding
+        if withOnboarding {
             container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
             services.analytics(for: visit).record(.onboardingShown, layout: layout)
         }
-        return visit.page(container, configuration: services.page)
+        // A scrolled grid row changes the markup; everything else is the same for every visitor
+        // but the CSRF token.
+        let key = PageCache.Key(layout: layout, contentVersion: snapshot.version, withOnboarding: withOnboarding)
+        let cacheable = child.baseViewModel.scrollPosition == nil
+        if cacheable, let cached = services.pages.page(for: key) {
+            container.loadViewTreeIfNeeded()  // the lifecycle still runs: didLaunch reports
+            return visit.html(cached.filled(with: visit.csrfToken))
+        }
+        let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
+        if cacheable { services.pages.store(template, for: key) }
+        return visit.html(template.bytes)
     }
 
     /// The child that drew the form decodes it into one of the container's actions.
@@ -42,7 +54,7 @@ struct HomeRoutes {
         guard let layout = form[HomeFormField.layout], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The form did not name a layout this site has.")
         }
-        let container = makeContainer(for: visit)
+        let container = makeContainer(for: visit, items: services.items)
         container.show(child)
         do {
             try child.handle(form)
@@ -59,8 +71,8 @@ struct HomeRoutes {
         return response
     }
 
-    func makeContainer(for visit: Visit, title: String = "Home") -> HomeContainer {
-        HomeContainer(items: services.items, analytics: services.analytics(for: visit),
+    func makeContainer(for visit: Visit, items: [any HomeItem], title: String = "Home") -> HomeContainer {
+        HomeContainer(items: items, analytics: services.analytics(for: visit),
                       pivot: ScenePivot(builder: SceneRegistry.app), title: title)
     }
 

@@ -10,6 +10,8 @@ public struct HTMLWriter {
     /// which is much faster than `Array.append(contentsOf:)` for many short fragments.
     @usableFromInline var storage: [UInt8]
     @usableFromInline var count = 0
+    /// Where per-visitor tokens were written, so a cached page can be re-filled for another visitor.
+    public private(set) var tokenRanges: [Range<Int>] = []
 
     /// Creates a writer whose buffer holds `capacity` bytes before it has to grow.
     public init(capacity: Int = HTMLWriter.defaultCapacity) {
@@ -18,6 +20,14 @@ public struct HTMLWriter {
 
     /// Number of bytes written so far.
     public var byteCount: Int { count }
+
+    /// Writes a per-visitor token (an attribute value already known to be safe to splice)
+    /// and remembers where it went.
+    public mutating func token(_ value: String) {
+        let start = count
+        text(value)
+        tokenRanges.append(start..<count)
+    }
 
     /// Ends writing and hands the buffer over without copying it (it shrinks in place).
     public consuming func finish() -> [UInt8] {

@@ -21,6 +21,15 @@ public struct Page {
         return writer.finish()
     }
 
+    /// Renders the document and keeps where the CSRF token went, so the bytes can be served
+    /// again to other visitors with their own token spliced in.
+    public func renderTemplate(context: RenderContext, capacity: Int = HTMLWriter.defaultCapacity) -> PageTemplate {
+        var writer = HTMLWriter(capacity: capacity)
+        render(into: &writer, context: context)
+        let ranges = writer.tokenRanges
+        return PageTemplate(bytes: writer.finish(), tokenRanges: ranges)
+    }
+
     /// The `<title>` text: the resolved title (with the suffix) or the default.
     public var title: String {
         guard let title = root.resolvedPageTitle else { return configuration.defaultTitle }
@@ -40,9 +49,9 @@ public struct Page {
         writer.text(title)
         writer.write("</title><meta name=\"theme-color\"")
         writer.attribute("content", root.resolvedThemeColor ?? configuration.defaultThemeColor)
-        writer.write("><meta name=\"color-scheme\" content=\"light dark\"><meta name=\"csrf-token\"")
-        writer.attribute("content", context.csrfToken)
-        writer.write("><link rel=\"stylesheet\"")
+        writer.write("><meta name=\"color-scheme\" content=\"light dark\"><meta name=\"csrf-token\" content=\"")
+        writer.token(context.csrfToken)
+        writer.write("\"><link rel=\"stylesheet\"")
         writer.urlAttribute("href", configuration.stylesheetURL)
         if let iconURL = configuration.iconURL {
             writer.write("><link rel=\"icon\"")

@@ -33,8 +33,8 @@ public protocol RenderContextKey {
 extension HTMLWriter {
     /// Appends the hidden `_csrf` input that every state-changing form carries.
     public mutating func csrfField(_ context: RenderContext) {
-        write("<input type=\"hidden\" name=\"_csrf\"")
-        attribute("value", context.csrfToken)
-        write(">")
+        write("<input type=\"hidden\" name=\"_csrf\" value=\"")
+        token(context.csrfToken)
+        write("\">")
     }
 }
