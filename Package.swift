@@ -41,7 +41,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "bench-server", dependencies: ["MicroHTTP"], path: "Benchmarks/BenchServer"),
-        .executableTarget(name: "render-bench", dependencies: ["ScreenKit"], path: "Benchmarks/RenderBench"),
+        .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeTemplates"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "report-bench", dependencies: ["Reporting"], path: "Benchmarks/ReportBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),

@@ -1,6 +1,8 @@
-// Render benchmark (not a test): a 100-row page of escaped titles and descriptions, rendered
-// many times in release; prints the median µs per render and the page size.
+// Render benchmark (not a test): a 100-row page of escaped titles and descriptions, and the
+// home's grid page with 120 items, each rendered many times in release; prints the median µs
+// per render and the page size.
 // Build: swift build -c release --product render-bench --scratch-path .build-release
+import HomeTemplates
 import ScreenKit
 
 struct Row {
@@ -42,35 +44,20 @@ let rows = (1...100).map { index in
         title: "Episode \(index): Tom & Jerry's <Pizza>",
         description: "Crust, cheese & tomato — \"fresh\" and 'hot' daily.")
 }
-
-let container = ViewController()
-container.embed(BenchList(viewModel: rows))
-let page = Page(root: container)
 let context = RenderContext(csrfToken: "b3JkZXItcGl6emEtcGxlYXNlLXRoYW5rcw")
 
-var checksum = 0
-var bytes = 0
-let clock = ContinuousClock()
-for _ in 0..<300 { checksum &+= page.render(context: context).count }
-
-var samples: [Duration] = []
-samples.reserveCapacity(3_000)
-for _ in 0..<3_000 {
-    let start = clock.now
-    let body = page.render(context: context)
-    samples.append(clock.now - start)
-    bytes = body.count
-    checksum &+= Int(body[body.count / 2])
+let listPage: () -> Page = {
+    let container = ViewController()
+    container.embed(BenchList(viewModel: rows))
+    return Page(root: container)
 }
-samples.sort()
-
-/// Microseconds with one decimal, without Foundation.
-func microseconds(_ duration: Duration) -> String {
-    let nanoseconds = duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
-    let tenths = (nanoseconds + 50) / 100
-    return "\(tenths / 10).\(tenths % 10)"
+let gridPage: () -> Page = {
+    let grid = GridHome()
+    grid.baseViewModel.items = BenchItem.catalogue(count: 120)
+    let container = ViewController()
+    container.embed(grid)
+    return Page(root: container)
 }
 
-let median = microseconds(samples[samples.count / 2])
-let p90 = microseconds(samples[samples.count * 9 / 10])
-print("render-bench: median \(median) µs per render, p90 \(p90) µs, \(bytes) bytes (100 rows) [check \(checksum % 10)]")
+measure("100 rows", listPage)
+measure("grid, 120 items", gridPage)

@@ -1,0 +1,162 @@
+"""The servers scripts/bench measures: dynamic-home, the MicroHTTP bench server, nginx and the
+Hummingbird peer, each on a free loopback port, and the wrk scripts that carry cookies and tokens."""
+import json
+import os
+import pathlib
+import re
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+
+VISITOR = "0123456789abcdef0123456789abcdef"
+COOKIE = f"visitor={VISITOR}; onboarded=1"
+_running = []
+
+
+class Server:
+    def __init__(self, process, port):
+        self.process, self.port = process, port
+        self.url = f"http://127.0.0.1:{port}"
+
+    def cpu_seconds(self):
+        fields = pathlib.Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+    def peak_rss_mib(self):
+        status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
+        return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            self.process.wait(timeout=30)
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def fetch(url, cookie=COOKIE):
+    request = urllib.request.Request(url, headers={"Cookie": cookie})
+    with urllib.request.urlopen(request) as response:
+        return response.read()
+
+
+def wait_until_up(url, process):
+    for _ in range(200):
+        if process.poll() is not None:
+            raise SystemExit(f"{url}: the server exited with {process.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=1)
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit(f"{url} did not come up")
+
+
+def launch(command, health_path="/healthz", **kwargs):
+    port = free_port()
+    process = subprocess.Popen([part.replace("{port}", str(port)) for part in command],
+                               stdout=subprocess.DEVNULL, **kwargs)
+    server = Server(process, port)
+    _running.append(server)
+    wait_until_up(server.url + health_path, process)
+    return server
+
+
+def stop_all():
+    for server in _running:
+        try:
+            server.stop()
+        except Exception:  # noqa: BLE001 - best effort on the way out
+            server.process.kill()
+
+
+def bench_content(root, work, count=120):
+    """The default catalogue cycled to `count` items with fresh ids (posters reused)."""
+    items = json.loads((root / "Public/content.json").read_text())["items"]
+    made = []
+    for index in range(count):
+        item = dict(items[index % len(items)])
+        item["id"] = f"{item['id']}-{index}"
+        made.append(item)
+    path = work / "content.json"
+    path.write_text(json.dumps({"version": 1, "items": made}))
+    return path
+
+
+def start_dynamic_home(root, work, threads):
+    toggles = work / "toggles.json"
+    toggles.write_text(json.dumps({"defaultLayout": "grid", "onboarding": False}))
+    server = launch([str(root / ".build-release/release/dynamic-home"), "--port", "{port}", "--public", str(root / "Public"),
+                     "--content", str(bench_content(root, work)), "--toggles", str(toggles),
+                     "--report-log", str(work / "reports.jsonl"), "--threads", str(threads), "--log-level", "warning"],
+                    stderr=subprocess.DEVNULL)
+    (work / "www").mkdir(exist_ok=True)
+    (work / "www/home-grid.html").write_bytes(fetch(server.url + "/?layout=grid"))
+    return server
+
+
+def start_bench_server(root, work, threads):
+    (work / "www").mkdir(exist_ok=True)
+    rows = "".join(f'<li class="row"><a href="/long/m-{i:03}">Title {i} &amp; more</a><p>Description of item {i}, '
+                   f'long enough to look real.</p></li>\n' for i in range(200))
+    page = work / "www/page.html"
+    page.write_text(f'<!DOCTYPE html><html lang="en"><head><title>Bench</title></head><body><ul>{rows}</ul></body></html>'[:20480])
+    return launch([str(root / ".build-release/release/bench-server"), "{port}", str(threads), str(page)], "/page.html")
+
+
+def start_nginx(work, threads):
+    port = free_port()
+    (work / "logs").mkdir(exist_ok=True)
+    (work / "nginx.conf").write_text(f"""
+worker_processes {threads};
+pid {work}/nginx.pid;
+error_log {work}/logs/error.log;
+events {{ worker_connections 1024; }}
+http {{
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    types {{ text/html html; }}
+    server {{ listen 127.0.0.1:{port}; root {work}/www; }}
+}}
+""")
+    subprocess.run(["nginx", "-p", str(work), "-c", str(work / "nginx.conf")], check=True)
+    process = subprocess.Popen(["sleep", "infinity"])  # nginx daemonises; this stands in for its lifetime
+    server = Server(process, port)
+    server.stop = lambda: (subprocess.run(["nginx", "-p", str(work), "-c", str(work / "nginx.conf"), "-s", "stop"]),
+                           process.kill())
+    _running.append(server)
+    wait_until_up(server.url + "/page.html", process)
+    return server
+
+
+def start_hummingbird_peer(root, work, ours):
+    binary = root / "Benchmarks/HummingbirdPeer/.build/release/hummingbird-peer"
+    if not binary.exists():
+        print("(no Hummingbird peer: build it with `swift build -c release` in Benchmarks/HummingbirdPeer)")
+        return None
+    return launch([str(binary), "--port", "{port}", "--content", str(work / "content.json")], "/healthz",
+                  stderr=subprocess.DEVNULL)
+
+
+def cookie_script(work, name, ours):
+    path = work / f"{name}.lua"
+    path.write_text(f'wrk.headers["Cookie"] = "{COOKIE}"\n')
+    return path
+
+
+def post_script(work, name, ours, body):
+    html = fetch(ours.url + "/?layout=grid").decode()
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', html).group(1)
+    path = work / f"{name}.lua"
+    path.write_text(f'wrk.method = "POST"\nwrk.body = "{body}&_csrf={token}"\n'
+                    f'wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"\n'
+                    f'wrk.headers["Cookie"] = "{COOKIE}"\n')
+    return path
