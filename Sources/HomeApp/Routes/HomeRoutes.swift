@@ -23,7 +23,7 @@ struct HomeRoutes {
         }
         let container = makeContainer(for: visit)
         let child = services.factory.make(layout)!
-        child.baseViewModel.scrollPosition = scrollPosition(request.query)
+        child.baseViewModel.scrollPosition = Self.scrollPosition(request.query)
         container.show(child)
         if services.toggles.decisions.showsOnboarding, !visit.hasDismissedOnboarding {
             container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
@@ -42,7 +42,8 @@ struct HomeRoutes {
         guard let layout = form[HomeFormField.layout], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The form did not name a layout this site has.")
         }
-        let container = makeContainer(for: visit)
+        // A post from search results names its query: decode it against those results.
+        let container = makeContainer(for: visit, search: request.query["q"])
         container.show(child)
         do {
             try child.handle(form)
@@ -59,13 +60,15 @@ struct HomeRoutes {
         return response
     }
 
-    func makeContainer(for visit: Visit, title: String = "Home") -> HomeContainer {
-        HomeContainer(items: services.items, analytics: services.analytics(for: visit),
-                      pivot: ScenePivot(builder: SceneRegistry.app), title: title)
+    /// The container for the whole home, or for the results of `query`.
+    func makeContainer(for visit: Visit, title: String = "Home", search query: String? = nil) -> HomeContainer {
+        let items = query.map { services.content.catalog.search($0).map { $0 as any HomeItem } } ?? services.items
+        return HomeContainer(items: items, analytics: services.analytics(for: visit),
+                             pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
-    private func scrollPosition(_ query: QueryParameters) -> IndexPath? {
+    static func scrollPosition(_ query: QueryParameters) -> IndexPath? {
         guard let row = query["row"], let at = query["at"] else { return nil }
         return IndexPath("\(row).\(at)")
     }
