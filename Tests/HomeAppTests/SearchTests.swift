@@ -85,4 +85,19 @@ struct SearchTests {
         let events = try await fixture.events(named: .longSelected)
         #expect(events.map(\.item) == ["m-006"])
     }
+
+    @Test("switching layout on the results persists it and comes back to the same results")
+    func replaceOnResults() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let html = try search(browser, "salt iron").html()
+        #expect(html.first { $0.tag == "form" && $0.hasClass("home-form") }?["action"] == "/home/actions?q=salt%20iron")
+        let response = try browser.press(try #require(html.buttons(named: "replace", value: "grid").first))
+        #expect(response.status == 303 && response.location == "/search?q=salt%20iron")
+        #expect(browser.cookies["layout"] == "grid")
+        let grid = try browser.follow(response).html()
+        let child = try #require(grid.controllers("GridHome").first)
+        #expect(child.buttons(named: "open").count == 2)
+        #expect(child.openButton(for: "m-002") != nil && child.openButton(for: "s-005") != nil)
+    }
 }
