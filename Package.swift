@@ -47,10 +47,20 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit"]),
-        .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit"]),
+        .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
-        .testTarget(name: "HomeAppTests", dependencies: ["HomeApp", "MicroHTTP", "TestSupport"]),
+        .target(name: "HomeAppTestSupport", dependencies: [
+            "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/HomeAppTestSupport"),
+        .testTarget(name: "HomeAppTests", dependencies: [
+            "HomeApp", "HomeTemplates", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+        ]),
+        // A third layout added through the factory alone, served by the unchanged container.
+        .testTarget(name: "ThirdLayoutTests", dependencies: [
+            "HomeApp", "HomeTemplates", "ScreenKit", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+        ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],
     swiftLanguageModes: [.v6]

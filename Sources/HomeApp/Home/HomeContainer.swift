@@ -9,13 +9,17 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     private let analytics: Analytics
     private let pivot: ScenePivot
     private let items: [any HomeItem]
+    /// The search whose results `items` are, or nil for the whole home. The child's form posts
+    /// it back, so the post is decoded against the same items the page showed.
+    let query: String?
     /// What the last action decided; the route answers with it.
     private(set) var outcome: Presentation?
     /// The layout a replace switched to, for the cookie.
     private(set) var replacedLayout: String?
 
-    init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home") {
+    init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home", query: String? = nil) {
         self.items = items
+        self.query = query
         self.analytics = analytics
         self.pivot = pivot
         super.init(viewModel: HomeContainerModel(title: title))
@@ -50,7 +54,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
 
     private func inject(_ child: any HomeChild) {
         let layout = child.layoutName
-        child.formAction = HomeRoutes.actionsPath
+        child.formAction = HomeRoutes.actionsPath + (query.map { "?q=" + URLQuery.component($0) } ?? "")
         child.longSelected = { [unowned self, unowned child] path in
             open(path, in: child, event: .longSelected, scene: .long)
         }
@@ -68,7 +72,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
             analytics.record(.layoutReplaced, layout: next.layoutName, properties: ["from": layout])
             swap(to: next)
             replacedLayout = next.layoutName
-            outcome = .redirect(to: "/?layout=\(next.layoutName)")
+            outcome = .redirect(to: query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(next.layoutName)")
         }
         child.didLaunch = { [unowned self] in
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
@@ -76,8 +80,8 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.didHorizontalSwipe = { [unowned self] path in
             analytics.record(.horizontalSwipe, layout: layout,
                              properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
-            outcome = .redirect(to: "/?layout=\(layout)&row=\(path.section)&at=\(path.item)"
-                                + "#\(layout)-tile-\(path.section)-\(path.item)")
+            let page = query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(layout)"
+            outcome = .redirect(to: page + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")
         }
     }
 

@@ -24,7 +24,7 @@ struct HomeRoutes {
         let snapshot = services.content.snapshot
         let container = makeContainer(for: visit, items: services.homeItems.items(for: snapshot))
         let child = services.factory.make(layout)!
-        child.baseViewModel.scrollPosition = scrollPosition(request.query)
+        child.baseViewModel.scrollPosition = Self.scrollPosition(request.query)
         container.show(child)
         let withOnboarding = services.toggles.decisions.showsOnboarding && !visit.hasDismissedOnboarding
         if withOnboarding {
@@ -54,7 +54,8 @@ struct HomeRoutes {
         guard let layout = form[HomeFormField.layout], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The form did not name a layout this site has.")
         }
-        let container = makeContainer(for: visit, items: services.items)
+        // A post from search results names its query: decode it against those results.
+        let container = makeContainer(for: visit, search: request.query["q"])
         container.show(child)
         do {
             try child.handle(form)
@@ -71,13 +72,17 @@ struct HomeRoutes {
         return response
     }
 
-    func makeContainer(for visit: Visit, items: [any HomeItem], title: String = "Home") -> HomeContainer {
-        HomeContainer(items: items, analytics: services.analytics(for: visit),
-                      pivot: ScenePivot(builder: SceneRegistry.app), title: title)
+    /// The container for the whole home (`items`, else the current catalogue), or for the
+    /// results of `query`.
+    func makeContainer(for visit: Visit, items: [any HomeItem]? = nil, title: String = "Home",
+                       search query: String? = nil) -> HomeContainer {
+        let shown = query.map { services.content.catalog.search($0).map { $0 as any HomeItem } } ?? items ?? services.items
+        return HomeContainer(items: shown, analytics: services.analytics(for: visit),
+                             pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
-    private func scrollPosition(_ query: QueryParameters) -> IndexPath? {
+    static func scrollPosition(_ query: QueryParameters) -> IndexPath? {
         guard let row = query["row"], let at = query["at"] else { return nil }
         return IndexPath("\(row).\(at)")
     }

@@ -26,17 +26,16 @@ struct SearchRoutes {
             services.logger.notice("invalid search", metadata: ["request": "\(request.id)"])
             return services.respond(modal, for: visit, status: .badRequest)
         }
-        let matches = services.content.catalog.search(query)
         let layout = services.defaultLayout(for: visit)
-        let container = HomeContainer(items: matches.map { $0 as any HomeItem }, analytics: services.analytics(for: visit),
-                                      pivot: ScenePivot(builder: SceneRegistry.app), title: "Search: \(query)")
+        let container = home.makeContainer(for: visit, title: "Search: \(query)", search: query)
         container.viewModel.reportsLaunch = false
         let child = services.factory.make(layout)!
+        child.baseViewModel.scrollPosition = HomeRoutes.scrollPosition(request.query)
         container.show(child)
         child.baseViewModel.heading = "Results for \u{201C}\(query)\u{201D}"
         child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
         services.analytics(for: visit).record(.searchSubmitted, layout: layout,
-                                              properties: ["query": query, "results": "\(matches.count)"])
+                                              properties: ["query": query, "results": "\(child.baseViewModel.items.count)"])
         return visit.page(container, configuration: services.page)
     }
 }

@@ -8,11 +8,13 @@ public struct IndexPath: Hashable, Sendable, CustomStringConvertible {
         self.item = item
     }
 
-    /// Parses `"2.14"`; nil for anything else.
+    /// Parses `"2.14"`: two runs of one to six ASCII digits; nil for anything else (signs too:
+    /// `Int` would read `"+1"` and `"-0"`, which no form of ours writes).
     public init?(_ text: String) {
-        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
-        guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.count <= 6 && $0.allSatisfy(\.isASCII) }),
-              let section = Int(parts[0]), let item = Int(parts[1]), section >= 0, item >= 0
+        let parts = text.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard parts.count == 2,
+              parts.allSatisfy({ (1...6).contains($0.count) && $0.allSatisfy { (48...57).contains($0) } }),
+              let section = Int(Substring(parts[0])), let item = Int(Substring(parts[1]))
         else { return nil }
         self.init(section: section, item: item)
     }

@@ -1,0 +1,108 @@
+import Foundation
+import HomeApp
+import HomeTemplates
+import Logging
+import MicroHTTP
+import Reporting
+import TestSupport
+
+/// The whole app on a real server for one test: its own temporary content, toggles and report
+/// log, the repository's `Public/` for assets, an ephemeral port. Stopped when released.
+public final class AppFixture {
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    public static let publicFolder = repositoryRoot.appendingPathComponent("Public")
+
+    public let directory: URL
+    public let contentFile: URL
+    public let togglesFile: URL
+    public let reportLog: URL
+    public let app: HomeApplication
+    public let server: Server
+    public var port: UInt16 { server.port ?? 0 }
+
+    /// `content` nil copies the default catalogue; `toggles` is the toggles file's text.
+    public init(content: String? = nil, toggles: String = "{}", factory: HomeFactory = .standard) throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("home-app-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        contentFile = directory.appendingPathComponent("content.json")
+        togglesFile = directory.appendingPathComponent("toggles.json")
+        reportLog = directory.appendingPathComponent("reports.jsonl")
+        if let content {
+            try Data(content.utf8).write(to: contentFile)
+        } else {
+            try FileManager.default.copyItem(at: Self.publicFolder.appendingPathComponent("content.json"), to: contentFile)
+        }
+        try Data(toggles.utf8).write(to: togglesFile)
+        var configuration = AppConfiguration(publicFolder: Self.publicFolder.path, contentFile: contentFile.path,
+                                             togglesFile: togglesFile.path, reportLog: reportLog.path)
+        configuration.reloadInterval = 0.1
+        app = try HomeApplication(configuration: configuration, factory: factory,
+                                  logger: Logger(label: "home-app-tests") { _ in SwiftLogNoOpLogHandler() })
+        var serverConfiguration = ServerConfiguration()
+        serverConfiguration.port = 0
+        serverConfiguration.threads = 2
+        serverConfiguration.errorPage = app.errorPage
+        server = Server(configuration: serverConfiguration, router: app.makeRouter(),
+                        logger: Logger(label: "home-app-tests") { _ in SwiftLogNoOpLogHandler() })
+        try server.start()
+    }
+
+    deinit {
+        server.shutdown()
+        app.shutdown()
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A fresh browser with no cookies; it keeps this fixture (and so the server) alive.
+    public func browser() -> Browser { Browser(port: port, keepingAlive: self) }
+
+    /// Replaces the content file atomically, as an editor or deploy would.
+    public func writeContent(_ text: String) throws {
+        try Data(text.utf8).write(to: contentFile, options: .atomic)
+    }
+
+    /// The events in the report log file now.
+    public func events() throws -> [ReportEvent] {
+        guard let text = try? String(contentsOf: reportLog, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { try ReportEvent(jsonLine: String($0)) }
+    }
+
+    /// Waits (up to 5 s: the log flushes on its own thread) until `count` events named `name`
+    /// are in the file, and returns those.
+    public func events(named name: ReportEvent.Name, count: Int = 1) async throws -> [ReportEvent] {
+        try await eventually { try self.events().filter { $0.name == name }.count >= count }
+        return try events().filter { $0.name == name }
+    }
+
+    /// The one event named `name`, waiting for it.
+    public func event(named name: ReportEvent.Name) async throws -> ReportEvent? {
+        try await events(named: name).last
+    }
+}
+
+/// Polls `condition` for up to `seconds`; generous, since the machine is shared.
+public func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while Date() < deadline {
+        if try condition() { return }
+        try await Task.sleep(for: .milliseconds(50))
+    }
+}
+
+extension HTTPResponse {
+    /// The parsed page.
+    public func html() throws -> HTMLElement { try HTMLDocument.parse(text) }
+
+    public var location: String? { header("Location") }
+}
+
+extension HTMLElement {
+    /// The `data-controller` chains of every element whose controller is `name`, e.g.
+    /// `["HomeContainer", "ListHome"]`.
+    public func controllerPaths(_ name: String) -> [[String]] { controllers(name).map(\.controllerPath) }
+
+    /// The page's error message paragraph.
+    public var errorMessage: String? { first { $0.hasClass("error-screen__message") }?.text }
+}

@@ -1,0 +1,94 @@
+import FeatureToggles
+import HomeAppTestSupport
+import Reporting
+import Testing
+import TestSupport
+
+/// Every action of each child, pressed in the rendered form as a browser would.
+@Suite("Home actions")
+struct HomeActionTests {
+    static let experiment = #"{"experiment": {"name": "home-hero", "groups": ["a", "b"]}}"#
+
+    /// Loads `/?layout=…`, presses the button `find` picks, and checks the 303 and the report line.
+    func press(_ layout: String, expecting location: String, event name: ReportEvent.Name,
+               item: String? = nil, eventLayout: String? = nil, _ find: (HTMLElement) -> HTMLElement?) async throws -> ReportEvent {
+        let fixture = try AppFixture(toggles: Self.experiment)
+        let browser = fixture.browser()
+        let html = try browser.page("/?layout=\(layout)").html
+        let button = try #require(find(html))
+        let form = try #require(button.closest("form"))
+        #expect(form["action"] == "/home/actions" && form["method"] == "post")
+        let response = try browser.press(button)
+        #expect(response.status == 303)
+        #expect(response.location == location)
+        let event = try #require(try await fixture.event(named: name))
+        #expect(event.layout == (eventLayout ?? layout))
+        #expect(event.item == item)
+        let visitor = try #require(browser.cookies["visitor"])
+        #expect(event.visitor == visitor)
+        #expect(event.request == response.header("X-Request-Id"))
+        let group = FeatureDecisions(toggles: Toggles(experiment: .init(name: "home-hero", groups: ["a", "b"])))
+            .experimentGroup(for: visitor)
+        #expect(event.properties["experiment"] == "home-hero" && event.properties["group"] == group)
+        if location.hasPrefix("/long/") || location.hasPrefix("/short/") || location.hasPrefix("/stream/") {
+            let page = try browser.follow(response)
+            #expect(page.status == 200)
+            #expect(try page.html().first { $0.tag == "h1" }?.text == Catalogue.title(item ?? ""))
+        }
+        return event
+    }
+
+    @Test("opening a row or tile pushes the scene of its kind and reports it", arguments: [
+        ("list", "m-001", "long_selected"), ("list", "s-003", "short_selected"), ("list", "l-004", "stream_selected"),
+        ("grid", "m-010", "long_selected"), ("grid", "s-022", "short_selected"), ("grid", "l-001", "stream_selected"),
+    ])
+    func open(_ layout: String, _ id: String, _ event: String) async throws {
+        _ = try await press(layout, expecting: Catalogue.scene(id), event: ReportEvent.Name(rawValue: event), item: id) {
+            $0.openButton(for: id)
+        }
+    }
+
+    @Test("the grid's Watch live button opens the stream")
+    func watchLive() async throws {
+        let id = Catalogue.ids("live")[3]
+        _ = try await press("grid", expecting: "/stream/\(id)", event: .streamSelected, item: id) {
+            $0.button(labelled: "Watch live: \(Catalogue.title(id))")
+        }
+    }
+
+    @Test("Settings pushes /settings", arguments: ["list", "grid"])
+    func settings(_ layout: String) async throws {
+        _ = try await press(layout, expecting: "/settings", event: .settingsSelected) { $0.buttons(named: "settings").first }
+    }
+
+    @Test("the switch button replaces the child and answers /?layout=NAME", arguments: [("list", "grid"), ("grid", "list")])
+    func replace(_ layout: String, _ other: String) async throws {
+        let event = try await press(layout, expecting: "/?layout=\(other)", event: .layoutReplaced, eventLayout: other) {
+            $0.buttons(named: "replace", value: other).first
+        }
+        #expect(event.properties["from"] == layout)
+    }
+
+    @Test("the grid's more button comes back with the row scrolled on, reported as a swipe")
+    func more() async throws {
+        let event = try await press("grid", expecting: "/?layout=grid&row=1&at=4#grid-tile-1-4", event: .horizontalSwipe) {
+            $0.buttons(named: "more").first { $0["value"]?.hasPrefix("1.") == true }
+        }
+        #expect(event.properties["row"] == "1" && event.properties["to"] == "4")
+    }
+
+    @Test("the same item chosen in both layouts reaches the same page through different index paths")
+    func sameItemBothLayouts() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let id = Catalogue.ids("live")[1]
+        var paths: [String] = []
+        for layout in ["list", "grid"] {
+            let button = try #require(try browser.page("/?layout=\(layout)").html.openButton(for: id))
+            paths.append(button["value"] ?? "")
+            let response = try browser.press(button)
+            #expect(response.status == 303 && response.location == "/stream/\(id)")
+        }
+        #expect(paths == ["2.1", "0.1"])
+    }
+}

@@ -1,0 +1,103 @@
+import HomeAppTestSupport
+import Testing
+import TestSupport
+
+@Suite("Search")
+struct SearchTests {
+    static let harbour = ["m-002", "m-006", "m-007", "l-002", "l-008"]
+
+    /// Opens the search modal from the home's header and submits `query` through its form.
+    func search(_ browser: Browser, _ query: String) throws -> HTTPResponse {
+        let home = try browser.page("/").html
+        let link = try #require(home.first { $0.tag == "a" && $0.text == "Search" })
+        let (modal, html) = try browser.page(try #require(link["href"]))
+        #expect(modal.status == 200)
+        let form = try #require(html.first { $0.tag == "form" && $0["action"] == "/search" })
+        #expect(form["method"] == "get")
+        return try browser.press(try #require(form.all("button").first), setting: ["q": query])
+    }
+
+    @Test("/search is the text-input modal")
+    func modal() throws {
+        let fixture = try AppFixture()
+        let (response, html) = try fixture.browser().page("/search")
+        #expect(response.status == 200)
+        #expect(html.controllerPaths("TextInputController") == [["ModalContainer", "TextInputController"]])
+        #expect(html.first { $0.tag == "input" && $0["name"] == "q" } != nil)
+    }
+
+    @Test("an empty query is the modal again with its message, as a 400", arguments: ["", "%20%20"])
+    func emptyQuery(_ q: String) throws {
+        let fixture = try AppFixture()
+        let (response, html) = try fixture.browser().page("/search?q=\(q)")
+        #expect(response.status == 400)
+        #expect(html.controllerPaths("TextInputController") == [["ModalContainer", "TextInputController"]])
+        #expect(html.first { $0.hasClass("text-input__error") }?.text == "Type a word to search for.")
+        #expect(html.controllers("HomeContainer").isEmpty)
+    }
+
+    @Test("a match shows only the matching items through the current layout's child, and is reported", arguments: [
+        ("list", "ListHome"), ("grid", "GridHome"),
+    ])
+    func finds(_ layout: String, _ controller: String) async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        browser.setCookie("layout", layout)
+        let response = try search(browser, "harbour")
+        #expect(response.status == 200)
+        let html = try response.html()
+        #expect(html.controllerPaths(controller) == [["HomeContainer", controller]])
+        let child = try #require(html.controllers(controller).first)
+        #expect(child.buttons(named: "open").count == Self.harbour.count)
+        for id in Self.harbour { #expect(child.openButton(for: id) != nil, "\(id) missing") }
+        #expect(child.text.contains("Results for \u{201C}harbour\u{201D}"))
+        let event = try #require(try await fixture.event(named: .searchSubmitted))
+        #expect(event.layout == layout && event.visitor == browser.cookies["visitor"])
+        #expect(event.properties["query"] == "harbour" && event.properties["results"] == "5")
+        // A results page is not a launch of the home.
+        #expect(try fixture.events().filter { $0.name == .launch }.count == 1)
+    }
+
+    @Test("a miss shows the empty state, with the query escaped")
+    func misses() throws {
+        let fixture = try AppFixture()
+        let response = try search(fixture.browser(), "<b>zebra</b>")
+        #expect(response.status == 200)
+        #expect(!response.text.contains("<b>zebra"))
+        let html = try response.html()
+        let child = try #require(html.controllers("ListHome").first)
+        #expect(child.buttons(named: "open").isEmpty)
+        #expect(child.first { $0.hasClass("home-empty") }?.text == "Nothing matches \u{201C}<b>zebra</b>\u{201D}. Try another word.")
+    }
+
+    @Test("choosing a result opens that result, not the item at the same place on the home", arguments: ["list", "grid"])
+    func openResult(_ layout: String) async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        browser.setCookie("layout", layout)
+        let html = try search(browser, "harbour").html()
+        for id in ["m-006", "l-008"] {
+            let button = try #require(html.openButton(for: id))
+            let response = try browser.press(button)
+            #expect(response.status == 303)
+            #expect(response.location == Catalogue.scene(id))
+        }
+        let events = try await fixture.events(named: .longSelected)
+        #expect(events.map(\.item) == ["m-006"])
+    }
+
+    @Test("switching layout on the results persists it and comes back to the same results")
+    func replaceOnResults() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let html = try search(browser, "salt iron").html()
+        #expect(html.first { $0.tag == "form" && $0.hasClass("home-form") }?["action"] == "/home/actions?q=salt%20iron")
+        let response = try browser.press(try #require(html.buttons(named: "replace", value: "grid").first))
+        #expect(response.status == 303 && response.location == "/search?q=salt%20iron")
+        #expect(browser.cookies["layout"] == "grid")
+        let grid = try browser.follow(response).html()
+        let child = try #require(grid.controllers("GridHome").first)
+        #expect(child.buttons(named: "open").count == 2)
+        #expect(child.openButton(for: "m-002") != nil && child.openButton(for: "s-005") != nil)
+    }
+}

@@ -1,0 +1,100 @@
+import Testing
+import TestSupport
+@testable import HomeTemplates
+
+@Suite("Children render")
+struct RenderingTests {
+    /// The child's root element, parsed.
+    func root(_ child: any HomeChild) throws -> HTMLElement {
+        try #require(HTMLDocument.parse(render(child)).children.first)
+    }
+
+    @Test("the list: its controller, its form, one row button per item naming its index path")
+    func list() throws {
+        let (list, _) = loaded(ListHome.self)
+        let html = try root(list)
+        #expect(html["data-controller"] == "ListHome")
+        let form = try #require(html.first { $0.tag == "form" })
+        #expect(form["action"] == "/home/actions" && form["method"] == "post")
+        let hidden = form.all("input").map { "\($0["name"] ?? "")=\($0["value"] ?? "")" }
+        #expect(hidden == ["_csrf=token-123", "layout=list"])
+        let rows = html.buttons(named: "open")
+        #expect(rows.count == Catalogue.items.count)
+        for row in rows {
+            let path = try #require(IndexPath(row["value"] ?? ""))
+            let item = try #require(list.baseViewModel.item(at: path))
+            #expect(row.text.contains(item.title))
+        }
+        #expect(rows.map { $0["value"] } == ["0.0", "0.1", "0.2", "1.0", "1.1", "2.0", "2.1"])
+        #expect(html.buttons(named: "replace", value: "grid").first?.text == "Show as grid")
+        #expect(html.buttons(named: "settings").count == 1)
+        #expect(html.buttons(named: "watch").isEmpty)
+    }
+
+    @Test("the grid: one tile per item, live first, Watch live only on live tiles")
+    func grid() throws {
+        let (grid, _) = loaded(GridHome.self)
+        let html = try root(grid)
+        #expect(html["data-controller"] == "GridHome")
+        #expect(html.all(class: "grid-tile").count == Catalogue.items.count)
+        #expect(html.buttons(named: "open").map { $0["value"] } == ["0.0", "0.1", "1.0", "1.1", "1.2", "2.0", "2.1"])
+        let watch = html.buttons(named: "watch")
+        #expect(watch.map { $0["value"] } == ["0.0", "0.1"])
+        #expect(watch.allSatisfy { $0.text == "Watch live" && $0.closest("li")?.text.contains("Title l") == true })
+        #expect(html.all(class: "grid-tile").filter { $0.buttons(named: "watch").isEmpty }.count == 5)
+        #expect(html.buttons(named: "replace", value: "list").first?.text == "Show as list")
+        #expect(html.first { $0.tag == "input" && $0["name"] == "layout" }?["value"] == "grid")
+    }
+
+    @Test("a row of more tiles than fit gets a more button that moves on and wraps")
+    func moreButton() throws {
+        let (grid, _) = loaded(GridHome.self, Catalogue.manyLive + [StubItem("m1", .long)])
+        #expect(try root(grid).buttons(named: "more").map { $0["value"] } == ["0.4"])
+        grid.viewModel.scrollPosition = IndexPath(section: 0, item: 4)
+        #expect(try root(grid).buttons(named: "more").map { $0["value"] } == ["0.0"])
+        #expect(try root(grid).first { $0["id"] == "grid-tile-0-4" } != nil)
+    }
+
+    @Test("titles, summaries and details are escaped", arguments: [ListHome.layoutName, GridHome.layoutName])
+    func escapes(_ layout: String) throws {
+        let child = try #require(HomeFactory.standard.make(layout))
+        child.baseViewModel.items = [StubItem("m1", .long, title: "<b>\"Tom & Jerry's\"</b>"), StubItem("l1", .live, title: "<script>x</script>")]
+        let html = render(child)
+        #expect(!html.contains("<b>") && !html.contains("<script>"))
+        #expect(html.contains("&lt;b&gt;&quot;Tom &amp; Jerry&#39;s&quot;&lt;/b&gt;"))
+        #expect(try HTMLDocument.parse(html).first { $0.text == "<b>\"Tom & Jerry's\"</b>" } != nil)
+    }
+
+    @Test("a preview draws the items but no form and no buttons", arguments: [ListHome.layoutName, GridHome.layoutName])
+    func preview(_ layout: String) throws {
+        let child = try #require(HomeFactory.standard.make(layout))
+        child.isPreview = true
+        child.baseViewModel.items = Catalogue.manyLive + Catalogue.items
+        let html = try root(child)
+        #expect(html["data-controller"] == (layout == "list" ? "ListHome" : "GridHome"))
+        #expect(html.all("form").isEmpty && html.all("button").isEmpty && html.all("input").isEmpty)
+        for item in Catalogue.manyLive + Catalogue.items {
+            #expect(html.text.contains(item.title))
+        }
+    }
+
+    @Test("no items: the empty message")
+    func empty() throws {
+        let (list, _) = loaded(ListHome.self, [])
+        list.baseViewModel.emptyMessage = "Nothing matches \"zz\"."
+        let html = try root(list)
+        #expect(html.first { $0.hasClass("home-empty") }?.text == "Nothing matches \"zz\".")
+        #expect(html.buttons(named: "open").isEmpty)
+    }
+
+    @Test("showing a child reports one launch; a preview reports none")
+    func launch() {
+        let (list, log) = loaded(ListHome.self)
+        _ = render(list)
+        _ = render(list)
+        #expect(log.calls == ["launch"])
+        let (preview, previewLog) = loaded(GridHome.self, preview: true)
+        _ = render(preview)
+        #expect(previewLog.calls.isEmpty)
+    }
+}

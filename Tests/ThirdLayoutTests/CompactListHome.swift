@@ -1,0 +1,59 @@
+import HomeTemplates
+import ScreenKit
+
+/// A third layout, written outside HomeTemplates with its public API only: a dense list of
+/// titles, clips first. Registering it is the only other change it needs.
+final class CompactListHome: HomeTemplate<CompactListHomeViewModel, CompactListHomeView>, HomeChild {
+    static let layoutName = "compact"
+    static let displayName = "Compact"
+
+    func handle(_ form: [String: String]) throws(HomeFormError) {
+        guard try handleSharedActions(form) else { throw .noAction }
+    }
+}
+
+/// Clips first, then films, then live streams: an order neither list nor grid uses.
+final class CompactListHomeViewModel: BaseHomeViewModel {
+    override var sectionOrder: [HomeItemKind] { [.short, .long, .live] }
+}
+
+final class CompactListHomeView: RootView {
+    init() {}
+
+    func renderAttributes(_ model: CompactListHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write(" class=\"home-compact\"")
+    }
+
+    func renderContent(_ model: CompactListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        if !model.isPreview {
+            writer.write("<form class=\"home-form\" method=\"post\"")
+            writer.urlAttribute("action", model.formAction)
+            writer.write(">")
+            writer.csrfField(scope.context)
+            writer.write("<input type=\"hidden\" name=\"layout\"")
+            writer.attribute("value", model.layout)
+            writer.write("><button type=\"submit\" name=\"replace\" value=\"list\">Show as list</button>")
+            writer.write("<button type=\"submit\" name=\"settings\" value=\"open\">Settings</button>")
+        }
+        for (index, section) in model.sections.enumerated() {
+            writer.write("<h2>")
+            writer.text(section.kind.sectionTitle)
+            writer.write("</h2><ol class=\"compact-rows\">")
+            for (position, item) in section.items.enumerated() {
+                writer.write("<li>")
+                if model.isPreview {
+                    writer.text(item.title)
+                } else {
+                    writer.write("<button class=\"compact-row\" type=\"submit\" name=\"open\"")
+                    writer.attribute("value", IndexPath(section: index, item: position).description)
+                    writer.write(">")
+                    writer.text(item.title)
+                    writer.write("</button>")
+                }
+                writer.write("</li>")
+            }
+            writer.write("</ol>")
+        }
+        if !model.isPreview { writer.write("</form>") }
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import HomeAppTestSupport
+import HomeTemplates
+import Testing
+import TestSupport
+
+/// A third layout reaches every part of the app through `HomeFactory.register` alone.
+@Suite("A third layout through the factory")
+struct ThirdLayoutTests {
+    static var factory: HomeFactory {
+        var factory = HomeFactory.standard
+        factory.register(CompactListHome.self)
+        return factory
+    }
+
+    static let catalogue: [(id: String, kind: String, title: String)] = {
+        struct Entry: Decodable { let id, kind, title: String }
+        struct File: Decodable { let items: [Entry] }
+        let data = try! Data(contentsOf: AppFixture.publicFolder.appendingPathComponent("content.json"))
+        return try! JSONDecoder().decode(File.self, from: data).items.map { ($0.id, $0.kind, $0.title) }
+    }()
+
+    func fixture(_ toggles: String = "{}") throws -> AppFixture {
+        try AppFixture(toggles: toggles, factory: Self.factory)
+    }
+
+    @Test("/?layout=compact renders HomeContainer ▸ CompactListHome with every item, in its own order")
+    func renders() throws {
+        let (response, html) = try fixture().browser().page("/?layout=compact")
+        #expect(response.status == 200)
+        #expect(html.controllerPaths("CompactListHome") == [["HomeContainer", "CompactListHome"]])
+        let rows = html.buttons(named: "open")
+        #expect(rows.count == Self.catalogue.count)
+        let ordered = ["short", "long", "live"].flatMap { kind in Self.catalogue.filter { $0.kind == kind } }
+        #expect(rows.map(\.text) == ordered.map(\.title))
+    }
+
+    @Test("its rows open the right scene through its own index paths, reported with its name", arguments: [
+        ("s-001", "short_selected"), ("m-001", "long_selected"), ("l-001", "stream_selected"),
+    ])
+    func opens(_ id: String, _ event: String) async throws {
+        let fixture = try fixture()
+        let browser = fixture.browser()
+        let entry = try #require(Self.catalogue.first { $0.id == id })
+        let button = try #require(try browser.page("/?layout=compact").html.buttons(named: "open").first { $0.text == entry.title })
+        let response = try browser.press(button)
+        #expect(response.status == 303)
+        #expect(response.location == "/\(entry.kind == "live" ? "stream" : entry.kind)/\(id)")
+        let reported = try #require(try await fixture.events(named: .init(rawValue: event)).first)
+        #expect(reported.layout == "compact" && reported.item == id)
+    }
+
+    @Test("its settings and switch buttons work through the unchanged container")
+    func settingsAndReplace() async throws {
+        let fixture = try fixture()
+        let browser = fixture.browser()
+        let html = try browser.page("/?layout=compact").html
+        #expect(try browser.press(try #require(html.buttons(named: "settings").first)).location == "/settings")
+        let replaced = try browser.press(try #require(html.buttons(named: "replace").first))
+        #expect(replaced.location == "/?layout=list" && browser.cookies["layout"] == "list")
+        let event = try #require(try await fixture.event(named: .layoutReplaced))
+        #expect(event.layout == "list" && event.properties["from"] == "compact")
+    }
+
+    @Test("the list can be replaced by it, and it persists")
+    func replaceInto() throws {
+        let fixture = try fixture()
+        let browser = fixture.browser()
+        let form = try #require(try browser.page("/").html.first { $0.tag == "form" && $0["action"] == "/home/actions" })
+        let fields = form.all("input").map { ($0["name"] ?? "", $0["value"] ?? "") }
+        let response = try browser.post("/home/actions", form: fields + [("replace", "compact")])
+        #expect(response.status == 303 && response.location == "/?layout=compact")
+        #expect(try browser.page("/").html.controllers("CompactListHome").count == 1)
+    }
+
+    @Test("it is a choice in /settings, and choosing it serves it")
+    func settings() throws {
+        let fixture = try fixture()
+        let browser = fixture.browser()
+        let settings = try browser.page("/settings").html
+        #expect(settings.all { $0.tag == "input" && $0["type"] == "radio" }.map { $0["value"] } == ["list", "grid", "compact"])
+        #expect(settings.text.contains("Compact"))
+        let saved = try browser.press(try #require(settings.button(labelled: "Save")), setting: ["layout": "compact"])
+        #expect(saved.location == "/" && browser.cookies["layout"] == "compact")
+        #expect(try browser.page("/").html.controllerPaths("CompactListHome") == [["HomeContainer", "CompactListHome"]])
+    }
+
+    @Test("the layout card previews it and offers Use Compact")
+    func layoutCard() throws {
+        let fixture = try fixture()
+        let browser = fixture.browser()
+        let html = try browser.page("/onboarding/layout").html
+        let card = ["ModalContainer", "OnboardingTemplate", "LayoutChoice"]
+        #expect(html.controllerPaths("CompactListHome") == [card + ["CompactListHome"]])
+        let preview = try #require(html.controllers("CompactListHome").first)
+        #expect(preview.all("button").isEmpty && !preview.all("li").isEmpty)
+        let row = try #require(html.first { $0.hasClass("onboarding__actions") })
+        #expect(row.all("button").map(\.text) == ["Use List", "Use Grid", "Use Compact"])
+        let chosen = try browser.press(try #require(row.button(labelled: "Use Compact")))
+        #expect(chosen.location == "/" && browser.cookies["layout"] == "compact")
+    }
+
+    @Test("it is listed on the unknown-layout page and can be the toggles' default")
+    func listedAndDefault() throws {
+        let fixture = try fixture(#"{"defaultLayout": "compact"}"#)
+        let browser = fixture.browser()
+        let error = try browser.page("/?layout=carousel").html
+        #expect(error.all("a").compactMap { $0["href"] }.filter { $0.hasPrefix("/?layout=") }
+                == ["/?layout=list", "/?layout=grid", "/?layout=compact"])
+        #expect(try browser.page("/").html.controllers("CompactListHome").count == 1)
+    }
+}
