@@ -37,6 +37,11 @@ final class ServerCore: Sendable {
     }
 
     private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        if let problem = RequestFraming.problem(on: connection, method: method) {
+            // Answering now, before the body, makes libmicrohttpd close the connection after it.
+            logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
+            return queue(errorResponse(.badRequest, problem, id: context.id), id: context.id, on: connection)
+        }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
             return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)
