@@ -7,7 +7,8 @@ import CMicroHTTPD
 func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                     _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    let context = RequestContext(rawTarget: uri.map { String(cString: $0) } ?? "/", id: core.requestIDs.next())
+    // Validated, not repaired: raw bytes that are not UTF-8 must fail the request, not become U+FFFD.
+    let context = RequestContext(rawTarget: uri.flatMap { String(validatingCString: $0) }, id: core.requestIDs.next())
     core.requestStarted()
     return Unmanaged.passRetained(context).toOpaque()
 }

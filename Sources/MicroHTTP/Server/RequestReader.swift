@@ -8,7 +8,13 @@ struct RequestReader {
     let method: Method
 
     func read() throws(HTTPError) -> Request {
-        let target = context.rawTarget
+        guard let target = context.rawTarget else {
+            throw HTTPError(.badRequest, "The address is not valid: it holds bytes that are not UTF-8.")
+        }
+        // Origin form only: absolute and asterisk forms are for proxies and OPTIONS, neither served here.
+        guard target.hasPrefix("/") else {
+            throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
+        }
         let rawPath = target.prefix { $0 != "?" }
         guard let segments = PathDecoding.segments(of: rawPath) else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
