@@ -27,3 +27,16 @@ import TestSupport
         #expect(response.text.contains("starts with /"))
     }
 }
+
+extension RequestTargetTests {
+    @Test(arguments: ["/query?a=%zz", "/query?a=%4", "/query?a=1&b=%", "/query?a=x%00y", "/query?%00=1"])
+    func aMalformedOrNULEscapeInTheQueryIsRefused(target: String) throws {
+        let response = try status(Array(target.utf8))
+        #expect(response.status == 400)
+        #expect(response.text.contains("%-escape"))
+    }
+
+    @Test func wellFormedEscapesInTheQueryStillDecode() throws {
+        #expect(try status(Array("/query?a=%41%c3%a9&b=100%25".utf8)).text == "a=Aé\nb=100%")
+    }
+}

@@ -19,6 +19,10 @@ struct RequestReader {
         guard let segments = PathDecoding.segments(of: rawPath) else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
         }
+        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")),
+           !PathDecoding.hasWellFormedEscapes(target.utf8[question...]) {
+            throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
+        }
         let query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
         let headers = Headers(try pairs(.HEADER_KIND, what: "header"))
         let cookieHeader = headers.values("Cookie").joined(separator: "; ")
