@@ -10,11 +10,13 @@ final class ServerCore: Sendable {
     let requestIDs = RequestIDGenerator()
     /// Requests between libmicrohttpd's URI callback and its completion notice.
     let inFlight = Atomic<Int>(0)
+    let headDeadlines: HeadDeadlines
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
         self.router = router
         self.configuration = configuration
         self.logger = logger
+        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout, logger: logger)
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
@@ -26,6 +28,7 @@ final class ServerCore: Sendable {
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
+            headDeadlines.headArrived(connection)
             return begin(connection, method, context)
         }
         if uploadSize.pointee > 0 {
