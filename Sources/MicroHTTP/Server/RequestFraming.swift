@@ -5,6 +5,9 @@ import CMicroHTTPD
 /// and carries on; a front proxy may pick another, which is how request smuggling works.
 enum RequestFraming {
     static func problem(on connection: OpaquePointer, method: Method) -> String? {
+        // Most requests have neither header: two look-ups, no allocation.
+        guard MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil
+            || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil else { return nil }
         let collector = PairCollector()
         withExtendedLifetime(collector) {
             _ = MHD_get_connection_values(connection, .HEADER_KIND, collectPairCallback,
