@@ -96,7 +96,8 @@ final class HeadDeadlines: Sendable {
             }
             if late > 0 {
                 closedCount.add(late, ordering: .relaxed)
-                logger.notice("closed connections whose request head was late", metadata: ["count": "\(late)"])
+                // Idle keep-alive connections count too: they also sent no head within the timeout.
+                logger.info("closed connections without a complete request head in time", metadata: ["count": "\(late)"])
             }
         }
     }
