@@ -19,6 +19,7 @@ struct dh_daemon_options {
     MHD_AccessHandlerCallback handler;
     MHD_RequestCompletedCallback completed;
     dh_uri_log_callback uri_log;
+    MHD_NotifyConnectionCallback notify_connection;
     void *context;
     unsigned int thread_pool_size;
     unsigned int connection_timeout_seconds;
@@ -32,6 +33,7 @@ static inline struct MHD_Daemon *dh_start_daemon(const struct dh_daemon_options 
                             MHD_OPTION_LISTEN_SOCKET, o->listen_socket,
                             MHD_OPTION_NOTIFY_COMPLETED, o->completed, o->context,
                             MHD_OPTION_URI_LOG_CALLBACK, o->uri_log, o->context,
+                            MHD_OPTION_NOTIFY_CONNECTION, o->notify_connection, o->context,
                             MHD_OPTION_THREAD_POOL_SIZE, o->thread_pool_size,
                             MHD_OPTION_CONNECTION_TIMEOUT, o->connection_timeout_seconds,
                             MHD_OPTION_CONNECTION_LIMIT, o->connection_limit,
@@ -54,6 +56,12 @@ static inline const struct sockaddr *dh_client_address(struct MHD_Connection *co
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     return info ? info->client_addr : NULL;
+}
+
+static inline int dh_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? info->connect_fd : -1;
 }
 
 #endif

@@ -58,7 +58,12 @@ import TestSupport
                 return try await group.reduce(into: [String]()) { $0 += $1 }
             }
         }
-        try await Task.sleep(for: .milliseconds(700))
+        // SIGTERM once the load is under way: swipes are reaching the log.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline,
+              (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("horizontal_swipe") != true {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         server.signal(SIGTERM)
         let accepted = try await load.value
         #expect(server.waitForExit() == 0)

@@ -71,3 +71,13 @@ import Testing
         #expect(!StaticFiles.matches("\"abcd\"", "\"abc\""))
     }
 }
+
+@Suite struct EscapeCheckTests {
+    @Test func acceptsTwoDigitEscapesOtherThanNUL() {
+        #expect(PathDecoding.hasWellFormedEscapes(Array("a=%41&b=%fF&c=+".utf8)))
+        #expect(PathDecoding.hasWellFormedEscapes([UInt8]()))
+        for bad in ["%", "%4", "%g0", "a=%00", "%%41", "x%4%41"] {
+            #expect(!PathDecoding.hasWellFormedEscapes(Array(bad.utf8)), "\(bad)")
+        }
+    }
+}

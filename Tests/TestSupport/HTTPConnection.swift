@@ -5,6 +5,8 @@ import Glibc
 public final class HTTPConnection {
     public struct Failure: Error, CustomStringConvertible {
         public let description: String
+        /// The receive timeout ran out: the peer neither answered nor closed.
+        public var timedOut = false
     }
 
     private let descriptor: Int32
@@ -79,6 +81,9 @@ public final class HTTPConnection {
         return try readResponse(method: method)
     }
 
+    /// Half-closes the connection: the server reads end-of-file after what was sent.
+    public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
+
     /// Whether the server has closed the connection (reads EOF within the timeout).
     public func isClosedByPeer() -> Bool { (try? fill()) == 0 }
 
@@ -138,7 +143,11 @@ public final class HTTPConnection {
     private func fill() throws -> Int {
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        if count < 0 { throw Failure(description: "recv failed: \(String(cString: strerror(errno)))") }
+        if count < 0 {
+            let code = errno
+            throw Failure(description: "recv failed: \(String(cString: strerror(code)))",
+                          timedOut: code == EAGAIN || code == EWOULDBLOCK)
+        }
         buffer += chunk[..<count]
         return count
     }

@@ -39,6 +39,22 @@ public enum PathDecoding {
         return String(validating: out, as: UTF8.self)
     }
 
+    /// Whether every `%` starts a two-digit hex escape other than `%00`. libmicrohttpd decodes
+    /// the query itself: it passes a malformed escape through as text and, handing values over as
+    /// C strings, cuts a value short at an escaped NUL; the server checks the raw query first.
+    public static func hasWellFormedEscapes<C: Collection<UInt8>>(_ bytes: C) -> Bool {
+        var index = bytes.startIndex
+        while let percent = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
+            let first = bytes.index(after: percent)
+            guard first != bytes.endIndex, let high = hexValue(bytes[first]) else { return false }
+            let second = bytes.index(after: first)
+            guard second != bytes.endIndex, let low = hexValue(bytes[second]) else { return false }
+            guard high | low != 0 else { return false }
+            index = bytes.index(after: second)
+        }
+        return true
+    }
+
     private static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30

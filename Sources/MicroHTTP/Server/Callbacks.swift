@@ -7,7 +7,8 @@ import CMicroHTTPD
 func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                     _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
-    let context = RequestContext(rawTarget: uri.map { String(cString: $0) } ?? "/", id: core.requestIDs.next())
+    // Validated, not repaired: raw bytes that are not UTF-8 must fail the request, not become U+FFFD.
+    let context = RequestContext(rawTarget: uri.flatMap { String(validatingCString: $0) }, id: core.requestIDs.next())
     core.requestStarted()
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -35,7 +36,17 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
     Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue().finish()
-    Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().requestFinished()
+    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
+    if let connection { core.headDeadlines.answered(connection) }
+    core.requestFinished()
+}
+
+func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
+                              _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+                              _ code: MHD_ConnectionNotificationCode) {
+    guard let cls, let connection else { return }
+    let deadlines = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().headDeadlines
+    if code == .CONNECTION_NOTIFY_STARTED { deadlines.opened(connection) } else { deadlines.closed(connection) }
 }
 
 func postDataCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,

@@ -6,7 +6,8 @@ final class RequestContext {
     /// Why the body cannot be handled; answered once the upload has finished arriving.
     enum BodyProblem { case tooLarge, malformedForm }
 
-    let rawTarget: String
+    /// The request target as sent; nil when its bytes are not UTF-8.
+    let rawTarget: String?
     let id: String
     var headersSeen = false
     var postProcessor: OpaquePointer?
@@ -15,7 +16,7 @@ final class RequestContext {
     var receivedBytes = 0
     var problem: BodyProblem?
 
-    init(rawTarget: String, id: String) {
+    init(rawTarget: String?, id: String) {
         self.rawTarget = rawTarget
         self.id = id
     }

@@ -8,10 +8,20 @@ struct RequestReader {
     let method: Method
 
     func read() throws(HTTPError) -> Request {
-        let target = context.rawTarget
+        guard let target = context.rawTarget else {
+            throw HTTPError(.badRequest, "The address is not valid: it holds bytes that are not UTF-8.")
+        }
+        // Origin form only: absolute and asterisk forms are for proxies and OPTIONS, neither served here.
+        guard target.hasPrefix("/") else {
+            throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
+        }
         let rawPath = target.prefix { $0 != "?" }
         guard let segments = PathDecoding.segments(of: rawPath) else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
+        }
+        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")),
+           !PathDecoding.hasWellFormedEscapes(target.utf8[question...]) {
+            throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
         }
         let query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
         let headers = Headers(try pairs(.HEADER_KIND, what: "header"))

@@ -22,6 +22,9 @@ public final class Server: Sendable {
     /// The bound port (the ephemeral one when configured with 0); nil before `start`.
     public var port: UInt16? { running.withLock { $0?.port } }
 
+    /// Connections closed because they took longer than the connection timeout to send a request head.
+    public var lateHeadsClosed: Int { core.headDeadlines.closedCount.load(ordering: .relaxed) }
+
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
@@ -37,6 +40,7 @@ public final class Server: Sendable {
             var options = dh_daemon_options(
                 flags: flags, listen_socket: socket.descriptor,
                 handler: accessHandlerCallback, completed: requestCompletedCallback, uri_log: uriLogCallback,
+                notify_connection: connectionNotifyCallback,
                 context: retained.toOpaque(), thread_pool_size: UInt32(max(1, configuration.threads)),
                 connection_timeout_seconds: configuration.connectionTimeout,
                 connection_limit: configuration.connectionLimit,
@@ -47,6 +51,7 @@ public final class Server: Sendable {
                 retained.release()
                 throw .daemonFailed
             }
+            core.headDeadlines.start()
             state = Running(daemon: daemon, core: retained, port: socket.port)
         }
     }
@@ -69,6 +74,7 @@ public final class Server: Sendable {
         if unfinished > 0 {
             core.logger.warning("shutdown grace period over", metadata: ["unfinished": "\(unfinished)"])
         }
+        core.headDeadlines.stop()
         MHD_stop_daemon(state.daemon)
         if listener >= 0 { close(listener) }
         state.core.release()

@@ -8,7 +8,8 @@ public struct ServerConfiguration: Sendable {
     public var port: UInt16 = 8080
     /// libmicrohttpd's thread pool size.
     public var threads = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-    /// Idle seconds before a connection is closed (libmicrohttpd's own default is never).
+    /// Idle seconds before a connection is closed (libmicrohttpd's own default is never), and the
+    /// most a request head may take to arrive however steadily its bytes trickle in; 0: no limit.
     public var connectionTimeout: UInt32 = 30
     public var connectionLimit: UInt32 = 1024
     /// Connections one IP address may hold at once; 0 means no limit.

@@ -11,11 +11,13 @@ final class ServerCore: Sendable {
     /// Requests between libmicrohttpd's URI callback and its completion notice.
     let inFlight = Atomic<Int>(0)
     let openStreams = OpenStreams()
+    let headDeadlines: HeadDeadlines
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
         self.router = router
         self.configuration = configuration
         self.logger = logger
+        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout, logger: logger)
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
@@ -27,6 +29,7 @@ final class ServerCore: Sendable {
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
+            headDeadlines.headArrived(connection)
             return begin(connection, method, context)
         }
         if uploadSize.pointee > 0 {
@@ -38,6 +41,11 @@ final class ServerCore: Sendable {
     }
 
     private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        if let problem = RequestFraming.problem(on: connection, method: method) {
+            // Answering now, before the body, makes libmicrohttpd close the connection after it.
+            logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
+            return queue(errorResponse(.badRequest, problem, id: context.id), id: context.id, on: connection)
+        }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
             return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)

@@ -1,0 +1,76 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The malformed-request battery against the real `dynamic-home`: every case is refused with a
+/// 4xx or a closed connection, never a 5xx or silence, and the server keeps serving.
+@Suite struct MalformedRequestTests {
+    /// A short connection timeout, so the cases a server may only end by timing out end quickly.
+    static let arguments = ["--port", "0", "--connection-timeout", "3",
+                            "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path]
+
+    /// Far beyond the connection timeout: waiting this long without an answer or a close is a hang.
+    static let hangSeconds = 20
+
+    enum Observed: Equatable {
+        case answered(Int)
+        case closed
+        case silent
+    }
+
+    static func send(_ request: MalformedRequest, to port: UInt16) throws -> Observed {
+        let connection = try HTTPConnection(port: port, timeoutSeconds: hangSeconds)
+        // The server may answer and close before it has read everything; its answer is still there.
+        try? connection.send(request.bytes)
+        if request.finishSending { connection.finishSending() }
+        do {
+            return .answered(try connection.readResponse(method: request.isHead ? "HEAD" : "GET").status)
+        } catch let failure as HTTPConnection.Failure where failure.timedOut {
+            return .silent
+        } catch {
+            return .closed
+        }
+    }
+
+    static func expectRefused(_ request: MalformedRequest, port: UInt16) throws {
+        let observed = try send(request, to: port)
+        let comment = Comment(rawValue: "\(request.name): \(observed)")
+        switch (request.answer, observed) {
+        case (_, .silent):
+            Issue.record("neither answered nor closed within \(hangSeconds) s — \(comment.rawValue)")
+        case (.status(let expected), .answered(let status)), (.statusOrClose(let expected), .answered(let status)):
+            #expect(status == expected, comment)
+        case (.status(let expected), .closed):
+            Issue.record("closed without answering \(expected) — \(comment.rawValue)")
+        case (.statusOrClose, .closed), (.refusal, .closed):
+            break
+        case (.refusal, .answered(let status)):
+            #expect((400..<500).contains(status), comment)
+        }
+    }
+
+    @Test(arguments: MalformedRequest.battery)
+    func isRefusedAndTheServerKeepsServing(_ request: MalformedRequest) throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        try Self.expectRefused(request, port: server.port)
+        #expect(try server.client.get("/healthz").status == 200)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+
+    @Test func oneServerSurvivesTheWholeBatteryThenStopsOnSIGTERM() throws {
+        #expect(MalformedRequest.battery.count >= 40)
+        let server = try ServerProcess(arguments: Self.arguments)
+        for request in MalformedRequest.battery {
+            try Self.expectRefused(request, port: server.port)
+            #expect(try server.client.get("/healthz").status == 200, "after \(request.name)")
+        }
+        #expect(server.waitForExit(timeout: 0) == nil, "the server is still running")
+        let errors = server.log.split(separator: "\n").filter {
+            $0.contains(" error dynamic-home:") || $0.contains(" critical dynamic-home:")
+        }
+        #expect(errors.isEmpty, "\(errors)")
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+}
