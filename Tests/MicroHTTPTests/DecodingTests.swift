@@ -26,7 +26,8 @@ import Testing
     @Test func decodesEachSegmentOnItsOwn() {
         #expect(PathDecoding.segments(of: "/long/m-1") == ["long", "m-1"])
         #expect(PathDecoding.segments(of: "/a%2Fb/c") == ["a/b", "c"])
-        #expect(PathDecoding.segments(of: "//x///y/") == ["x", "y"])
+        #expect(PathDecoding.segments(of: "/") == [])
+        #expect(PathDecoding.segments(of: "//x//y/") == ["", "x", "", "y", ""])
         #expect(PathDecoding.segments(of: "/caf%C3%A9") == ["café"])
         #expect(PathDecoding.segments(of: "/a+b") == ["a+b"])
     }

@@ -10,10 +10,12 @@ public enum PathDecoding {
     }
 
     /// The decoded segments of `rawPath` (no query), or nil when an escape is malformed or the
-    /// result is not UTF-8. Empty segments (`//`) are dropped.
+    /// result is not UTF-8. `/` has none; an empty segment (`//`, a trailing `/`) is kept as `""`,
+    /// so such a path matches no route rather than quietly standing for another.
     public static func segments(of rawPath: Substring) -> [String]? {
+        guard rawPath != "/" else { return [] }
         var result: [String] = []
-        for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true) {
+        for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
             guard let decoded = percentDecode(raw) else { return nil }
             result.append(decoded)
         }

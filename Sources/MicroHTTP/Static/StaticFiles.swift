@@ -19,7 +19,7 @@ public struct StaticFiles: Sendable {
     public func response(for segments: ArraySlice<String>, headers: Headers) throws(HTTPError) -> Response {
         let notFound = HTTPError(.notFound, "There is no file at /\(segments.joined(separator: "/")).")
         guard !segments.isEmpty,
-              !segments.contains(where: { PathDecoding.isTraversal($0) || $0.hasPrefix(".") }),
+              !segments.contains(where: { $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") }),
               let path = Self.realPath(root + "/" + segments.joined(separator: "/")),
               path.hasPrefix(root + "/")
         else { throw notFound }
