@@ -12,10 +12,15 @@ final class HomeContainerView: RootView {
     }
 
     func renderContent(_ model: HomeContainerModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        // Under a modal the home is scenery: out of the focus order and the accessibility tree.
+        let covered = scope.hasChildren(in: Self.modalSlot)
+        writer.write(covered ? "<div class=\"home-container__frame\" inert>" : "<div class=\"home-container__frame\">")
         AppHeader.render(into: &writer)
-        writer.write("<div class=\"home-container__content\">")
+        writer.write("<div class=\"home-container__content\"><h1 class=\"visually-hidden\">")
+        writer.text(model.title)
+        writer.write("</h1>")
         scope.render(.content, into: &writer)
-        writer.write("</div>")
+        writer.write("</div></div>")
         scope.render(Self.modalSlot, into: &writer)
     }
 }
