@@ -193,5 +193,8 @@
     if (event.state?.homeSwap) location.reload();
   });
 
+  // A modal over the home: the home under it leaves the focus order and the accessibility tree.
+  document.querySelectorAll('.home-container__frame[data-covered]').forEach((frame) => { frame.inert = true; });
+
   enhanceHome();
 })();
