@@ -20,6 +20,10 @@ import TestSupport
         router.get("/cookies") { request in .text(request.cookies.sorted { $0.key < $1.key }.map { "\($0)=\($1)" }.joined(separator: ";")) }
         router.get("/fail") { _ in throw CocoaError(.fileNoSuchFile) }
         router.get("/refuse") { _ in throw HTTPError(.badRequest, "You asked for <nothing>.") }
+        router.get("/spliced") { _ in
+            .html(.spliced(SplicedBody(base: Array("<p>[....] and [....]</p>".utf8), holes: [4..<8, 15..<19],
+                                       filling: Array("token".utf8))))
+        }
         router.get("/slow") { _ in Thread.sleep(forTimeInterval: 1); return .text("slow done") }
         return router
     }
@@ -39,6 +43,12 @@ import TestSupport
         #expect(response.header("Referrer-Policy") == "same-origin")
         let first = try #require(response.header("X-Request-Id"))
         #expect(try client.get("/hello").header("X-Request-Id") != first)
+    }
+
+    @Test func aSplicedBodyArrivesWithItsHolesFilled() throws {
+        let response = try client.get("/spliced")
+        #expect(response.text == "<p>[token] and [token]</p>")
+        #expect(response.header("Content-Length") == "26")
     }
 
     @Test func headHasTheHeadersOfGetWithoutTheBody() throws {

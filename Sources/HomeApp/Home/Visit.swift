@@ -35,12 +35,12 @@ struct Visit {
 
     /// A finished page, with the visitor cookie when the visitor is new.
     func page(_ root: ViewController, status: Status = .ok, configuration: PageConfiguration) -> Response {
-        html(Page(root: root, configuration: configuration).render(context: renderContext), status: status)
+        html(.bytes(Page(root: root, configuration: configuration).render(context: renderContext)), status: status)
     }
 
     /// An HTML page already rendered, with the visitor cookie when the visitor is new.
-    func html(_ bytes: [UInt8], status: Status = .ok) -> Response {
-        var response = Response.html(bytes, status: status)
+    func html(_ body: ResponseBody, status: Status = .ok) -> Response {
+        var response = Response.html(body, status: status)
         visitor.persist(in: &response)
         return response
     }

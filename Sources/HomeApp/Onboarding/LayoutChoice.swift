@@ -6,7 +6,7 @@ import ScreenKit
 final class LayoutChoice: GenericViewController<LayoutChoiceModel, LayoutChoiceView>, OnboardingDatasource {
     static let choosePath = "/onboarding/layout"
     /// Items per kind a preview shows.
-    static let previewItemsPerKind = 2
+    static let previewItemsPerKind = 4
 
     init(factory: HomeFactory, items: [any HomeItem]) {
         let layouts = factory.layouts.map { (name: $0.layoutName, title: $0.displayName) }

@@ -37,11 +37,12 @@ struct HomeRoutes {
         let cacheable = child.baseViewModel.scrollPosition == nil
         if cacheable, let cached = services.pages.page(for: key) {
             container.loadViewTreeIfNeeded()  // the lifecycle still runs: didLaunch reports
-            return visit.html(cached.filled(with: visit.csrfToken))
+            let body = SplicedBody(base: cached.bytes, holes: cached.tokenRanges, filling: Array(visit.csrfToken.utf8))
+            return visit.html(.spliced(body))
         }
         let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
         if cacheable { services.pages.store(template, for: key) }
-        return visit.html(template.bytes)
+        return visit.html(.bytes(template.bytes))
     }
 
     /// The child that drew the form decodes it into one of the container's actions.

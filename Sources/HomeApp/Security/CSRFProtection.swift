@@ -40,9 +40,25 @@ public struct CSRFProtection: Sendable {
 }
 
 extension Data {
+    /// URL-safe base64 without padding, written byte by byte: Foundation's string replacing
+    /// showed up in profiles of the home page, which signs a token on every request.
     var base64URLEncoded: String {
-        base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity((count * 4 + 2) / 3)
+        var index = startIndex
+        while index < endIndex {
+            let remaining = endIndex - index
+            let chunk = (UInt32(self[index]) << 16)
+                | (remaining > 1 ? UInt32(self[index + 1]) << 8 : 0)
+                | (remaining > 2 ? UInt32(self[index + 2]) : 0)
+            out.append(alphabet[Int(chunk >> 18 & 63)])
+            out.append(alphabet[Int(chunk >> 12 & 63)])
+            if remaining > 1 { out.append(alphabet[Int(chunk >> 6 & 63)]) }
+            if remaining > 2 { out.append(alphabet[Int(chunk & 63)]) }
+            index += 3
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     init?(base64URLEncoded text: String) {

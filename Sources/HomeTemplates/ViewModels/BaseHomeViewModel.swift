@@ -1,9 +1,16 @@
 /// The state every child draws from; the container sets `items`, each child's subclass decides
 /// how they fall into sections.
 open class BaseHomeViewModel {
-    /// Everything to show, in catalogue order. Setting it rearranges the sections.
-    public var items: [any HomeItem] = [] { didSet { sections = arrange(items) } }
-    public private(set) var sections: [HomeSection] = []
+    /// Everything to show, in catalogue order.
+    public var items: [any HomeItem] = [] { didSet { arranged = nil } }
+    /// The items in this child's sections, arranged when first needed: a cached page never is.
+    public var sections: [HomeSection] {
+        if let arranged { return arranged }
+        let sections = arrange(items)
+        arranged = sections
+        return sections
+    }
+    private var arranged: [HomeSection]?
     /// The grid's row scrolled on by its "more" button (without JavaScript); others ignore it.
     public var scrollPosition: IndexPath?
     /// Shown when there are no items, e.g. a search with no match.

@@ -12,8 +12,12 @@ public struct Response: Sendable {
 
     /// An HTML document; the server adds the security headers every HTML response carries.
     public static func html(_ bytes: [UInt8], status: Status = .ok) -> Response {
-        Response(status: status, headers: Headers([("Content-Type", "text/html; charset=utf-8")]),
-                 body: .bytes(bytes))
+        html(.bytes(bytes), status: status)
+    }
+
+    /// An HTML document from any kind of body.
+    public static func html(_ body: ResponseBody, status: Status = .ok) -> Response {
+        Response(status: status, headers: Headers([("Content-Type", "text/html; charset=utf-8")]), body: body)
     }
 
     public static func text(_ text: String, status: Status = .ok,
@@ -33,11 +37,12 @@ public struct Response: Sendable {
     public var isHTML: Bool { headers["Content-Type"]?.hasPrefix("text/html") ?? false }
 }
 
-/// A response body: bytes in memory, a file sent by the kernel, a stream written over time by
-/// another thread, or chunks pulled as the client reads.
+/// A response body: bytes in memory (whole, or spliced from pieces), a file sent by the kernel,
+/// a stream written over time by another thread, or chunks pulled as the client reads.
 public enum ResponseBody: Sendable {
     case bytes([UInt8])
     case file(OpenFile)
     case stream(ResponseStream)
     case chunks(ChunkedBody)
+    case spliced(SplicedBody)
 }

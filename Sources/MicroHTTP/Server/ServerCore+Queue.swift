@@ -48,6 +48,14 @@ extension ServerCore {
                 UInt64.max, 4096, streamReaderCallback, retained.toOpaque(), streamFreeCallback)
             if handle == nil { retained.release() }
             return handle
+        case .spliced(let body):
+            let box = ResponseBytes(body.base, filling: body.filling)
+            let retained = Unmanaged.passRetained(box)
+            let vector = box.vector(for: body)
+            let handle = MHD_create_response_from_iovec(vector, UInt32(vector.count), releaseBodyCallback,
+                                                        retained.toOpaque())
+            if handle == nil { retained.release() }
+            return handle
         case .chunks(let body):
             let retained = Unmanaged.passRetained(ChunkedBodyBox(body))
             let handle = MHD_create_response_from_callback(
