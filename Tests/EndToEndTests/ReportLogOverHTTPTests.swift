@@ -95,6 +95,27 @@ import TestSupport
         #expect(received?.contains(posted.header("X-Request-Id") ?? "?") == true)
     }
 
+    @Test func aHundredWatchersAllReceiveEventsAndPagesAreStillServed() throws {
+        let server = try start()
+        let watchers = try (0..<100).map { _ in
+            let watcher = try HTTPConnection(port: server.port)
+            try watcher.send("GET /reports/stream HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try watcher.readStreamHead().status == 200)
+            _ = try watcher.readChunk()  // the greeting
+            return watcher
+        }
+        let session = BrowserSession(port: server.port)
+        for _ in 0..<20 { #expect(try session.get("/?layout=grid").status == 200) }
+        let request = try #require(try session.get("/?layout=list").header("X-Request-Id"))
+        for watcher in watchers {
+            var seen = false
+            while !seen, let chunk = try watcher.readChunk() {
+                seen = String(decoding: chunk, as: UTF8.self).contains(request)
+            }
+            #expect(seen)
+        }
+    }
+
     @Test func aTornLastLineIsSkippedAndTheNextEventStartsOnANewLine() throws {
         let good = #"{"timestamp":"2026-11-21T12:00:00.123Z","event":"launch","layout":"grid","visitor":"v1","request":"r1"}"#
         try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: logPath, atomically: true, encoding: .utf8)
