@@ -3,8 +3,12 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = UnsafeBufferPointer(start: data, count: size)
-    if let segments = PathDecoding.segments(of: Substring(String(decoding: bytes, as: UTF8.self))) {
-        precondition(!segments.contains(""), "an empty segment")
+    let path = String(decoding: bytes, as: UTF8.self)
+    if let segments = PathDecoding.segments(of: Substring(path)) {
+        // One segment per raw `/` (escaped slashes stay inside theirs); `/` alone has none.
+        if path.hasPrefix("/"), path != "/" {
+            precondition(segments.count == path.utf8.filter { $0 == UInt8(ascii: "/") }.count, "segments lost or made")
+        }
         for segment in segments where segment == ".." { precondition(PathDecoding.isTraversal(segment)) }
     }
     let decoded = PathDecoding.percentDecode(bytes)
