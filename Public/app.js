@@ -108,3 +108,166 @@
     line.cells[1].textContent = String(Number(line.cells[1].textContent) + 1);
   }
 })();
+
+// Home ------------------------------------------------------------------------
+// Grid rows report one horizontal swipe per gesture; "More" scrolls a row in place; the layout
+// switch swaps the child in place with an animation. Without JavaScript the same forms post.
+// Markers for browser tests: <html data-layout="list|grid"> names the child on screen, and
+// <html class="is-swapping"> is set while a layout swap runs (removed when it is done).
+(() => {
+  'use strict';
+
+  const root = document.documentElement;
+  const reducedMotion = window.matchMedia('(prefers-reduced-motion: reduce)');
+  const supportsScrollEnd = 'onscrollend' in window;
+  const SETTLE_MS = 150;     // quiet time that ends a gesture where scrollend is missing
+  const ARMED_MS = 1500;     // how long user input on a row may take to start a scroll
+
+  const csrfToken = () => document.querySelector('meta[name="csrf-token"]')?.content ?? '';
+  const homeForm = () => document.querySelector('form.home-form');
+  const scrollBehavior = () => (reducedMotion.matches ? 'auto' : 'smooth');
+
+  function report(fields) {
+    const body = new URLSearchParams({ ...fields, _csrf: csrfToken() });
+    if (navigator.sendBeacon && navigator.sendBeacon('/report', body)) return;
+    fetch('/report', { method: 'POST', body, credentials: 'same-origin', keepalive: true }).catch(() => {});
+  }
+
+  // Grid rows ----------------------------------------------------------------
+  // A gesture starts with user input on the row (or a "More" click), moves the row, and ends on
+  // scrollend (or SETTLE_MS after the last scroll event). Scrolls nobody asked for (page load,
+  // anchor restoration) are ignored: the row is not armed then.
+  const armRow = new WeakMap();
+
+  function enhanceRow(row) {
+    if (row.dataset.enhanced) return;
+    row.dataset.enhanced = 'true';
+    let armedUntil = 0;
+    let moving = false;
+    let startLeft = row.scrollLeft;
+    let settle = 0;
+
+    const arm = () => {
+      if (!moving) startLeft = row.scrollLeft;
+      armedUntil = performance.now() + ARMED_MS;
+    };
+    const end = () => {
+      clearTimeout(settle);
+      if (!moving) return;
+      moving = false;
+      armedUntil = 0;
+      if (Math.abs(row.scrollLeft - startLeft) < 1) return;
+      startLeft = row.scrollLeft;
+      report({ event: 'horizontal_swipe', layout: 'grid', row: row.dataset.row ?? '' });
+    };
+
+    for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart']) {
+      row.addEventListener(type, arm, { passive: true });
+    }
+    row.addEventListener('scroll', () => {
+      if (!moving && performance.now() > armedUntil) { startLeft = row.scrollLeft; return; }
+      moving = true;
+      armedUntil = performance.now() + ARMED_MS;  // momentum keeps the gesture alive
+      if (!supportsScrollEnd) {
+        clearTimeout(settle);
+        settle = setTimeout(end, SETTLE_MS);
+      }
+    }, { passive: true });
+    if (supportsScrollEnd) row.addEventListener('scrollend', end);
+    armRow.set(row, arm);
+  }
+
+  // "More": about one screenful of tiles on, back to the start after the end.
+  function scrollRowOn(row) {
+    const tile = row.querySelector('.grid-tile');
+    const step = tile ? tile.getBoundingClientRect().width + parseFloat(getComputedStyle(row).columnGap || '0') : row.clientWidth;
+    const visible = Math.max(1, Math.floor((row.clientWidth - step * 0.25) / step));
+    const atEnd = row.scrollLeft + row.clientWidth >= row.scrollWidth - 2;
+    armRow.get(row)?.();
+    row.scrollTo({ left: atEnd ? 0 : row.scrollLeft + visible * step, behavior: scrollBehavior() });
+  }
+
+  document.addEventListener('click', (event) => {
+    const more = event.target instanceof Element ? event.target.closest('.grid-row__more') : null;
+    if (!more) return;
+    const row = more.closest('.grid-row')?.querySelector('.grid-row__tiles');
+    if (!row) return;
+    event.preventDefault();
+    scrollRowOn(row);
+  });
+
+  function enhanceHome() {
+    document.querySelectorAll('.home-grid .grid-row__tiles[data-row]').forEach(enhanceRow);
+    const layout = homeForm()?.elements.namedItem('layout');
+    if (layout instanceof HTMLInputElement) root.dataset.layout = layout.value;
+  }
+
+  // Layout switch -------------------------------------------------------------
+  function swapContent(html, url) {
+    const next = new DOMParser().parseFromString(html, 'text/html');
+    const incoming = next.querySelector('.home-container__content');
+    const current = document.querySelector('.home-container__content');
+    if (!incoming || !current) throw new Error('not a home page');
+    current.replaceWith(document.adoptNode(incoming));
+    document.title = next.title;
+    const token = next.querySelector('meta[name="csrf-token"]')?.content;
+    if (token) document.querySelector('meta[name="csrf-token"]')?.setAttribute('content', token);
+    if (url !== location.href) history.pushState({ homeSwap: true }, '', url);
+    enhanceHome();
+    return incoming;
+  }
+
+  async function swapLayout(form, submitter) {
+    root.classList.add('is-swapping');
+    try {
+      const response = await fetch(form.action, {
+        method: 'POST',
+        body: new URLSearchParams(new FormData(form, submitter)),
+        redirect: 'follow',
+        credentials: 'same-origin',
+        headers: { Accept: 'text/html' },
+      });
+      if (!response.ok || !response.redirected) throw new Error(`status ${response.status}`);
+      const html = await response.text();
+      history.replaceState({ homeSwap: true }, '');
+      if (document.startViewTransition && !reducedMotion.matches) {
+        const transition = document.startViewTransition(() => { swapContent(html, response.url); });
+        await transition.updateCallbackDone;
+        await transition.finished.catch(() => {});
+      } else {
+        const child = swapContent(html, response.url).querySelector('[data-controller]');
+        if (child && !reducedMotion.matches) child.dataset.transition = 'cross-fade';
+      }
+      window.scrollTo({ top: 0, behavior: 'auto' });
+      // Keep keyboard users where they were: on the switch, which now offers the way back.
+      document.querySelector('.home-form [data-swap]')?.focus({ preventScroll: true });
+    } catch {
+      // Whatever went wrong, the plain form post still works.
+      delete form.dataset.submitting;
+      form.dataset.noSwap = 'true';
+      form.requestSubmit(submitter);
+    } finally {
+      root.classList.remove('is-swapping');
+    }
+  }
+
+  document.addEventListener('submit', (event) => {
+    const form = event.target;
+    const submitter = event.submitter;
+    if (!(form instanceof HTMLFormElement) || !form.matches('.home-form')) return;
+    if (!submitter || !submitter.hasAttribute('data-swap') || form.dataset.noSwap) return;
+    if (!window.fetch || !window.DOMParser || root.classList.contains('is-swapping')) return;
+    event.preventDefault();
+    swapLayout(form, submitter);
+  }, true);
+
+  // Back and forward across a swap: the URL names the layout, so load it.
+  window.addEventListener('popstate', (event) => {
+    if (event.state?.homeSwap) location.reload();
+  });
+
+  // A modal over the home: the home under it leaves the focus order and the accessibility tree.
+  document.querySelectorAll('.home-container__frame[data-covered]').forEach((frame) => { frame.inert = true; });
+
+  enhanceHome();
+})();

@@ -12,10 +12,16 @@ final class HomeContainerView: RootView {
     }
 
     func renderContent(_ model: HomeContainerModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
-        writer.write("<div class=\"home-container__content\">")
-        scope.render(.content, into: &writer)
-        writer.write("</div>")
+        // A modal comes first, so it is first in the focus order; the home under it is scenery
+        // (marked data-covered; app.js makes it inert).
         scope.render(Self.modalSlot, into: &writer)
+        let covered = scope.hasChildren(in: Self.modalSlot)
+        writer.write(covered ? "<div class=\"home-container__frame\" data-covered>" : "<div class=\"home-container__frame\">")
+        AppHeader.render(into: &writer)
+        writer.write("<div class=\"home-container__content\"><h1 class=\"visually-hidden\">")
+        writer.text(model.title)
+        writer.write("</h1>")
+        scope.render(.content, into: &writer)
+        writer.write("</div></div>")
     }
 }

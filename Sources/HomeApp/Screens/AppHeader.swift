@@ -7,8 +7,8 @@ enum AppHeader {
             <header class="app-header"><a class="app-header__brand" href="/">\
             <img src="/assets/images/logo.svg" alt="" width="28" height="28">DynamicHome</a>\
             <nav class="app-header__nav" aria-label="Main">\
-            <a class="app-header__link" href="/search">Search</a>\
-            <a class="app-header__link" href="/reports">Reports</a></nav></header>
+            <a class="app-header__link" href="/search"><span class="app-header__label">Search</span></a>\
+            <a class="app-header__link" href="/reports"><span class="app-header__label">Reports</span></a></nav></header>
             """)
     }
 }
