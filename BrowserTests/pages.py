@@ -3,6 +3,7 @@ import unicodedata
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -125,7 +126,17 @@ class Browser:
         """Clicks `element` and waits until the browser has left the current document."""
         page = self.find("html")
         element.click()
-        self.wait(EC.staleness_of(page), timeout, "the click did not load a new page")
+
+        def left(_):
+            try:
+                page.is_enabled()
+                return False
+            except StaleElementReferenceException:
+                return True
+            except WebDriverException as error:  # chromedriver, mid-navigation
+                return "does not belong to the document" in str(error)
+
+        self.wait(left, timeout, "the click did not load a new page")
 
     def visitor(self):
         cookie = self.driver.get_cookie("visitor")

@@ -42,7 +42,9 @@ def test_screenshot(screen, size, scheme, server, onboarding_server, js_driver, 
     browser.open(path)
     browser.wait(lambda d: d.execute_script(
         "return document.readyState === 'complete' && [...document.images]"
-        "  .filter(i => i.getBoundingClientRect().top < innerHeight).every(i => i.complete)"
+        "  .filter(i => { const r = i.getBoundingClientRect();"
+        "    return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth; })"
+        "  .every(i => i.complete)"
         " && document.fonts.status === 'loaded'"))
     if screen == "reports":
         browser.wait(lambda d: d.find_element("css selector", "[data-live-status]").text == "Live")
@@ -56,7 +58,8 @@ def test_screenshot(screen, size, scheme, server, onboarding_server, js_driver, 
         assert value in values, f"{path}: {selector} has {property} {value}: app.css does not style it"
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"{path} at {size} is {overflow}px wider than the screen"
-    assert driver.execute_script("return window.innerWidth") == width
+    laid_out = driver.execute_script("return window.innerWidth")
+    assert laid_out == width, f"{path} is laid out {laid_out}px wide on a {width}px screen: something is too wide"
 
     colour = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
     background[(screen, size, scheme)] = colour
