@@ -39,6 +39,8 @@ def test_screenshot(screen, size, scheme, server, onboarding_server, js_driver, 
                            {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
     driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
                            {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    if screen == "reports" and not browser.log.events():
+        browser.open("/?layout=grid")  # a report log with something in it
     browser.open(path)
     browser.wait(lambda d: d.execute_script(
         "return document.readyState === 'complete' && [...document.images]"
