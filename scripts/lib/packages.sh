@@ -23,10 +23,16 @@ require_swift() {
 ensure_pip_packages() {
     command -v python3 >/dev/null || ensure_debian_packages python3
     python3 -m pip --version >/dev/null 2>&1 || ensure_debian_packages python3-pip
-    local missing=()
-    for package in "$@"; do
-        python3 -m pip show -q "$package" >/dev/null 2>&1 || missing+=("$package")
-    done
+    local missing
+    missing=($(python3 -c '
+import sys
+from importlib.metadata import PackageNotFoundError, distribution
+for name in sys.argv[1:]:
+    try:
+        distribution(name)
+    except PackageNotFoundError:
+        print(name)
+' "$@"))
     [ ${#missing[@]} -eq 0 ] && return 0
     echo "Installing (pip) ${missing[*]}" >&2
     local pip=(python3 -m pip install -q --disable-pip-version-check)
