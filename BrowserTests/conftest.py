@@ -17,7 +17,7 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.support.ui import WebDriverWait
 
-from pages import Browser, Catalog
+from pages import Catalog, fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", ROOT / "BrowserTests" / ".screenshots")).resolve()
@@ -166,21 +166,6 @@ def nojs_driver():
     driver = make_driver(javascript=False)
     yield driver
     driver.quit()
-
-
-def fresh(driver, server, javascript):
-    """The shared driver as a new visitor: one window, no cookies, default size and scheme."""
-    handles = driver.window_handles
-    for handle in handles[1:]:
-        driver.switch_to.window(handle)
-        driver.close()
-    driver.switch_to.window(handles[0])
-    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
-    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
-    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
-    driver.set_window_size(1280, 800)
-    driver.get("about:blank")
-    return Browser(driver, server, javascript)
 
 
 @pytest.fixture(params=["js", "nojs"])

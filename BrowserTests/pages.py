@@ -96,8 +96,8 @@ class Browser:
 
     def wait_for_path(self, path, timeout=10):
         self.wait(lambda _: self.path() == path, timeout, f"expected the URL {path}")
-        self.wait(lambda d: d.execute_script("return document.readyState") == "complete"
-                  if self.javascript else True, timeout)
+        if self.javascript:
+            self.wait(lambda d: d.execute_script("return document.readyState") == "complete", timeout)
 
     def tree(self):
         return controller_tree(self.driver.page_source)
@@ -143,9 +143,17 @@ class Browser:
         assert cookie, "the server set no visitor cookie"
         return cookie["value"]
 
-    def home_child(self):
-        """The layout the home draws now, from its controller tree."""
-        tree = self.tree()
-        children = {path.split(" > ")[1] for path in tree if path.startswith("HomeContainer > ")
-                    and path.count(" > ") == 1}
-        return children
+
+def fresh(driver, server, javascript):
+    """The shared driver as a new visitor: one window, no cookies, default size and scheme."""
+    handles = driver.window_handles
+    for handle in handles[1:]:
+        driver.switch_to.window(handle)
+        driver.close()
+    driver.switch_to.window(handles[0])
+    driver.execute_cdp_cmd("Network.clearBrowserCookies", {})
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+    driver.set_window_size(1280, 800)
+    driver.get("about:blank")
+    return Browser(driver, server, javascript)

@@ -7,7 +7,7 @@ Each shot also checks what a screenshot can hide: the stylesheet applied, nothin
 screen, and the scheme really changing the colours."""
 import pytest
 
-from conftest import fresh
+from pages import fresh
 
 SCREENS = {"home-list": ("server", "/?layout=list"), "home-grid": ("server", "/?layout=grid"),
            "onboarding": ("onboarding_server", "/"), "reports": ("server", "/reports")}

@@ -7,7 +7,7 @@ import urllib.request
 import pytest
 from axe_selenium_python import Axe
 
-from conftest import fresh
+from pages import fresh
 
 
 def pages(catalog):
