@@ -18,7 +18,7 @@ STYLED = {"all": [(".app-header", "display", FLEX)],
           "home-grid": [(".grid-row__tiles", "display", FLEX), (".grid-row__tiles", "overflowX", ("auto", "scroll"))],
           "onboarding": [(".modal", "position", ("fixed",)), (".onboarding__actions", "display", FLEX)],
           "reports": [(".reports__title", "display", FLEX)]}
-SIZES = {"390x844": (390, 844, True), "1280x800": (1280, 800, False)}
+SIZES = {"390": (390, 844, True), "1280": (1280, 800, False)}  # named as in docs/screenshots
 
 
 @pytest.fixture(scope="module")
