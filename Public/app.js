@@ -242,10 +242,13 @@
       // Keep keyboard users where they were: on the switch, which now offers the way back.
       document.querySelector('.home-form [data-swap]')?.focus({ preventScroll: true });
     } catch {
-      // Whatever went wrong, the plain form post still works.
-      delete form.dataset.submitting;
+      // Whatever went wrong, the plain form post still works. In a task of its own: a failure
+      // can arrive while this submit event is still being dispatched, when a submit is ignored.
       form.dataset.noSwap = 'true';
-      form.requestSubmit(submitter);
+      setTimeout(() => {
+        delete form.dataset.submitting;
+        form.requestSubmit(submitter);
+      }, 0);
     } finally {
       root.classList.remove('is-swapping');
     }
