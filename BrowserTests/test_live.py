@@ -24,6 +24,7 @@ def test_journey_6_horizontal_scroll_reports_one_swipe(js_browser):
     browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
     assert browser.driver.execute_script("return arguments[0].scrollLeft", row) == 0
     mark = browser.log.mark()
+    assert not swipes(browser, 0, visitor), "loading the page reported a swipe nobody made"
 
     # One gesture: a few wheel ticks sideways over the row, as a trackpad swipe sends them.
     actions = ActionChains(browser.driver)
