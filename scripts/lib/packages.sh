@@ -18,3 +18,24 @@ require_swift() {
         exit 1
     }
 }
+
+# Installs the pip packages that python3 cannot find, quietly; nothing when all are there.
+ensure_pip_packages() {
+    command -v python3 >/dev/null || ensure_debian_packages python3
+    python3 -m pip --version >/dev/null 2>&1 || ensure_debian_packages python3-pip
+    local missing
+    missing=($(python3 -c '
+import sys
+from importlib.metadata import PackageNotFoundError, distribution
+for name in sys.argv[1:]:
+    try:
+        distribution(name)
+    except PackageNotFoundError:
+        print(name)
+' "$@"))
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "Installing (pip) ${missing[*]}" >&2
+    local pip=(python3 -m pip install -q --disable-pip-version-check)
+    # Debian's own python3 refuses system-wide installs (PEP 668) unless told.
+    "${pip[@]}" "${missing[@]}" 2>/dev/null || "${pip[@]}" --break-system-packages "${missing[@]}"
+}

@@ -1,0 +1,196 @@
+"""Browser tests: a real headless Chromium (Selenium) against the real dynamic-home server.
+
+Nothing is built here. The server binary is $DYNAMIC_HOME_BINARY, else .build/debug/dynamic-home,
+else .build/release/dynamic-home. Each test module gets its own server on an ephemeral port with
+its own copy of the content, its own toggles and its own report log.
+"""
+import json
+import os
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.support.ui import WebDriverWait
+
+from pages import Catalog, fresh
+
+ROOT = Path(__file__).resolve().parent.parent
+SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", ROOT / "BrowserTests" / ".screenshots")).resolve()
+
+
+def server_binary():
+    named = os.environ.get("DYNAMIC_HOME_BINARY")
+    if named:
+        return Path(named).resolve()
+    for build in ("debug", "release"):
+        candidate = ROOT / ".build" / build / "dynamic-home"
+        if candidate.exists():
+            return candidate
+    pytest.exit("no server binary: run `swift build --product dynamic-home` or set DYNAMIC_HOME_BINARY", 2)
+
+
+class ReportLog:
+    """The server's JSON Lines report log, read from the file the server writes."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def events(self, since=0):
+        if not self.path.exists():
+            return []
+        text = self.path.read_text(encoding="utf-8")
+        lines = text.split("\n")[:-1]  # a last line without its newline is still being written
+        return [json.loads(line) for line in lines[since:] if line]
+
+    def mark(self):
+        """A position: events(since=mark) are those written after it."""
+        return len(self.events())
+
+    def wait_for(self, since, count=1, timeout=10, **fields):
+        """Waits until at least `count` events after `since` have all of `fields`; returns them."""
+        matching = []
+
+        def found(_):
+            nonlocal matching
+            matching = [e for e in self.events(since) if all(e.get(k) == v for k, v in fields.items())]
+            return len(matching) >= count
+
+        try:
+            WebDriverWait(None, timeout, poll_frequency=0.05).until(found)
+        except Exception:
+            raise AssertionError(f"expected {count} event(s) with {fields} in the report log after line {since}; "
+                                 f"got {matching}\nall new lines: {self.events(since)}") from None
+        return matching
+
+    def matching(self, since=0, **fields):
+        return [e for e in self.events(since) if all(e.get(k) == v for k, v in fields.items())]
+
+
+class Server:
+    def __init__(self, folder, onboarding):
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+        self.content_file = folder / "content.json"
+        shutil.copy(ROOT / "Public" / "content.json", self.content_file)
+        self.toggles_file = folder / "toggles.json"
+        self.toggles_file.write_text(json.dumps({
+            "defaultLayout": "list", "gridRollout": 0.0,
+            "experiment": {"name": "home-hero", "groups": ["a", "b"]},
+            "onboarding": onboarding}))
+        self.log = ReportLog(folder / "reports.jsonl")
+        self.stderr_file = folder / "server.log"
+        self.catalog = Catalog(json.loads(self.content_file.read_text(encoding="utf-8")))
+        with open(self.stderr_file, "wb") as stderr:
+            self.process = subprocess.Popen(
+                [str(server_binary()), "--port", "0", "--public", str(ROOT / "Public"),
+                 "--content", str(self.content_file), "--toggles", str(self.toggles_file),
+                 "--report-log", str(self.log.path), "--threads", "4"],
+                stdout=subprocess.DEVNULL, stderr=stderr, cwd=folder)
+        self.url = self._wait_until_listening()
+
+    def _wait_until_listening(self, timeout=30):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.stderr_file.read_text(errors="replace")
+            for line in text.splitlines():
+                if "listening on http://" in line:
+                    return line[line.index("http://"):].split()[0].rstrip("/")
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"server did not start:\n{self.stderr_file.read_text(errors='replace')}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def start_server(tmp_path_factory, name, onboarding):
+    server = Server(tmp_path_factory.mktemp(name), onboarding)
+    print(f"\n{name}: {server.url} (log {server.log.path})")
+    return server
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A server for this module, onboarding off."""
+    server = start_server(tmp_path_factory, "server", onboarding=False)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def onboarding_server(tmp_path_factory):
+    """A server for this module whose toggles turn onboarding on."""
+    server = start_server(tmp_path_factory, "onboarding", onboarding=True)
+    yield server
+    server.stop()
+
+
+def make_driver(javascript):
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
+    for argument in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
+                     "--window-size=1280,800", "--no-first-run", "--disable-extensions",
+                     "--disable-background-timer-throttling", "--disable-renderer-backgrounding",
+                     "--disable-backgrounding-occluded-windows"):
+        options.add_argument(argument)
+    if not javascript:
+        options.add_experimental_option("prefs", {"profile.managed_default_content_settings.javascript": 2})
+    service = Service(executable_path=shutil.which("chromedriver") or "/usr/bin/chromedriver")
+    driver = webdriver.Chrome(options=options, service=service)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+@pytest.fixture(scope="session")
+def js_driver():
+    driver = make_driver(javascript=True)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="session")
+def nojs_driver():
+    driver = make_driver(javascript=False)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(params=["js", "nojs"])
+def browser(request, server, js_driver, nojs_driver):
+    """Journeys 1-5 run with JavaScript on, and again with it off (journey 8)."""
+    javascript = request.param == "js"
+    return fresh(js_driver if javascript else nojs_driver, server, javascript)
+
+
+@pytest.fixture
+def js_browser(server, js_driver):
+    return fresh(js_driver, server, True)
+
+
+@pytest.fixture
+def nojs_browser(server, nojs_driver):
+    return fresh(nojs_driver, server, False)
+
+
+@pytest.fixture(scope="session")
+def screenshots():
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS
+
+
+def pytest_terminal_summary(terminalreporter):
+    if SCREENSHOTS.exists() and any(SCREENSHOTS.glob("*.png")):
+        terminalreporter.write_line(f"screenshots: {SCREENSHOTS}")

@@ -1,0 +1,99 @@
+"""Journeys 6 and 7: the grid's sideways scroll reported once per gesture, and /reports updating
+live in a second window. Plus the grid's "More" button, which does the scroll without JavaScript."""
+import time
+
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
+from selenium.webdriver.common.by import By
+
+from pages import SCENES, SELECTED
+from test_journeys import assert_home
+
+
+def swipes(browser, mark, visitor):
+    return browser.log.matching(mark, event="horizontal_swipe", visitor=visitor)
+
+
+def test_journey_6_horizontal_scroll_reports_one_swipe(js_browser):
+    """A real wheel scroll of a grid row sideways writes exactly one horizontal_swipe line."""
+    browser = js_browser
+    browser.open("/?layout=grid")
+    assert_home(browser, "grid", "/?layout=grid")
+    visitor = browser.visitor()
+    row = browser.find("ul.grid-row__tiles[data-row='1']")
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    assert browser.driver.execute_script("return arguments[0].scrollLeft", row) == 0
+    mark = browser.log.mark()
+    assert not swipes(browser, 0, visitor), "loading the page reported a swipe nobody made"
+
+    # One gesture: a few wheel ticks sideways over the row, as a trackpad swipe sends them.
+    actions = ActionChains(browser.driver)
+    for _ in range(4):
+        actions.scroll_from_origin(ScrollOrigin.from_element(row), 120, 0)
+    actions.perform()
+
+    browser.wait(lambda d: d.execute_script("return arguments[0].scrollLeft", row) > 0, 5,
+                 "the row did not scroll sideways")
+    assert browser.driver.execute_script("return window.scrollX") == 0, "the page scrolled instead of the row"
+    swipe = browser.log.wait_for(mark, event="horizontal_swipe", visitor=visitor)[0]
+    assert swipe["layout"] == "grid"
+    assert swipe["properties"].get("row") == "1" and swipe["properties"].get("via") == "scroll"
+    # The gesture is over: for a while longer, no second line arrives for it.
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        assert len(swipes(browser, mark, visitor)) == 1, swipes(browser, mark, visitor)
+        time.sleep(0.1)
+
+
+def test_grid_more_button_scrolls_row_without_javascript(nojs_browser):
+    """Without JavaScript the row's "More" button posts, the row comes back scrolled on, reported once."""
+    browser = nojs_browser
+    browser.open("/?layout=grid")
+    assert_home(browser, "grid", "/?layout=grid")
+    visitor = browser.visitor()
+    mark = browser.log.mark()
+    more = browser.find("#grid-section-1").find_element(By.XPATH, "following-sibling::button[@name='more']")
+    target = more.get_attribute("value")
+    section, item = target.split(".")
+    browser.follow(more)
+    browser.wait_for_path(f"/?layout=grid&row={section}&at={item}")
+    assert browser.driver.current_url.endswith(f"#grid-tile-{section}-{item}")
+    assert_home(browser, "grid", f"/?layout=grid&row={section}&at={item}")
+    row = browser.find(f"ul.grid-row__tiles[data-row='{section}']")
+    browser.wait(lambda _: row.get_property("scrollLeft") > 0, 5, "the row did not move on")
+    line = browser.log.wait_for(mark, event="horizontal_swipe", visitor=visitor)
+    assert [(e["layout"], e["properties"]["row"], e["properties"]["via"]) for e in line] == [("grid", section, "more")]
+
+
+def test_journey_7_reports_update_live_in_second_window(js_browser):
+    """/reports in a second window gains the event when the first window chooses an item."""
+    browser = js_browser
+    driver = browser.driver
+    browser.open("/?layout=grid")
+    assert_home(browser, "grid", "/?layout=grid")
+    home = driver.current_window_handle
+
+    driver.switch_to.new_window("window")
+    reports = driver.current_window_handle
+    browser.open("/reports")
+    browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-status]").text == "Live", 10,
+                 "/reports never said Live")
+    driver.execute_script("window.__sameDocument = true")
+    total = int(browser.find("[data-total]").text)
+    rows = len(browser.find_all("tbody[data-events] tr"))
+
+    driver.switch_to.window(home)
+    tile = browser.find("#grid-tile-0-0 .grid-tile__open")
+    item = browser.catalog.by_title(tile.find_element(By.CSS_SELECTOR, ".grid-tile__title").text)
+    browser.follow(tile)
+    browser.wait_for_path(f"/{SCENES[item['kind']]}/{item['id']}")
+
+    driver.switch_to.window(reports)
+    browser.wait(lambda d: int(d.find_element(By.CSS_SELECTOR, "[data-total]").text) > total, 5,
+                 "the total on /reports did not go up")
+    assert driver.execute_script("return window.__sameDocument === true"), "/reports reloaded instead of updating"
+    newest = browser.find("tbody[data-events] tr")
+    cells = [c.text for c in newest.find_elements(By.CSS_SELECTOR, "td")]
+    assert cells[1:4] == [SELECTED[item["kind"]], "grid", item["id"]]
+    assert newest.is_displayed()
+    assert len(browser.find_all("tbody[data-events] tr")) == rows + int(browser.find("[data-total]").text) - total

@@ -1,0 +1,73 @@
+"""Screenshots of the home (list, grid), onboarding, the layout card and /reports at phone and laptop sizes, light and
+dark, written to the folder printed at the end of the run ($BROWSER_SCREENSHOTS, else
+BrowserTests/.screenshots). To refresh the kept set: BROWSER_SCREENSHOTS=docs/screenshots
+python3 -m pytest BrowserTests/test_screenshots.py -q
+
+Each shot also checks what a screenshot can hide: the stylesheet applied, nothing wider than the
+screen, and the scheme really changing the colours."""
+import pytest
+
+from pages import fresh
+
+SCREENS = {"home-list": ("server", "/?layout=list"), "home-grid": ("server", "/?layout=grid"),
+           "onboarding": ("onboarding_server", "/"), "onboarding-layout": ("server", "/onboarding/layout"),
+           "reports": ("server", "/reports")}
+# What "styled" means per screen: the layout the CSS must give these elements.
+FLEX = ("flex", "grid", "inline-flex")
+HEADER = (".app-header", "display", FLEX)
+STYLED = {"home-list": [HEADER, (".list-row", "display", FLEX)],
+          "home-grid": [HEADER, (".grid-row__tiles", "display", FLEX),
+                        (".grid-row__tiles", "overflowX", ("auto", "scroll"))],
+          "onboarding": [HEADER, (".modal", "position", ("fixed",)), (".onboarding__actions", "display", FLEX)],
+          "onboarding-layout": [(".onboarding__actions", "display", FLEX)],
+          "reports": [HEADER, (".reports__title", "display", FLEX)]}
+SIZES = {"390": (390, 844, True), "1280": (1280, 800, False)}  # named as in docs/screenshots
+
+
+@pytest.fixture(scope="module")
+def background(request):
+    """Body background per (screen, size, scheme), to compare light with dark."""
+    return {}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", list(SIZES))
+@pytest.mark.parametrize("screen", list(SCREENS))
+def test_screenshot(screen, size, scheme, server, onboarding_server, js_driver, screenshots, background):
+    which, path = SCREENS[screen]
+    width, height, mobile = SIZES[size]
+    browser = fresh(js_driver, {"server": server, "onboarding_server": onboarding_server}[which], True)
+    driver = browser.driver
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                           {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+    if screen == "reports" and not browser.log.events():
+        browser.open("/?layout=grid")  # a report log with something in it
+    browser.open(path)
+    # Lazy images clipped by a scroller may never load; load them all so none is caught half-way.
+    driver.execute_script("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
+    browser.wait(lambda d: d.execute_script(
+        "return document.readyState === 'complete' && [...document.images].every(i => i.complete)"
+        " && document.fonts.status === 'loaded'"))
+    if screen == "reports":
+        browser.wait(lambda d: d.find_element("css selector", "[data-live-status]").text == "Live")
+
+    target = screenshots / f"{screen}-{size}-{scheme}.png"
+    assert driver.save_screenshot(str(target))
+    assert target.stat().st_size > 5000
+    for selector, property, values in STYLED[screen]:
+        value = driver.execute_script(
+            f"const e = document.querySelector('{selector}'); return e && getComputedStyle(e).{property}")
+        assert value in values, f"{path}: {selector} has {property} {value}: app.css does not style it"
+    overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 0, f"{path} at {size} is {overflow}px wider than the screen"
+    laid_out = driver.execute_script("return window.innerWidth")
+    assert laid_out == width, f"{path} is laid out {laid_out}px wide on a {width}px screen: something is too wide"
+
+    colour = driver.execute_script("return getComputedStyle(document.body).backgroundColor")
+    background[(screen, size, scheme)] = colour
+    other = background.get((screen, size, "light" if scheme == "dark" else "dark"))
+    if other is not None:
+        assert colour != other, f"{path}: light and dark have the same background {colour}"
+
