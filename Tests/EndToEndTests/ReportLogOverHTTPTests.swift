@@ -36,13 +36,10 @@ import TestSupport
         return accepted
     }
 
-    @Test func sixtyFourClientsPostingFiveHundredEventsEachGiveExactly32000Lines() async throws {
+    @Test func sixtyFourClientsPostingFiveHundredEventsEachGiveExactly32000Lines() throws {
         let server = try start()
         let port = server.port
-        let accepted = try await withThrowingTaskGroup(of: Int.self) { group in
-            for _ in 0..<64 { group.addTask { Self.swipe(port: port, count: 500).count } }
-            return try await group.reduce(0, +)
-        }
+        let accepted = Threads.start(64) { _ in Self.swipe(port: port, count: 500).count }.wait().reduce(0, +)
         #expect(accepted == 32_000)
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
@@ -51,23 +48,18 @@ import TestSupport
         #expect(swipes.allSatisfy { $0["timestamp"] is String && $0["visitor"] is String && $0["layout"] as? String == "grid" })
     }
 
-    @Test func sigtermDuringLoadLosesNoAcceptedEvent() async throws {
+    @Test func sigtermDuringLoadLosesNoAcceptedEvent() throws {
         let server = try start()
         let port = server.port
-        let load = Task.detached {
-            try await withThrowingTaskGroup(of: [String].self) { group in
-                for _ in 0..<8 { group.addTask { Self.swipe(port: port, count: 3_000) } }
-                return try await group.reduce(into: [String]()) { $0 += $1 }
-            }
-        }
+        let load = Threads.start(8) { _ in Self.swipe(port: port, count: 3_000) }
         // SIGTERM once the load is under way: swipes are reaching the log.
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline,
               (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("horizontal_swipe") != true {
-            try await Task.sleep(for: .milliseconds(20))
+            Thread.sleep(forTimeInterval: 0.02)
         }
         server.signal(SIGTERM)
-        let accepted = try await load.value
+        let accepted = load.wait().flatMap { $0 }
         #expect(server.waitForExit() == 0)
         let logged = Set(try lines().compactMap { $0["request"] as? String })
         #expect(!accepted.isEmpty)

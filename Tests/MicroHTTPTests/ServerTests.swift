@@ -164,25 +164,23 @@ import TestSupport
         }
     }
 
-    @Test func twoHundredConcurrentRequestsAreAllAnswered() async throws {
+    @Test func twoHundredConcurrentRequestsAreAllAnswered() throws {
         let port = server.port
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<200 {
-                group.addTask { try HTTPClient(port: port).get("/hello?name=\(index)").status }
-            }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
-        }
+        // 200 threads, each with its own connection: all 200 requests are open at once.
+        let statuses = Threads.start(200) { index in
+            (try? HTTPClient(port: port).get("/hello?name=\(index)").status) ?? 0
+        }.wait()
         #expect(statuses.count == 200)
         #expect(statuses.allSatisfy { $0 == 200 })
     }
 
-    @Test func shutdownLetsARequestInFlightFinish() async throws {
+    @Test func shutdownLetsARequestInFlightFinish() throws {
         let local = try TestServer(router: Self.echoRouter())
         let port = local.port
-        let slow = Task.detached { try HTTPClient(port: port).get("/slow") }
-        while local.server.requestsInFlight == 0 { try await Task.sleep(for: .milliseconds(10)) }
+        let slow = Threads.start(1) { _ in try? HTTPClient(port: port).get("/slow") }
+        while local.server.requestsInFlight == 0 { Thread.sleep(forTimeInterval: 0.01) }
         local.server.shutdown()
-        let response = try await slow.value
+        let response = try #require(slow.wait()[0])
         #expect(response.status == 200)
         #expect(response.text == "slow done")
         #expect(local.server.requestsInFlight == 0)
