@@ -143,13 +143,25 @@ http {{
     return server
 
 
-def start_hummingbird_peer(root, work, ours):
+def start_hummingbird_peer(root, work, ours, threads):
     binary = root / "Benchmarks/HummingbirdPeer/.build/release/hummingbird-peer"
     if not binary.exists():
         print("(no Hummingbird peer: build it with `swift build -c release` in Benchmarks/HummingbirdPeer)")
         return None
-    return launch([str(binary), "--port", "{port}", "--content", str(work / "content.json")], "/healthz",
-                  stderr=subprocess.DEVNULL)
+    server = launch([str(binary), "--port", "{port}", "--content", str(work / "content.json"), "--threads", str(threads)],
+                    "/healthz", stderr=subprocess.DEVNULL)
+    theirs, mine = (masked_token(fetch(s.url + "/?layout=grid")) for s in (server, ours))
+    if theirs != mine:
+        at = next((i for i, (a, b) in enumerate(zip(theirs, mine)) if a != b), min(len(theirs), len(mine)))
+        print(f"(the Hummingbird peer's page differs from ours at byte {at}: "
+              f"{theirs[at:at + 60]!r} vs {mine[at:at + 60]!r})")
+    return server
+
+
+def masked_token(page):
+    """The page with its CSRF token (every occurrence) replaced by a fixed string."""
+    token = re.search(rb'<meta name="csrf-token" content="([^"]+)"', page).group(1)
+    return page.replace(token, b"CSRF-TOKEN")
 
 
 def cookie_script(work, name, ours):
