@@ -16,7 +16,7 @@ public struct ServerConfiguration: Sendable {
     public var perIPConnectionLimit: UInt32 = 512
     /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers.
     /// It zeroes this pool after every request, so a larger one costs throughput.
-    public var connectionMemoryLimit = 32 * 1024
+    public var connectionMemoryLimit = 16 * 1024
     /// The largest request body accepted; larger ones get 413.
     public var bodyLimit = 1024 * 1024
     /// How long shutdown waits for requests in flight.
