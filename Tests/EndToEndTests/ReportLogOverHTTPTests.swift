@@ -25,11 +25,11 @@ import TestSupport
     /// A visitor with a cookie and token, then up to `count` swipes on one keep-alive connection;
     /// the request ids of those answered 2xx, until the server stops answering.
     static func swipe(port: UInt16, count: Int) -> [String] {
-        let session = BrowserSession(port: port)
+        let session = Browser(port: port)
         var accepted: [String] = []
         guard (try? session.get("/")) != nil else { return accepted }
         for row in 0..<count {
-            guard let response = try? session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "\(row % 3)")])
+            guard let response = try? session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "\(row % 3)")])
             else { break }
             if (200..<300).contains(response.status) { accepted.append(response.header("X-Request-Id") ?? "") }
         }
@@ -72,9 +72,9 @@ import TestSupport
         try watcher.send("GET /reports/stream HTTP/1.1\r\nHost: x\r\n\r\n")
         #expect(try watcher.readStreamHead().header("Content-Type") == "text/event-stream")
         _ = try watcher.readChunk()  // the greeting
-        let session = BrowserSession(port: server.port)
+        let session = Browser(port: server.port)
         try session.get("/?layout=list")
-        let posted = try session.post("/home/actions", [("layout", "list"), ("open", "0.0")])
+        let posted = try session.post("/home/actions", withToken: [("layout", "list"), ("open", "0.0")])
         #expect(posted.status == 303)
         let sent = ContinuousClock.now
         var received: String?
@@ -96,7 +96,7 @@ import TestSupport
             _ = try watcher.readChunk()  // the greeting
             return watcher
         }
-        let session = BrowserSession(port: server.port)
+        let session = Browser(port: server.port)
         for _ in 0..<20 { #expect(try session.get("/?layout=grid").status == 200) }
         let request = try #require(try session.get("/?layout=list").header("X-Request-Id"))
         for watcher in watchers {
@@ -115,7 +115,7 @@ import TestSupport
         let page = try server.client.get("/reports")
         #expect(page.status == 200)
         #expect(page.text.contains("r1"))
-        try BrowserSession(port: server.port).get("/")
+        try Browser(port: server.port).get("/")
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
         let text = try String(contentsOfFile: logPath, encoding: .utf8)
@@ -127,9 +127,9 @@ import TestSupport
     @Test func anUnwritableLogKeepsTheServerServing() throws {
         let missing = folder.appendingPathComponent("not-yet/reports.jsonl").path
         let server = try start(log: missing)
-        let session = BrowserSession(port: server.port)
+        let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)
-        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
         #expect(try server.client.get("/healthz").status == 200)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("not-yet"), withIntermediateDirectories: true)
         server.signal(SIGTERM)
@@ -146,10 +146,10 @@ import TestSupport
         }
         #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer wrong")]).status == 401)
         #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-token")]).status == 200)
-        let session = BrowserSession(port: server.port)
+        let session = Browser(port: server.port)
         try session.get("/reports/login")
-        #expect(try session.post("/reports/login", [("token", "nope")]).status == 401)
-        #expect(try session.post("/reports/login", [("token", "s3cret-token")]).status == 303)
+        #expect(try session.post("/reports/login", withToken: [("token", "nope")]).status == 401)
+        #expect(try session.post("/reports/login", withToken: [("token", "s3cret-token")]).status == 303)
         #expect(try session.get("/reports").status == 200)
         #expect(try session.get("/reports.jsonl").status == 200)
     }
@@ -163,11 +163,11 @@ import TestSupport
 
     @Test func theBrowserMayOnlyReportItsOwnEvents() throws {
         let server = try start()
-        let session = BrowserSession(port: server.port)
+        let session = Browser(port: server.port)
         try session.get("/")
-        #expect(try session.post("/report", [("event", "launch"), ("layout", "grid")]).status == 400)
-        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "nope")]).status == 400)
-        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid")], withToken: false).status == 403)
-        #expect(try session.post("/report", [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
+        #expect(try session.post("/report", withToken: [("event", "launch"), ("layout", "grid")]).status == 400)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "nope")]).status == 400)
+        #expect(try session.post("/report", form: [("event", "horizontal_swipe"), ("layout", "grid")]).status == 403)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
     }
 }

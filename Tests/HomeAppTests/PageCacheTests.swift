@@ -21,15 +21,15 @@ import TestSupport
         let (warm, warmApp) = try Self.server()
         let (cold, coldApp) = try Self.server()
         defer { warmApp.shutdown(); coldApp.shutdown() }
-        let first = BrowserSession(port: warm.port)
+        let first = Browser(port: warm.port)
         try first.get(target)  // renders and caches for the first visitor
-        let second = BrowserSession(port: warm.port)
+        let second = Browser(port: warm.port)
         try second.get("/healthz")
         let visitor = [("Cookie", "visitor=0123456789abcdef0123456789abcdef")]
         let cached = try HTTPClient(port: warm.port).get(target, headers: visitor)
         let rendered = try HTTPClient(port: cold.port).get(target, headers: visitor)
         #expect(cached.status == 200)
         #expect(cached.body == rendered.body)
-        #expect(BrowserSession.csrfToken(in: cached.text) != first.csrfToken)
+        #expect(Browser.csrfToken(in: cached.text) != first.csrfToken)
     }
 }

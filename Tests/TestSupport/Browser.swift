@@ -1,11 +1,15 @@
-/// A client that behaves like a browser with JavaScript off: it keeps the cookies the server sets
-/// and sends them back, and submits forms from the HTML it was given (hidden fields, checked
-/// radios, the pressed button's name and value). It does not follow redirects by itself.
+/// A client that behaves like a browser with JavaScript off: one keep-alive connection, the
+/// cookies the server sets sent back, the CSRF token read from each page, and forms submitted
+/// from the HTML it was given (hidden fields, checked radios, the pressed button's name and
+/// value). It does not follow redirects by itself.
 public final class Browser {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
-    public let client: HTTPClient
+    public let port: UInt16
     public private(set) var cookies: [String: String] = [:]
+    /// The token of the last page's `<meta name="csrf-token">`.
+    public private(set) var csrfToken: String?
+    private var connection: HTTPConnection?
     /// Every page parsed, kept so their elements (whose parent links are weak) can still find
     /// their form while this browser lives.
     private var pages: [HTMLElement] = []
@@ -14,20 +18,38 @@ public final class Browser {
     private let server: AnyObject?
 
     public init(port: UInt16, keepingAlive server: AnyObject? = nil) {
-        client = HTTPClient(port: port)
+        self.port = port
         self.server = server
     }
 
     /// Sets a cookie by hand (e.g. a chosen visitor id); nil removes it.
     public func setCookie(_ name: String, _ value: String?) { cookies[name] = value }
 
-    public func get(_ target: String) throws -> HTTPResponse {
-        try remember(client.get(target, headers: cookieHeader))
+    @discardableResult
+    public func get(_ target: String, headers: [(String, String)] = []) throws -> HTTPResponse {
+        let response = try send("GET", target, headers: headers)
+        if let token = Self.csrfToken(in: response.text) { csrfToken = token }
+        return response
     }
 
     /// Posts `fields` urlencoded with this browser's cookies (for hand-made, e.g. forged, posts).
+    @discardableResult
     public func post(_ target: String, form fields: [(String, String)]) throws -> HTTPResponse {
-        try remember(client.post(target, form: fields, headers: cookieHeader))
+        let body = fields.map { "\(FormEncoding.encode($0))=\(FormEncoding.encode($1))" }.joined(separator: "&")
+        return try send("POST", target, headers: [("Content-Type", "application/x-www-form-urlencoded")],
+                        body: Array(body.utf8))
+    }
+
+    /// Posts `fields` with the last page's CSRF token added, as the page's own forms would.
+    @discardableResult
+    public func post(_ target: String, withToken fields: [(String, String)]) throws -> HTTPResponse {
+        try post(target, form: fields + [("_csrf", csrfToken ?? "")])
+    }
+
+    /// The token of `<meta name="csrf-token" content="…">`.
+    public static func csrfToken(in html: String) -> String? {
+        guard let range = html.range(of: "<meta name=\"csrf-token\" content=\"") else { return nil }
+        return String(html[range.upperBound...].prefix { $0 != "\"" })
     }
 
     /// GETs a page and parses it.
@@ -72,6 +94,28 @@ public final class Browser {
 
     private var cookieHeader: [(String, String)] {
         cookies.isEmpty ? [] : [("Cookie", cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))]
+    }
+
+    /// One request on the kept connection; a connection the server closed is replaced once.
+    private func send(_ method: String, _ target: String, headers: [(String, String)],
+                      body: [UInt8] = []) throws -> HTTPResponse {
+        let all = headers + cookieHeader
+        let response: HTTPResponse
+        do {
+            response = try open().request(method, target, headers: all, body: body)
+        } catch {
+            connection = nil
+            response = try open().request(method, target, headers: all, body: body)
+        }
+        if response.header("Connection")?.lowercased() == "close" { connection = nil }
+        return remember(response)
+    }
+
+    private func open() throws -> HTTPConnection {
+        if let connection { return connection }
+        let fresh = try HTTPConnection(port: port)
+        connection = fresh
+        return fresh
     }
 
     private func remember(_ response: HTTPResponse) -> HTTPResponse {
