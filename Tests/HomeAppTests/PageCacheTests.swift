@@ -8,8 +8,8 @@ import TestSupport
 @Suite struct PageCacheTests {
     static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
-    static func server() throws -> (TestServer, HomeApplication) {
-        var configuration = AppConfiguration(publicFolder: publicFolder)
+    static func server(content: String? = nil) throws -> (TestServer, HomeApplication) {
+        var configuration = AppConfiguration(publicFolder: publicFolder, contentFile: content)
         configuration.reportLog = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString).jsonl").path
         configuration.secret = "the same secret for both servers"
         let app = try HomeApplication(configuration: configuration)
@@ -31,5 +31,31 @@ import TestSupport
         #expect(cached.status == 200)
         #expect(cached.body == rendered.body)
         #expect(Browser.csrfToken(in: cached.text) != first.csrfToken)
+    }
+
+    @Test func aStreamGoingLiveIsNotHiddenByTheCache() throws {
+        // The default catalogue with its first upcoming stream starting three seconds from now.
+        let url = URL(fileURLWithPath: Self.publicFolder + "/content.json")
+        var catalogue = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        var items = try #require(catalogue["items"] as? [[String: Any]])
+        let index = try #require(items.firstIndex { ($0["startsAt"] as? String).map { $0 > "2026" } ?? false
+            && ISO8601DateFormatter().date(from: $0["startsAt"] as! String)! > Date() })
+        let starts = Date().addingTimeInterval(3)
+        items[index]["startsAt"] = ISO8601DateFormatter().string(from: starts)
+        catalogue["items"] = items
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("going-live-\(UUID().uuidString).json")
+        try JSONSerialization.data(withJSONObject: catalogue).write(to: file)
+        let (server, app) = try Self.server(content: file.path)
+        defer { app.shutdown() }
+        let id = try #require(items[index]["id"] as? String)
+        func tile() throws -> String {
+            let page = try HTTPClient(port: server.port).get("/?layout=list", headers: [("Cookie", "onboarded=1")]).text
+            let row = try #require(page.range(of: "posters/\(id).svg"))
+            return String(page[row.upperBound...].prefix(300))
+        }
+        #expect(try tile().contains("Starts "))
+        #expect(try tile().contains("Starts "))  // served from the cache
+        Thread.sleep(until: starts.addingTimeInterval(1))
+        #expect(try tile().contains("Live now"))
     }
 }

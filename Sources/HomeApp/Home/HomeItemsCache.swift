@@ -1,14 +1,42 @@
+import Foundation
 import HomeTemplates
 import Synchronization
 
-/// The catalogue boxed as `[any HomeItem]` once per content version, not once per request.
+/// The catalogue boxed as `[any HomeItem]` once per content version, not once per request,
+/// with what makes its display change over time: the live streams' start instants.
 final class HomeItemsCache: Sendable {
-    private let cached = Mutex<(version: Int, items: [any HomeItem])>((0, []))
+    struct Entry: Sendable {
+        let version: Int
+        let items: [any HomeItem]
+        /// Start instants of the live streams, sorted.
+        let starts: [Date]
 
-    func items(for snapshot: ContentSnapshot) -> [any HomeItem] {
-        if let hit = cached.withLock({ $0.version == snapshot.version ? $0.items : nil }) { return hit }
-        let items = snapshot.catalog.items.map { $0 as any HomeItem }
-        cached.withLock { $0 = (snapshot.version, items) }
-        return items
+        /// What a rendered page depends on besides the items: the UTC day ("Starts 19:45" or
+        /// "Starts Sun 22 Nov") and how many streams are live by now ("Live now").
+        func displayState(at now: Date) -> DisplayState {
+            var low = 0, high = starts.count
+            while low < high {
+                let middle = (low + high) / 2
+                if starts[middle] <= now { low = middle + 1 } else { high = middle }
+            }
+            return DisplayState(day: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)), started: low)
+        }
     }
+
+    struct DisplayState: Hashable, Sendable {
+        let day: Int
+        let started: Int
+    }
+
+    private let cached = Mutex<Entry?>(nil)
+
+    func entry(for snapshot: ContentSnapshot) -> Entry {
+        if let hit = cached.withLock({ $0?.version == snapshot.version ? $0 : nil }) { return hit }
+        let entry = Entry(version: snapshot.version, items: snapshot.catalog.items.map { $0 as any HomeItem },
+                          starts: snapshot.catalog.items.compactMap(\.startsAt).sorted())
+        cached.withLock { $0 = entry }
+        return entry
+    }
+
+    func items(for snapshot: ContentSnapshot) -> [any HomeItem] { entry(for: snapshot).items }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import HomeTemplates
 import MicroHTTP
 import ScreenKit
@@ -21,8 +22,8 @@ struct HomeRoutes {
         } else {
             layout = services.defaultLayout(for: visit)
         }
-        let snapshot = services.content.snapshot
-        let container = makeContainer(for: visit, items: services.homeItems.items(for: snapshot))
+        let catalogue = services.homeItems.entry(for: services.content.snapshot)
+        let container = makeContainer(for: visit, items: catalogue.items)
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = Self.scrollPosition(request.query)
         container.show(child)
@@ -33,7 +34,8 @@ struct HomeRoutes {
         }
         // A scrolled grid row changes the markup; everything else is the same for every visitor
         // but the CSRF token.
-        let key = PageCache.Key(layout: layout, contentVersion: snapshot.version, withOnboarding: withOnboarding)
+        let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
+                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
         let cacheable = child.baseViewModel.scrollPosition == nil
         if cacheable, let cached = services.pages.page(for: key) {
             container.loadViewTreeIfNeeded()  // the lifecycle still runs: didLaunch reports
@@ -83,9 +85,9 @@ struct HomeRoutes {
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
-    static func scrollPosition(_ query: QueryParameters) -> IndexPath? {
+    static func scrollPosition(_ query: QueryParameters) -> HomeTemplates.IndexPath? {
         guard let row = query["row"], let at = query["at"] else { return nil }
-        return IndexPath("\(row).\(at)")
+        return HomeTemplates.IndexPath("\(row).\(at)")
     }
 
     private func unknownLayout(_ name: String, _ visit: Visit) -> Response {
