@@ -36,10 +36,12 @@ struct AppServices: Sendable {
         Analytics(log: reportLog, decisions: toggles.decisions, visit: visit)
     }
 
-    /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then list.
+    /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then
+    /// the list (or the first layout of a factory without one). Always one the factory makes.
     func defaultLayout(for visit: Visit) -> String {
         if let chosen = visit.chosenLayout, factory.names.contains(chosen) { return chosen }
         let decided = toggles.decisions.defaultLayout(for: visit.visitor.id)
-        return factory.names.contains(decided) ? decided : ListHome.layoutName
+        if factory.names.contains(decided) { return decided }
+        return factory.names.contains(ListHome.layoutName) ? ListHome.layoutName : factory.names[0]
     }
 }

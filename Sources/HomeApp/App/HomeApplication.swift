@@ -19,6 +19,7 @@ public final class HomeApplication: Sendable {
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
                 logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
+        precondition(!factory.names.isEmpty, "the home needs at least one layout")
         do {
             assets = try StaticFiles(folder: configuration.publicFolder)
         } catch {
