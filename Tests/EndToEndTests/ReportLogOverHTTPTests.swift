@@ -129,7 +129,7 @@ import TestSupport
         let server = try start(log: missing)
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)
-        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0")]).status == 204)
         #expect(try server.client.get("/healthz").status == 200)
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("not-yet"), withIntermediateDirectories: true)
         server.signal(SIGTERM)
@@ -154,6 +154,27 @@ import TestSupport
         #expect(try session.get("/reports.jsonl").status == 200)
     }
 
+    @Test func aBeaconReachesTheGridsInjectedSwipeReporting() throws {
+        let server = try start()
+        let session = Browser(port: server.port)
+        let grid = try session.get("/?layout=grid").text
+        // The grid's second row (films: live streams come first); a tile's id names its position.
+        let tile = try #require(grid.range(of: "id=\"grid-tile-1-2\""))
+        let poster = try #require(grid[tile.upperBound...].range(of: "posters/"))
+        let item = String(grid[poster.upperBound...].prefix { $0 != "." })
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"),
+                                                        ("row", "1"), ("item", item)]).status == 204)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"),
+                                                        ("row", "0"), ("item", item)]).status == 400)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let swipes = try lines().filter { $0["event"] as? String == "horizontal_swipe" }
+        #expect(swipes.count == 1)
+        let properties = swipes.first?["properties"] as? [String: String]
+        #expect(swipes.first?["item"] as? String == item)
+        #expect(properties?["row"] == "1" && properties?["to"] == "2" && properties?["via"] == "scroll")
+    }
+
     @Test func onLoopbackTheReportsAreOpen() throws {
         let server = try start()
         #expect(try server.client.get("/reports").status == 200)
@@ -167,7 +188,8 @@ import TestSupport
         try session.get("/")
         #expect(try session.post("/report", withToken: [("event", "launch"), ("layout", "grid")]).status == 400)
         #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "nope")]).status == 400)
-        #expect(try session.post("/report", form: [("event", "horizontal_swipe"), ("layout", "grid")]).status == 403)
-        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid")]).status == 204)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "9")]).status == 400)
+        #expect(try session.post("/report", form: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1")]).status == 403)
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1")]).status == 204)
     }
 }

@@ -16,6 +16,11 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     private(set) var outcome: Presentation?
     /// The layout a replace switched to, for the cookie.
     private(set) var replacedLayout: String?
+    /// How a row was scrolled sideways: the "more" button's post, or the page script's beacon.
+    enum SwipeSource: String { case more, scroll }
+    var swipeSource = SwipeSource.more
+    /// Whether a beacon named the item it scrolled to (a "more" post always does).
+    var swipeNamesItem = false
 
     init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home", query: String? = nil) {
         self.items = items
@@ -77,9 +82,10 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.didLaunch = { [unowned self] in
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
         }
-        child.didHorizontalSwipe = { [unowned self] path in
-            analytics.record(.horizontalSwipe, layout: layout,
-                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
+        child.didHorizontalSwipe = { [unowned self, unowned child] path in
+            let item = swipeSource == .scroll && !swipeNamesItem ? nil : child.baseViewModel.item(at: path)?.identifier
+            analytics.record(.horizontalSwipe, layout: layout, item: item,
+                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": swipeSource.rawValue])
             let page = query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(layout)"
             outcome = .redirect(to: page + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")
         }

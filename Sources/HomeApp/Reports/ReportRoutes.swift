@@ -1,4 +1,5 @@
 import Foundation
+import HomeTemplates
 import MicroHTTP
 import Reporting
 import ScreenKit
@@ -30,16 +31,26 @@ struct ReportRoutes {
         guard Self.clientEvents.contains(name) else {
             throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
         }
-        guard let layout = request.form["layout"], services.factory.names.contains(layout) else {
+        guard let layout = request.form["layout"], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
-        var properties = ["via": "scroll"]
-        if let row = request.form["row"] {
-            guard let number = Int(row), number >= 0 else { throw HTTPError(.badRequest, "\"row\" must be a row number.") }
-            properties["row"] = String(number)
+        // The swipe reaches the child that drew the row, which tells its container through the
+        // injected `didHorizontalSwipe`: the container reports it, as it does for "more".
+        let container = HomeRoutes(services: services).makeContainer(for: visit)
+        container.show(child)
+        guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
+            throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
         }
-        let item = request.form["item"].flatMap { services.content.catalog.item(id: $0)?.id }
-        services.analytics(for: visit).record(name, layout: layout, item: item, properties: properties)
+        var path = HomeTemplates.IndexPath(section: row, item: 0)
+        if let id = request.form["item"] {
+            guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
+                throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")
+            }
+            path = named
+            container.swipeNamesItem = true
+        }
+        container.swipeSource = .scroll
+        child.didHorizontalSwipe?(path)
         return Response(status: .noContent)
     }
 
