@@ -19,7 +19,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     /// How a row was scrolled sideways: the "more" button's post, or the page script's beacon.
     enum SwipeSource: String { case more, scroll }
     var swipeSource = SwipeSource.more
-    /// Whether a beacon named the item it scrolled to (a "more" post always does).
+    /// Whether a beacon named the item it scrolled to; then the report line names it too.
     var swipeNamesItem = false
 
     init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home", query: String? = nil) {
@@ -83,7 +83,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
         }
         child.didHorizontalSwipe = { [unowned self, unowned child] path in
-            let item = swipeSource == .scroll && !swipeNamesItem ? nil : child.baseViewModel.item(at: path)?.identifier
+            let item = swipeNamesItem ? child.baseViewModel.item(at: path)?.identifier : nil
             analytics.record(.horizontalSwipe, layout: layout, item: item,
                              properties: ["row": "\(path.section)", "to": "\(path.item)", "via": swipeSource.rawValue])
             let page = query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(layout)"
