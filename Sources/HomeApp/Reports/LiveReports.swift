@@ -22,7 +22,6 @@ final class LiveReports: Sendable {
         }
     }
 
-    var count: Int { watchers.streams.withLock { $0.count } }
 
     /// A new watcher's stream: it starts with a retry hint, then one `data:` line per event.
     func watch() -> ResponseStream {

@@ -15,5 +15,4 @@ final class OpenStreams: Sendable {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }
 
-    var count: Int { streams.withLock { $0.count } }
 }
