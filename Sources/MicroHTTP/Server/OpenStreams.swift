@@ -14,5 +14,4 @@ final class OpenStreams: Sendable {
     func finishAll() {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }
-
 }
