@@ -1,3 +1,5 @@
+import Glibc
+
 /// An HTTP request method. Unknown methods are kept verbatim so the router can answer 405.
 public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     public let rawValue: String
@@ -12,6 +14,19 @@ public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public static let patch = Method("PATCH")
     public static let delete = Method("DELETE")
     public static let options = Method("OPTIONS")
+
+    /// The method libmicrohttpd read; the common ones without building a string.
+    init(cString: UnsafePointer<CChar>) {
+        if strcmp(cString, "GET") == 0 {
+            self = .get
+        } else if strcmp(cString, "POST") == 0 {
+            self = .post
+        } else if strcmp(cString, "HEAD") == 0 {
+            self = .head
+        } else {
+            self.init(String(cString: cString))
+        }
+    }
 
     /// Methods whose bodies the server decodes as forms or keeps as raw bytes.
     var carriesBody: Bool { self == .post || self == .put || self == .patch || self == .delete }

@@ -13,14 +13,26 @@ public enum PathDecoding {
     /// result is not UTF-8. `/` has none; an empty segment (`//`, a trailing `/`) is kept as `""`,
     /// so such a path matches no route rather than quietly standing for another.
     public static func segments(of rawPath: Substring) -> [String]? {
-        guard rawPath != "/" else { return [] }
-        var result: [String] = []
-        for raw in rawPath.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst() {
-            guard let decoded = percentDecode(raw) else { return nil }
-            result.append(decoded)
+        var path = rawPath
+        return path.withUTF8 { bytes -> [String]? in
+            guard !(bytes.count == 1 && bytes[0] == slash) else { return [] }
+            var result: [String] = []
+            // What precedes the first `/` is not a segment (origin-form targets start with one).
+            guard var start = bytes.firstIndex(of: slash).map({ $0 + 1 }) else { return [] }
+            while true {
+                let end = bytes[start...].firstIndex(of: slash) ?? bytes.endIndex
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                // Cut from a String at an ASCII `/`, an unescaped segment is already valid UTF-8.
+                guard let decoded = raw.contains(percent) ? percentDecode(raw) : String(decoding: raw, as: UTF8.self)
+                else { return nil }
+                result.append(decoded)
+                guard end != bytes.endIndex else { return result }
+                start = end + 1
+            }
         }
-        return result
     }
+
+    private static let slash = UInt8(ascii: "/"), percent = UInt8(ascii: "%")
 
     /// Decodes `%XX` escapes; `+` stays `+` (it means space only in query strings and forms).
     public static func percentDecode<C: Collection<UInt8>>(_ bytes: C) -> String? {

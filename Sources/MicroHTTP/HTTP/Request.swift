@@ -16,13 +16,18 @@ public struct Request: Sendable {
     public let form: FormFields
     /// The body of any other content type; empty for forms.
     public let body: [UInt8]
-    /// The client's IP address.
-    public let remoteAddress: String
+    let clientAddress: ClientAddress
 
     public init(id: String = "test", method: Method, target: String, pathSegments: [String],
                 query: QueryParameters = .init(), headers: Headers = .init(),
                 cookies: [String: String] = [:], form: FormFields = .init(), body: [UInt8] = [],
                 remoteAddress: String = "127.0.0.1") {
+        self.init(id: id, method: method, target: target, pathSegments: pathSegments, query: query, headers: headers,
+                  cookies: cookies, form: form, body: body, clientAddress: ClientAddress(text: remoteAddress))
+    }
+
+    init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
+         headers: Headers, cookies: [String: String], form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
         self.id = id
         self.method = method
         self.target = target
@@ -32,9 +37,14 @@ public struct Request: Sendable {
         self.cookies = cookies
         self.form = form
         self.body = body
-        self.remoteAddress = remoteAddress
+        self.clientAddress = clientAddress
     }
 
+    /// The client's IP address.
+    public var remoteAddress: String { clientAddress.text }
+
     /// The path part of the target, still encoded.
-    public var path: Substring { target.prefix { $0 != "?" } }
+    public var path: Substring {
+        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+    }
 }

@@ -26,7 +26,7 @@ func accessHandlerCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     let bytes = uploadData.map {
         UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: uploadDataSize.pointee)
     }
-    return core.access(connection, Method(String(cString: method)), context, upload: bytes,
+    return core.access(connection, Method(cString: method), context, upload: bytes,
                        uploadSize: uploadDataSize)
 }
 
@@ -44,9 +44,13 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
 func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                               _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
                               _ code: MHD_ConnectionNotificationCode) {
-    guard let cls, let connection else { return }
+    guard let cls, let connection, let socketContext else { return }
     let deadlines = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().headDeadlines
-    if code == .CONNECTION_NOTIFY_STARTED { deadlines.opened(connection) } else { deadlines.closed(connection) }
+    if code == .CONNECTION_NOTIFY_STARTED {
+        deadlines.opened(connection, socketContext)
+    } else {
+        deadlines.closed(socketContext)
+    }
 }
 
 func postDataCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ key: UnsafePointer<CChar>?,

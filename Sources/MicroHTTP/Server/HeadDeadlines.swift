@@ -10,15 +10,13 @@ import Synchronization
 /// as long as it likes. Each connection gets a deadline when it opens and again after each
 /// answer; the head arriving (the access handler's first call) clears it. A sweeper thread shuts
 /// down the socket of a connection past its deadline; libmicrohttpd reads end-of-file and closes it.
+///
+/// The deadline lives in the connection's libmicrohttpd socket context, so the per-request
+/// updates are single atomic stores; the lock guards only the set of open connections.
 final class HeadDeadlines: Sendable {
-    private struct Entry {
-        let descriptor: Int32
-        var deadline: ContinuousClock.Instant?
-    }
-
-    private let limit: Duration
+    private let limit: Int64
     private let logger: Logger
-    private let entries = Mutex<[Int: Entry]>([:])
+    private let connections = Mutex<[ObjectIdentifier: ConnectionDeadline]>([:])
     private let stopping = Atomic<Bool>(false)
     private let sweeper = Mutex<pthread_t?>(nil)
     /// Connections closed because their head was late.
@@ -26,34 +24,47 @@ final class HeadDeadlines: Sendable {
 
     /// `seconds` of 0 turns the deadlines off, as it turns off libmicrohttpd's timeout.
     init(seconds: UInt32, logger: Logger) {
-        limit = .seconds(seconds)
+        limit = Int64(seconds) * 1_000_000_000
         self.logger = logger
     }
 
-    private var isEnabled: Bool { limit > .zero }
+    private var isEnabled: Bool { limit > 0 }
 
-    func opened(_ connection: OpaquePointer) {
+    /// Stores the new connection's deadline in its socket context, released by `closed`.
+    func opened(_ connection: OpaquePointer, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
         guard isEnabled else { return }
-        let entry = Entry(descriptor: dh_connection_fd(connection), deadline: .now + limit)
-        entries.withLock { $0[Int(bitPattern: connection)] = entry }
+        let entry = ConnectionDeadline(descriptor: dh_connection_fd(connection), deadline: Self.now() + limit)
+        connections.withLock { $0[ObjectIdentifier(entry)] = entry }
+        socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
     }
 
     func headArrived(_ connection: OpaquePointer) {
-        guard isEnabled else { return }
-        entries.withLock { $0[Int(bitPattern: connection)]?.deadline = nil }
+        entry(of: connection)?.deadline.store(0, ordering: .relaxed)
     }
 
     func answered(_ connection: OpaquePointer) {
-        guard isEnabled else { return }
-        let deadline = ContinuousClock.now + limit
-        entries.withLock { $0[Int(bitPattern: connection)]?.deadline = deadline }
+        entry(of: connection)?.deadline.store(Self.now() + limit, ordering: .relaxed)
     }
 
     /// libmicrohttpd reports the close before it closes the descriptor, so the sweeper, holding
     /// the same lock, never shuts down a descriptor that was already reused.
-    func closed(_ connection: OpaquePointer) {
-        guard isEnabled else { return }
-        _ = entries.withLock { $0.removeValue(forKey: Int(bitPattern: connection)) }
+    func closed(_ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        guard let raw = socketContext.pointee else { return }
+        socketContext.pointee = nil
+        let entry = Unmanaged<ConnectionDeadline>.fromOpaque(raw).takeRetainedValue()
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(entry)) }
+    }
+
+    private func entry(of connection: OpaquePointer) -> ConnectionDeadline? {
+        guard isEnabled, let raw = dh_socket_context(connection) else { return nil }
+        return Unmanaged<ConnectionDeadline>.fromOpaque(raw).takeUnretainedValue()
+    }
+
+    /// Coarse monotonic nanoseconds: a deadline of seconds needs no finer clock, and this one is cheap.
+    private static func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
     func start() {
@@ -83,13 +94,15 @@ final class HeadDeadlines: Sendable {
     private func sweep() {
         while !stopping.load(ordering: .relaxed) {
             usleep(250_000)
-            let now = ContinuousClock.now
-            let late = entries.withLock { entries in
+            let now = Self.now()
+            let late = connections.withLock { connections in
                 var late = 0
-                for (key, entry) in entries {
-                    guard let deadline = entry.deadline, deadline <= now else { continue }
+                for entry in connections.values {
+                    let deadline = entry.deadline.load(ordering: .relaxed)
+                    guard deadline != 0, deadline <= now,
+                          entry.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
+                    else { continue }
                     shutdown(entry.descriptor, Int32(SHUT_RDWR))
-                    entries[key]?.deadline = nil
                     late += 1
                 }
                 return late
@@ -100,5 +113,16 @@ final class HeadDeadlines: Sendable {
                 logger.info("closed connections without a complete request head in time", metadata: ["count": "\(late)"])
             }
         }
+    }
+}
+
+/// When one connection's next request head is due (monotonic nanoseconds); 0 while none is.
+final class ConnectionDeadline: Sendable {
+    let descriptor: Int32
+    let deadline: Atomic<Int64>
+
+    init(descriptor: Int32, deadline: Int64) {
+        self.descriptor = descriptor
+        self.deadline = Atomic(deadline)
     }
 }

@@ -12,25 +12,27 @@ struct RequestReader {
             throw HTTPError(.badRequest, "The address is not valid: it holds bytes that are not UTF-8.")
         }
         // Origin form only: absolute and asterisk forms are for proxies and OPTIONS, neither served here.
-        guard target.hasPrefix("/") else {
+        guard target.utf8.first == UInt8(ascii: "/") else {
             throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
         }
-        let rawPath = target.prefix { $0 != "?" }
-        guard let segments = PathDecoding.segments(of: rawPath) else {
+        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
+        guard let segments = PathDecoding.segments(of: question.map { target[..<$0] } ?? target[...]) else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
         }
-        if let question = target.utf8.firstIndex(of: UInt8(ascii: "?")),
-           !PathDecoding.hasWellFormedEscapes(target.utf8[question...]) {
-            throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
+        var query: [(name: String, value: String)] = []
+        if let question {
+            guard PathDecoding.hasWellFormedEscapes(target.utf8[question...]) else {
+                throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
+            }
+            query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
         }
-        let query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
         let headers = Headers(try pairs(.HEADER_KIND, what: "header"))
         let cookieHeader = headers.values("Cookie").joined(separator: "; ")
         return Request(
             id: context.id, method: method, target: target, pathSegments: segments,
             query: QueryParameters(query), headers: headers,
             cookies: cookieHeader.isEmpty ? [:] : CookieParser.parse(cookieHeader),
-            form: try form(), body: context.body, remoteAddress: remoteAddress())
+            form: try form(), body: context.body, clientAddress: ClientAddress(dh_client_address(connection)))
     }
 
     private func pairs(_ kind: MHD_ValueKind, what: String) throws(HTTPError) -> [(name: String, value: String)] {
@@ -52,25 +54,5 @@ struct RequestReader {
             }
         }
         return FormFields(context.formFields)
-    }
-
-    private func remoteAddress() -> String {
-        guard let address = dh_client_address(connection) else { return "" }
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        switch Int32(address.pointee.sa_family) {
-        case AF_INET:
-            address.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { ipv4 in
-                var ip = ipv4.pointee.sin_addr
-                _ = inet_ntop(AF_INET, &ip, &buffer, socklen_t(buffer.count))
-            }
-        case AF_INET6:
-            address.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { ipv6 in
-                var ip = ipv6.pointee.sin6_addr
-                _ = inet_ntop(AF_INET6, &ip, &buffer, socklen_t(buffer.count))
-            }
-        default:
-            return ""
-        }
-        return buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 }

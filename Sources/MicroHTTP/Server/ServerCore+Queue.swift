@@ -2,7 +2,7 @@ import CMicroHTTPD
 
 extension ServerCore {
     /// Headers every HTML page carries: no inline script, no framing, no MIME sniffing.
-    static let htmlSecurityHeaders: [(String, String)] = [
+    static let htmlSecurityHeaders: [(StaticString, StaticString)] = [
         ("Content-Security-Policy",
          "default-src 'self'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'; object-src 'none'"),
         ("Referrer-Policy", "same-origin"),
@@ -15,12 +15,14 @@ extension ServerCore {
             return .NO
         }
         defer { MHD_destroy_response(handle) }
-        for (name, value) in response.headers { add(name, value, to: handle) }
-        if response.isHTML {
-            for (name, value) in Self.htmlSecurityHeaders { add(name, value, to: handle) }
+        for (name, value) in response.headers {
+            name.withCString { name in value.withCString { add(name, $0, to: handle) } }
         }
-        add("X-Content-Type-Options", "nosniff", to: handle)
-        add("X-Request-Id", id, to: handle)
+        if response.isHTML {
+            for (name, value) in Self.htmlSecurityHeaders { add(name.cString, value.cString, to: handle) }
+        }
+        add(StaticString("X-Content-Type-Options").cString, StaticString("nosniff").cString, to: handle)
+        id.withCString { add(StaticString("X-Request-Id").cString, $0, to: handle) }
         return MHD_queue_response(connection, UInt32(response.status.rawValue), handle)
     }
 
@@ -65,9 +67,14 @@ extension ServerCore {
         }
     }
 
-    private func add(_ name: String, _ value: String, to handle: OpaquePointer) {
+    private func add(_ name: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>, to handle: OpaquePointer) {
         if MHD_add_response_header(handle, name, value) == .NO {
-            logger.error("refused a response header", metadata: ["header": "\(name)"])
+            logger.error("refused a response header", metadata: ["header": "\(String(cString: name))"])
         }
     }
+}
+
+extension StaticString {
+    /// The literal's own NUL-terminated bytes: passing a `String` to C would copy it first.
+    var cString: UnsafePointer<CChar> { UnsafeRawPointer(utf8Start).assumingMemoryBound(to: CChar.self) }
 }

@@ -137,7 +137,12 @@ final class ServerCore: Sendable {
         configuration.errorPage.render(ErrorDescription(status: status, message: message, requestID: id))
     }
 
-    private func header(_ connection: OpaquePointer, _ name: String) -> String? {
-        MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
+    /// A static name passes its own NUL-terminated bytes to C; a `String` would be copied first.
+    private func header(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+        name.withUTF8Buffer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) {
+                MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress)
+            }
+        }.map { String(cString: $0) }
     }
 }
