@@ -56,6 +56,7 @@ let package = Package(
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
             "HomeApp", "HomeTemplates", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.
         .testTarget(name: "ThirdLayoutTests", dependencies: [

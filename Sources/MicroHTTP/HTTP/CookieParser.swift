@@ -6,28 +6,37 @@ public enum CookieParser {
     public static let maximumCount = 64
 
     public static func parse(_ header: String) -> [String: String] {
-        var cookies: [String: String] = [:]
-        for pair in header.utf8.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: true) {
-            guard cookies.count < maximumCount else { break }
-            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-            let name = trimmed(pair[pair.startIndex..<equals])
-            var value = trimmed(pair[pair.index(after: equals)...])
-            guard !name.isEmpty, name.allSatisfy(isTokenByte) else { continue }
-            if value.count >= 2, value.first == UInt8(ascii: "\""), value.last == UInt8(ascii: "\"") {
-                value = value.dropFirst().dropLast()
+        var text = header
+        return text.withUTF8 { bytes in
+            var cookies: [String: String] = [:]
+            var start = 0
+            while start < bytes.count, cookies.count < maximumCount {
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+                defer { start = end + 1 }
+                guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = trimmed(bytes, start..<equals)
+                var value = trimmed(bytes, equals + 1..<end)
+                guard !name.isEmpty, bytes[name].allSatisfy(isTokenByte) else { continue }
+                if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
+                    value = value.lowerBound + 1..<value.upperBound - 1
+                }
+                // Token bytes are ASCII; the value was cut from a String at ASCII bytes, so it is UTF-8.
+                let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
+                if cookies[key] == nil {
+                    cookies[key] = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
+                }
             }
-            guard let name = String(validating: name, as: UTF8.self),
-                  let text = String(validating: value, as: UTF8.self) else { continue }
-            if cookies[name] == nil { cookies[name] = text }
+            return cookies
         }
-        return cookies
     }
 
-    private static func trimmed(_ bytes: Substring.UTF8View.SubSequence) -> Substring.UTF8View.SubSequence {
-        var slice = bytes
-        while let first = slice.first, first == 0x20 || first == 0x09 { slice = slice.dropFirst() }
-        while let last = slice.last, last == 0x20 || last == 0x09 { slice = slice.dropLast() }
-        return slice
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        var range = range
+        while let first = range.first, bytes[first] == 0x20 || bytes[first] == 0x09 { range = first + 1..<range.upperBound }
+        while !range.isEmpty, bytes[range.upperBound - 1] == 0x20 || bytes[range.upperBound - 1] == 0x09 {
+            range = range.lowerBound..<range.upperBound - 1
+        }
+        return range
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

@@ -1,6 +1,7 @@
 /// Bytes sent as they are except for some ranges, each replaced by the same short value: a
-/// cached page with this visitor's token in its slots. libmicrohttpd gathers the pieces straight
-/// from both arrays (an I/O vector), so the page is neither copied nor rebuilt per request.
+/// cached page with this visitor's token in its slots, never rebuilt per request. The server
+/// copies the pieces into one buffer: measured here, a 50 KB copy costs less than what an I/O
+/// vector costs libmicrohttpd and the kernel (a separate send for the head, a gathered body).
 public struct SplicedBody: Sendable {
     let base: [UInt8]
     let holes: [Range<Int>]
@@ -28,6 +29,26 @@ public struct SplicedBody: Sendable {
         }
         if start < base.count { pieces.append(.base(start..<base.count)) }
         return pieces
+    }
+
+    /// The length of the body.
+    public var count: Int { base.count - holes.reduce(0) { $0 + $1.count } + holes.count * filling.count }
+
+    /// Writes the body into `buffer`, which holds exactly `count` bytes.
+    func write(into buffer: UnsafeMutableRawBufferPointer) {
+        var at = 0
+        base.withUnsafeBytes { base in
+            filling.withUnsafeBytes { filling in
+                for piece in pieces {
+                    let bytes = switch piece {
+                    case .base(let range): UnsafeRawBufferPointer(rebasing: base[range])
+                    case .filling: filling
+                    }
+                    UnsafeMutableRawBufferPointer(rebasing: buffer[at..<at + bytes.count]).copyMemory(from: bytes)
+                    at += bytes.count
+                }
+            }
+        }
     }
 
     /// The body as one array (for tests and for anything that wants the bytes).

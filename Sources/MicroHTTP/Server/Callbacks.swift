@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 // libmicrohttpd calls these from its own threads. They are plain functions in a non-main file
 // so they carry no actor isolation; `cls` is the retained ServerCore, `con_cls` the retained
@@ -78,6 +79,11 @@ func collectPairCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
 func releaseBodyCallback(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<ResponseBytes>.fromOpaque(cls).release()
+}
+
+/// Frees a buffer the server filled with `malloc` (a spliced body), once libmicrohttpd has sent it.
+func freeBufferCallback(_ buffer: UnsafeMutableRawPointer?) {
+    free(buffer)
 }
 
 /// Pulls the next bytes of a `ResponseStream`; -1 ends the response.

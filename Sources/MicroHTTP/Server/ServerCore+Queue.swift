@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 extension ServerCore {
     /// Headers every HTML page carries: no inline script, no framing, no MIME sniffing.
@@ -51,12 +52,11 @@ extension ServerCore {
             if handle == nil { retained.release() }
             return handle
         case .spliced(let body):
-            let box = ResponseBytes(body.base, filling: body.filling)
-            let retained = Unmanaged.passRetained(box)
-            let vector = box.vector(for: body)
-            let handle = MHD_create_response_from_iovec(vector, UInt32(vector.count), releaseBodyCallback,
-                                                        retained.toOpaque())
-            if handle == nil { retained.release() }
+            let count = body.count
+            guard let buffer = malloc(max(count, 1)) else { return nil }
+            body.write(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
+            let handle = MHD_create_response_from_buffer_with_free_callback(count, buffer, freeBufferCallback)
+            if handle == nil { free(buffer) }
             return handle
         case .chunks(let body):
             let retained = Unmanaged.passRetained(ChunkedBodyBox(body))
