@@ -12,12 +12,13 @@ struct SettingsRequest: SceneRequest {}
 
 extension SceneRegistry {
     /// Every scene the app presents; a new one is one request type and one line here.
-    static var app: SceneRegistry {
+    /// Built once: every home request's container pivots through it.
+    static let app: SceneRegistry = {
         var registry = SceneRegistry()
         registry.register(ItemRequest.self) { .push(url: "/\($0.scene.rawValue)/\($0.id)") }
         registry.register(SettingsRequest.self) { _ in .push(url: "/settings") }
         return registry
-    }
+    }()
 }
 
 extension ItemRequest.Scene {

@@ -71,7 +71,7 @@ func postDataCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ 
 func collectPairCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
                          _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    Unmanaged<PairCollector>.fromOpaque(cls).takeUnretainedValue().add(key, value)
+    cls.assumingMemoryBound(to: PairCollector.self).pointee.add(key, value)
     return .YES
 }
 

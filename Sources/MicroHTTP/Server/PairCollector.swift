@@ -1,9 +1,23 @@
+import CMicroHTTPD
+
 /// Gathers C key/value pairs; notes whether any was not valid UTF-8 so the request can be refused.
-final class PairCollector {
+struct PairCollector {
     var pairs: [(name: String, value: String)] = []
     var invalidName: String?
 
-    func add(_ key: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>?) {
+    /// Every pair of `kind` on `connection`, read in one pass into storage sized by a first count.
+    static func collect(_ kind: MHD_ValueKind, on connection: OpaquePointer) -> PairCollector {
+        var collector = PairCollector()
+        let count = MHD_get_connection_values(connection, kind, nil, nil)
+        guard count > 0 else { return collector }
+        collector.pairs.reserveCapacity(Int(count))
+        withUnsafeMutablePointer(to: &collector) {
+            _ = MHD_get_connection_values(connection, kind, collectPairCallback, $0)
+        }
+        return collector
+    }
+
+    mutating func add(_ key: UnsafePointer<CChar>, _ value: UnsafePointer<CChar>?) {
         guard let name = String(validatingCString: key) else {
             invalidName = invalidName ?? String(cString: key)
             return

@@ -8,11 +8,7 @@ enum RequestFraming {
         // Most requests have neither header: two look-ups, no allocation.
         guard MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil
             || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil else { return nil }
-        let collector = PairCollector()
-        withExtendedLifetime(collector) {
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectPairCallback,
-                                          Unmanaged.passUnretained(collector).toOpaque())
-        }
+        let collector = PairCollector.collect(.HEADER_KIND, on: connection)
         let lengths = collector.pairs.filter { $0.name.caseInsensitiveEquals("Content-Length") }.map(\.value)
         let codings = collector.pairs.filter { $0.name.caseInsensitiveEquals("Transfer-Encoding") }.map(\.value)
         // RFC 9112 §6.3: differing lengths are an unrecoverable framing error.

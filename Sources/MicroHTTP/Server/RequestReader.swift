@@ -27,7 +27,7 @@ struct RequestReader {
             query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
         }
         let headers = Headers(try pairs(.HEADER_KIND, what: "header"))
-        let cookieHeader = headers.values("Cookie").joined(separator: "; ")
+        let cookieHeader = headers.joinedValues("Cookie", separator: "; ")
         return Request(
             id: context.id, method: method, target: target, pathSegments: segments,
             query: QueryParameters(query), headers: headers,
@@ -36,11 +36,7 @@ struct RequestReader {
     }
 
     private func pairs(_ kind: MHD_ValueKind, what: String) throws(HTTPError) -> [(name: String, value: String)] {
-        let collector = PairCollector()
-        let cls = Unmanaged.passUnretained(collector).toOpaque()
-        withExtendedLifetime(collector) {
-            _ = MHD_get_connection_values(connection, kind, collectPairCallback, cls)
-        }
+        let collector = PairCollector.collect(kind, on: connection)
         if let name = collector.invalidName {
             throw HTTPError(.badRequest, "The \(what) \"\(name)\" is not valid UTF-8.")
         }

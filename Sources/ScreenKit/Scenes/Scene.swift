@@ -1,5 +1,5 @@
 /// A value naming where to go and with what (the seed's `SceneRequest`); it does nothing itself.
-public protocol SceneRequest {}
+public protocol SceneRequest: SendableMetatype {}
 
 /// A built scene and its presentation style.
 public enum Scene {

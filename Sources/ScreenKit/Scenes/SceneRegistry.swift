@@ -1,7 +1,7 @@
 /// A `SceneBuilder` that maps request types to build closures; a new scene is one registration.
 /// `TextInputRequest` is registered from the start.
-public struct SceneRegistry: SceneBuilder {
-    private var builders: [ObjectIdentifier: (any SceneRequest) -> Scene?] = [:]
+public struct SceneRegistry: SceneBuilder, Sendable {
+    private var builders: [ObjectIdentifier: @Sendable (any SceneRequest) -> Scene?] = [:]
 
     /// Creates a registry that already knows `TextInputRequest`.
     public init() {
@@ -12,7 +12,7 @@ public struct SceneRegistry: SceneBuilder {
 
     /// Registers (or replaces) how scenes for requests of type `type` are built.
     public mutating func register<Request: SceneRequest>(_ type: Request.Type,
-                                                         build: @escaping (Request) -> Scene) {
+                                                         build: @escaping @Sendable (Request) -> Scene) {
         builders[ObjectIdentifier(type)] = { request in
             (request as? Request).map(build)
         }
