@@ -8,7 +8,9 @@ public enum CookieParser {
     public static func parse(_ header: String) -> [String: String] {
         var text = header
         return text.withUTF8 { bytes in
-            var cookies: [String: String] = [:]
+            // Sized up front: growing a dictionary pair by pair rehashes it at every step.
+            let pairs = bytes.reduce(1) { $1 == UInt8(ascii: ";") ? $0 + 1 : $0 }
+            var cookies = [String: String](minimumCapacity: min(pairs, maximumCount))
             var start = 0
             while start < bytes.count, cookies.count < maximumCount {
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
