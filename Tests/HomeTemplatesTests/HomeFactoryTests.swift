@@ -23,6 +23,12 @@ struct HomeFactoryTests {
         #expect(HomeFactory.standard.make("List") == nil)
     }
 
+    @Test("has knows exactly the registered names")
+    func has() {
+        #expect(HomeFactory.standard.has("list") && HomeFactory.standard.has("grid"))
+        #expect(!HomeFactory.standard.has("carousel") && !HomeFactory.standard.has("Grid") && !HomeFactory.standard.has(""))
+    }
+
     @Test("register adds a layout at the end")
     func registerAdds() throws {
         var factory = HomeFactory.standard

@@ -39,9 +39,9 @@ struct AppServices: Sendable {
     /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then
     /// the list (or the first layout of a factory without one). Always one the factory makes.
     func defaultLayout(for visit: Visit) -> String {
-        if let chosen = visit.chosenLayout, factory.names.contains(chosen) { return chosen }
+        if let chosen = visit.chosenLayout, factory.has(chosen) { return chosen }
         let decided = toggles.decisions.defaultLayout(for: visit.visitor.id)
-        if factory.names.contains(decided) { return decided }
-        return factory.names.contains(ListHome.layoutName) ? ListHome.layoutName : factory.names[0]
+        if factory.has(decided) { return decided }
+        return factory.has(ListHome.layoutName) ? ListHome.layoutName : factory.names[0]
     }
 }

@@ -17,7 +17,7 @@ struct HomeRoutes {
         let visit = services.visit(request)
         let layout: String
         if let asked = request.query["layout"] {
-            guard services.factory.names.contains(asked) else { return unknownLayout(asked, visit) }
+            guard services.factory.has(asked) else { return unknownLayout(asked, visit) }
             layout = asked
         } else {
             layout = services.defaultLayout(for: visit)

@@ -35,7 +35,7 @@ struct OnboardingRoutes {
     func choose(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
         try visit.requireValidCSRF(services.csrf)
-        guard let layout = request.form["layout"], services.factory.names.contains(layout) else {
+        guard let layout = request.form["layout"], services.factory.has(layout) else {
             throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
         services.analytics(for: visit).record(.layoutChosen, layout: layout, properties: ["via": "onboarding"])

@@ -26,7 +26,7 @@ struct SceneRoutes {
 
     func settings(_ request: Request) -> Response {
         let visit = services.visit(request)
-        let chosen = visit.chosenLayout.flatMap { services.factory.names.contains($0) ? $0 : nil }
+        let chosen = visit.chosenLayout.flatMap { services.factory.has($0) ? $0 : nil }
         let model = SettingsScreenModel(
             layouts: services.factory.layouts.map { ($0.layoutName, $0.displayName) },
             current: chosen ?? services.defaultLayout(for: visit), isChosen: chosen != nil)
@@ -41,7 +41,7 @@ struct SceneRoutes {
             response.setCookie(.deletion(of: Visit.layoutCookie))
             return response
         }
-        guard let layout = request.form["layout"], services.factory.names.contains(layout) else {
+        guard let layout = request.form["layout"], services.factory.has(layout) else {
             throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
         services.analytics(for: visit).record(.layoutChosen, layout: layout, properties: ["via": "settings"])

@@ -19,6 +19,9 @@ public struct HomeFactory: Sendable {
     /// Every layout name, in registration order.
     public var names: [String] { layouts.map { $0.layoutName } }
 
+    /// Whether a layout is called `name`; unlike `names`, builds no array.
+    public func has(_ name: String) -> Bool { layouts.contains { $0.layoutName == name } }
+
     /// A new child for `name`, injected with this factory; nil for an unknown name.
     public func make(_ name: String) -> (any HomeChild)? {
         guard let layout = layouts.first(where: { $0.layoutName == name }) else { return nil }
