@@ -89,3 +89,17 @@ import TestSupport
         #expect(try server.client.get(target).text == expected, "\(target)")
     }
 }
+
+@Suite struct QueryTakeoverTests {
+    /// libmicrohttpd's copy of the target ends right after `?`, and the count is the decoder's.
+    @Test(arguments: ["/x", "/x?", "/x?&", "/x?a", "/x?a&", "/x?a&&", "/x?&a", "/x?a=1&b&&c", "/x?a=b=c&&d=%26", "/x?a?b&c"])
+    func countsTheArgumentsTheDecoderReadsAndHidesTheQuery(target: String) throws {
+        var line = Array(target.utf8CString)
+        let count = line.withUnsafeMutableBufferPointer { QueryTakeover.take(UnsafePointer($0.baseAddress!)) }
+        let question = target.firstIndex(of: "?")
+        let expected = try question.map { try QueryParameters.decode(target[target.index(after: $0)...]).pairs.count } ?? 0
+        #expect(count == expected, "\(target)")
+        let kept = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        #expect(kept == (question.map { String(target[...$0]) } ?? target), "\(target)")
+    }
+}
