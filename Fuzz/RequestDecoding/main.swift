@@ -1,10 +1,11 @@
 import Glibc
 import Logging
 
-/// libFuzzer target: libmicrohttpd's query and form decoders (its query arguments and its
-/// PostProcessor) and the Cookie header, through a real `Server` on 127.0.0.1. After its first
-/// byte, which picks the content type, the input is split at its first two newlines into the
-/// query, the Cookie value and the body. A 5xx, or no answer within 10 s, is a crash.
+/// libFuzzer target: the query decoder (MicroHTTP's own; libmicrohttpd never sees the query), the
+/// form decoders (libmicrohttpd's PostProcessor) and the Cookie header, through a real `Server` on
+/// 127.0.0.1. After its first byte, which picks the content type, the input is split at its first
+/// two newlines into the query, the Cookie value and the body. A 5xx, or no answer within 10 s,
+/// is a crash.
 let server: Server = {
     let echo: Handler = { request in
         var out = ""

@@ -53,9 +53,9 @@ public enum PathDecoding {
         return String(validating: out, as: UTF8.self)
     }
 
-    /// Whether every `%` starts a two-digit hex escape other than `%00`. libmicrohttpd decodes
-    /// the query itself: it passes a malformed escape through as text and, handing values over as
-    /// C strings, cuts a value short at an escaped NUL; the server checks the raw query first.
+    /// Whether every `%` starts a two-digit hex escape other than `%00`. The query decoder, like
+    /// libmicrohttpd's before it, passes a malformed escape through as text, so the server checks
+    /// the raw query first; NUL has no place in a value.
     public static func hasWellFormedEscapes<C: Collection<UInt8>>(_ bytes: C) -> Bool {
         var index = bytes.startIndex
         while let percent = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
@@ -69,7 +69,7 @@ public enum PathDecoding {
         return true
     }
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
         case 0x41...0x46: byte - 0x41 + 10

@@ -13,6 +13,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
     public static let notFound = Status(rawValue: 404)
     public static let methodNotAllowed = Status(rawValue: 405)
     public static let payloadTooLarge = Status(rawValue: 413)
+    public static let uriTooLong = Status(rawValue: 414)
     public static let unsupportedMediaType = Status(rawValue: 415)
     public static let internalServerError = Status(rawValue: 500)
     public static let serviceUnavailable = Status(rawValue: 503)
@@ -30,6 +31,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 413: "Content Too Large"
+        case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"

@@ -9,7 +9,10 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
                     _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
     // Validated, not repaired: raw bytes that are not UTF-8 must fail the request, not become U+FFFD.
-    let context = RequestContext(rawTarget: uri.flatMap { String(validatingCString: $0) }, id: core.requestIDs.next())
+    let rawTarget = uri.flatMap { String(validatingCString: $0) }
+    // After the copy: libmicrohttpd keeps the target without its query.
+    let arguments = uri.map(QueryTakeover.take) ?? 0
+    let context = RequestContext(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
     core.requestStarted()
     return Unmanaged.passRetained(context).toOpaque()
 }

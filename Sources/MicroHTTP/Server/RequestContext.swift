@@ -8,6 +8,8 @@ final class RequestContext {
 
     /// The request target as sent; nil when its bytes are not UTF-8.
     let rawTarget: String?
+    /// Arguments in the target's query, counted before anything is decoded.
+    let queryArgumentCount: Int
     let id: String
     var headersSeen = false
     var postProcessor: OpaquePointer?
@@ -16,8 +18,9 @@ final class RequestContext {
     var receivedBytes = 0
     var problem: BodyProblem?
 
-    init(rawTarget: String?, id: String) {
+    init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {
         self.rawTarget = rawTarget
+        self.queryArgumentCount = queryArgumentCount
         self.id = id
     }
 

@@ -24,7 +24,11 @@ struct RequestReader {
             guard PathDecoding.hasWellFormedEscapes(target.utf8[question...]) else {
                 throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
             }
-            query = try pairs(.GET_ARGUMENT_KIND, what: "query parameter")
+            do {
+                query = try QueryParameters.decode(target[target.utf8.index(after: question)...]).pairs
+            } catch {
+                throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
+            }
         }
         let headers = Headers(try pairs(.HEADER_KIND, what: "header"))
         let cookieHeader = headers.joinedValues("Cookie", separator: "; ")

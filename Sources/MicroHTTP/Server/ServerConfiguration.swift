@@ -17,6 +17,9 @@ public struct ServerConfiguration: Sendable {
     /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers.
     /// It zeroes this pool after every request, so a larger one costs throughput.
     public var connectionMemoryLimit = 16 * 1024
+    /// The most arguments a query may have (`a=1&b&&c` has four); more get 414 before anything is
+    /// decoded. Each becomes two strings; the app's own addresses use a handful.
+    public var queryArgumentLimit = 100
     /// The largest request body accepted; larger ones get 413.
     public var bodyLimit = 1024 * 1024
     /// How long shutdown waits for requests in flight.

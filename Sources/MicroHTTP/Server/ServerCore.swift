@@ -41,6 +41,13 @@ final class ServerCore: Sendable {
     }
 
     private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        if context.queryArgumentCount > configuration.queryArgumentLimit {
+            logger.notice("too many query arguments", metadata: [
+                "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
+            let message = "The address is too long: this server accepts at most \(configuration.queryArgumentLimit) "
+                + "query arguments, and it has \(context.queryArgumentCount)."
+            return queue(errorResponse(.uriTooLong, message, id: context.id), id: context.id, on: connection)
+        }
         if let problem = RequestFraming.problem(on: connection, method: method) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])

@@ -1,0 +1,105 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import MicroHTTP
+
+/// A query with many arguments gets a prompt 414 page, never silence. libmicrohttpd 0.9.75 stored
+/// each query argument in the connection's 16 KiB memory pool while it parsed the request line;
+/// when the pool ran out (about 250 empty arguments, fewer with a long target or large headers)
+/// it answered nothing until the connection timeout closed the connection.
+@Suite struct QueryArgumentTests {
+    let server: TestServer
+
+    init() throws { server = try TestServer(router: ServerTests.echoRouter()) }
+
+    /// A fresh connection with a short timeout: silence fails the test in 3 s, not 30.
+    private func get(_ target: String, headers: String = "") throws -> HTTPResponse {
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 3)
+        try connection.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\(headers)\r\n")
+        return try connection.readResponse()
+    }
+
+    private static func repeated(_ argument: String, _ count: Int) -> String {
+        Array(repeating: argument, count: count).joined(separator: "&")
+    }
+
+    @Test(arguments: [
+        ("300 empty arguments", "/query?a" + String(repeating: "&", count: 300)),
+        ("300 pairs", "/query?" + repeated("a=1", 300)),
+        ("a mix of empty and named arguments", "/query?" + repeated("a=1&&flag&&b=x+y", 60)),
+        ("101 pairs, one over the limit", "/query?" + repeated("a=1", 101)),
+    ])
+    func tooManyQueryArgumentsAreRefusedWith414(name: String, target: String) throws {
+        let response = try get(target)
+        #expect(response.status == 414, "\(name)")
+        #expect(response.text.contains("at most 100 query arguments"), "\(name)")
+        #expect(response.header("X-Request-Id") != nil, "\(name)")
+        #expect(try get("/hello?name=Ann").text == "<p>hello Ann</p>", "\(name)")
+    }
+
+    /// The saved fuzz input as the fuzz target sends it: a POST whose query holds raw 0xFF bytes.
+    @Test func theFuzzersInputIsRefusedWith414() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/corpus/RequestDecoding/hang-many-empty-query-arguments")
+        let parts = try Data(contentsOf: corpus).dropFirst().split(separator: 10, maxSplits: 2, omittingEmptySubsequences: false)
+        #expect(parts.count == 3)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 3)
+        try connection.send(Array("POST /form?".utf8) + parts[0] + Array(" HTTP/1.1\r\nHost: f\r\nCookie: ".utf8) + parts[1]
+            + Array("\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: \(parts[2].count)\r\n\r\n".utf8)
+            + parts[2])
+        let response = try connection.readResponse()
+        #expect(response.status == 414)
+        #expect(response.text.contains("at most 100 query arguments"))
+    }
+
+    @Test(arguments: [
+        ("50 pairs", repeated("a=1", 50), ""),
+        ("100 pairs, the limit", repeated("a=1", 100), ""),
+        ("100 pairs and 8 KB of headers", repeated("a=1", 100), "X-Pad: \(String(repeating: "p", count: 8000))\r\n"),
+        ("100 arguments of 100 bytes", repeated("a=" + String(repeating: "v", count: 98), 100), ""),
+        ("70 arguments of 200 bytes", repeated("a=" + String(repeating: "v", count: 198), 70), ""),
+    ])
+    func queriesWithinTheLimitAreServed(name: String, query: String, headers: String) throws {
+        let response = try get("/query?" + query, headers: headers)
+        #expect(response.status == 200, "\(name)")
+        #expect(response.text.split(separator: "\n").count == query.split(separator: "&").count, "\(name)")
+    }
+}
+
+/// The server decodes the query itself; these are the readings libmicrohttpd 0.9.75 gave.
+@Suite struct QueryDecodingTests {
+    let server: TestServer
+
+    init() throws { server = try TestServer(router: ServerTests.echoRouter()) }
+
+    @Test(arguments: [
+        ("/query?", ""),
+        ("/query?&", "="),
+        ("/query?a&", "a="),
+        ("/query?a&&b", "a=\n=\nb="),
+        ("/query?&a", "=\na="),
+        ("/query?a=b=c&d", "a=b=c\nd="),
+        ("/query?=v", "=v"),
+        ("/query?a+b=c+d%2B%20", "a b=c d+ "),
+        ("/query?x=%26&y=%3D&%C3%A9=1", "x=&\ny==\né=1"),
+        ("/query?a=&a=2", "a=\na=2"),
+        ("/query?a?b=c?d", "a?b=c?d"),
+    ])
+    func queryIsReadAsLibmicrohttpdReadIt(target: String, expected: String) throws {
+        #expect(try server.client.get(target).text == expected, "\(target)")
+    }
+}
+
+@Suite struct QueryTakeoverTests {
+    /// libmicrohttpd's copy of the target ends right after `?`, and the count is the decoder's.
+    @Test(arguments: ["/x", "/x?", "/x?&", "/x?a", "/x?a&", "/x?a&&", "/x?&a", "/x?a=1&b&&c", "/x?a=b=c&&d=%26", "/x?a?b&c"])
+    func countsTheArgumentsTheDecoderReadsAndHidesTheQuery(target: String) throws {
+        var line = Array(target.utf8CString)
+        let count = line.withUnsafeMutableBufferPointer { QueryTakeover.take(UnsafePointer($0.baseAddress!)) }
+        let question = target.firstIndex(of: "?")
+        let expected = try question.map { try QueryParameters.decode(target[target.index(after: $0)...]).pairs.count } ?? 0
+        #expect(count == expected, "\(target)")
+        let kept = line.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        #expect(kept == (question.map { String(target[...$0]) } ?? target), "\(target)")
+    }
+}
