@@ -28,12 +28,6 @@ class Server:
         status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
         return int(re.search(r"VmHWM:\s+(\d+) kB", status).group(1)) / 1024
 
-    def request_number(self):
-        """How many requests the server has answered so far, read off the next request's id."""
-        request = urllib.request.Request(self.url + "/healthz")
-        with urllib.request.urlopen(request) as response:
-            return int(response.headers["X-Request-Id"].rsplit("-", 1)[1], 16)
-
     def stop(self):
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
