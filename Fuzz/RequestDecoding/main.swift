@@ -52,10 +52,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     bytes += body
     guard let status = exchange(bytes) else {
         let probe = exchange(Array("GET /x?alive HTTP/1.1\r\nHost: f\r\n\r\n".utf8))
-        precondition(probe.map { (200..<300).contains($0) } == true, "closed, then the server did not answer")
+        check(probe.map { (200..<300).contains($0) } == true, "closed, then the server did not answer")
         return 0
     }
-    precondition((200..<300).contains(status) || (400..<500).contains(status), "answered \(status)")
+    check((200..<300).contains(status) || (400..<500).contains(status), "answered \(status)")
     return 0
 }
 
@@ -70,4 +70,14 @@ private func escapeForRequestLine(_ bytes: some Collection<UInt8>) -> String {
         }
     }
     return out
+}
+
+/// `FUZZ_SERVE=1 .build-fuzz/bin/RequestDecoding` only runs the target's server and prints its
+/// port, for replaying a sequence of requests by hand (e.g. a saved history) against it.
+@_cdecl("LLVMFuzzerInitialize")
+public func initialize(_ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>) -> CInt {
+    guard getenv("FUZZ_SERVE") != nil else { return 0 }
+    print("port \(server.port!)")
+    fflush(nil)
+    while true { sleep(3600) }
 }
