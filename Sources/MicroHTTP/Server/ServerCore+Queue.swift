@@ -9,7 +9,8 @@ extension ServerCore {
         ("Referrer-Policy", "same-origin"),
     ]
 
-    /// Hands `response` to libmicrohttpd: a byte body without copying, a file through sendfile.
+    /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one copied once
+    /// into a buffer, a file through sendfile.
     func queue(_ response: Response, id: String, on connection: OpaquePointer) -> MHD_Result {
         guard let handle = makeHandle(response.body, connection) else {
             logger.error("could not create a response", metadata: ["status": "\(response.status.rawValue)"])
