@@ -9,20 +9,21 @@ import TestSupport
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         inet_pton(AF_INET, "10.1.2.3", &address.sin_addr)
-        let text = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0).text }
-        }
-        #expect(text == "10.1.2.3")
+        #expect(Self.text(of: &address) == "10.1.2.3")
     }
 
     @Test func ipv6BytesReadInTheirShortForm() {
         var address = sockaddr_in6()
         address.sin6_family = sa_family_t(AF_INET6)
         inet_pton(AF_INET6, "2001:db8::7", &address.sin6_addr)
-        let text = withUnsafePointer(to: &address) {
+        #expect(Self.text(of: &address) == "2001:db8::7")
+    }
+
+    /// What `ClientAddress` makes of a socket address of either family.
+    static func text<Address>(of address: inout Address) -> String {
+        withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0).text }
         }
-        #expect(text == "2001:db8::7")
     }
 
     @Test func noAddressIsEmpty() {
