@@ -1,6 +1,8 @@
 import Foundation
 import HomeApp
+import HomeAppTestSupport
 import MicroHTTP
+import Reporting
 import Testing
 import TestSupport
 
@@ -31,6 +33,30 @@ import TestSupport
         #expect(cached.status == 200)
         #expect(cached.body == rendered.body)
         #expect(Browser.csrfToken(in: cached.text) != first.csrfToken)
+    }
+
+    /// A hit builds no controllers; it reports what they reported when the page was rendered.
+    @Test(arguments: [#"{"onboarding": true, "experiment": {"name": "home-hero", "groups": ["a", "b"]}}"#, "{}"])
+    func aCachedPageReportsWhatARenderReports(toggles: String) async throws {
+        let visitor = "0123456789abcdef0123456789abcdef"
+        func reported(warm: Bool) async throws -> [ReportEvent] {
+            let fixture = try AppFixture(toggles: toggles)
+            let earlier = warm ? 1 : 0
+            if warm { _ = try HTTPClient(port: fixture.port).get("/?layout=grid") }  // renders and caches
+            let response = try HTTPClient(port: fixture.port).get("/?layout=grid", headers: [("Cookie", "visitor=\(visitor)")])
+            #expect(response.status == 200)
+            try await eventually { try fixture.events().filter { $0.name == .launch }.count == earlier + 1 }
+            return try fixture.events().filter { $0.visitor == visitor }.map { event in
+                #expect(event.request == response.header("X-Request-Id"))
+                var event = event
+                event.timestamp = Date(timeIntervalSince1970: 0)
+                event.request = nil
+                return event
+            }
+        }
+        let rendered = try await reported(warm: false)
+        #expect(rendered.contains { $0.name == .launch && $0.layout == "grid" })
+        #expect(try await reported(warm: true) == rendered)
     }
 
     @Test func aStreamGoingLiveIsNotHiddenByTheCache() throws {

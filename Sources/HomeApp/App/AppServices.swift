@@ -32,8 +32,8 @@ struct AppServices: Sendable {
         }
     }
 
-    func analytics(for visit: Visit) -> Analytics {
-        Analytics(log: reportLog, decisions: toggles.decisions, visit: visit)
+    func analytics(for visit: Visit, trace: EventTrace? = nil) -> Analytics {
+        Analytics(log: reportLog, decisions: toggles.decisions, visit: visit, trace: trace)
     }
 
     /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then

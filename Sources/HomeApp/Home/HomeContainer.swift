@@ -6,7 +6,8 @@ import ScreenKit
 /// injects actions and reporting, loads the content into it, and turns actions into scene
 /// requests for the pivot. It lives for one request.
 final class HomeContainer: GenericViewController<HomeContainerModel, HomeContainerView> {
-    private let analytics: Analytics
+    /// Reports for the visit; the route records what it shows over the home here too.
+    let analytics: Analytics
     private let pivot: ScenePivot
     private let items: [any HomeItem]
     /// The search whose results `items` are, or nil for the whole home. The child's form posts

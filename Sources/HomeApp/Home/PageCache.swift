@@ -2,8 +2,9 @@ import ScreenKit
 import Synchronization
 
 /// Rendered home pages, one per layout and onboarding state, for the current content version and
-/// display state (a stream going live or a new day changes the page). A hit costs no render:
-/// the cached bytes go out with the visitor's CSRF token spliced in.
+/// display state (a stream going live or a new day changes the page). A hit costs no render and
+/// builds no controllers: the cached bytes go out with the visitor's CSRF token spliced in, and
+/// the events the controllers reported while rendering are reported again for the visit.
 final class PageCache: Sendable {
     struct Key: Hashable {
         let layout: String
@@ -12,12 +13,17 @@ final class PageCache: Sendable {
         let withOnboarding: Bool
     }
 
-    private let pages = Mutex<[Key: PageTemplate]>([:])
+    struct Page: Sendable {
+        let template: PageTemplate
+        let events: [EventTrace.Event]
+    }
 
-    func page(for key: Key) -> PageTemplate? { pages.withLock { $0[key] } }
+    private let pages = Mutex<[Key: Page]>([:])
+
+    func page(for key: Key) -> Page? { pages.withLock { $0[key] } }
 
     /// Stores `page`, dropping pages of other content versions and display states.
-    func store(_ page: PageTemplate, for key: Key) {
+    func store(_ page: Page, for key: Key) {
         pages.withLock { pages in
             pages = pages.filter { $0.key.contentVersion == key.contentVersion && $0.key.display == key.display }
             pages[key] = page

@@ -23,27 +23,29 @@ struct HomeRoutes {
             layout = services.defaultLayout(for: visit)
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
-        let container = makeContainer(for: visit, items: catalogue.items)
-        let child = services.factory.make(layout)!
-        child.baseViewModel.scrollPosition = Self.scrollPosition(request.query)
-        container.show(child)
         let withOnboarding = services.toggles.decisions.showsOnboarding && !visit.hasDismissedOnboarding
-        if withOnboarding {
-            container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
-            services.analytics(for: visit).record(.onboardingShown, layout: layout)
-        }
         // A scrolled grid row changes the markup; everything else is the same for every visitor
         // but the CSRF token.
+        let scrollPosition = Self.scrollPosition(request.query)
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
-        let cacheable = child.baseViewModel.scrollPosition == nil
-        if cacheable, let cached = services.pages.page(for: key) {
-            container.loadViewTreeIfNeeded()  // the lifecycle still runs: didLaunch reports
-            let body = SplicedBody(base: cached.bytes, holes: cached.tokenRanges, filling: Array(visit.csrfToken.utf8))
+        if scrollPosition == nil, let cached = services.pages.page(for: key) {
+            services.analytics(for: visit).replay(cached.events)
+            let body = SplicedBody(base: cached.template.bytes, holes: cached.template.tokenRanges,
+                                   filling: Array(visit.csrfToken.utf8))
             return visit.html(.spliced(body))
         }
+        let trace = EventTrace()
+        let container = makeContainer(for: visit, items: catalogue.items, trace: trace)
+        let child = services.factory.make(layout)!
+        child.baseViewModel.scrollPosition = scrollPosition
+        container.show(child)
+        if withOnboarding {
+            container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
+            container.analytics.record(.onboardingShown, layout: layout)
+        }
         let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
-        if cacheable { services.pages.store(template, for: key) }
+        if scrollPosition == nil { services.pages.store(PageCache.Page(template: template, events: trace.events), for: key) }
         return visit.html(.bytes(template.bytes))
     }
 
@@ -78,9 +80,9 @@ struct HomeRoutes {
     /// The container for the whole home (`items`, else the current catalogue), or for the
     /// results of `query`.
     func makeContainer(for visit: Visit, items: [any HomeItem]? = nil, title: String = "Home",
-                       search query: String? = nil) -> HomeContainer {
+                       search query: String? = nil, trace: EventTrace? = nil) -> HomeContainer {
         let shown = query.map { services.content.catalog.search($0).map { $0 as any HomeItem } } ?? items ?? services.items
-        return HomeContainer(items: shown, analytics: services.analytics(for: visit),
+        return HomeContainer(items: shown, analytics: services.analytics(for: visit, trace: trace),
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 
