@@ -1,5 +1,5 @@
-/// libFuzzer target: `CookieParser.parse` on any header text. Beyond not crashing, the result
-/// stays bounded and holds only names a cookie can have.
+/// libFuzzer target: `CookieParser` on any header text. Beyond not crashing, the result stays
+/// bounded, holds only names a cookie can have, and a lookup by name finds what `parse` found.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let header = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
@@ -7,6 +7,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     precondition(cookies.count <= CookieParser.maximumCount, "more cookies than the bound")
     for name in cookies.keys {
         precondition(!name.isEmpty && !name.utf8.contains { $0 <= 0x20 || $0 == 0x3B || $0 == 0x3D }, "bad name \(name)")
+        precondition(CookieParser.value(of: name, in: header) == cookies[name], "lookup differs for \(name)")
     }
     return 0
 }

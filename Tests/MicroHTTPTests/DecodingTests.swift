@@ -17,6 +17,21 @@ import Testing
         #expect(CookieParser.parse(flood).count == CookieParser.maximumCount)
     }
 
+    @Test(arguments: ["visitor=abc123; layout=grid ;  theme=\"dark\"", "novalue; =empty; bad name=1; a=1; a=2;;",
+                      "layout=list; layout=grid; lay=x; layouts=y", "name=Zürich; empty=", ""])
+    func aLookupFindsWhatTheParserFinds(header: String) {
+        let parsed = CookieParser.parse(header)
+        for name in Set(parsed.keys).union(["visitor", "layout", "a", "lay", "missing", "bad name", ""]) {
+            #expect(Cookies(header: header)[name] == parsed[name], "\(name)")
+        }
+    }
+
+    @Test func aLookupReadsNoFurtherThanTheBound() {
+        let flood = (0..<1000).map { "c\($0)=\($0)" }.joined(separator: "; ")
+        #expect(Cookies(header: flood)["c63"] == "63")
+        #expect(Cookies(header: flood)["c64"] == nil)
+    }
+
     @Test func keepsUTF8ValuesAndEmptyValues() {
         #expect(CookieParser.parse("name=Zürich; empty=") == ["name": "Zürich", "empty": ""])
     }

@@ -1,35 +1,66 @@
-/// Parses a `Cookie` request header (RFC 6265 §5.4): `name=value` pairs split on `;`.
+import Glibc
+
+/// Reads a `Cookie` request header (RFC 6265 §5.4): `name=value` pairs split on `;`.
 /// Malformed pairs are skipped rather than failing the request; the first of duplicate names wins,
 /// as browsers send the most specific cookie first.
 public enum CookieParser {
-    /// At most this many cookies are read from one header, so a cookie flood costs bounded work.
+    /// At most this many well-formed pairs are read from one header, so a cookie flood costs
+    /// bounded work.
     public static let maximumCount = 64
 
+    /// Every cookie, the first of duplicate names winning.
     public static func parse(_ header: String) -> [String: String] {
+        var cookies: [String: String] = [:]
         var text = header
-        return text.withUTF8 { bytes in
-            // Sized up front: growing a dictionary pair by pair rehashes it at every step.
-            let pairs = bytes.reduce(1) { $1 == UInt8(ascii: ";") ? $0 + 1 : $0 }
-            var cookies = [String: String](minimumCapacity: min(pairs, maximumCount))
-            var start = 0
-            while start < bytes.count, cookies.count < maximumCount {
-                let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
-                defer { start = end + 1 }
-                guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = trimmed(bytes, start..<equals)
-                var value = trimmed(bytes, equals + 1..<end)
-                guard !name.isEmpty, bytes[name].allSatisfy(isTokenByte) else { continue }
-                if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
-                    value = value.lowerBound + 1..<value.upperBound - 1
-                }
-                // Token bytes are ASCII; the value was cut from a String at ASCII bytes, so it is UTF-8.
-                let key = String(decoding: UnsafeBufferPointer(rebasing: bytes[name]), as: UTF8.self)
-                if cookies[key] == nil {
-                    cookies[key] = String(decoding: UnsafeBufferPointer(rebasing: bytes[value]), as: UTF8.self)
-                }
+        text.withUTF8 { bytes in
+            forEachPair(in: bytes) { name, value in
+                let key = string(bytes, name)
+                if cookies[key] == nil { cookies[key] = string(bytes, value) }
+                return true
             }
-            return cookies
         }
+        return cookies
+    }
+
+    /// The value of the first cookie called `name`; compares bytes and allocates only the answer.
+    public static func value(of name: String, in header: String) -> String? {
+        var text = header, wanted = name
+        return text.withUTF8 { bytes in
+            wanted.withUTF8 { wanted in
+                var found: String?
+                forEachPair(in: bytes) { name, value in
+                    guard name.count == wanted.count, memcmp(bytes.baseAddress! + name.lowerBound, wanted.baseAddress!, name.count) == 0
+                    else { return true }
+                    found = string(bytes, value)
+                    return false
+                }
+                return found
+            }
+        }
+    }
+
+    /// Calls `body` with the name and value ranges of each well-formed pair, in order, until it
+    /// returns false or `maximumCount` pairs were read. Values lose their quotes.
+    static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Bool) {
+        var start = 0, read = 0
+        while start < bytes.count, read < maximumCount {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            defer { start = end + 1 }
+            guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = trimmed(bytes, start..<equals)
+            var value = trimmed(bytes, equals + 1..<end)
+            guard !name.isEmpty, bytes[name].allSatisfy(isTokenByte) else { continue }
+            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
+                value = value.lowerBound + 1..<value.upperBound - 1
+            }
+            read += 1
+            guard body(name, value) else { return }
+        }
+    }
+
+    /// Token bytes are ASCII; a value was cut from a String at ASCII bytes, so it is UTF-8.
+    private static func string(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
     }
 
     private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {

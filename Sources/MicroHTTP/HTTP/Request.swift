@@ -11,7 +11,7 @@ public struct Request: Sendable {
     public internal(set) var parameters: [String: String] = [:]
     public let query: QueryParameters
     public let headers: Headers
-    public let cookies: [String: String]
+    public let cookies: Cookies
     /// Fields of a urlencoded or multipart body.
     public let form: FormFields
     /// The body of any other content type; empty for forms.
@@ -20,14 +20,14 @@ public struct Request: Sendable {
 
     public init(id: String = "test", method: Method, target: String, pathSegments: [String],
                 query: QueryParameters = .init(), headers: Headers = .init(),
-                cookies: [String: String] = [:], form: FormFields = .init(), body: [UInt8] = [],
+                cookies: Cookies = [:], form: FormFields = .init(), body: [UInt8] = [],
                 remoteAddress: String = "127.0.0.1") {
         self.init(id: id, method: method, target: target, pathSegments: pathSegments, query: query, headers: headers,
                   cookies: cookies, form: form, body: body, clientAddress: ClientAddress(text: remoteAddress))
     }
 
     init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
-         headers: Headers, cookies: [String: String], form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
+         headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
         self.id = id
         self.method = method
         self.target = target

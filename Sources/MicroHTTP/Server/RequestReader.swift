@@ -35,7 +35,7 @@ struct RequestReader {
         return Request(
             id: context.id, method: method, target: target, pathSegments: segments,
             query: QueryParameters(query), headers: headers,
-            cookies: cookieHeader.isEmpty ? [:] : CookieParser.parse(cookieHeader),
+            cookies: Cookies(header: cookieHeader),
             form: try form(), body: context.body, clientAddress: ClientAddress(dh_client_address(connection)))
     }
 
