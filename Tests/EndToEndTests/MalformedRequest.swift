@@ -130,7 +130,8 @@ extension MalformedRequest {
     ]
 
     static let paths: [MalformedRequest] = [
-        .init("path of 10 KB", get("/" + String(repeating: "a", count: 10_240)), .status(404)),
+        .init("path of 6 KB", get("/" + String(repeating: "a", count: 6_144)), .status(404)),
+        .init("path of 10 KB", get("/" + String(repeating: "a", count: 10_240)), .statusOrClose(414)),
         .init("/../../etc/passwd", get("/../../etc/passwd"), .status(404)),
         .init("/assets/../../etc/passwd", get("/assets/../../etc/passwd"), .status(404)),
         .init("/assets/%2e%2e/%2e%2e/etc/passwd", get("/assets/%2e%2e/%2e%2e/etc/passwd"), .status(404)),

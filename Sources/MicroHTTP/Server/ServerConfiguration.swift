@@ -14,9 +14,11 @@ public struct ServerConfiguration: Sendable {
     public var connectionLimit: UInt32 = 1024
     /// Connections one IP address may hold at once; 0 means no limit.
     public var perIPConnectionLimit: UInt32 = 512
-    /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers.
-    /// It zeroes this pool after every request, so a larger one costs throughput.
-    public var connectionMemoryLimit = 16 * 1024
+    /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers:
+    /// 8 KiB takes heads up to about 7 KB (nginx and Apache allow 8 KB per header line); larger
+    /// ones get 431. libmicrohttpd zeroes the whole pool after every request, so a larger one
+    /// costs throughput: 16 KiB measured about 10% fewer home pages a second.
+    public var connectionMemoryLimit = 8 * 1024
     /// The most arguments a query may have (`a=1&b&&c` has four); more get 414 before anything is
     /// decoded. Each becomes two strings; the app's own addresses use a handful.
     public var queryArgumentLimit = 100
