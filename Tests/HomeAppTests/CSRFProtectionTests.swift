@@ -13,6 +13,8 @@ import Testing
             let expected = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: key))
             #expect(Array(mac.authenticationCode(for: message)) == Array(expected))
         }
+        let joined = HMAC<SHA256>.authenticationCode(for: Data("csrf:0123456789abcdef".utf8), using: SymmetricKey(data: key))
+        #expect(Array(mac.authenticationCode(for: "0123456789abcdef", after: "csrf:")) == Array(joined))
     }
 
     @Test func base64URLMatchesFoundationWithoutPadding() {

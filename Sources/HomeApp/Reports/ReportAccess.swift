@@ -35,13 +35,13 @@ struct ReportAccess: Sendable {
         if let header = request.headers["Authorization"], header.hasPrefix("Bearer ") {
             return matches(String(header.dropFirst("Bearer ".count)), token)
         }
-        return csrf.isValidSignature(request.cookies[Self.cookieName], of: "reports:" + token)
+        return csrf.isValidSignature(request.cookies[Self.cookieName], of: token, after: "reports:")
     }
 
     /// Whether `candidate` is the token; the cookie to set when it is.
     func signIn(with candidate: String) -> SetCookie? {
         guard let token, matches(candidate, token) else { return nil }
-        return SetCookie(name: Self.cookieName, value: csrf.signature(of: "reports:" + token),
+        return SetCookie(name: Self.cookieName, value: csrf.signature(of: token, after: "reports:"),
                          path: "/", maxAge: 7 * 24 * 3600, sameSite: .strict)
     }
 

@@ -16,23 +16,23 @@ public struct CSRFProtection: Sendable {
     }
 
     /// The token the visitor's forms carry.
-    public func token(for visitor: String) -> String { signature(of: "csrf:" + visitor) }
+    public func token(for visitor: String) -> String { signature(of: visitor, after: "csrf:") }
 
     /// Whether `token` was issued for `visitor`; compared in constant time.
     public func isValid(_ token: String?, for visitor: String?) -> Bool {
         guard let visitor else { return false }
-        return isValidSignature(token, of: "csrf:" + visitor)
+        return isValidSignature(token, of: visitor, after: "csrf:")
     }
 
-    /// An HMAC of `message` under the secret, URL-safe base64.
-    func signature(of message: String) -> String {
-        mac.authenticationCode(for: message).withUnsafeBytes { Base64URL.encode($0) }
+    /// An HMAC of `prefix` + `message` under the secret, URL-safe base64.
+    func signature(of message: String, after prefix: StaticString = "") -> String {
+        mac.authenticationCode(for: message, after: prefix).withUnsafeBytes { Base64URL.encode($0) }
     }
 
-    /// Whether `signature` signs `message`; compared in constant time.
-    func isValidSignature(_ signature: String?, of message: String) -> Bool {
+    /// Whether `signature` signs `prefix` + `message`; compared in constant time.
+    func isValidSignature(_ signature: String?, of message: String, after prefix: StaticString = "") -> Bool {
         guard let signature, let given = Data(base64URLEncoded: signature) else { return false }
-        let expected = mac.authenticationCode(for: message)
+        let expected = mac.authenticationCode(for: message, after: prefix)
         return given.count == SHA256.byteCount && zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

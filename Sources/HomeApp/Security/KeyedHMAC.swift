@@ -20,8 +20,10 @@ struct KeyedHMAC: @unchecked Sendable {
         self.outer = outer
     }
 
-    func authenticationCode(for message: String) -> SHA256Digest {
+    /// The code of `prefix` followed by `message`; the prefix spares joining them into a new string.
+    func authenticationCode(for message: String, after prefix: StaticString = "") -> SHA256Digest {
         var inner = self.inner
+        inner.update(bufferPointer: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
         var text = message
         text.withUTF8 { inner.update(bufferPointer: UnsafeRawBufferPointer($0)) }
         var outer = self.outer

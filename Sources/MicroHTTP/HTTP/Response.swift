@@ -34,7 +34,8 @@ public struct Response: Sendable {
     public mutating func setCookie(_ cookie: SetCookie) { headers.add("Set-Cookie", cookie.headerValue) }
 
     /// Whether the body is an HTML document, which gets the CSP and related headers.
-    public var isHTML: Bool { headers["Content-Type"]?.hasPrefix("text/html") ?? false }
+    /// Compares bytes: `hasPrefix` walks grapheme boundaries, and this runs on every response.
+    public var isHTML: Bool { headers["Content-Type"]?.utf8.starts(with: "text/html".utf8) ?? false }
 }
 
 /// A response body: bytes in memory (whole, or spliced from pieces), a file sent by the kernel,
