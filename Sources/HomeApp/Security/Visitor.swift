@@ -28,8 +28,14 @@ public struct Visitor: Sendable, Equatable {
         response.setCookie(SetCookie(name: Self.cookieName, value: id, maxAge: Self.lifetime))
     }
 
+    /// 32 lowercase hex digits; checked on every request, so over the bytes with a plain loop.
     static func isWellFormed(_ id: String) -> Bool {
-        id.utf8.count == 32 && id.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        var id = id
+        return id.withUTF8 { bytes in
+            guard bytes.count == 32 else { return false }
+            for byte in bytes where !(0x30...0x39 ~= byte || 0x61...0x66 ~= byte) { return false }
+            return true
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 /// What a handler answers.
 public struct Response: Sendable {
     public var status: Status
@@ -34,8 +36,12 @@ public struct Response: Sendable {
     public mutating func setCookie(_ cookie: SetCookie) { headers.add("Set-Cookie", cookie.headerValue) }
 
     /// Whether the body is an HTML document, which gets the CSP and related headers.
-    /// Compares bytes: `hasPrefix` walks grapheme boundaries, and this runs on every response.
-    public var isHTML: Bool { headers["Content-Type"]?.utf8.starts(with: "text/html".utf8) ?? false }
+    /// Compares bytes with `memcmp`: `hasPrefix` walks grapheme boundaries and a UTF-8 view
+    /// byte by byte, and this runs on every response.
+    public var isHTML: Bool {
+        guard var type = headers["Content-Type"] else { return false }
+        return type.withUTF8 { $0.count >= 9 && memcmp($0.baseAddress!, "text/html", 9) == 0 }
+    }
 }
 
 /// A response body: bytes in memory (whole, or spliced from pieces), a file sent by the kernel,
