@@ -24,6 +24,12 @@ import TestSupport
             .html(.spliced(SplicedBody(base: Array("<p>[....] and [....]</p>".utf8), holes: [4..<8, 15..<19],
                                        filling: Array("token".utf8))))
         }
+        // One template for every request, as a cached page is: answers come from reused copies.
+        let shared = SplicedTemplate(base: Array(("<p>[....]" + String(repeating: "x", count: 4000) + "[....]</p>").utf8),
+                                     holes: [3..<9, 4009..<4015])
+        router.get("/spliced/:value") { request in
+            .html(.spliced(SplicedBody(template: shared, filling: Array(request.parameters["value"]!.utf8))))
+        }
         router.get("/slow") { _ in Thread.sleep(forTimeInterval: 1); return .text("slow done") }
         return router
     }
@@ -49,6 +55,23 @@ import TestSupport
         let response = try client.get("/spliced")
         #expect(response.text == "<p>[token] and [token]</p>")
         #expect(response.header("Content-Length") == "26")
+    }
+
+    /// Many clients at once, each with its own value: every answer has its own value in both
+    /// holes, never another request's, though the copies it is sent from are reused.
+    @Test func splicedBodiesFromOneTemplateNeverMix() throws {
+        let port = server.port
+        let failures = Threads.start(8) { thread in
+            let client = HTTPClient(port: port)
+            var wrong: [String] = []
+            for request in 0..<60 {
+                let value = "\(thread)-\(request + 1000)"  // 6 bytes, as the holes
+                let text = (try? client.get("/spliced/\(value)").text) ?? "no answer"
+                if text != "<p>\(value)" + String(repeating: "x", count: 4000) + "\(value)</p>" { wrong.append(value) }
+            }
+            return wrong
+        }.wait()
+        #expect(failures.allSatisfy { $0.isEmpty }, "\(failures)")
     }
 
     @Test func headHasTheHeadersOfGetWithoutTheBody() throws {

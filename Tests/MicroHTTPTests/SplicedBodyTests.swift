@@ -23,4 +23,22 @@ import Testing
         buffer.withUnsafeMutableBytes { body.write(into: $0) }
         #expect(String(decoding: buffer, as: UTF8.self) == expected)
     }
+
+    @Test func aReusedCopyHoldsOnlyTheNewFilling() throws {
+        let template = SplicedTemplate(base: Array("a[..]b[..]c".utf8), holes: [1..<5, 6..<10])
+        func text(_ copy: UnsafeMutableRawPointer) -> String {
+            String(decoding: UnsafeRawBufferPointer(start: copy, count: 11), as: UTF8.self)
+        }
+        let first = try #require(template.lease(filling: Array("1111".utf8)))
+        #expect(text(first) == "a1111b1111c")
+        SplicedTemplate.giveBack(first)
+        let second = try #require(template.lease(filling: Array("2222".utf8)))
+        #expect(second == first)
+        #expect(text(second) == "a2222b2222c")
+        let third = try #require(template.lease(filling: Array("3333".utf8)))  // the second is still out
+        #expect(third != second && text(third) == "a3333b3333c")
+        SplicedTemplate.giveBack(second)
+        SplicedTemplate.giveBack(third)
+        #expect(template.lease(filling: Array("toolong".utf8)) == nil)  // written out whole instead
+    }
 }

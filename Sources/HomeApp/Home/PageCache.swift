@@ -1,4 +1,4 @@
-import ScreenKit
+import MicroHTTP
 import Synchronization
 
 /// Rendered home pages, one per layout and onboarding state, for the current content version and
@@ -14,7 +14,8 @@ final class PageCache: Sendable {
     }
 
     struct Page: Sendable {
-        let template: PageTemplate
+        /// The rendered bytes with holes where the CSRF token goes.
+        let template: SplicedTemplate
         let events: [EventTrace.Event]
     }
 

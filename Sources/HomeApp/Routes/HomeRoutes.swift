@@ -31,9 +31,7 @@ struct HomeRoutes {
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
         if scrollPosition == nil, let cached = services.pages.page(for: key) {
             services.analytics(for: visit).replay(cached.events)
-            let body = SplicedBody(base: cached.template.bytes, holes: cached.template.tokenRanges,
-                                   filling: Array(visit.csrfToken.utf8))
-            return visit.html(.spliced(body))
+            return visit.html(.spliced(SplicedBody(template: cached.template, filling: Array(visit.csrfToken.utf8))))
         }
         let trace = EventTrace()
         let container = makeContainer(for: visit, items: catalogue.items, trace: trace)
@@ -45,7 +43,10 @@ struct HomeRoutes {
             container.analytics.record(.onboardingShown, layout: layout)
         }
         let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
-        if scrollPosition == nil { services.pages.store(PageCache.Page(template: template, events: trace.events), for: key) }
+        if scrollPosition == nil {
+            let spliced = SplicedTemplate(base: template.bytes, holes: template.tokenRanges)
+            services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
+        }
         return visit.html(.bytes(template.bytes))
     }
 

@@ -89,6 +89,11 @@ func freeBufferCallback(_ buffer: UnsafeMutableRawPointer?) {
     free(buffer)
 }
 
+/// Gives a spliced body's copy back to its template once libmicrohttpd has sent it.
+func returnSplicedCopyCallback(_ cls: UnsafeMutableRawPointer?) {
+    if let cls { SplicedTemplate.giveBack(cls) }
+}
+
 /// Pulls the next bytes of a `ResponseStream`; -1 ends the response.
 func streamReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
                           _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {

@@ -9,8 +9,8 @@ extension ServerCore {
         ("Referrer-Policy", "same-origin"),
     ]
 
-    /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one copied once
-    /// into a buffer, a file through sendfile.
+    /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one from a reused
+    /// copy of its template with the holes rewritten, a file through sendfile.
     func queue(_ response: Response, id: String, on connection: OpaquePointer) -> MHD_Result {
         guard let handle = makeHandle(response.body, connection) else {
             logger.error("could not create a response", metadata: ["status": "\(response.status.rawValue)"])
@@ -53,6 +53,12 @@ extension ServerCore {
             if handle == nil { retained.release() }
             return handle
         case .spliced(let body):
+            if let copy = body.template.lease(filling: body.filling) {
+                let handle = MHD_create_response_from_buffer_with_free_callback_cls(
+                    body.template.base.count, copy, returnSplicedCopyCallback, copy)
+                if handle == nil { SplicedTemplate.giveBack(copy) }
+                return handle
+            }
             let count = body.count
             guard let buffer = malloc(max(count, 1)) else { return nil }
             body.write(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))
