@@ -32,8 +32,9 @@ struct AppServices: Sendable {
         }
     }
 
-    func analytics(for visit: Visit, trace: EventTrace? = nil) -> Analytics {
-        Analytics(log: reportLog, decisions: toggles.decisions, visit: visit, trace: trace)
+    /// `decisions`: the toggles a route already read for this request (nil reads them now).
+    func analytics(for visit: Visit, decisions: FeatureDecisions? = nil, trace: EventTrace? = nil) -> Analytics {
+        Analytics(log: reportLog, decisions: decisions ?? toggles.decisions, visit: visit, trace: trace)
     }
 
     /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then

@@ -6,7 +6,7 @@ import Synchronization
 /// builds no controllers: the cached bytes go out with the visitor's CSRF token spliced in, and
 /// the events the controllers reported while rendering are reported again for the visit.
 final class PageCache: Sendable {
-    struct Key: Hashable {
+    struct Key: Equatable {
         let layout: String
         let contentVersion: Int
         let display: HomeItemsCache.DisplayState
@@ -19,15 +19,17 @@ final class PageCache: Sendable {
         let events: [EventTrace.Event]
     }
 
-    private let pages = Mutex<[Key: Page]>([:])
+    /// A handful at most (layouts × onboarding states): a scan compares fewer bytes than a
+    /// dictionary hashes, and this runs on every home request.
+    private let pages = Mutex<[(key: Key, page: Page)]>([])
 
-    func page(for key: Key) -> Page? { pages.withLock { $0[key] } }
+    func page(for key: Key) -> Page? { pages.withLock { $0.first { $0.key == key }?.page } }
 
     /// Stores `page`, dropping pages of other content versions and display states.
     func store(_ page: Page, for key: Key) {
         pages.withLock { pages in
-            pages = pages.filter { $0.key.contentVersion == key.contentVersion && $0.key.display == key.display }
-            pages[key] = page
+            pages.removeAll { $0.key == key || $0.key.contentVersion != key.contentVersion || $0.key.display != key.display }
+            pages.append((key, page))
         }
     }
 }

@@ -23,14 +23,15 @@ struct HomeRoutes {
             layout = services.defaultLayout(for: visit)
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
-        let withOnboarding = services.toggles.decisions.showsOnboarding && !visit.hasDismissedOnboarding
+        let decisions = services.toggles.decisions
+        let withOnboarding = decisions.showsOnboarding && !visit.hasDismissedOnboarding
         // A scrolled grid row changes the markup; everything else is the same for every visitor
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
         if scrollPosition == nil, let cached = services.pages.page(for: key) {
-            services.analytics(for: visit).replay(cached.events)
+            services.analytics(for: visit, decisions: decisions).replay(cached.events)
             return visit.html(.spliced(SplicedBody(template: cached.template, filling: Array(visit.csrfToken.utf8))))
         }
         let trace = EventTrace()
