@@ -24,6 +24,7 @@ import Testing
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
             #expect(bytes.withUnsafeBytes { Base64URL.encode($0) } == expected)
+            #expect(bytes.withUnsafeBytes { Base64URL.encodedBytes($0) } == Array(expected.utf8))
             #expect(Data(base64URLEncoded: expected).map(Array.init) == bytes)
         }
     }

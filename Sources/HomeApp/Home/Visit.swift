@@ -8,13 +8,16 @@ struct Visit {
 
     let request: Request
     let visitor: Visitor
-    let csrfToken: String
+    /// The visitor's CSRF token, as bytes: a cached page takes them as they are.
+    let csrfTokenBytes: [UInt8]
 
     init(_ request: Request, csrf: CSRFProtection) {
         self.request = request
         visitor = Visitor(request: request)
-        csrfToken = csrf.token(for: visitor.id)
+        csrfTokenBytes = csrf.tokenBytes(for: visitor.id)
     }
+
+    var csrfToken: String { String(decoding: csrfTokenBytes, as: UTF8.self) }
 
     var renderContext: RenderContext {
         RenderContext(csrfToken: csrfToken, path: String(request.path))

@@ -16,7 +16,12 @@ public struct CSRFProtection: Sendable {
     }
 
     /// The token the visitor's forms carry.
-    public func token(for visitor: String) -> String { signature(of: visitor, after: "csrf:") }
+    public func token(for visitor: String) -> String { String(decoding: tokenBytes(for: visitor), as: UTF8.self) }
+
+    /// The token as its ASCII bytes, as a cached page's holes take it.
+    func tokenBytes(for visitor: String) -> [UInt8] {
+        mac.authenticationCode(for: visitor, after: "csrf:").withUnsafeBytes { Base64URL.encodedBytes($0) }
+    }
 
     /// Whether `token` was issued for `visitor`; compared in constant time.
     public func isValid(_ token: String?, for visitor: String?) -> Bool {
@@ -37,26 +42,33 @@ public struct CSRFProtection: Sendable {
     }
 }
 
-/// URL-safe base64 without padding (RFC 4648 §5), written straight into the string's storage.
+/// URL-safe base64 without padding (RFC 4648 §5), written straight into a string's or array's storage.
 enum Base64URL {
     static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { out in
-            var written = 0
-            var index = 0
-            while index < bytes.count {
-                let remaining = bytes.count - index
-                let chunk = UInt32(bytes[index]) << 16
-                    | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
-                    | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
-                out[written] = alphabet[Int(chunk >> 18 & 63)]
-                out[written + 1] = alphabet[Int(chunk >> 12 & 63)]
-                written += 2
-                if remaining > 1 { out[written] = alphabet[Int(chunk >> 6 & 63)]; written += 1 }
-                if remaining > 2 { out[written] = alphabet[Int(chunk & 63)]; written += 1 }
-                index += 3
-            }
-            return written
+        String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { encode(bytes, into: $0) }
+    }
+
+    static func encodedBytes(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        [UInt8](unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { $1 = encode(bytes, into: $0) }
+    }
+
+    /// Writes the encoding of `bytes` into `out` (room for `(count * 4 + 2) / 3`); returns its length.
+    private static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var written = 0
+        var index = 0
+        while index < bytes.count {
+            let remaining = bytes.count - index
+            let chunk = UInt32(bytes[index]) << 16
+                | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
+                | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
+            out[written] = alphabet[Int(chunk >> 18 & 63)]
+            out[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+            written += 2
+            if remaining > 1 { out[written] = alphabet[Int(chunk >> 6 & 63)]; written += 1 }
+            if remaining > 2 { out[written] = alphabet[Int(chunk & 63)]; written += 1 }
+            index += 3
         }
+        return written
     }
 
     private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
