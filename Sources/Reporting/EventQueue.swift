@@ -13,7 +13,7 @@ struct EventQueue {
 
     var count: Int { storage.count - head }
 
-    mutating func append(_ event: ReportEvent) {
+    mutating func append(_ event: consuming ReportEvent) {
         if count >= capacity {
             head += 1
             dropped += 1
@@ -22,7 +22,7 @@ struct EventQueue {
                 head = 0
             }
         }
-        storage.append(event)
+        storage.append(consume event)
     }
 
     /// Moves all queued events into `batch` (which must be empty), keeping its capacity for reuse.

@@ -97,14 +97,16 @@ public final class ReportLog: Sendable {
     }
 
     /// Queues `event` for the writer; cheap, never blocks on I/O, callable from any thread.
-    public func record(_ event: ReportEvent) {
+    public func record(_ event: consuming ReportEvent) {
+        // Moved into the queue, not copied: a copy would retain and release every field.
+        var moving: ReportEvent? = consume event
         let (signal, warnClosed) = state.withLock { state -> (Bool, Bool) in
             if state.closed {
                 state.dropped += 1
                 defer { state.warnedClosed = true }
                 return (false, !state.warnedClosed)
             }
-            state.queue.append(event)
+            state.queue.append(moving.take()!)
             guard state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, false) }
             state.wakeRequested = true
             return (true, false)
