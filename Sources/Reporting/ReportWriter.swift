@@ -108,11 +108,15 @@ final class ReportWriter: @unchecked Sendable {
             lineEnds.removeAll(keepingCapacity: true)
             let prefix = needsNewline ? 1 : 0
             if needsNewline { buffer.append(UInt8(ascii: "\n")) }
-            var next = done
-            while next < backlog.count && buffer.count < chunkBytes {
-                backlog[next].appendJSONLine(to: &buffer)
-                lineEnds.append(buffer.count)
-                next += 1
+            // Through the buffer pointer each event is read in place; `backlog[next]` copied it
+            // (retaining and releasing every field).
+            backlog.withUnsafeBufferPointer { events in
+                var next = done
+                while next < events.count && buffer.count < chunkBytes {
+                    events[next].appendJSONLine(to: &buffer)
+                    lineEnds.append(buffer.count)
+                    next += 1
+                }
             }
             let (count, error) = buffer.withUnsafeBytes { writeAll(fd, $0) }
             if count > 0 { needsNewline = false }
