@@ -45,6 +45,6 @@ public struct Request: Sendable {
 
     /// The path part of the target, still encoded.
     public var path: Substring {
-        target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target[..<$0] } ?? target[...]
+        Substring(target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target.utf8[..<$0] } ?? target.utf8[...])
     }
 }

@@ -15,8 +15,10 @@ struct RequestReader {
         guard target.utf8.first == UInt8(ascii: "/") else {
             throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
         }
+        // Substrings over UTF-8 ranges: `?` is ASCII, and slicing the String itself would first
+        // check that the index falls on a Unicode scalar boundary.
         let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        guard let segments = PathDecoding.segments(of: question.map { target[..<$0] } ?? target[...]) else {
+        guard let segments = PathDecoding.segments(of: Substring(question.map { target.utf8[..<$0] } ?? target.utf8[...])) else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
         }
         var query: [(name: String, value: String)] = []
@@ -25,7 +27,7 @@ struct RequestReader {
                 throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
             }
             do {
-                query = try QueryParameters.decode(target[target.utf8.index(after: question)...]).pairs
+                query = try QueryParameters.decode(Substring(target.utf8[target.utf8.index(after: question)...])).pairs
             } catch {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
