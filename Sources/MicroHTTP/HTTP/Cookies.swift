@@ -7,6 +7,8 @@ public struct Cookies: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public init(header: String = "") { self.header = header }
 
+    /// The header a browser would send for these pairs (for tests and tools: a value must not
+    /// hold `;`, as in a real Cookie header).
     public init(dictionaryLiteral elements: (String, String)...) {
         header = elements.map { "\($0)=\($1)" }.joined(separator: "; ")
     }
