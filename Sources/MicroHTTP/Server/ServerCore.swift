@@ -146,10 +146,6 @@ final class ServerCore: Sendable {
 
     /// A static name passes its own NUL-terminated bytes to C; a `String` would be copied first.
     private func header(_ connection: OpaquePointer, _ name: StaticString) -> String? {
-        name.withUTF8Buffer { bytes in
-            bytes.withMemoryRebound(to: CChar.self) {
-                MHD_lookup_connection_value(connection, .HEADER_KIND, $0.baseAddress)
-            }
-        }.map { String(cString: $0) }
+        MHD_lookup_connection_value(connection, .HEADER_KIND, name.cString).map { String(cString: $0) }
     }
 }
