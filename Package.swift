@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Modules depend downwards only (see README, "Map of the code"):
-// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting}
+// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting, CSHA256}
 let package = Package(
     name: "DynamicHomeScreen",
     platforms: [.macOS(.v14)],
@@ -24,6 +24,8 @@ let package = Package(
             "CMicroHTTPD",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // SHA-256 and HMAC in C with the x86 SHA extensions: every home page signs a CSRF token.
+        .target(name: "CSHA256"),
         .target(name: "ScreenKit"),
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles"),
@@ -31,7 +33,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HomeApp", dependencies: [
-            "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting",
+            "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "CSHA256",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
@@ -57,7 +59,7 @@ let package = Package(
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
             "HomeApp", "HomeTemplates", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "CSHA256", .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.
         .testTarget(name: "ThirdLayoutTests", dependencies: [

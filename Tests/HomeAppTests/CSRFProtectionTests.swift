@@ -1,20 +1,35 @@
+import CSHA256
 import Crypto
 import Foundation
+import MicroHTTP
 import Testing
 @testable import HomeApp
 
 /// The hand-keyed HMAC and base64url writer behind CSRF tokens agree with swift-crypto and Foundation.
 @Suite struct CSRFProtectionTests {
-    @Test(arguments: [0, 1, 32, 63, 64, 65, 200])
-    func keyedHMACMatchesSwiftCrypto(keyLength: Int) {
+    @Test(arguments: [0, 1, 32, 63, 64, 65, 200], [true, false])
+    func keyedHMACMatchesSwiftCrypto(keyLength: Int, accelerated: Bool) {
         let key = (0..<keyLength).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-        let mac = KeyedHMAC(key: key)
-        for message in ["", "csrf:0123456789abcdef0123456789abcdef", String(repeating: "é", count: 100)] {
+        let mac = KeyedHMAC(key: key, accelerated: accelerated)
+        // Every length from empty to past two blocks, so padding falls on each side of a block end.
+        let messages = ["", "csrf:0123456789abcdef0123456789abcdef", String(repeating: "é", count: 100)]
+            + (0...140).map { String(repeating: "x", count: $0) }
+        for message in messages {
             let expected = HMAC<SHA256>.authenticationCode(for: Data(message.utf8), using: SymmetricKey(data: key))
-            #expect(Array(mac.authenticationCode(for: message)) == Array(expected))
+            #expect(mac.authenticationCode(for: message) == Array(expected))
         }
-        let joined = HMAC<SHA256>.authenticationCode(for: Data("csrf:0123456789abcdef".utf8), using: SymmetricKey(data: key))
-        #expect(Array(mac.authenticationCode(for: "0123456789abcdef", after: "csrf:")) == Array(joined))
+        for length in [0, 50, 58, 59, 64, 123] {
+            let message = String(repeating: "v", count: length)
+            let joined = HMAC<SHA256>.authenticationCode(for: Data(("csrf:" + message).utf8), using: SymmetricKey(data: key))
+            #expect(mac.authenticationCode(for: message, after: "csrf:") == Array(joined))
+        }
+    }
+
+    @Test func theSHAExtensionsAreUsedWhereTheCPUHasThem() throws {
+        // The portable code is checked above either way; this says which one the server runs.
+        let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+        let flags = cpuinfo.split(separator: "\n").first { $0.hasPrefix("flags") }.map { $0.split(separator: " ") } ?? []
+        #expect((dh_sha256_has_acceleration() != 0) == flags.contains("sha_ni"))
     }
 
     @Test func base64URLMatchesFoundationWithoutPadding() {
@@ -24,7 +39,7 @@ import Testing
                 .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "=", with: "")
             #expect(bytes.withUnsafeBytes { Base64URL.encode($0) } == expected)
-            #expect(bytes.withUnsafeBytes { Base64URL.encodedBytes($0) } == Array(expected.utf8))
+            #expect(bytes.withUnsafeBytes { Base64URL.filling($0) } == SplicedFilling(Array(expected.utf8)))
             #expect(Data(base64URLEncoded: expected).map(Array.init) == bytes)
         }
     }

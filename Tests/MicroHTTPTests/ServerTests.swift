@@ -22,13 +22,13 @@ import TestSupport
         router.get("/refuse") { _ in throw HTTPError(.badRequest, "You asked for <nothing>.") }
         router.get("/spliced") { _ in
             .html(.spliced(SplicedBody(base: Array("<p>[....] and [....]</p>".utf8), holes: [4..<8, 15..<19],
-                                       filling: Array("token".utf8))))
+                                       filling: SplicedFilling("token".utf8))))
         }
         // One template for every request, as a cached page is: answers come from reused copies.
         let shared = SplicedTemplate(base: Array(("<p>[....]" + String(repeating: "x", count: 4000) + "[....]</p>").utf8),
                                      holes: [3..<9, 4009..<4015])
         router.get("/spliced/:value") { request in
-            .html(.spliced(SplicedBody(template: shared, filling: Array(request.parameters["value"]!.utf8))))
+            .html(.spliced(SplicedBody(template: shared, filling: SplicedFilling(request.parameters["value"]!.utf8))))
         }
         router.get("/slow") { _ in Thread.sleep(forTimeInterval: 1); return .text("slow done") }
         return router

@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: cases.indices)
     func writesThePiecesInOrder(index: Int) {
         let (holes, filling, expected) = Self.cases[index]
-        let body = SplicedBody(base: Array("0123456789".utf8), holes: holes, filling: Array(filling.utf8))
+        let body = SplicedBody(base: Array("0123456789".utf8), holes: holes, filling: SplicedFilling(filling.utf8))
         #expect(body.count == expected.utf8.count)
         #expect(String(decoding: body.bytes, as: UTF8.self) == expected)
         var buffer = [UInt8](repeating: 0, count: body.count)
@@ -29,16 +29,16 @@ import Testing
         func text(_ copy: UnsafeMutableRawPointer) -> String {
             String(decoding: UnsafeRawBufferPointer(start: copy, count: 11), as: UTF8.self)
         }
-        let first = try #require(template.lease(filling: Array("1111".utf8)))
+        let first = try #require(template.lease(filling: SplicedFilling("1111".utf8)))
         #expect(text(first) == "a1111b1111c")
         SplicedTemplate.giveBack(first)
-        let second = try #require(template.lease(filling: Array("2222".utf8)))
+        let second = try #require(template.lease(filling: SplicedFilling("2222".utf8)))
         #expect(second == first)
         #expect(text(second) == "a2222b2222c")
-        let third = try #require(template.lease(filling: Array("3333".utf8)))  // the second is still out
+        let third = try #require(template.lease(filling: SplicedFilling("3333".utf8)))  // the second is still out
         #expect(third != second && text(third) == "a3333b3333c")
         SplicedTemplate.giveBack(second)
         SplicedTemplate.giveBack(third)
-        #expect(template.lease(filling: Array("toolong".utf8)) == nil)  // written out whole instead
+        #expect(template.lease(filling: SplicedFilling("toolong".utf8)) == nil)  // written out whole instead
     }
 }

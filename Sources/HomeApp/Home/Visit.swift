@@ -8,16 +8,16 @@ struct Visit {
 
     let request: Request
     let visitor: Visitor
-    /// The visitor's CSRF token, as bytes: a cached page takes them as they are.
-    let csrfTokenBytes: [UInt8]
+    /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
+    let csrfTokenFilling: SplicedFilling
 
     init(_ request: Request, csrf: CSRFProtection) {
         self.request = request
         visitor = Visitor(request: request)
-        csrfTokenBytes = csrf.tokenBytes(for: visitor.id)
+        csrfTokenFilling = csrf.tokenFilling(for: visitor.id)
     }
 
-    var csrfToken: String { String(decoding: csrfTokenBytes, as: UTF8.self) }
+    var csrfToken: String { csrfTokenFilling.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
     var renderContext: RenderContext {
         RenderContext(csrfToken: csrfToken, path: String(request.path))

@@ -32,7 +32,7 @@ struct HomeRoutes {
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
         if scrollPosition == nil, let cached = services.pages.page(for: key) {
             services.analytics(for: visit, decisions: decisions).replay(cached.events)
-            return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenBytes)))
+            return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
         }
         let trace = EventTrace()
         let container = makeContainer(for: visit, items: catalogue.items, trace: trace)

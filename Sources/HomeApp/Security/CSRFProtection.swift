@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import MicroHTTP
 
 /// Stateless CSRF tokens: an HMAC of the visitor id under the server's secret. Any instance
 /// started with the same `--secret` accepts a token another one issued; no session store.
@@ -18,9 +19,9 @@ public struct CSRFProtection: Sendable {
     /// The token the visitor's forms carry.
     public func token(for visitor: String) -> String { signature(of: visitor, after: "csrf:") }
 
-    /// The token as its ASCII bytes, as a cached page's holes take it.
-    func tokenBytes(for visitor: String) -> [UInt8] {
-        mac.authenticationCode(for: visitor, after: "csrf:").withUnsafeBytes { Base64URL.encodedBytes($0) }
+    /// The token as its ASCII bytes, held inline as a cached page's holes take it.
+    func tokenFilling(for visitor: String) -> SplicedFilling {
+        mac.withAuthenticationCode(for: visitor, after: "csrf:") { Base64URL.filling($0) }
     }
 
     /// Whether `token` was issued for `visitor`; compared in constant time.
@@ -31,28 +32,33 @@ public struct CSRFProtection: Sendable {
 
     /// An HMAC of `prefix` + `message` under the secret, URL-safe base64.
     func signature(of message: String, after prefix: StaticString = "") -> String {
-        mac.authenticationCode(for: message, after: prefix).withUnsafeBytes { Base64URL.encode($0) }
+        mac.withAuthenticationCode(for: message, after: prefix) { Base64URL.encode($0) }
     }
 
     /// Whether `signature` signs `prefix` + `message`; compared in constant time.
     func isValidSignature(_ signature: String?, of message: String, after prefix: StaticString = "") -> Bool {
         guard let signature, let given = Data(base64URLEncoded: signature) else { return false }
-        let expected = mac.authenticationCode(for: message, after: prefix)
-        return given.count == SHA256.byteCount && zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        guard given.count == KeyedHMAC.byteCount else { return false }
+        return mac.withAuthenticationCode(for: message, after: prefix) { expected in
+            zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        }
     }
 }
 
-/// URL-safe base64 without padding (RFC 4648 §5), written straight into a string's or array's storage.
+/// URL-safe base64 without padding (RFC 4648 §5), written straight into a string's or filling's storage.
 enum Base64URL {
     static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
-        String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { encode(bytes, into: $0) }
+        String(unsafeUninitializedCapacity: encodedCount(bytes.count)) { encode(bytes, into: $0) }
     }
 
-    static func encodedBytes(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { $1 = encode(bytes, into: $0) }
+    /// The encoding held inline; `bytes` must encode to at most `SplicedFilling.capacity` bytes.
+    static func filling(_ bytes: UnsafeRawBufferPointer) -> SplicedFilling {
+        SplicedFilling(count: encodedCount(bytes.count)) { _ = encode(bytes, into: $0.bindMemory(to: UInt8.self)) }
     }
 
-    /// Writes the encoding of `bytes` into `out` (room for `(count * 4 + 2) / 3`); returns its length.
+    static func encodedCount(_ count: Int) -> Int { (count * 4 + 2) / 3 }
+
+    /// Writes the encoding of `bytes` into `out` (room for `encodedCount`); returns its length.
     private static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var written = 0
         var index = 0

@@ -1,33 +1,41 @@
-import Crypto
+import CSHA256
 
 /// HMAC-SHA256 (RFC 2104) under one fixed key, with the key's inner and outer pad blocks hashed
-/// once: a signature then costs two short hashes instead of setting up the key every time, and
-/// the home page signs a CSRF token on every request.
-struct KeyedHMAC: @unchecked Sendable {
-    // @unchecked: the two states are only ever copied, never updated in place; a copy that is
-    // updated gets its own digest context (swift-crypto copies on write).
-    private let inner: SHA256
-    private let outer: SHA256
+/// once: a signature then costs two compressions on the stack, no allocation and no shared
+/// state (the home page signs a CSRF token on every request; see `CSHA256`).
+struct KeyedHMAC: Sendable {
+    static let byteCount = Int(DH_SHA256_DIGEST_LENGTH)
 
-    /// `key` of up to 64 bytes is used as is; a longer one is hashed first, as RFC 2104 says.
-    init(key: [UInt8]) {
-        var block = key.count > SHA256.blockByteCount ? Array(SHA256.hash(data: key)) : key
-        block += [UInt8](repeating: 0, count: SHA256.blockByteCount - block.count)
-        var inner = SHA256(), outer = SHA256()
-        inner.update(data: block.map { $0 ^ 0x36 })
-        outer.update(data: block.map { $0 ^ 0x5C })
-        self.inner = inner
-        self.outer = outer
+    private let key: dh_hmac_sha256_key
+
+    /// A key of more than 64 bytes is hashed first, as RFC 2104 says. `accelerated: false`
+    /// forces the portable code where the CPU has the SHA extensions (for tests).
+    init(key: [UInt8], accelerated: Bool = true) {
+        var state = dh_hmac_sha256_key()
+        key.withUnsafeBytes { dh_hmac_sha256_key_init(&state, $0.baseAddress, $0.count, accelerated ? 1 : 0) }
+        self.key = state
     }
 
-    /// The code of `prefix` followed by `message`; the prefix spares joining them into a new string.
-    func authenticationCode(for message: String, after prefix: StaticString = "") -> SHA256Digest {
-        var inner = self.inner
-        inner.update(bufferPointer: UnsafeRawBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount))
+    /// Calls `body` with the code of `prefix` followed by `message`; the prefix spares joining
+    /// them into a new string.
+    func withAuthenticationCode<Result>(
+        for message: String, after prefix: StaticString = "", _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        var code: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var text = message
-        text.withUTF8 { inner.update(bufferPointer: UnsafeRawBufferPointer($0)) }
-        var outer = self.outer
-        inner.finalize().withUnsafeBytes { outer.update(bufferPointer: $0) }
-        return outer.finalize()
+        text.withUTF8 { message in
+            withUnsafePointer(to: key) { key in
+                withUnsafeMutableBytes(of: &code) { code in
+                    dh_hmac_sha256(key, prefix.utf8Start, prefix.utf8CodeUnitCount, message.baseAddress, message.count,
+                                   code.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                }
+            }
+        }
+        return withUnsafeBytes(of: &code) { body($0) }
+    }
+
+    /// The code as an array (for checks and tests; signing on the hot path uses the closure form).
+    func authenticationCode(for message: String, after prefix: StaticString = "") -> [UInt8] {
+        withAuthenticationCode(for: message, after: prefix) { Array($0) }
     }
 }

@@ -3,15 +3,15 @@
 /// rewritten; a filling of another length than the holes is written out whole instead.
 public struct SplicedBody: Sendable {
     public let template: SplicedTemplate
-    public let filling: [UInt8]
+    public let filling: SplicedFilling
 
-    public init(template: SplicedTemplate, filling: [UInt8]) {
+    public init(template: SplicedTemplate, filling: SplicedFilling) {
         self.template = template
         self.filling = filling
     }
 
     /// A body over a template of its own (no copies to reuse): for one-off bodies and tests.
-    public init(base: [UInt8], holes: [Range<Int>], filling: [UInt8]) {
+    public init(base: [UInt8], holes: [Range<Int>], filling: SplicedFilling) {
         self.init(template: SplicedTemplate(base: base, holes: holes), filling: filling)
     }
 

@@ -31,7 +31,7 @@ public final class SplicedTemplate: Sendable {
     /// A copy of `base` with `filling` in every hole, to be handed back with `giveBack`; the
     /// template lives until then. Nil when `filling` does not fit the holes exactly (the body
     /// then changes length and is written out whole) or memory ran out.
-    func lease(filling: [UInt8]) -> UnsafeMutableRawPointer? {
+    func lease(filling: SplicedFilling) -> UnsafeMutableRawPointer? {
         guard holes.allSatisfy({ $0.count == filling.count }) else { return nil }
         let start: UnsafeMutableRawPointer
         if let reused = idle.withLock({ $0.popLast() }) {
