@@ -11,16 +11,16 @@ extension ReportEvent {
 
     /// Appends the event's JSON line, newline included, to `buffer` (the log's hot path: no JSONEncoder).
     public func appendJSONLine(to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: JSONBytes.timestampKey)
+        JSONBytes.append(#"{"timestamp":""#, to: &buffer)
         ReportTimestamp.append(ReportTimestamp.milliseconds(timestamp), to: &buffer)
-        buffer.append(contentsOf: JSONBytes.eventKey)
+        JSONBytes.append(#"","event":""#, to: &buffer)
         JSONBytes.appendEscaped(name.rawValue, to: &buffer)
-        if let layout { JSONBytes.appendField(JSONBytes.layoutKey, layout, to: &buffer) }
-        if let item { JSONBytes.appendField(JSONBytes.itemKey, item, to: &buffer) }
-        if let visitor { JSONBytes.appendField(JSONBytes.visitorKey, visitor, to: &buffer) }
-        if let request { JSONBytes.appendField(JSONBytes.requestKey, request, to: &buffer) }
+        if let layout { JSONBytes.appendField(#"","layout":""#, layout, to: &buffer) }
+        if let item { JSONBytes.appendField(#"","item":""#, item, to: &buffer) }
+        if let visitor { JSONBytes.appendField(#"","visitor":""#, visitor, to: &buffer) }
+        if let request { JSONBytes.appendField(#"","request":""#, request, to: &buffer) }
         if !properties.isEmpty {
-            buffer.append(contentsOf: JSONBytes.propertiesKey)
+            JSONBytes.append(#"","properties":{"#, to: &buffer)
             var first = true
             // Sorted so that equal events give equal lines.
             for key in properties.keys.sorted() {
@@ -28,36 +28,32 @@ extension ReportEvent {
                 first = false
                 buffer.append(JSONBytes.quote)
                 JSONBytes.appendEscaped(key, to: &buffer)
-                buffer.append(contentsOf: JSONBytes.colonQuote)
+                JSONBytes.append(#"":""#, to: &buffer)
                 JSONBytes.appendEscaped(properties[key]!, to: &buffer)
                 buffer.append(JSONBytes.quote)
             }
-            buffer.append(contentsOf: JSONBytes.propertiesEnd)
+            JSONBytes.append("}}\n", to: &buffer)
         } else {
-            buffer.append(contentsOf: JSONBytes.lineEnd)
+            JSONBytes.append("\"}\n", to: &buffer)
         }
     }
 }
 
-/// Byte-level JSON writing helpers for the report line format.
+/// Byte-level JSON writing helpers for the report line format. The fixed parts are
+/// `StaticString`s, appended straight from the binary: no array to look up, retain or release.
 enum JSONBytes {
     static let quote = UInt8(ascii: "\"")
-    static let timestampKey = Array(#"{"timestamp":""#.utf8)
-    static let eventKey = Array(#"","event":""#.utf8)
-    static let layoutKey = Array(#"","layout":""#.utf8)
-    static let itemKey = Array(#"","item":""#.utf8)
-    static let visitorKey = Array(#"","visitor":""#.utf8)
-    static let requestKey = Array(#"","request":""#.utf8)
-    static let propertiesKey = Array(#"","properties":{"#.utf8)
-    static let colonQuote = Array(#"":""#.utf8)
-    static let lineEnd = Array("\"}\n".utf8)
-    static let propertiesEnd = Array("}}\n".utf8)
-    static let hex = Array("0123456789abcdef".utf8)
+    static let hex: StaticString = "0123456789abcdef"
+
+    @inline(__always)
+    static func append(_ text: StaticString, to buffer: inout [UInt8]) {
+        buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
 
     /// Closes the previous string value, writes `key` (which carries its quotes) and opens the value.
     @inline(__always)
-    static func appendField(_ key: [UInt8], _ value: String, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: key)
+    static func appendField(_ key: StaticString, _ value: String, to buffer: inout [UInt8]) {
+        append(key, to: &buffer)
         appendEscaped(value, to: &buffer)
     }
 
@@ -78,7 +74,7 @@ enum JSONBytes {
                 if byte == quote || byte == UInt8(ascii: "\\") {
                     buffer.append(byte)
                 } else {
-                    buffer.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
+                    buffer.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 15)]])
                 }
                 runStart = index + 1
             }

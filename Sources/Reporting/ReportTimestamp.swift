@@ -29,25 +29,37 @@ public enum ReportTimestamp {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Appends the 24 bytes of the timestamp for `ms` (already clamped) to `buffer`.
+    /// Appends the 24 bytes of the timestamp for `ms` (already clamped) to `buffer`: written on
+    /// the stack and appended at once, since every report line starts with one.
     static func append(_ ms: Int64, to buffer: inout [UInt8]) {
         let days = floorDiv(ms, msPerDay)
         let msOfDay = Int(ms - days * msPerDay)
         let (year, month, day) = civil(fromDays: days)
-        appendDigits(Int(year), 4, &buffer)
-        buffer.append(UInt8(ascii: "-"))
-        appendDigits(month, 2, &buffer)
-        buffer.append(UInt8(ascii: "-"))
-        appendDigits(day, 2, &buffer)
-        buffer.append(UInt8(ascii: "T"))
-        appendDigits(msOfDay / 3_600_000, 2, &buffer)
-        buffer.append(UInt8(ascii: ":"))
-        appendDigits(msOfDay / 60_000 % 60, 2, &buffer)
-        buffer.append(UInt8(ascii: ":"))
-        appendDigits(msOfDay / 1000 % 60, 2, &buffer)
-        buffer.append(UInt8(ascii: "."))
-        appendDigits(msOfDay % 1000, 3, &buffer)
-        buffer.append(UInt8(ascii: "Z"))
+        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &text) { text in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var rest = value
+                for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                    text[index] = UInt8(48 + rest % 10)
+                    rest /= 10
+                }
+            }
+            put(Int(year), 4, at: 0)
+            text[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            text[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            text[10] = UInt8(ascii: "T")
+            put(msOfDay / 3_600_000, 2, at: 11)
+            text[13] = UInt8(ascii: ":")
+            put(msOfDay / 60_000 % 60, 2, at: 14)
+            text[16] = UInt8(ascii: ":")
+            put(msOfDay / 1000 % 60, 2, at: 17)
+            text[19] = UInt8(ascii: ".")
+            put(msOfDay % 1000, 3, at: 20)
+            text[23] = UInt8(ascii: "Z")
+        }
+        withUnsafeBytes(of: &text) { buffer.append(contentsOf: $0) }
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC only); nil if malformed.
@@ -119,17 +131,5 @@ public enum ReportTimestamp {
     static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    @inline(__always)
-    static func appendDigits(_ value: Int, _ width: Int, _ buffer: inout [UInt8]) {
-        var divisor = 1
-        for _ in 1..<width { divisor *= 10 }
-        var rest = value
-        while divisor > 0 {
-            buffer.append(UInt8(48 + rest / divisor))
-            rest %= divisor
-            divisor /= 10
-        }
     }
 }
