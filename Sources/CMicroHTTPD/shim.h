@@ -20,6 +20,7 @@ struct dh_daemon_options {
     MHD_RequestCompletedCallback completed;
     dh_uri_log_callback uri_log;
     MHD_NotifyConnectionCallback notify_connection;
+    MHD_AcceptPolicyCallback accept_policy;
     void *context;
     unsigned int thread_pool_size;
     unsigned int connection_timeout_seconds;
@@ -29,7 +30,7 @@ struct dh_daemon_options {
 };
 
 static inline struct MHD_Daemon *dh_start_daemon(const struct dh_daemon_options *o) {
-    return MHD_start_daemon(o->flags, 0, NULL, NULL, o->handler, o->context,
+    return MHD_start_daemon(o->flags, 0, o->accept_policy, o->context, o->handler, o->context,
                             MHD_OPTION_LISTEN_SOCKET, o->listen_socket,
                             MHD_OPTION_NOTIFY_COMPLETED, o->completed, o->context,
                             MHD_OPTION_URI_LOG_CALLBACK, o->uri_log, o->context,

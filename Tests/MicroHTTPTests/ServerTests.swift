@@ -210,6 +210,29 @@ import TestSupport
         #expect(throws: (any Error).self) { try HTTPConnection(port: port).request("GET", "/hello") }
     }
 
+    @Test func duringTheGracePeriodNewConnectionsAreClosedAtOnce() throws {
+        let local = try TestServer(router: Self.echoRouter())
+        let port = local.port
+        let slow = Threads.start(1) { _ in try? HTTPClient(port: port).get("/slow") }
+        while local.server.requestsInFlight == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        let stopping = Threads.start(1) { _ in local.server.shutdown() }
+        // Answered until the shutdown starts; then closed unanswered while /slow (1 s) still runs.
+        var closedWhileBusy = false
+        let deadline = Date() + 0.8
+        while Date() < deadline {
+            let connection = try? HTTPConnection(port: port, timeoutSeconds: 3)
+            if (try? connection?.request("GET", "/hello")) == nil {
+                closedWhileBusy = local.server.requestsInFlight == 1
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        #expect(closedWhileBusy)
+        _ = stopping.wait()
+        #expect(slow.wait()[0]?.status == 200)
+        #expect(throws: (any Error).self) { try HTTPConnection(port: port).request("GET", "/hello") }
+    }
+
     @Test func aTakenPortIsReportedInOneLine() throws {
         var configuration = ServerConfiguration()
         configuration.port = server.port

@@ -45,6 +45,12 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     core.requestFinished()
 }
 
+func acceptPolicyCallback(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?,
+                          _ length: socklen_t) -> MHD_Result {
+    guard let cls else { return .NO }
+    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isAccepting ? .YES : .NO
+}
+
 func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                               _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
                               _ code: MHD_ConnectionNotificationCode) {

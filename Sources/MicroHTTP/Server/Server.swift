@@ -40,7 +40,7 @@ public final class Server: Sendable {
             var options = dh_daemon_options(
                 flags: flags, listen_socket: socket.descriptor,
                 handler: accessHandlerCallback, completed: requestCompletedCallback, uri_log: uriLogCallback,
-                notify_connection: connectionNotifyCallback,
+                notify_connection: connectionNotifyCallback, accept_policy: acceptPolicyCallback,
                 context: retained.toOpaque(), thread_pool_size: UInt32(max(1, configuration.threads)),
                 connection_timeout_seconds: configuration.connectionTimeout,
                 connection_limit: configuration.connectionLimit,
@@ -62,7 +62,10 @@ public final class Server: Sendable {
         guard let state = running.withLock({ state -> Running? in defer { state = nil }; return state }) else {
             return
         }
-        let listener = MHD_quiesce_daemon(state.daemon)
+        // Not MHD_quiesce_daemon: in 0.9.75 it races a busy epoll worker taking the listening
+        // socket out of the same epoll set, and the loser aborts the process ("Failed to remove
+        // listen FD from epoll set"). New connections are closed by the accept policy instead.
+        core.accepting.store(false, ordering: .relaxed)
         // Suspended streams would outlive the daemon: end them so their connections resume and close.
         core.openStreams.finishAll()
         let clock = ContinuousClock()
@@ -76,7 +79,6 @@ public final class Server: Sendable {
         }
         core.headDeadlines.stop()
         MHD_stop_daemon(state.daemon)
-        if listener >= 0 { close(listener) }
         state.core.release()
     }
 

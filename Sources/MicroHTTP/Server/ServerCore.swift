@@ -10,6 +10,9 @@ final class ServerCore: Sendable {
     let requestIDs = RequestIDGenerator()
     /// Requests between libmicrohttpd's URI callback and its completion notice.
     let inFlight = Atomic<Int>(0)
+    /// Cleared when shutdown starts: new connections are then closed as they are accepted.
+    let accepting = Atomic<Bool>(true)
+    var isAccepting: Bool { accepting.load(ordering: .relaxed) }
     let openStreams = OpenStreams()
     let headDeadlines: HeadDeadlines
 
