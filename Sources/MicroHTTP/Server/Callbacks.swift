@@ -4,16 +4,19 @@ import Glibc
 // libmicrohttpd calls these from its own threads. They are plain functions in a non-main file
 // so they carry no actor isolation; `cls` is the retained ServerCore, `con_cls` the retained
 // RequestContext created in `uriLogCallback` and released in `requestCompletedCallback`.
+// The core is borrowed (`_withUnsafeGuaranteedRef`), not retained: every thread would otherwise
+// write its one shared reference count several times per request.
 
 func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                     _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
-    let core = Unmanaged<ServerCore>.fromOpaque(cls!).takeUnretainedValue()
     // Validated, not repaired: raw bytes that are not UTF-8 must fail the request, not become U+FFFD.
     let rawTarget = uri.flatMap { String(validatingCString: $0) }
     // After the copy: libmicrohttpd keeps the target without its query.
     let arguments = uri.map(QueryTakeover.take) ?? 0
-    let context = RequestContext(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
-    core.requestStarted()
+    let context = Unmanaged<ServerCore>.fromOpaque(cls!)._withUnsafeGuaranteedRef { core in
+        core.requestStarted()
+        return RequestContext(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
+    }
     return Unmanaged.passRetained(context).toOpaque()
 }
 
@@ -25,13 +28,14 @@ func accessHandlerCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     guard let cls, let connection, let method, let uploadDataSize, let raw = conCls?.pointee else {
         return .NO
     }
-    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
     let bytes = uploadData.map {
         UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: uploadDataSize.pointee)
     }
-    return core.access(connection, Method(cString: method), context, upload: bytes,
-                       uploadSize: uploadDataSize)
+    return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        Unmanaged<RequestContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            core.access(connection, Method(cString: method), context, upload: bytes, uploadSize: uploadDataSize)
+        }
+    }
 }
 
 func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
@@ -40,26 +44,28 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
     Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue().finish()
-    let core = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue()
-    if let connection { core.headDeadlines.answered(connection) }
-    core.requestFinished()
+    Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        if let connection { core.headDeadlines.answered(connection) }
+        core.requestFinished()
+    }
 }
 
 func acceptPolicyCallback(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?,
                           _ length: socklen_t) -> MHD_Result {
     guard let cls else { return .NO }
-    return Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().isAccepting ? .YES : .NO
+    return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { $0.isAccepting } ? .YES : .NO
 }
 
 func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: OpaquePointer?,
                               _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
                               _ code: MHD_ConnectionNotificationCode) {
     guard let cls, let connection, let socketContext else { return }
-    let deadlines = Unmanaged<ServerCore>.fromOpaque(cls).takeUnretainedValue().headDeadlines
-    if code == .CONNECTION_NOTIFY_STARTED {
-        deadlines.opened(connection, socketContext)
-    } else {
-        deadlines.closed(socketContext)
+    Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        if code == .CONNECTION_NOTIFY_STARTED {
+            core.headDeadlines.opened(connection, socketContext)
+        } else {
+            core.headDeadlines.closed(socketContext)
+        }
     }
 }
 
