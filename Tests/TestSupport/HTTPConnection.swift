@@ -13,23 +13,27 @@ public final class HTTPConnection {
     private var buffer: [UInt8] = []
 
     public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
+        // The descriptor is stored only once connected: a throw after every stored property is set
+        // still runs deinit, which would close it a second time, and by then the number may belong
+        // to another test's server (libmicrohttpd then aborts: "Close socket failed").
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         inet_pton(AF_INET, host, &address.sin_addr)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
         guard connected == 0 else {
-            close(descriptor)
+            close(fd)
             throw Failure(description: "cannot connect to \(host):\(port)")
         }
+        descriptor = fd
     }
 
     deinit { close(descriptor) }
