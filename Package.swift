@@ -35,7 +35,6 @@ let package = Package(
         .target(name: "HomeApp", dependencies: [
             "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "CSHA256",
             .product(name: "Logging", package: "swift-log"),
-            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
             "HomeApp",

@@ -116,6 +116,7 @@ void dh_sha256_init(dh_sha256 *hash, int allow_acceleration) {
 }
 
 void dh_sha256_update(dh_sha256 *hash, const void *bytes, size_t count) {
+    if (count == 0) return;  // `bytes` may then be NULL, which memcpy must not see
     const uint8_t *input = bytes;
     size_t buffered = hash->length % DH_SHA256_BLOCK_LENGTH;
     hash->length += count;

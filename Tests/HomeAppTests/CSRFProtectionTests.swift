@@ -25,6 +25,13 @@ import Testing
         }
     }
 
+    @Test func hashingMatchesSwiftCrypto() {
+        for length in [0, 1, 55, 56, 63, 64, 65, 200] {
+            let text = String(repeating: "s", count: length) + "é"
+            #expect(Hashing.sha256(text) == Array(SHA256.hash(data: Data(text.utf8))))
+        }
+    }
+
     @Test func theSHAExtensionsAreUsedWhereTheCPUHasThem() throws {
         // The portable code is checked above either way; this says which one the server runs.
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MicroHTTP
 
@@ -47,7 +46,7 @@ struct ReportAccess: Sendable {
 
     /// Constant-time comparison: hashes first, so length differences leak nothing either.
     private func matches(_ candidate: String, _ token: String) -> Bool {
-        let a = SHA256.hash(data: Data(candidate.utf8)), b = SHA256.hash(data: Data(token.utf8))
+        let a = Hashing.sha256(candidate), b = Hashing.sha256(token)
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

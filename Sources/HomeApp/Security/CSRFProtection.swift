@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MicroHTTP
 
@@ -10,9 +9,11 @@ public struct CSRFProtection: Sendable {
     /// `secret` from `--secret`; nil generates one for this process.
     public init(secret: String?) {
         if let secret {
-            mac = KeyedHMAC(key: Array(SHA256.hash(data: Data(secret.utf8))))
+            mac = KeyedHMAC(key: Hashing.sha256(secret))
         } else {
-            mac = KeyedHMAC(key: SymmetricKey(size: .bits256).withUnsafeBytes { Array($0) })
+            // getrandom(2) on Linux: a cryptographically secure source.
+            var generator = SystemRandomNumberGenerator()
+            mac = KeyedHMAC(key: (0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
         }
     }
 
