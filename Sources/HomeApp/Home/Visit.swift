@@ -8,14 +8,17 @@ struct Visit {
 
     let request: Request
     let visitor: Visitor
-    /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
-    let csrfTokenFilling: SplicedFilling
+    private let csrf: CSRFProtection
 
     init(_ request: Request, csrf: CSRFProtection) {
         self.request = request
         visitor = Visitor(request: request)
-        csrfTokenFilling = csrf.tokenFilling(for: visitor.id)
+        self.csrf = csrf
     }
+
+    /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
+    /// Signed when asked: posts answered with a redirect never need it.
+    var csrfTokenFilling: SplicedFilling { csrf.tokenFilling(for: visitor.id) }
 
     var csrfToken: String { csrfTokenFilling.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
@@ -29,7 +32,7 @@ struct Visit {
     var hasDismissedOnboarding: Bool { request.cookies[Self.onboardedCookie] != nil }
 
     /// Refuses a post whose `_csrf` was not issued to this visitor.
-    func requireValidCSRF(_ csrf: CSRFProtection) throws(HTTPError) {
+    func requireValidCSRF() throws(HTTPError) {
         guard !visitor.isNew, csrf.isValid(request.form[RenderContext.csrfFieldName], for: visitor.id) else {
             throw HTTPError(.forbidden, "This form is out of date or did not come from this site. "
                             + "Go back, reload the page and try again.")

@@ -26,7 +26,7 @@ struct ReportRoutes {
     /// A beacon from the page's script, e.g. the grid's sideways scroll.
     func report(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF(services.csrf)
+        try visit.requireValidCSRF()
         let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
         guard Self.clientEvents.contains(name) else {
             throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")

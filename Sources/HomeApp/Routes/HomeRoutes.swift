@@ -54,7 +54,7 @@ struct HomeRoutes {
     /// The child that drew the form decodes it into one of the container's actions.
     func action(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF(services.csrf)
+        try visit.requireValidCSRF()
         let form = request.form.reduce(into: [String: String]()) { fields, field in
             if fields[field.name] == nil { fields[field.name] = field.value }
         }

@@ -18,7 +18,7 @@ struct OnboardingRoutes {
     /// The close button and every supporting button land here; the notice does not come back.
     func dismiss(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF(services.csrf)
+        try visit.requireValidCSRF()
         services.analytics(for: visit).record(.onboardingDismissed)
         var response = visit.redirect(to: "/")
         response.setCookie(SetCookie(name: Visit.onboardedCookie, value: "1", maxAge: 365 * 24 * 3600))
@@ -34,7 +34,7 @@ struct OnboardingRoutes {
 
     func choose(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF(services.csrf)
+        try visit.requireValidCSRF()
         guard let layout = request.form["layout"], services.factory.has(layout) else {
             throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }

@@ -35,7 +35,7 @@ struct SceneRoutes {
 
     func saveSettings(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF(services.csrf)
+        try visit.requireValidCSRF()
         var response = visit.redirect(to: "/")
         if request.form["reset"] != nil {
             response.setCookie(.deletion(of: Visit.layoutCookie))
