@@ -1,22 +1,27 @@
 /// One HTTP request, fully read: the server calls handlers only once the body has arrived.
+///
+/// The fields live in one immutable object: a request is handed down by value through routes,
+/// visits and controllers, and each copy then costs one reference count instead of ten.
 public struct Request: Sendable {
-    /// A process-unique id, also sent back as `X-Request-Id` and written in logs.
-    public let id: String
-    public let method: Method
-    /// The request target exactly as sent (path and query, still percent-encoded).
-    public let target: String
-    /// The decoded path segments; `/long/m-1` is `["long", "m-1"]`.
-    public let pathSegments: [String]
+    private let storage: Storage
     /// Values of the route's named parameters (`/long/:id` → `parameters["id"]`).
     public internal(set) var parameters: [String: String] = [:]
-    public let query: QueryParameters
-    public let headers: Headers
-    public let cookies: Cookies
+
+    /// A process-unique id, also sent back as `X-Request-Id` and written in logs.
+    public var id: String { storage.id }
+    public var method: Method { storage.method }
+    /// The request target exactly as sent (path and query, still percent-encoded).
+    public var target: String { storage.target }
+    /// The decoded path segments; `/long/m-1` is `["long", "m-1"]`.
+    public var pathSegments: [String] { storage.pathSegments }
+    public var query: QueryParameters { storage.query }
+    public var headers: Headers { storage.headers }
+    public var cookies: Cookies { storage.cookies }
     /// Fields of a urlencoded or multipart body.
-    public let form: FormFields
+    public var form: FormFields { storage.form }
     /// The body of any other content type; empty for forms.
-    public let body: [UInt8]
-    let clientAddress: ClientAddress
+    public var body: [UInt8] { storage.body }
+    var clientAddress: ClientAddress { storage.clientAddress }
 
     public init(id: String = "test", method: Method, target: String, pathSegments: [String],
                 query: QueryParameters = .init(), headers: Headers = .init(),
@@ -28,16 +33,8 @@ public struct Request: Sendable {
 
     init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
          headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
-        self.id = id
-        self.method = method
-        self.target = target
-        self.pathSegments = pathSegments
-        self.query = query
-        self.headers = headers
-        self.cookies = cookies
-        self.form = form
-        self.body = body
-        self.clientAddress = clientAddress
+        storage = Storage(id: id, method: method, target: target, pathSegments: pathSegments, query: query,
+                          headers: headers, cookies: cookies, form: form, body: body, clientAddress: clientAddress)
     }
 
     /// The client's IP address.
@@ -45,6 +42,34 @@ public struct Request: Sendable {
 
     /// The path part of the target, still encoded.
     public var path: Substring {
-        Substring(target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target.utf8[..<$0] } ?? target.utf8[...])
+        let target = storage.target
+        return Substring(target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target.utf8[..<$0] } ?? target.utf8[...])
+    }
+
+    private final class Storage: Sendable {
+        let id: String
+        let method: Method
+        let target: String
+        let pathSegments: [String]
+        let query: QueryParameters
+        let headers: Headers
+        let cookies: Cookies
+        let form: FormFields
+        let body: [UInt8]
+        let clientAddress: ClientAddress
+
+        init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
+             headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
+            self.id = id
+            self.method = method
+            self.target = target
+            self.pathSegments = pathSegments
+            self.query = query
+            self.headers = headers
+            self.cookies = cookies
+            self.form = form
+            self.body = body
+            self.clientAddress = clientAddress
+        }
     }
 }
