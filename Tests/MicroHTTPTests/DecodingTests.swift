@@ -12,6 +12,18 @@ import Testing
         #expect(cookies == ["a": "1"])
     }
 
+    @Test func aNameIsReadOnlyWhenEveryByteIsATokenCharacter() {
+        // RFC 9110 §5.6.2 tchar, spelled out: the parser tests a bit mask.
+        let tchar = Set("!#$%&'*+-.^_`|~0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        for byte in UInt8.min...UInt8.max where byte != UInt8(ascii: ";") && byte != UInt8(ascii: "=") {
+            let name = [UInt8(ascii: "a"), byte, UInt8(ascii: "b")]
+            let header = String(decoding: name + Array("=1; z=2".utf8), as: UTF8.self)
+            let expected = tchar.contains(byte) ? String(decoding: name, as: UTF8.self) : nil
+            #expect(CookieParser.parse(header).keys.sorted() == ([expected, "z"] as [String?]).compactMap { $0 }.sorted(),
+                    "byte \(byte)")
+        }
+    }
+
     @Test func readsABoundedNumberOfCookies() {
         let flood = (0..<1000).map { "c\($0)=\($0)" }.joined(separator: "; ")
         #expect(CookieParser.parse(flood).count == CookieParser.maximumCount)

@@ -42,14 +42,15 @@ public enum CookieParser {
     /// Calls `body` with the name and value ranges of each well-formed pair, in order, until it
     /// returns false or `maximumCount` pairs were read. Values lose their quotes.
     static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Bool) {
+        guard let base = bytes.baseAddress else { return }
         var start = 0, read = 0
         while start < bytes.count, read < maximumCount {
-            let end = bytes[start...].firstIndex(of: UInt8(ascii: ";")) ?? bytes.count
+            let end = bytes.firstOffset(of: UInt8(ascii: ";"), in: start..<bytes.count) ?? bytes.count
             defer { start = end + 1 }
-            guard let equals = bytes[start..<end].firstIndex(of: UInt8(ascii: "=")) else { continue }
+            guard let equals = bytes.firstOffset(of: UInt8(ascii: "="), in: start..<end) else { continue }
             let name = trimmed(bytes, start..<equals)
             var value = trimmed(bytes, equals + 1..<end)
-            guard !name.isEmpty, bytes[name].allSatisfy(isTokenByte) else { continue }
+            guard !name.isEmpty, isToken(base, name) else { continue }
             if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
                 value = value.lowerBound + 1..<value.upperBound - 1
             }
@@ -72,12 +73,14 @@ public enum CookieParser {
         return range
     }
 
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x21, 0x23...0x27, 0x2A, 0x2B, 0x2D, 0x2E, 0x30...0x39, 0x41...0x5A, 0x5E...0x7A, 0x7C, 0x7E:
-            true
-        default:
-            false
+    /// RFC 7230 token characters as one bit per ASCII byte: `!#$%&'*+-.^_`|~`, digits and letters.
+    private static let tokenBits: (low: UInt64, high: UInt64) = (0x03FF_6CFA_0000_0000, 0x57FF_FFFF_C7FF_FFFE)
+
+    private static func isToken(_ base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Bool {
+        for index in range {
+            let byte = base[index]
+            guard byte < 128, (byte < 64 ? tokenBits.low : tokenBits.high) >> UInt64(byte & 63) & 1 == 1 else { return false }
         }
+        return true
     }
 }

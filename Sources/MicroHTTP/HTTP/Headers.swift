@@ -38,12 +38,12 @@ public struct Headers: Sendable, Sequence {
 
 extension String {
     /// ASCII case-insensitive comparison, as header names need; avoids allocating lowercased copies.
+    /// Lengths first (stored for native strings): most names compared differ in length.
     func caseInsensitiveEquals(_ other: String) -> Bool {
-        if self == other { return true }
+        guard utf8.count == other.utf8.count else { return false }
         var a = self, b = other
         return a.withUTF8 { x in
             b.withUTF8 { y in
-                guard x.count == y.count else { return false }
                 for index in x.indices where x[index] != y[index] {
                     let lower = x[index] | 0x20
                     guard lower == y[index] | 0x20, lower >= 0x61, lower <= 0x7A else { return false }

@@ -57,14 +57,16 @@ public enum PathDecoding {
     /// libmicrohttpd's before it, passes a malformed escape through as text, so the server checks
     /// the raw query first; NUL has no place in a value.
     public static func hasWellFormedEscapes<C: Collection<UInt8>>(_ bytes: C) -> Bool {
-        var index = bytes.startIndex
-        while let percent = bytes[index...].firstIndex(of: UInt8(ascii: "%")) {
-            let first = bytes.index(after: percent)
-            guard first != bytes.endIndex, let high = hexValue(bytes[first]) else { return false }
-            let second = bytes.index(after: first)
-            guard second != bytes.endIndex, let low = hexValue(bytes[second]) else { return false }
-            guard high | low != 0 else { return false }
-            index = bytes.index(after: second)
+        bytes.withContiguousStorageIfAvailable(hasWellFormedEscapes) ?? Array(bytes).withUnsafeBufferPointer(hasWellFormedEscapes)
+    }
+
+    static func hasWellFormedEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while let percent = bytes.firstOffset(of: UInt8(ascii: "%"), in: index..<bytes.count) {
+            guard percent + 2 < bytes.count, let high = hexValue(bytes[percent + 1]), let low = hexValue(bytes[percent + 2]),
+                  high | low != 0
+            else { return false }
+            index = percent + 3
         }
         return true
     }

@@ -33,8 +33,8 @@ extension QueryParameters {
             var pairs: [(name: String, value: String)] = []
             var start = 0
             while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: ampersand) ?? bytes.count
-                let equals = bytes[start..<end].firstIndex(of: equalsSign)
+                let end = bytes.firstOffset(of: ampersand, in: start..<bytes.count) ?? bytes.count
+                let equals = bytes.firstOffset(of: equalsSign, in: start..<end)
                 let rawName = bytes[start..<(equals ?? end)]
                 guard let name = component(rawName) else {
                     invalid = InvalidQueryArgument(name: String(decoding: unescaped(rawName), as: UTF8.self))
@@ -58,7 +58,9 @@ extension QueryParameters {
 
     private static func component(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> String? {
         // Cut from a String at ASCII bytes, a part without escapes is already valid UTF-8.
-        guard bytes.contains(where: { $0 == plus || $0 == percent }) else { return String(decoding: bytes, as: UTF8.self) }
+        let whole = UnsafeBufferPointer(rebasing: bytes)
+        guard whole.firstOffset(of: plus, in: 0..<whole.count) != nil || whole.firstOffset(of: percent, in: 0..<whole.count) != nil
+        else { return String(decoding: whole, as: UTF8.self) }
         return String(validating: unescaped(bytes), as: UTF8.self)
     }
 

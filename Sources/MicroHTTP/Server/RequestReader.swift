@@ -21,13 +21,14 @@ struct RequestReader {
         guard let segments = PathDecoding.segments(of: Substring(question.map { target.utf8[..<$0] } ?? target.utf8[...])) else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
         }
-        var query: [(name: String, value: String)] = []
+        var arguments: [(name: String, value: String)] = []
         if let question {
-            guard PathDecoding.hasWellFormedEscapes(target.utf8[question...]) else {
+            var query = Substring(target.utf8[question...])
+            guard query.withUTF8(PathDecoding.hasWellFormedEscapes) else {
                 throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
             }
             do {
-                query = try QueryParameters.decode(Substring(target.utf8[target.utf8.index(after: question)...])).pairs
+                arguments = try QueryParameters.decode(Substring(query.utf8.dropFirst())).pairs
             } catch {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
@@ -36,7 +37,7 @@ struct RequestReader {
         let cookieHeader = headers.joinedValues("Cookie", separator: "; ")
         return Request(
             id: context.id, method: method, target: target, pathSegments: segments,
-            query: QueryParameters(query), headers: headers,
+            query: QueryParameters(arguments), headers: headers,
             cookies: Cookies(header: cookieHeader),
             form: try form(), body: context.body, clientAddress: ClientAddress(dh_client_address(connection)))
     }
