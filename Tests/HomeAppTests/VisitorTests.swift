@@ -21,4 +21,15 @@ import Testing
         let visitor = Self.visitor(cookie: "visitor=\(id)")
         #expect(visitor.isNew && visitor.id != id && Visitor.isWellFormed(visitor.id))
     }
+
+    @Test func onlyLowercaseHexDigitsMakeAnId() {
+        let hex = Set("0123456789abcdef".utf8)
+        for byte in UInt8.min...UInt8.max {
+            for position in [0, 17, 31] {
+                var id = Array("0123456789abcdef0123456789abcdef".utf8)
+                id[position] = byte
+                #expect(Visitor.isWellFormed(String(decoding: id, as: UTF8.self)) == hex.contains(byte), "byte \(byte) at \(position)")
+            }
+        }
+    }
 }

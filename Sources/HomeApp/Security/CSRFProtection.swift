@@ -61,24 +61,33 @@ enum Base64URL {
 
     /// Writes the encoding of `bytes` into `out` (room for `encodedCount`); returns its length.
     private static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var written = 0
-        var index = 0
-        while index < bytes.count {
-            let remaining = bytes.count - index
-            let chunk = UInt32(bytes[index]) << 16
-                | (remaining > 1 ? UInt32(bytes[index + 1]) << 8 : 0)
-                | (remaining > 2 ? UInt32(bytes[index + 2]) : 0)
-            out[written] = alphabet[Int(chunk >> 18 & 63)]
-            out[written + 1] = alphabet[Int(chunk >> 12 & 63)]
-            written += 2
-            if remaining > 1 { out[written] = alphabet[Int(chunk >> 6 & 63)]; written += 1 }
-            if remaining > 2 { out[written] = alphabet[Int(chunk & 63)]; written += 1 }
+        guard let input = bytes.baseAddress, let output = out.baseAddress else { return 0 }
+        // Read from the literal's own bytes: an array would be retained and bounds-checked per character.
+        let alphabet = Self.alphabet.utf8Start
+        var written = 0, index = 0
+        while index + 3 <= bytes.count {
+            let chunk = UInt32(input.load(fromByteOffset: index, as: UInt8.self)) << 16
+                | UInt32(input.load(fromByteOffset: index + 1, as: UInt8.self)) << 8
+                | UInt32(input.load(fromByteOffset: index + 2, as: UInt8.self))
+            output[written] = alphabet[Int(chunk >> 18 & 63)]
+            output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+            output[written + 2] = alphabet[Int(chunk >> 6 & 63)]
+            output[written + 3] = alphabet[Int(chunk & 63)]
+            written += 4
             index += 3
         }
+        let remaining = bytes.count - index
+        guard remaining > 0 else { return written }
+        let chunk = UInt32(input.load(fromByteOffset: index, as: UInt8.self)) << 16
+            | (remaining > 1 ? UInt32(input.load(fromByteOffset: index + 1, as: UInt8.self)) << 8 : 0)
+        output[written] = alphabet[Int(chunk >> 18 & 63)]
+        output[written + 1] = alphabet[Int(chunk >> 12 & 63)]
+        written += 2
+        if remaining > 1 { output[written] = alphabet[Int(chunk >> 6 & 63)]; written += 1 }
         return written
     }
 
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+    private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
 }
 
 extension Data {

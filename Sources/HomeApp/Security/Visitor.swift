@@ -33,8 +33,10 @@ public struct Visitor: Sendable, Equatable {
         var id = id
         return id.withUTF8 { bytes in
             guard bytes.count == 32 else { return false }
-            for byte in bytes where !(0x30...0x39 ~= byte || 0x61...0x66 ~= byte) { return false }
-            return true
+            // Wrapping subtraction turns each range test into one unsigned comparison.
+            var bad = false
+            for byte in bytes { bad = bad || (byte &- 0x30 > 9 && byte &- 0x61 > 5) }
+            return !bad
         }
     }
 }
