@@ -3,87 +3,155 @@ import Foundation
 extension ReportEvent {
     /// The event as one JSON line in DESIGN.md key order, without the trailing newline.
     public var jsonLine: String {
-        var bytes: [UInt8] = []
-        appendJSONLine(to: &bytes)
-        bytes.removeLast()
-        return String(decoding: bytes, as: UTF8.self)
+        withJSONLine { String(decoding: $0.dropLast(), as: UTF8.self) }
     }
 
-    /// Appends the event's JSON line, newline included, to `buffer` (the log's hot path: no JSONEncoder).
+    /// Appends the event's JSON line, newline included, to `buffer`.
     public func appendJSONLine(to buffer: inout [UInt8]) {
-        JSONBytes.append(#"{"timestamp":""#, to: &buffer)
-        ReportTimestamp.append(ReportTimestamp.milliseconds(timestamp), to: &buffer)
-        JSONBytes.append(#"","event":""#, to: &buffer)
-        JSONBytes.appendEscaped(name.rawValue, to: &buffer)
-        if let layout { JSONBytes.appendField(#"","layout":""#, layout, to: &buffer) }
-        if let item { JSONBytes.appendField(#"","item":""#, item, to: &buffer) }
-        if let visitor { JSONBytes.appendField(#"","visitor":""#, visitor, to: &buffer) }
-        if let request { JSONBytes.appendField(#"","request":""#, request, to: &buffer) }
-        if !properties.isEmpty {
-            JSONBytes.append(#"","properties":{"#, to: &buffer)
-            var first = true
-            // Sorted so that equal events give equal lines.
-            for key in properties.keys.sorted() {
-                if !first { buffer.append(UInt8(ascii: ",")) }
-                first = false
-                buffer.append(JSONBytes.quote)
-                JSONBytes.appendEscaped(key, to: &buffer)
-                JSONBytes.append(#"":""#, to: &buffer)
-                JSONBytes.appendEscaped(properties[key]!, to: &buffer)
-                buffer.append(JSONBytes.quote)
-            }
-            JSONBytes.append("}}\n", to: &buffer)
-        } else {
-            JSONBytes.append("\"}\n", to: &buffer)
+        withJSONLine { buffer.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the JSON line, newline included, written into temporary memory. (The log's
+    /// writer calls `writeJSONLine` itself, to write straight into its chunk.)
+    func withJSONLine<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: jsonLineBound) { scratch in
+            body(UnsafeBufferPointer(rebasing: scratch[..<writeJSONLine(to: scratch.baseAddress!)]))
         }
+    }
+
+    /// At least the length of the JSON line: every string byte is counted as if it needed `\u00XX`.
+    var jsonLineBound: Int {
+        var stringBytes = name.rawValue.utf8.count + (layout?.utf8.count ?? 0) + (item?.utf8.count ?? 0)
+            + (visitor?.utf8.count ?? 0) + (request?.utf8.count ?? 0)
+        if !properties.isEmpty {
+            for (key, value) in properties { stringBytes += key.utf8.count + value.utf8.count }
+        }
+        // The keys and punctuation of a line with every field take 116 bytes; `"k":"v",` takes 6.
+        return 128 + 6 * properties.count + 6 * stringBytes
+    }
+
+    /// Writes the JSON line, newline included, at `start`, which must have room for `jsonLineBound`
+    /// bytes; returns its length. One pass over raw memory: appending the line piece by piece to an
+    /// array paid a uniqueness and capacity check per piece, more than the bytes themselves.
+    func writeJSONLine(to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var out = JSONByteWriter(position: start)
+        out.write(#"{"timestamp":""#)
+        out.position += ReportTimestamp.write(ReportTimestamp.milliseconds(timestamp), to: out.position)
+        out.write(#"","event":""#)
+        out.writeEscaped(name.rawValue)
+        if let layout { out.writeField(#"","layout":""#, layout) }
+        if let item { out.writeField(#"","item":""#, item) }
+        if let visitor { out.writeField(#"","visitor":""#, visitor) }
+        if let request { out.writeField(#"","request":""#, request) }
+        if properties.isEmpty {
+            out.write("\"}\n")
+        } else {
+            out.write(#"","properties":{"#)
+            // Sorted so that equal events give equal lines.
+            for (index, property) in properties.sorted(by: { $0.key < $1.key }).enumerated() {
+                out.write(index == 0 ? #"""# : #",""#)
+                out.writeEscaped(property.key)
+                out.write(#"":""#)
+                out.writeEscaped(property.value)
+                out.write(#"""#)
+            }
+            out.write("}}\n")
+        }
+        let count = start.distance(to: out.position)
+        assert(count <= jsonLineBound, "jsonLineBound is too small")
+        return count
     }
 }
 
-/// Byte-level JSON writing helpers for the report line format. The fixed parts are
-/// `StaticString`s, appended straight from the binary: no array to look up, retain or release.
-enum JSONBytes {
-    static let quote = UInt8(ascii: "\"")
-    static let hex: StaticString = "0123456789abcdef"
+/// Writes the pieces of a report line into memory the caller has sized. The fixed parts are
+/// `StaticString`s, copied straight from the binary: no array to look up, retain or release.
+struct JSONByteWriter {
+    var position: UnsafeMutablePointer<UInt8>
 
     @inline(__always)
-    static func append(_ text: StaticString, to buffer: inout [UInt8]) {
-        buffer.append(contentsOf: UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    mutating func write(_ text: StaticString) {
+        position.initialize(from: text.utf8Start, count: text.utf8CodeUnitCount)
+        position += text.utf8CodeUnitCount
     }
 
-    /// Closes the previous string value, writes `key` (which carries its quotes) and opens the value.
+    /// Closes the previous string value, writes `key` (which carries its quotes) and the value.
     @inline(__always)
-    static func appendField(_ key: StaticString, _ value: String, to buffer: inout [UInt8]) {
-        append(key, to: &buffer)
-        appendEscaped(value, to: &buffer)
+    mutating func writeField(_ key: StaticString, _ value: String) {
+        write(key)
+        writeEscaped(value)
     }
 
-    /// Appends the string's UTF-8 with `"`, `\` and control characters escaped (the quotes are the caller's).
+    /// Writes the string's UTF-8 with `"`, `\` and control characters escaped (the quotes are the caller's).
     @inline(__always)
-    static func appendEscaped(_ string: String, to buffer: inout [UInt8]) {
-        var string = string
-        string.withUTF8 { utf8 in
-            if !utf8.contains(where: needsEscape) {
-                buffer.append(contentsOf: utf8)
-                return
-            }
-            var runStart = 0
-            for index in utf8.indices where needsEscape(utf8[index]) {
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                let byte = utf8[index]
-                buffer.append(UInt8(ascii: "\\"))
-                if byte == quote || byte == UInt8(ascii: "\\") {
-                    buffer.append(byte)
-                } else {
-                    buffer.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex.utf8Start[Int(byte >> 4)], hex.utf8Start[Int(byte & 15)]])
-                }
-                runStart = index + 1
-            }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+    mutating func writeEscaped(_ string: String) {
+        // Native and small strings lend their bytes without the copy `withUTF8` needs.
+        if string.utf8.withContiguousStorageIfAvailable({ writeEscaped($0) }) == nil {
+            var string = string
+            string.withUTF8 { writeEscaped($0) }
         }
     }
 
+    mutating func writeEscaped(_ utf8: UnsafeBufferPointer<UInt8>) {
+        // Copy first, a word at a time, checking the words for bytes to escape as they pass; ids
+        // and names never have any, so the byte-by-byte second pass is rare.
+        let escapes =
+            switch utf8.count {
+            case 8...: copyWords(utf8, as: UInt64.self)
+            case 4...: copyWords(utf8, as: UInt32.self)
+            case 2...: copyWords(utf8, as: UInt16.self)
+            case 1: copyWords(utf8, as: UInt8.self)
+            default: false
+            }
+        guard escapes else {
+            position += utf8.count
+            return
+        }
+        for byte in utf8 {
+            if Self.escapeFlags(byte) == 0 {
+                position.pointee = byte
+                position += 1
+            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                position[0] = UInt8(ascii: "\\")
+                position[1] = byte
+                position += 2
+            } else {
+                let hex: StaticString = "0123456789abcdef"
+                write(#"\u00"#)
+                position[0] = hex.utf8Start[Int(byte >> 4)]
+                position[1] = hex.utf8Start[Int(byte & 15)]
+                position += 2
+            }
+        }
+    }
+
+    /// Copies `utf8`, at least one `Word` long, to `position` a word at a time, the last word
+    /// overlapping the one before (so there is no byte-wise tail); returns whether a byte needs escaping.
     @inline(__always)
-    static func needsEscape(_ byte: UInt8) -> Bool {
-        byte < 0x20 || byte == quote || byte == UInt8(ascii: "\\")
+    func copyWords<Word: FixedWidthInteger & UnsignedInteger>(_ utf8: UnsafeBufferPointer<UInt8>, as: Word.Type) -> Bool {
+        let source = UnsafeRawPointer(utf8.baseAddress!)
+        let target = UnsafeMutableRawPointer(position)
+        let size = MemoryLayout<Word>.size
+        var flags: Word = 0
+        func copy(at offset: Int) {
+            let word = source.loadUnaligned(fromByteOffset: offset, as: Word.self)
+            target.storeBytes(of: word, toByteOffset: offset, as: Word.self)
+            flags |= Self.escapeFlags(word)
+        }
+        var offset = 0
+        while offset < utf8.count - size {
+            copy(at: offset)
+            offset += size
+        }
+        copy(at: utf8.count - size)
+        return flags != 0
+    }
+
+    /// Nonzero if a byte of `word` must be escaped: `"`, `\` or a control character. Bytes below
+    /// `n` show up in `(x - n * ones) & ~x & highs` (bit-twiddling's `hasless`); equal ones as zeros.
+    @inline(__always)
+    static func escapeFlags<Word: FixedWidthInteger & UnsignedInteger>(_ word: Word) -> Word {
+        let ones = Word.max / 255
+        func below(_ n: Word, _ x: Word) -> Word { (x &- n &* ones) & ~x & (0x80 &* ones) }
+        return below(0x20, word) | below(1, word ^ (0x22 &* ones)) | below(1, word ^ (0x5C &* ones))
     }
 }

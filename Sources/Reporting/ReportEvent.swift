@@ -16,19 +16,19 @@ public struct ReportEvent: Sendable, Equatable {
     public var request: String?
     /// Further details (e.g. the visitor's experiment group); written as a JSON object, keys sorted.
     public var properties: [String: String]
+}
 
+extension ReportEvent {
     /// Creates an event; `timestamp` defaults to now.
     public init(
         _ name: Name, timestamp: Date = Date(), layout: String? = nil, item: String? = nil,
         visitor: String? = nil, request: String? = nil, properties: [String: String] = [:]
     ) {
-        self.timestamp = timestamp
-        self.name = name
-        self.layout = layout
-        self.item = item
-        self.visitor = visitor
-        self.request = request
-        self.properties = properties
+        // Through the memberwise initializer (hence this extension): assigned field by field, the
+        // inlined event was copied whole, every field retained and released, on its way to `record`.
+        self.init(
+            timestamp: timestamp, name: name, layout: layout, item: item, visitor: visitor, request: request,
+            properties: properties)
     }
 }
 

@@ -103,6 +103,9 @@ public final class ReportLog: Sendable {
         let (signal, warnClosed) = state.withLock { state -> (Bool, Bool) in
             if state.closed {
                 state.dropped += 1
+                // Dropped here rather than after the lock: with `moving` empty on every path, the
+                // compiler leaves out a generic, metadata-driven destroy of it from the common one.
+                moving = nil
                 defer { state.warnedClosed = true }
                 return (false, !state.warnedClosed)
             }

@@ -23,43 +23,38 @@ public enum ReportTimestamp {
 
     /// Formats `date` as e.g. `2026-11-21T12:00:00.123Z`.
     public static func string(from date: Date) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        append(milliseconds(date), to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: 24) { write(milliseconds(date), to: $0.baseAddress!) }
     }
 
-    /// Appends the 24 bytes of the timestamp for `ms` (already clamped) to `buffer`: written on
-    /// the stack and appended at once, since every report line starts with one.
-    static func append(_ ms: Int64, to buffer: inout [UInt8]) {
+    /// Writes the 24 bytes of the timestamp for `ms` (already clamped) at `out`; returns 24.
+    static func write(_ ms: Int64, to out: UnsafeMutablePointer<UInt8>) -> Int {
         let days = floorDiv(ms, msPerDay)
-        let msOfDay = Int(ms - days * msPerDay)
         let (year, month, day) = civil(fromDays: days)
-        var text: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &text) { text in
-            func put(_ value: Int, _ width: Int, at offset: Int) {
-                var rest = value
-                for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                    text[index] = UInt8(48 + rest % 10)
-                    rest /= 10
-                }
-            }
-            put(Int(year), 4, at: 0)
-            text[4] = UInt8(ascii: "-")
-            put(month, 2, at: 5)
-            text[7] = UInt8(ascii: "-")
-            put(day, 2, at: 8)
-            text[10] = UInt8(ascii: "T")
-            put(msOfDay / 3_600_000, 2, at: 11)
-            text[13] = UInt8(ascii: ":")
-            put(msOfDay / 60_000 % 60, 2, at: 14)
-            text[16] = UInt8(ascii: ":")
-            put(msOfDay / 1000 % 60, 2, at: 17)
-            text[19] = UInt8(ascii: ".")
-            put(msOfDay % 1000, 3, at: 20)
-            text[23] = UInt8(ascii: "Z")
+        // Unsigned 32-bit from here on: each division by a constant is then a multiply and a shift.
+        let msOfDay = UInt32(ms - days * msPerDay)
+        let seconds = msOfDay / 1000
+        // Writes `value`, below 100, as two digits.
+        func put(_ value: UInt32, at offset: Int) {
+            out[offset] = UInt8(truncatingIfNeeded: 48 + value / 10)
+            out[offset + 1] = UInt8(truncatingIfNeeded: 48 + value % 10)
         }
-        withUnsafeBytes(of: &text) { buffer.append(contentsOf: $0) }
+        put(UInt32(year) / 100, at: 0)
+        put(UInt32(year) % 100, at: 2)
+        out[4] = UInt8(ascii: "-")
+        put(UInt32(month), at: 5)
+        out[7] = UInt8(ascii: "-")
+        put(UInt32(day), at: 8)
+        out[10] = UInt8(ascii: "T")
+        put(seconds / 3600, at: 11)
+        out[13] = UInt8(ascii: ":")
+        put(seconds / 60 % 60, at: 14)
+        out[16] = UInt8(ascii: ":")
+        put(seconds % 60, at: 17)
+        out[19] = UInt8(ascii: ".")
+        out[20] = UInt8(truncatingIfNeeded: 48 + msOfDay % 1000 / 100)
+        put(msOfDay % 100, at: 21)
+        out[23] = UInt8(ascii: "Z")
+        return 24
     }
 
     /// Parses `YYYY-MM-DDTHH:MM:SSZ` or `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC only); nil if malformed.
@@ -108,13 +103,14 @@ public enum ReportTimestamp {
     static func civil(fromDays days: Int64) -> (year: Int64, month: Int, day: Int) {
         let z = days + 719_468
         let era = floorDiv(z, 146_097)
-        let doe = z - era * 146_097
+        // Within an era all is small and positive: unsigned 32-bit divisions by constants are cheapest.
+        let doe = UInt32(z - era * 146_097)
         let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
         let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
         let mp = (5 * doy + 2) / 153
         let day = Int(doy - (153 * mp + 2) / 5 + 1)
         let month = Int(mp < 10 ? mp + 3 : mp - 9)
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+        return (Int64(yoe) + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// Howard Hinnant's days_from_civil, the inverse of `civil(fromDays:)`.

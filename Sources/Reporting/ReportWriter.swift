@@ -24,8 +24,8 @@ final class ReportWriter: @unchecked Sendable {
     /// Events taken from the queue but not yet written, oldest first.
     var backlog: [ReportEvent] = []
     var incoming: [ReportEvent] = []
+    /// Scratch space the chunk being written is encoded into; see `encodeChunk`.
     var buffer: [UInt8] = []
-    var lineEnds: [Int] = []
     /// The error of the current failure streak; logged once when it starts.
     var failure: String?
     var mirrorFailed = false
@@ -104,28 +104,15 @@ final class ReportWriter: @unchecked Sendable {
         guard !backlog.isEmpty, ensureOpen() else { return 0 }
         var done = 0
         while done < backlog.count {
-            buffer.removeAll(keepingCapacity: true)
-            lineEnds.removeAll(keepingCapacity: true)
             let prefix = needsNewline ? 1 : 0
-            if needsNewline { buffer.append(UInt8(ascii: "\n")) }
-            // Through the buffer pointer each event is read in place; `backlog[next]` copied it
-            // (retaining and releasing every field).
-            backlog.withUnsafeBufferPointer { events in
-                var next = done
-                while next < events.count && buffer.count < chunkBytes {
-                    events[next].appendJSONLine(to: &buffer)
-                    lineEnds.append(buffer.count)
-                    next += 1
-                }
-            }
-            let (count, error) = buffer.withUnsafeBytes { writeAll(fd, $0) }
+            let chunk = encodeChunk(from: done, prefix: prefix)
+            let (count, error) = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<chunk.length])) }
             if count > 0 { needsNewline = false }
-            let complete = count == buffer.count ? lineEnds.count : lineEnds.prefix { $0 <= count }.count
-            deliver(log, from: prefix, lines: complete)
-            done += complete
-            if count < buffer.count {
-                let fragmentStart = complete == 0 ? prefix : lineEnds[complete - 1]
-                if count > fragmentStart { cutFragment(length: count - fragmentStart) }
+            let complete = count == chunk.length ? (lines: chunk.lines, end: count) : wholeLines(in: prefix..<max(prefix, count))
+            deliver(log, from: prefix, to: complete.end)
+            done += complete.lines
+            if count < chunk.length {
+                if count > complete.end { cutFragment(length: count - complete.end) }
                 fail("write failed", errno: error)
                 closeFile(sync: false)
                 break
@@ -139,10 +126,51 @@ final class ReportWriter: @unchecked Sendable {
         return done
     }
 
-    /// Mirrors the first `lines` written lines of `buffer` to stdout and hands them to watchers.
-    func deliver(_ log: ReportLog, from start: Int, lines: Int) {
-        guard lines > 0 else { return }
-        let end = lineEnds[lines - 1]
+    /// Encodes lines from `backlog[start...]` into `buffer`, after a newline if `prefix` is 1, until
+    /// `chunkBytes` are used or the next one might not fit; returns the bytes used and the lines encoded.
+    func encodeChunk(from start: Int, prefix: Int) -> (length: Int, lines: Int) {
+        // `buffer` is scratch of a fixed size that lines are written into directly, with one bound
+        // check per line. It fits a chunk or the first line at worst; a giant line's is not kept.
+        let needed = prefix + max(chunkBytes, backlog[start].jsonLineBound)
+        if buffer.count < needed || buffer.count > 2 * needed { buffer = [UInt8](repeating: 0, count: needed) }
+        return backlog.withUnsafeMutableBufferPointer { events in
+            buffer.withUnsafeMutableBufferPointer { chunk in
+                if prefix == 1 { chunk[0] = UInt8(ascii: "\n") }
+                var length = prefix
+                var next = start
+                while next < events.count, length < chunkBytes,
+                    let count = Self.encode(&events[next], into: chunk, at: length)
+                {
+                    length += count
+                    next += 1
+                }
+                return (length, next - start)
+            }
+        }
+    }
+
+    /// Writes the event's line at `chunk[offset...]` if its worst case fits; returns its length, or nil.
+    /// `inout` lends the event in place: passed by value it was copied (every field retained and
+    /// released), as the compiler cannot tell that writing through the chunk's pointer leaves it alone.
+    private static func encode(
+        _ event: inout ReportEvent, into chunk: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+    ) -> Int? {
+        guard event.jsonLineBound <= chunk.count - offset else { return nil }
+        return event.writeJSONLine(to: chunk.baseAddress! + offset)
+    }
+
+    /// The number of whole lines in `buffer[range]` and where the last one ends (the start if none).
+    func wholeLines(in range: Range<Int>) -> (lines: Int, end: Int) {
+        var result = (lines: 0, end: range.lowerBound)
+        for index in range where buffer[index] == UInt8(ascii: "\n") {
+            result = (result.lines + 1, index + 1)
+        }
+        return result
+    }
+
+    /// Mirrors the lines in `buffer[start..<end]` to stdout and hands them to watchers.
+    func deliver(_ log: ReportLog, from start: Int, to end: Int) {
+        guard end > start else { return }
         if mirror && !mirrorFailed {
             let (count, error) = buffer.withUnsafeBytes { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
             if count < end - start {
@@ -152,11 +180,10 @@ final class ReportWriter: @unchecked Sendable {
         }
         let handlers = log.watchers.withLock { $0.handlers.isEmpty ? [] : Array($0.handlers.values) }
         guard !handlers.isEmpty else { return }
-        var lineStart = start
-        for lineEnd in lineEnds[0..<lines] {
-            let line = String(decoding: buffer[lineStart..<(lineEnd - 1)], as: UTF8.self)
+        // Lines hold no raw newline (control characters are escaped), so splitting finds them all.
+        for bytes in buffer[start..<end].split(separator: UInt8(ascii: "\n")) {
+            let line = String(decoding: bytes, as: UTF8.self)
             for handler in handlers { handler(line) }
-            lineStart = lineEnd
         }
     }
 
