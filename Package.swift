@@ -48,10 +48,10 @@ let package = Package(
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
-        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit"]),
+        .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport"]),
         .target(name: "HomeAppTestSupport", dependencies: [
             "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
             .product(name: "Logging", package: "swift-log"),

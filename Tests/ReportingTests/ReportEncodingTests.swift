@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Reporting
@@ -125,18 +126,5 @@ import Testing
         #expect(fileMatches, "the file differs from byte \(zip(file, expected).prefix { $0 == $1 }.count)")
         let watchersMatch = watched.all.map { Array($0.utf8) } == references
         #expect(watchersMatch)
-    }
-}
-
-/// A small seeded generator, so that a failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
