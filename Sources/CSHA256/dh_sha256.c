@@ -176,8 +176,8 @@ void dh_hmac_sha256_key_init(dh_hmac_sha256_key *key, const void *bytes, size_t 
 void dh_hmac_sha256(const dh_hmac_sha256_key *key, const void *prefix, size_t prefix_count,
                     const void *message, size_t message_count, uint8_t code[DH_SHA256_DIGEST_LENGTH]) {
     dh_sha256 inner = key->inner;
-    if (prefix_count > 0) dh_sha256_update(&inner, prefix, prefix_count);
-    if (message_count > 0) dh_sha256_update(&inner, message, message_count);
+    dh_sha256_update(&inner, prefix, prefix_count);
+    dh_sha256_update(&inner, message, message_count);
     uint8_t inner_digest[DH_SHA256_DIGEST_LENGTH];
     dh_sha256_final(&inner, inner_digest);
     dh_sha256 outer = key->outer;
