@@ -28,7 +28,10 @@ import TestSupport
         let shared = SplicedTemplate(base: Array(("<p>[....]" + String(repeating: "x", count: 4000) + "[....]</p>").utf8),
                                      holes: [3..<9, 4009..<4015])
         router.get("/spliced/:value") { request in
-            .html(.spliced(SplicedBody(template: shared, filling: SplicedFilling(request.parameters["value"]!.utf8))))
+            var response = Response.html(.spliced(SplicedBody(template: shared,
+                                                              filling: SplicedFilling(request.parameters["value"]!.utf8))))
+            if let cookie = request.query["cookie"] { response.setCookie(SetCookie(name: "c", value: cookie)) }
+            return response
         }
         router.get("/slow") { _ in Thread.sleep(forTimeInterval: 1); return .text("slow done") }
         return router
@@ -64,14 +67,59 @@ import TestSupport
         let failures = Threads.start(8) { thread in
             let client = HTTPClient(port: port)
             var wrong: [String] = []
+            var ids: [String] = []
             for request in 0..<60 {
                 let value = "\(thread)-\(request + 1000)"  // 6 bytes, as the holes
-                let text = (try? client.get("/spliced/\(value)").text) ?? "no answer"
-                if text != "<p>\(value)" + String(repeating: "x", count: 4000) + "\(value)</p>" { wrong.append(value) }
+                guard let response = try? client.get("/spliced/\(value)") else { wrong.append(value); continue }
+                if response.text != "<p>\(value)" + String(repeating: "x", count: 4000) + "\(value)</p>"
+                    || response.headers("X-Request-Id").count != 1 {
+                    wrong.append(value)
+                }
+                ids.append(response.header("X-Request-Id") ?? "")
             }
-            return wrong
+            return (wrong, ids)
         }.wait()
-        #expect(failures.allSatisfy { $0.isEmpty }, "\(failures)")
+        #expect(failures.allSatisfy { $0.0.isEmpty }, "\(failures.map(\.0))")
+        let ids = failures.flatMap(\.1)
+        #expect(Set(ids).count == ids.count, "a request id was sent twice")
+    }
+
+    /// A reused copy is sent with the response libmicrohttpd built over it last time: each answer
+    /// still carries its own headers, never the last request's.
+    @Test func aReusedSplicedCopyCarriesOnlyItsOwnHeaders() throws {
+        var ids: Set<String> = []
+        for round in 0..<6 {
+            let cookie = round % 3 == 1 ? "?cookie=r\(round)" : ""
+            let response = try client.get("/spliced/v-\(round + 1000)\(cookie)")
+            #expect(response.text.hasPrefix("<p>v-\(round + 1000)x"))
+            #expect(response.headers("Set-Cookie").map { $0.hasPrefix("c=r\(round);") } == (cookie.isEmpty ? [] : [true]))
+            #expect(response.headers("X-Request-Id").count == 1)
+            #expect(response.header("Referrer-Policy") == "same-origin")
+            ids.insert(try #require(response.header("X-Request-Id")))
+        }
+        #expect(ids.count == 6)
+    }
+
+    /// What makes a cached page cheap: a copy that comes back keeps the libmicrohttpd response
+    /// built over it, and the next request queues that response again.
+    @Test func aSplicedCopyKeepsTheResponseBuiltOverIt() throws {
+        let template = SplicedTemplate(base: Array("<p>[....]</p>".utf8), holes: [3..<9])
+        var router = Router()
+        router.get("/page/:value") { request in
+            .html(.spliced(SplicedBody(template: template, filling: SplicedFilling(request.parameters["value"]!.utf8))))
+        }
+        let server = try TestServer(router: router)
+        func handleAfterRequest(_ value: String) throws -> OpaquePointer? {
+            #expect(try server.client.get("/page/\(value)").text == "<p>\(value)</p>")
+            // The copy comes back when libmicrohttpd reports the request complete, just after sending.
+            let deadline = ContinuousClock.now + .seconds(5)
+            while template.idleCount == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            let copy = try #require(template.lease(filling: SplicedFilling("......".utf8)))
+            defer { copy.giveBack() }
+            return copy.prepared?.handle
+        }
+        let first = try #require(try handleAfterRequest("first!"))
+        #expect(try handleAfterRequest("second") == first)
     }
 
     @Test func headHasTheHeadersOfGetWithoutTheBody() throws {

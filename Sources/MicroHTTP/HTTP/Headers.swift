@@ -36,6 +36,14 @@ public struct Headers: Sendable, Sequence {
     }
 }
 
+extension Headers: Equatable {
+    /// The same fields in the same order, names and values byte for byte: as they are sent.
+    public static func == (lhs: Headers, rhs: Headers) -> Bool {
+        lhs.fields.count == rhs.fields.count
+            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+    }
+}
+
 extension String {
     /// ASCII case-insensitive comparison, as header names need; avoids allocating lowercased copies.
     /// Lengths first (stored for native strings): most names compared differ in length.

@@ -1,10 +1,9 @@
-import Glibc
 import Synchronization
 
 /// Bytes with holes that every response fills with its own value: a cached page and the
 /// visitor's CSRF token. Responses go out from copies of the bytes that are kept and reused: a
-/// copy that comes back from libmicrohttpd still holds the page, so the next response only
-/// overwrites the holes instead of copying the whole page again.
+/// copy that comes back still holds the page, so the next response only overwrites the holes
+/// instead of copying the whole page again.
 public final class SplicedTemplate: Sendable {
     public let base: [UInt8]
     /// Sorted, disjoint and inside `base`.
@@ -12,10 +11,7 @@ public final class SplicedTemplate: Sendable {
 
     /// Copies kept for reuse; with more in flight at once, the extra ones are freed on return.
     static let keptCopies = 16
-    /// A copy starts with the address of its template, which the free callback reads.
-    static let header = 16
-    /// Start addresses of idle copies, as integers: raw pointers are not `Sendable`.
-    private let idle = Mutex<[UInt]>([])
+    private let idle = Mutex<[SplicedCopy]>([])
 
     public init(base: [UInt8], holes: [Range<Int>]) {
         precondition(zip(holes, holes.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound }
@@ -24,48 +20,33 @@ public final class SplicedTemplate: Sendable {
         self.holes = holes
     }
 
-    deinit {
-        for start in idle.withLock({ $0 }) { free(UnsafeMutableRawPointer(bitPattern: start)) }
-    }
-
-    /// A copy of `base` with `filling` in every hole, to be handed back with `giveBack`; the
-    /// template lives until then. Nil when `filling` does not fit the holes exactly (the body
+    /// A copy of `base` with `filling` in every hole, to be handed back with `SplicedCopy.giveBack`;
+    /// the template lives until then. Nil when `filling` does not fit the holes exactly (the body
     /// then changes length and is written out whole) or memory ran out.
-    func lease(filling: SplicedFilling) -> UnsafeMutableRawPointer? {
+    func lease(filling: SplicedFilling) -> SplicedCopy? {
         guard holes.allSatisfy({ $0.count == filling.count }) else { return nil }
-        let start: UnsafeMutableRawPointer
+        let copy: SplicedCopy
         if let reused = idle.withLock({ $0.popLast() }) {
-            start = UnsafeMutableRawPointer(bitPattern: reused)!
+            copy = reused
         } else {
-            guard let fresh = malloc(Self.header + max(base.count, 1)) else { return nil }
-            base.withUnsafeBytes { base in
-                if let address = base.baseAddress { (fresh + Self.header).copyMemory(from: address, byteCount: base.count) }
-            }
-            start = fresh
+            guard let fresh = base.withUnsafeBytes(SplicedCopy.init) else { return nil }
+            copy = fresh
         }
-        start.storeBytes(of: Unmanaged.passRetained(self).toOpaque(), as: UnsafeMutableRawPointer.self)
-        let bytes = start + Self.header
+        copy.lend(from: self)
         filling.withUnsafeBytes { filling in
             guard let address = filling.baseAddress else { return }
-            for hole in holes { (bytes + hole.lowerBound).copyMemory(from: address, byteCount: filling.count) }
+            for hole in holes { (copy.bytes + hole.lowerBound).copyMemory(from: address, byteCount: filling.count) }
         }
-        return bytes
+        return copy
     }
 
-    /// Takes back a copy from `lease` (the address of its bytes).
-    static func giveBack(_ bytes: UnsafeMutableRawPointer) {
-        let start = bytes - header
-        let template = Unmanaged<SplicedTemplate>.fromOpaque(start.load(as: UnsafeMutableRawPointer.self))
-        template.takeUnretainedValue().keep(start)
-        template.release()
-    }
+    /// Copies waiting for the next response.
+    var idleCount: Int { idle.withLock { $0.count } }
 
-    private func keep(_ start: UnsafeMutableRawPointer) {
-        let kept = idle.withLock { idle in
-            guard idle.count < Self.keptCopies else { return false }
-            idle.append(UInt(bitPattern: start))
-            return true
+    /// Keeps a copy that came back for the next response, unless enough are kept already.
+    func keep(_ copy: SplicedCopy) {
+        idle.withLock { idle in
+            if idle.count < Self.keptCopies { idle.append(copy) }
         }
-        if !kept { free(start) }
     }
 }

@@ -43,7 +43,7 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ termination: MHD_RequestTerminationCode) {
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
-    Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue().finish()
+    Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue().complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if let connection { core.headDeadlines.answered(connection) }
         core.requestFinished()
@@ -99,11 +99,6 @@ func releaseBodyCallback(_ cls: UnsafeMutableRawPointer?) {
 /// Frees a buffer the server filled with `malloc` (a spliced body), once libmicrohttpd has sent it.
 func freeBufferCallback(_ buffer: UnsafeMutableRawPointer?) {
     free(buffer)
-}
-
-/// Gives a spliced body's copy back to its template once libmicrohttpd has sent it.
-func returnSplicedCopyCallback(_ cls: UnsafeMutableRawPointer?) {
-    if let cls { SplicedTemplate.giveBack(cls) }
 }
 
 /// Pulls the next bytes of a `ResponseStream`; -1 ends the response.

@@ -17,6 +17,8 @@ final class RequestContext {
     var body: [UInt8] = []
     var receivedBytes = 0
     var problem: BodyProblem?
+    /// The spliced copy the response is sent from, given back once the request completes.
+    var lentCopy: SplicedCopy?
 
     init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {
         self.rawTarget = rawTarget
@@ -38,5 +40,12 @@ final class RequestContext {
     func finish() {
         if let postProcessor { MHD_destroy_post_processor(postProcessor) }
         postProcessor = nil
+    }
+
+    /// The request is over: libmicrohttpd has sent the response or dropped the connection.
+    func complete() {
+        finish()
+        lentCopy?.giveBack()
+        lentCopy = nil
     }
 }

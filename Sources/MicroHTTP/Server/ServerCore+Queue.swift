@@ -9,14 +9,45 @@ extension ServerCore {
         ("Referrer-Policy", "same-origin"),
     ]
 
+    static let requestIDHeader: StaticString = "X-Request-Id"
+
     /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one from a reused
-    /// copy of its template with the holes rewritten, a file through sendfile.
-    func queue(_ response: Response, id: String, on connection: OpaquePointer) -> MHD_Result {
-        guard let handle = makeHandle(response.body, connection) else {
-            logger.error("could not create a response", metadata: ["status": "\(response.status.rawValue)"])
-            return .NO
+    /// copy of its template (with the response built over it last time), a file through sendfile.
+    func queue(_ response: Response, for context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+        let status = UInt32(response.status.rawValue)
+        if case .spliced(let body) = response.body, let copy = body.template.lease(filling: body.filling) {
+            // Given back when the request completes: the connection reads the copy until then.
+            context.lentCopy = copy
+            guard let handle = prepare(copy, for: response, id: context.id) else { return refused(response) }
+            return MHD_queue_response(connection, status, handle)
         }
+        guard let handle = makeHandle(response.body, connection) else { return refused(response) }
         defer { MHD_destroy_response(handle) }
+        addHeaders(of: response, id: context.id, to: handle)
+        return MHD_queue_response(connection, status, handle)
+    }
+
+    /// The copy's response from last time when it carries the same headers, with this request's
+    /// id; otherwise a new one, kept with the copy for next time.
+    private func prepare(_ copy: SplicedCopy, for response: Response, id: String) -> OpaquePointer? {
+        if let prepared = copy.prepared, prepared.headers == response.headers, prepared.setRequestID(id) {
+            return prepared.handle
+        }
+        copy.prepared = nil
+        guard let handle = MHD_create_response_from_buffer(copy.count, copy.bytes, .RESPMEM_PERSISTENT) else {
+            return nil
+        }
+        addHeaders(of: response, id: id, to: handle)
+        copy.prepared = PreparedResponse(handle: handle, headers: response.headers, requestID: id)
+        return handle
+    }
+
+    private func refused(_ response: Response) -> MHD_Result {
+        logger.error("could not create a response", metadata: ["status": "\(response.status.rawValue)"])
+        return .NO
+    }
+
+    private func addHeaders(of response: Response, id: String, to handle: OpaquePointer) {
         for (name, value) in response.headers {
             name.withCString { name in value.withCString { add(name, $0, to: handle) } }
         }
@@ -24,8 +55,7 @@ extension ServerCore {
             for (name, value) in Self.htmlSecurityHeaders { add(name.cString, value.cString, to: handle) }
         }
         add(StaticString("X-Content-Type-Options").cString, StaticString("nosniff").cString, to: handle)
-        id.withCString { add(StaticString("X-Request-Id").cString, $0, to: handle) }
-        return MHD_queue_response(connection, UInt32(response.status.rawValue), handle)
+        id.withCString { add(Self.requestIDHeader.cString, $0, to: handle) }
     }
 
     private func makeHandle(_ body: ResponseBody, _ connection: OpaquePointer) -> OpaquePointer? {
@@ -53,12 +83,7 @@ extension ServerCore {
             if handle == nil { retained.release() }
             return handle
         case .spliced(let body):
-            if let copy = body.template.lease(filling: body.filling) {
-                let handle = MHD_create_response_from_buffer_with_free_callback_cls(
-                    body.template.base.count, copy, returnSplicedCopyCallback, copy)
-                if handle == nil { SplicedTemplate.giveBack(copy) }
-                return handle
-            }
+            // Reached when the filling does not fit the template's holes: written out whole.
             let count = body.count
             guard let buffer = malloc(max(count, 1)) else { return nil }
             body.write(into: UnsafeMutableRawBufferPointer(start: buffer, count: count))

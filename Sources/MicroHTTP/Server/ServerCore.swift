@@ -49,16 +49,16 @@ final class ServerCore: Sendable {
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
             let message = "The address is too long: this server accepts at most \(configuration.queryArgumentLimit) "
                 + "query arguments, and it has \(context.queryArgumentCount)."
-            return queue(errorResponse(.uriTooLong, message, id: context.id), id: context.id, on: connection)
+            return queue(errorResponse(.uriTooLong, message, id: context.id), for: context, on: connection)
         }
         if let problem = RequestFraming.problem(on: connection, method: method) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
-            return queue(errorResponse(.badRequest, problem, id: context.id), id: context.id, on: connection)
+            return queue(errorResponse(.badRequest, problem, id: context.id), for: context, on: connection)
         }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
-            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)
+            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), for: context, on: connection)
         }
         guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
@@ -88,10 +88,10 @@ final class ServerCore: Sendable {
         context.finish()
         switch context.problem {
         case .tooLarge?:
-            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id, on: connection)
+            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), for: context, on: connection)
         case .malformedForm?:
             return queue(errorResponse(.badRequest, "The form data could not be decoded.", id: context.id),
-                         id: context.id, on: connection)
+                         for: context, on: connection)
         case nil:
             break
         }
@@ -103,7 +103,7 @@ final class ServerCore: Sendable {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
             response = errorResponse(error.status, error.message, id: context.id)
         }
-        return queue(response, id: context.id, on: connection)
+        return queue(response, for: context, on: connection)
     }
 
     private func dispatch(_ incoming: Request) -> Response {

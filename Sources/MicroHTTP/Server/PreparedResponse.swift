@@ -1,0 +1,33 @@
+import CMicroHTTPD
+
+/// A libmicrohttpd response over a spliced copy's bytes, kept with the copy and queued again for
+/// every request the copy is lent to. Its headers are added once; a request with the same
+/// headers only swaps the request id. Adding five headers costs libmicrohttpd fifteen
+/// allocations per response, which was a fifth of the work of serving a cached page.
+///
+/// libmicrohttpd counts the connections holding a response, so queuing one again is its intended
+/// use. It is changed only while its copy is back from the last request: that connection has
+/// sent everything by then and at most still drops its count.
+final class PreparedResponse {
+    let handle: OpaquePointer
+    /// The handler's headers it carries; the server's own come after them.
+    let headers: Headers
+    private var requestID: String
+
+    init(handle: OpaquePointer, headers: Headers, requestID: String) {
+        self.handle = handle
+        self.headers = headers
+        self.requestID = requestID
+    }
+
+    deinit { MHD_destroy_response(handle) }
+
+    /// Replaces the request id header's value; false when the header could not be replaced.
+    func setRequestID(_ id: String) -> Bool {
+        let name = ServerCore.requestIDHeader.cString
+        let removed = requestID.withCString { MHD_del_response_header(handle, name, $0) }
+        guard removed == .YES, id.withCString({ MHD_add_response_header(handle, name, $0) }) == .YES else { return false }
+        requestID = id
+        return true
+    }
+}
