@@ -49,16 +49,16 @@ final class ServerCore: Sendable {
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
             let message = "The address is too long: this server accepts at most \(configuration.queryArgumentLimit) "
                 + "query arguments, and it has \(context.queryArgumentCount)."
-            return queue(errorResponse(.uriTooLong, message, id: context.id), for: context, on: connection)
+            return queueError(.uriTooLong, message, for: context, on: connection)
         }
         if let problem = RequestFraming.problem(on: connection, method: method) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
-            return queue(errorResponse(.badRequest, problem, id: context.id), for: context, on: connection)
+            return queueError(.badRequest, problem, for: context, on: connection)
         }
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
-            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), for: context, on: connection)
+            return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
         }
         guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
@@ -88,10 +88,9 @@ final class ServerCore: Sendable {
         context.finish()
         switch context.problem {
         case .tooLarge?:
-            return queue(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), for: context, on: connection)
+            return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
         case .malformedForm?:
-            return queue(errorResponse(.badRequest, "The form data could not be decoded.", id: context.id),
-                         for: context, on: connection)
+            return queueError(.badRequest, "The form data could not be decoded.", for: context, on: connection)
         case nil:
             break
         }
@@ -141,6 +140,11 @@ final class ServerCore: Sendable {
 
     private var tooLargeMessage: String {
         "The request body is larger than the \(configuration.bodyLimit / 1024) KiB this server accepts."
+    }
+
+    private func queueError(_ status: Status, _ message: String, for context: RequestContext,
+                            on connection: OpaquePointer) -> MHD_Result {
+        queue(errorResponse(status, message, id: context.id), for: context, on: connection)
     }
 
     func errorResponse(_ status: Status, _ message: String, id: String) -> Response {
