@@ -52,13 +52,72 @@ import TestSupport
         "/assets/../secret.txt", "/assets/%2e%2e/secret.txt", "/assets/%2E%2E/secret.txt",
         "/assets/images/..%2F..%2Fsecret.txt", "/assets/..%2fsecret.txt", "/assets/images%2F..%2F..%2Fsecret.txt",
         "/assets/escape.txt", "/assets/.env", "/assets/images", "/assets/images/", "/assets/%00secret.txt",
-        "/assets/..%5csecret.txt", "/assets/nothing.css",
+        "/assets/..%5csecret.txt", "/assets/nothing.css", "/assets/app.css%00.txt",
     ])
     func nothingOutsideTheFolderIsReachable(target: String) throws {
         let response = try HTTPConnection(port: server.port).request("GET", target)
         #expect([400, 404].contains(response.status), "\(target) → \(response.status)")
         #expect(!response.text.contains("top secret"))
         #expect(!response.text.contains("hidden"))
+    }
+
+    @Test func smallFilesAreHeldInMemoryAndLargerOnesSentFromDisk() throws {
+        try String(repeating: "x", count: 100).write(
+            to: folder.appendingPathComponent("large.txt"), atomically: true, encoding: .utf8)
+        let files = try StaticFiles(folder: folder.path, maximumHeldFileSize: 64)
+        #expect(try Self.isHeld(files.response(for: ["app.css"], headers: Headers())))
+        #expect(try !Self.isHeld(files.response(for: ["large.txt"], headers: Headers())))
+        #expect(files.cache.heldBytes == "body { color: red }".utf8.count)
+        // From memory, the answer is the file's bytes, type and ETag as from disk.
+        let held = try server.client.get("/assets/app.css")
+        let again = try server.client.get("/assets/app.css")
+        #expect(again.text == "body { color: red }")
+        #expect(again.header("ETag") == held.header("ETag"))
+        #expect(again.header("Content-Type") == "text/css; charset=utf-8")
+    }
+
+    @Test func aHeldFileIsReadAgainWhenItChanges() throws {
+        let css = folder.appendingPathComponent("app.css")
+        let first = try server.client.get("/assets/app.css")
+        _ = try server.client.get("/assets/app.css")
+        // Replaced (a new inode, the same size) and then edited in place (a new size).
+        try "body { color: tan }".write(to: css, atomically: true, encoding: .utf8)
+        let replaced = try server.client.get("/assets/app.css")
+        #expect(replaced.text == "body { color: tan }")
+        #expect(replaced.header("ETag") != first.header("ETag"))
+        let handle = try FileHandle(forWritingTo: css)
+        handle.seekToEndOfFile()
+        handle.write(Data(" p { margin: 0 }".utf8))
+        try handle.close()
+        #expect(try server.client.get("/assets/app.css").text == "body { color: tan } p { margin: 0 }")
+        try FileManager.default.removeItem(at: css)
+        #expect(try server.client.get("/assets/app.css").status == 404)
+    }
+
+    @Test func aHeldFileReplacedByALinkOutIsNotServed() throws {
+        let swap = folder.appendingPathComponent("swap.txt")
+        try "inside".write(to: swap, atomically: true, encoding: .utf8)
+        #expect(try server.client.get("/assets/swap.txt").text == "inside")
+        try FileManager.default.removeItem(at: swap)
+        try FileManager.default.createSymbolicLink(
+            at: swap, withDestinationURL: folder.deletingLastPathComponent().appendingPathComponent("secret.txt"))
+        let response = try server.client.get("/assets/swap.txt")
+        #expect(response.status == 404)
+        #expect(!response.text.contains("top secret"))
+    }
+
+    @Test func theBudgetBoundsWhatIsHeld() throws {
+        try "body { color: blue}".write(to: folder.appendingPathComponent("other.css"), atomically: true, encoding: .utf8)
+        let files = try StaticFiles(folder: folder.path, heldBytes: 30)
+        #expect(try Self.isHeld(files.response(for: ["app.css"], headers: Headers())))
+        let other = try files.response(for: ["other.css"], headers: Headers())
+        #expect(!Self.isHeld(other))
+        #expect(other.status == .ok)
+        #expect(files.cache.heldBytes == 19)
+    }
+
+    private static func isHeld(_ response: Response) -> Bool {
+        if case .bytes = response.body { true } else { false }
     }
 
     @Test func aMissingFolderIsRefusedAtStart() {

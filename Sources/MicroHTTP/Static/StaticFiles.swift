@@ -2,44 +2,66 @@ import Glibc
 
 /// Serves the files below one folder, with ETag revalidation. Anything that would leave the
 /// folder — `..` in any spelling, an encoded slash, a symbolic link pointing out — is a 404,
-/// as are folders (no listings) and hidden files.
+/// as are folders (no listings) and hidden files. Small files are answered from memory
+/// (`FileCache`), larger ones with sendfile.
 public struct StaticFiles: Sendable {
     /// The folder, as an absolute path with every symbolic link resolved.
     public let root: String
     public var cacheControl = "public, max-age=300"
+    /// The small files, held in memory while they stay unchanged.
+    let cache: FileCache
 
-    public init(folder: String) throws(StaticFilesError) {
+    public init(folder: String, maximumHeldFileSize: Int = 256 * 1024,
+                heldBytes: Int = 8 * 1024 * 1024) throws(StaticFilesError) {
         guard let resolved = Self.realPath(folder) else { throw .missingFolder(folder) }
         var info = stat()
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(folder) }
         root = resolved
+        cache = FileCache(maximumFileSize: maximumHeldFileSize, budget: heldBytes)
     }
 
     /// The answer for the decoded path segments below the folder.
     public func response(for segments: ArraySlice<String>, headers: Headers) throws(HTTPError) -> Response {
-        let notFound = HTTPError(.notFound, "There is no file at /\(segments.joined(separator: "/")).")
+        let relative = segments.joined(separator: "/")
+        let notFound = HTTPError(.notFound, "There is no file at /\(relative).")
         guard !segments.isEmpty,
-              !segments.contains(where: { $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") }),
-              let path = Self.realPath(root + "/" + segments.joined(separator: "/")),
-              path.hasPrefix(root + "/")
+              !segments.contains(where: {
+                  $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") || $0.utf8.contains(0)
+              })
         else { throw notFound }
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw notFound }
+        let named = root + "/" + relative
+        guard let identity = FileIdentity(path: named), identity.isRegularFile else {
+            cache.remove(relative)
+            throw notFound
+        }
+        // Held only after the resolved path was found inside the folder, and only while the file
+        // is that same file: a hit needs no second look at the path.
+        if let entry = cache.entry(relative, matching: identity) {
+            return answer(entry.identity, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
+        }
+        guard let path = Self.realPath(named), path.hasPrefix(root + "/") else { throw notFound }
+        if cache.canHold(identity.size), let entry = cache.load(relative, path: path) {
+            return answer(entry.identity, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
+        }
+        do {
+            let file = try OpenFile(path: path)
+            return answer(identity, named: segments.last!, headers: headers) { .file(file) }
+        } catch {
+            throw notFound
+        }
+    }
 
-        let modified = UInt64(info.st_mtim.tv_sec) &* 1_000_000_000 &+ UInt64(info.st_mtim.tv_nsec)
-        let etag = "\"\(String(UInt64(info.st_size), radix: 16))-\(String(modified, radix: 16))\""
+    /// 304 when the client holds this version, otherwise the body with its type.
+    private func answer(_ identity: FileIdentity, named name: String, headers: Headers,
+                        body: () -> ResponseBody) -> Response {
+        let etag = "\"\(String(UInt64(identity.size), radix: 16))-\(String(identity.modifiedNanoseconds, radix: 16))\""
         var responseHeaders = Headers([("ETag", etag), ("Cache-Control", cacheControl)])
         if let candidates = headers["If-None-Match"], Self.matches(candidates, etag) {
             return Response(status: .notModified, headers: responseHeaders)
         }
-        let name = segments.last!
         let fileExtension = name.lastIndex(of: ".").map { name[name.index(after: $0)...] } ?? ""
         responseHeaders.add("Content-Type", MediaType.forExtension(fileExtension))
-        do {
-            return Response(headers: responseHeaders, body: .file(try OpenFile(path: path)))
-        } catch {
-            throw notFound
-        }
+        return Response(headers: responseHeaders, body: body())
     }
 
     /// `If-None-Match` holds `*` or a list of (possibly weak) tags.

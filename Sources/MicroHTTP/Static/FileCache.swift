@@ -1,0 +1,82 @@
+import Glibc
+import Synchronization
+
+/// The small files of a `StaticFiles` folder, held in memory: a hit costs one `stat` instead of
+/// resolving the path, opening, sending and closing the file, and the answer leaves in one packet
+/// with its head. An entry is used only while the file's identity (device, inode, size, mtime,
+/// ctime) is what it was when read, so an edited, replaced or re-linked file is read again.
+final class FileCache: Sendable {
+    /// One file's bytes, read whole, and what identified the file when it was read.
+    struct Entry: Sendable {
+        let identity: FileIdentity
+        let bytes: [UInt8]
+    }
+
+    /// Files above this size are sent from disk with sendfile, never held.
+    let maximumFileSize: Int
+    /// The bytes held at most, over all files; past it, further files are sent from disk.
+    let budget: Int
+    private let entries = Mutex<(files: [String: Entry], bytes: Int)>(([:], 0))
+
+    init(maximumFileSize: Int = 256 * 1024, budget: Int = 8 * 1024 * 1024) {
+        self.maximumFileSize = maximumFileSize
+        self.budget = budget
+    }
+
+    /// Bytes held now, over all files.
+    var heldBytes: Int { entries.withLock { $0.bytes } }
+
+    /// Whether a file of `size` bytes would be held now.
+    func canHold(_ size: Int) -> Bool { size <= maximumFileSize && heldBytes + size <= budget }
+
+    /// The entry for `key` if it was read from a file with this identity.
+    func entry(_ key: String, matching identity: FileIdentity) -> Entry? {
+        entries.withLock { state in
+            guard let entry = state.files[key] else { return nil }
+            if entry.identity == identity { return entry }
+            state.files[key] = nil
+            state.bytes -= entry.bytes.count
+            return nil
+        }
+    }
+
+    /// Forgets `key`: its file is gone.
+    func remove(_ key: String) {
+        entries.withLock { state in
+            if let entry = state.files.removeValue(forKey: key) { state.bytes -= entry.bytes.count }
+        }
+    }
+
+    /// Reads the regular file at `path` whole and holds it under `key`, when it is small enough,
+    /// fits the budget and did not change while it was read; nil otherwise.
+    func load(_ key: String, path: String) -> Entry? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        guard let before = FileIdentity(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
+        var bytes = [UInt8](repeating: 0, count: before.size)
+        let read = bytes.withUnsafeMutableBytes { Self.readFully(fd, into: $0) }
+        guard read == before.size, FileIdentity(descriptor: fd) == before else { return nil }
+        let entry = Entry(identity: before, bytes: bytes)
+        return entries.withLock { state in
+            let replaced = state.files[key]?.bytes.count ?? 0
+            guard state.bytes - replaced + bytes.count <= budget else { return nil }
+            state.files[key] = entry
+            state.bytes += bytes.count - replaced
+            return entry
+        }
+    }
+
+    private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        var done = 0
+        while done < buffer.count {
+            let count = Glibc.read(fd, buffer.baseAddress! + done, buffer.count - done)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            done += count
+        }
+        // A file that grew since its size was taken is not whole: one more byte says so.
+        var extra: UInt8 = 0
+        return Glibc.read(fd, &extra, 1) > 0 ? done + 1 : done
+    }
+}

@@ -1,0 +1,47 @@
+import Glibc
+
+/// What tells one version of a file from another without reading it: an edit changes its
+/// size or mtime, a replacement (or a link re-pointed) its inode, and a touch back to an old
+/// mtime still moves its ctime.
+struct FileIdentity: Equatable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int
+    let modified: timespec
+    let changed: timespec
+    let isRegularFile: Bool
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int(info.st_size)
+        modified = info.st_mtim
+        changed = info.st_ctim
+        isRegularFile = (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// The file `path` names, following symbolic links; nil when there is none.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    init?(descriptor: Int32) {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
+        self.init(info)
+    }
+
+    /// The modification time in nanoseconds, for the ETag.
+    var modifiedNanoseconds: UInt64 {
+        UInt64(modified.tv_sec) &* 1_000_000_000 &+ UInt64(modified.tv_nsec)
+    }
+
+    static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {
+        lhs.device == rhs.device && lhs.inode == rhs.inode && lhs.size == rhs.size
+            && lhs.modified.tv_sec == rhs.modified.tv_sec && lhs.modified.tv_nsec == rhs.modified.tv_nsec
+            && lhs.changed.tv_sec == rhs.changed.tv_sec && lhs.changed.tv_nsec == rhs.changed.tv_nsec
+            && lhs.isRegularFile == rhs.isRegularFile
+    }
+}
