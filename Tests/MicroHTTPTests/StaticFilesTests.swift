@@ -94,6 +94,28 @@ import TestSupport
         #expect(try server.client.get("/assets/app.css").status == 404)
     }
 
+    @Test func aFileReplacedWhileItIsFetchedIsAlwaysServedWhole() throws {
+        let css = folder.appendingPathComponent("app.css")
+        let versions = ["body { color: red }", "body { color: green; background: white }"]
+        let port = server.port
+        let readers = Threads.start(4) { _ -> [String] in
+            var wrong: [String] = []
+            guard let connection = try? HTTPConnection(port: port) else { return ["no connection"] }
+            for _ in 0..<150 {
+                guard let response = try? connection.request("GET", "/assets/app.css") else { return ["no answer"] }
+                let size = String(response.body.count, radix: 16)
+                if !versions.contains(response.text) || response.header("ETag")?.hasPrefix("\"\(size)-") != true {
+                    wrong.append("\(response.text) \(response.header("ETag") ?? "-")")
+                }
+            }
+            return wrong
+        }
+        for round in 0..<150 {
+            try versions[round % 2].write(to: css, atomically: true, encoding: .utf8)
+        }
+        #expect(readers.wait().flatMap { $0 }.isEmpty)
+    }
+
     @Test func aHeldFileReplacedByALinkOutIsNotServed() throws {
         let swap = folder.appendingPathComponent("swap.txt")
         try "inside".write(to: swap, atomically: true, encoding: .utf8)

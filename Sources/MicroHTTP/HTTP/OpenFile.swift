@@ -7,6 +7,8 @@ public final class OpenFile: Sendable {
     private let descriptor: Atomic<Int32>
     public let offset: UInt64
     public let length: UInt64
+    /// The open file's status, taken once it was open: what it says is true of the bytes sent.
+    public let info: stat
 
     /// Opens `path` read-only and sends `length` bytes from `offset` (to the end when nil).
     public init(path: String, offset: UInt64 = 0, length: UInt64? = nil) throws {
@@ -18,6 +20,7 @@ public final class OpenFile: Sendable {
             throw FileError(path: path, code: EISDIR)
         }
         let size = UInt64(info.st_size)
+        self.info = info
         self.descriptor = Atomic(fd)
         self.offset = min(offset, size)
         self.length = min(length ?? size, size - self.offset)

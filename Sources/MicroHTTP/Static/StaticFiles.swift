@@ -44,8 +44,9 @@ public struct StaticFiles: Sendable {
             return answer(entry.identity, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
         }
         do {
+            // Its own status, not the one taken before: the name may have moved to a new file since.
             let file = try OpenFile(path: path)
-            return answer(identity, named: segments.last!, headers: headers) { .file(file) }
+            return answer(FileIdentity(file.info), named: segments.last!, headers: headers) { .file(file) }
         } catch {
             throw notFound
         }
