@@ -47,11 +47,13 @@ import Testing
                 .replacingOccurrences(of: "=", with: "")
             #expect(bytes.withUnsafeBytes { Base64URL.encode($0) } == expected)
             #expect(bytes.withUnsafeBytes { Base64URL.filling($0) } == SplicedFilling(Array(expected.utf8)))
-            #expect(Data(base64URLEncoded: expected).map(Array.init) == bytes)
+            expected.utf8.withContiguousStorageIfAvailable { text in
+                bytes.withUnsafeBytes { #expect(Base64URL.isEncoding(text, of: $0)) }
+            }
         }
     }
 
-    @Test func tokensAreStableAcrossInstancesWithOneSecretAndCheckedExactly() {
+    @Test func tokensAreStableAcrossInstancesWithOneSecretAndCheckedExactly() throws {
         let one = CSRFProtection(secret: "s3cret"), two = CSRFProtection(secret: "s3cret")
         let token = one.token(for: "0123456789abcdef0123456789abcdef")
         #expect(token.utf8.count == 43)
@@ -61,5 +63,10 @@ import Testing
         #expect(!one.isValid(String(token.dropLast()), for: "0123456789abcdef0123456789abcdef"))
         #expect(!one.isValid(token + "AA", for: "0123456789abcdef0123456789abcdef"))
         #expect(!one.isValid(nil, for: "0123456789abcdef0123456789abcdef"))
+        // Other spellings of the same bytes are refused: padded, or with the unused low bits set.
+        #expect(!one.isValid(token + "=", for: "0123456789abcdef0123456789abcdef"))
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try #require(alphabet.firstIndex(of: token.last!))
+        #expect(!one.isValid(String(token.dropLast()) + String(alphabet[last + 1]), for: "0123456789abcdef0123456789abcdef"))
     }
 }

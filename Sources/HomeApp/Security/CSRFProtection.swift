@@ -1,4 +1,3 @@
-import Foundation
 import MicroHTTP
 
 /// Stateless CSRF tokens: an HMAC of the visitor id under the server's secret. Any instance
@@ -36,12 +35,12 @@ public struct CSRFProtection: Sendable {
         mac.withAuthenticationCode(for: message, after: prefix) { Base64URL.encode($0) }
     }
 
-    /// Whether `signature` signs `prefix` + `message`; compared in constant time.
+    /// Whether `signature` signs `prefix` + `message`: the exact text `signature(of:after:)`
+    /// gives, compared in constant time. No decoding: only the one canonical spelling is accepted.
     func isValidSignature(_ signature: String?, of message: String, after prefix: StaticString = "") -> Bool {
-        guard let signature, let given = Data(base64URLEncoded: signature) else { return false }
-        guard given.count == KeyedHMAC.byteCount else { return false }
-        return mac.withAuthenticationCode(for: message, after: prefix) { expected in
-            zip(given, expected).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
+        guard var signature else { return false }
+        return signature.withUTF8 { given in
+            mac.withAuthenticationCode(for: message, after: prefix) { Base64URL.isEncoding(given, of: $0) }
         }
     }
 }
@@ -58,6 +57,18 @@ enum Base64URL {
     }
 
     static func encodedCount(_ count: Int) -> Int { (count * 4 + 2) / 3 }
+
+    /// Whether `text` is the encoding of `bytes`, in time that depends only on the lengths.
+    static func isEncoding(_ text: UnsafeBufferPointer<UInt8>, of bytes: UnsafeRawBufferPointer) -> Bool {
+        let count = encodedCount(bytes.count)
+        guard text.count == count else { return false }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { expected in
+            _ = encode(bytes, into: expected)
+            var difference: UInt8 = 0
+            for index in 0..<count { difference |= text[index] ^ expected[index] }
+            return difference == 0
+        }
+    }
 
     /// Writes the encoding of `bytes` into `out` (room for `encodedCount`); returns its length.
     private static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
@@ -88,12 +99,4 @@ enum Base64URL {
     }
 
     private static let alphabet: StaticString = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-}
-
-extension Data {
-    init?(base64URLEncoded text: String) {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        self.init(base64Encoded: base64)
-    }
 }
