@@ -48,11 +48,15 @@ open class BaseHomeViewModel {
         return nil
     }
 
+    /// One pass over the items, each copied once into its kind's section (a form post arranges
+    /// the whole catalogue to find the row it names).
     private func arrange(_ items: [any HomeItem]) -> [HomeSection] {
-        sectionOrder.compactMap { kind in
-            let matching = items.filter { $0.category == kind }
-            return matching.isEmpty ? nil : HomeSection(kind: kind, items: matching)
+        let order = sectionOrder
+        var matching = [[any HomeItem]](repeating: [], count: order.count)
+        for item in items {
+            if let slot = order.firstIndex(of: item.category) { matching[slot].append(item) }
         }
+        return zip(order, matching).compactMap { kind, items in items.isEmpty ? nil : HomeSection(kind: kind, items: items) }
     }
 }
 
