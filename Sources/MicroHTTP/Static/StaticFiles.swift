@@ -25,9 +25,7 @@ public struct StaticFiles: Sendable {
         let relative = segments.joined(separator: "/")
         let notFound = HTTPError(.notFound, "There is no file at /\(relative).")
         guard !segments.isEmpty,
-              !segments.contains(where: {
-                  $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") || $0.utf8.contains(0)
-              })
+              !segments.contains(where: { $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") })
         else { throw notFound }
         let named = root + "/" + relative
         guard let identity = FileIdentity(path: named), identity.isRegularFile else {
