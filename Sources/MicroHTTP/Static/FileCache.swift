@@ -6,10 +6,18 @@ import Synchronization
 /// with its head. An entry is used only while the file's identity (device, inode, size, mtime,
 /// ctime) is what it was when read, so an edited, replaced or re-linked file is read again.
 final class FileCache: Sendable {
-    /// One file's bytes, read whole, and what identified the file when it was read.
+    /// One file's bytes, read whole, what identified the file when it was read, and its ETag,
+    /// formatted once rather than on every hit.
     struct Entry: Sendable {
         let identity: FileIdentity
         let bytes: [UInt8]
+        let etag: String
+
+        init(identity: FileIdentity, bytes: [UInt8]) {
+            self.identity = identity
+            self.bytes = bytes
+            etag = identity.etag
+        }
     }
 
     /// Files above this size are sent from disk with sendfile, never held.

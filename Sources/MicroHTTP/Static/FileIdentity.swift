@@ -33,9 +33,10 @@ struct FileIdentity: Equatable, Sendable {
         self.init(info)
     }
 
-    /// The modification time in nanoseconds, for the ETag.
-    var modifiedNanoseconds: UInt64 {
-        UInt64(modified.tv_sec) &* 1_000_000_000 &+ UInt64(modified.tv_nsec)
+    /// The entity tag for this version: size and modification time in nanoseconds.
+    var etag: String {
+        let nanoseconds = UInt64(modified.tv_sec) &* 1_000_000_000 &+ UInt64(modified.tv_nsec)
+        return "\"\(String(UInt64(size), radix: 16))-\(String(nanoseconds, radix: 16))\""
     }
 
     static func == (lhs: FileIdentity, rhs: FileIdentity) -> Bool {

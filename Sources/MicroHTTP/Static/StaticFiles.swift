@@ -35,25 +35,23 @@ public struct StaticFiles: Sendable {
         // Held only after the resolved path was found inside the folder, and only while the file
         // is that same file: a hit needs no second look at the path.
         if let entry = cache.entry(relative, matching: identity) {
-            return answer(entry.identity, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
+            return answer(etag: entry.etag, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
         }
         guard let path = Self.realPath(named), path.hasPrefix(root + "/") else { throw notFound }
         if cache.canHold(identity.size), let entry = cache.load(relative, path: path) {
-            return answer(entry.identity, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
+            return answer(etag: entry.etag, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
         }
         do {
             // Its own status, not the one taken before: the name may have moved to a new file since.
             let file = try OpenFile(path: path)
-            return answer(FileIdentity(file.info), named: segments.last!, headers: headers) { .file(file) }
+            return answer(etag: FileIdentity(file.info).etag, named: segments.last!, headers: headers) { .file(file) }
         } catch {
             throw notFound
         }
     }
 
     /// 304 when the client holds this version, otherwise the body with its type.
-    private func answer(_ identity: FileIdentity, named name: String, headers: Headers,
-                        body: () -> ResponseBody) -> Response {
-        let etag = "\"\(String(UInt64(identity.size), radix: 16))-\(String(identity.modifiedNanoseconds, radix: 16))\""
+    private func answer(etag: String, named name: String, headers: Headers, body: () -> ResponseBody) -> Response {
         var responseHeaders = Headers([("ETag", etag), ("Cache-Control", cacheControl)])
         if let candidates = headers["If-None-Match"], Self.matches(candidates, etag) {
             return Response(status: .notModified, headers: responseHeaders)
