@@ -5,11 +5,13 @@ import TestSupport
 
 /// The report log through the real `dynamic-home` process: durable, concurrent, watchable.
 @Suite struct ReportLogOverHTTPTests {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)")
-    var logPath: String { folder.appendingPathComponent("reports.jsonl").path }
+    /// The report logs; removed when the test is over, after its servers have exited (each test's
+    /// `ServerProcess` is stopped when the test returns, before the suite is released).
+    let folder: TemporaryDirectory
+    var logPath: String { folder.path("reports.jsonl") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
-    init() throws { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) }
+    init() throws { folder = try TemporaryDirectory("reports") }
 
     func start(_ extra: [String] = [], log: String? = nil) throws -> ServerProcess {
         try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", log ?? logPath] + extra)
@@ -125,13 +127,13 @@ import TestSupport
     }
 
     @Test func anUnwritableLogKeepsTheServerServing() throws {
-        let missing = folder.appendingPathComponent("not-yet/reports.jsonl").path
+        let missing = folder.path("not-yet/reports.jsonl")
         let server = try start(log: missing)
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)
         #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0")]).status == 204)
         #expect(try server.client.get("/healthz").status == 200)
-        try FileManager.default.createDirectory(at: folder.appendingPathComponent("not-yet"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: folder.path("not-yet"), withIntermediateDirectories: true)
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
         #expect(try lines(missing).contains { $0["event"] as? String == "horizontal_swipe" }, "kept and retried")

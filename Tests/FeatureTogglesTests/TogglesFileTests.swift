@@ -11,7 +11,9 @@ struct TogglesFile {
     init(_ contents: String? = nil) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("toggles-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        if let contents { try write(contents) }
+        if let contents {
+            do { try write(contents) } catch { remove(); throw error }  // the caller never gets it to remove
+        }
     }
 
     func write(_ contents: String) throws {

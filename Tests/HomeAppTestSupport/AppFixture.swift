@@ -13,7 +13,10 @@ public final class AppFixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let publicFolder = repositoryRoot.appendingPathComponent("Public")
 
-    public let directory: URL
+    /// Holds the content, toggles and report log. Removed in `deinit` once the server and app have
+    /// stopped writing into it, or on release if `init` throws halfway.
+    private let folder: TemporaryDirectory
+    public var directory: URL { folder.url }
     public let contentFile: URL
     public let togglesFile: URL
     public let reportLog: URL
@@ -23,12 +26,10 @@ public final class AppFixture {
 
     /// `content` nil copies the default catalogue; `toggles` is the toggles file's text.
     public init(content: String? = nil, toggles: String = "{}", factory: HomeFactory = .standard) throws {
-        directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("home-app-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        contentFile = directory.appendingPathComponent("content.json")
-        togglesFile = directory.appendingPathComponent("toggles.json")
-        reportLog = directory.appendingPathComponent("reports.jsonl")
+        folder = try TemporaryDirectory("home-app-tests")
+        contentFile = folder.url.appendingPathComponent("content.json")
+        togglesFile = folder.url.appendingPathComponent("toggles.json")
+        reportLog = folder.url.appendingPathComponent("reports.jsonl")
         if let content {
             try Data(content.utf8).write(to: contentFile)
         } else {
@@ -52,7 +53,7 @@ public final class AppFixture {
     deinit {
         server.shutdown()
         app.shutdown()
-        try? FileManager.default.removeItem(at: directory)
+        folder.remove()
     }
 
     /// A fresh browser with no cookies; it keeps this fixture (and so the server) alive.

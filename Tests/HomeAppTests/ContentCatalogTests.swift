@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import HomeApp
 
@@ -88,16 +89,16 @@ struct ContentCatalogTests {
     @Test("a file on disk is named as given; a missing image and a missing file are reported")
     func loadFromDisk() throws {
         let directory = try F.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let url = directory.appendingPathComponent("mine.json")
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("mine.json")
         try F.write(F.file(F.longItem, F.shortItem), to: url)
         let error = #expect(throws: ContentCatalogError.self) {
-            try ContentCatalog.load(contentsOf: url, publicDirectory: directory)
+            try ContentCatalog.load(contentsOf: url, publicDirectory: directory.url)
         }
         #expect(error?.description == "\(url.relativePath): item 0: field \"image\" names a file that does not exist: images/posters/m-001.svg")
         #expect(try ContentCatalog.load(contentsOf: url).items.map(\.id) == ["m-001", "s-001"])
 
-        let missing = directory.appendingPathComponent("nowhere.json")
+        let missing = directory.url.appendingPathComponent("nowhere.json")
         let unreadable = #expect(throws: ContentCatalogError.self) { try ContentCatalog.load(contentsOf: missing) }
         #expect(unreadable?.description.hasPrefix("\(missing.relativePath): cannot be read") == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import TestSupport
 
 /// Paths and small content files shared by the content tests.
 enum ContentFixtures {
@@ -19,12 +20,7 @@ enum ContentFixtures {
     }
 
     /// A fresh directory under the system temporary directory.
-    static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("content-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryDirectory() throws -> TemporaryDirectory { try TemporaryDirectory("content-tests") }
 
     static func write(_ text: String, to url: URL) throws {
         try Data(text.utf8).write(to: url, options: .atomic)

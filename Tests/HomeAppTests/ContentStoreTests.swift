@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TestSupport
 import Testing
 @testable import HomeApp
 
@@ -9,21 +10,22 @@ struct ContentStoreTests {
 
     /// A store over a temporary copy of a small catalogue, polling fast so watcher tests stay short.
     struct Setup {
-        let directory: URL
+        /// Removed by `cleanUp()` once the watcher has stopped, or on release if `init` throws.
+        let directory: TemporaryDirectory
         let file: URL
         let store: ContentStore
         let log = LogRecorder()
 
         init(_ content: String = F.file(F.longItem, F.shortItem)) throws {
             directory = try F.temporaryDirectory()
-            file = directory.appendingPathComponent("content.json")
+            file = directory.url.appendingPathComponent("content.json")
             try F.write(content, to: file)
             store = try ContentStore(contentsOf: file, pollInterval: 0.1, logger: log.logger)
         }
 
         func cleanUp() {
             store.stop()
-            try? FileManager.default.removeItem(at: directory)
+            directory.remove()
         }
     }
 
@@ -40,8 +42,8 @@ struct ContentStoreTests {
     @Test("a bad file at start-up throws the message that stops the server")
     func badStartup() throws {
         let directory = try F.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("content.json")
+        defer { directory.remove() }
+        let file = directory.url.appendingPathComponent("content.json")
         try F.write(F.file(F.longItem.replacingOccurrences(of: #""long""#, with: #""movie""#)), to: file)
         let error = #expect(throws: ContentCatalogError.self) { try ContentStore(contentsOf: file) }
         #expect(error?.description == "\(file.relativePath): item 0: field \"kind\" must be one of long, short, live")

@@ -9,10 +9,14 @@ import TestSupport
 /// The cached home page is byte for byte what an uncached render gives the same visitor.
 @Suite struct PageCacheTests {
     static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    /// The servers' report logs and content; removed when the test is over, after it has shut its apps down.
+    let folder: TemporaryDirectory
 
-    static func server(content: String? = nil) throws -> (TestServer, HomeApplication) {
-        var configuration = AppConfiguration(publicFolder: publicFolder, contentFile: content)
-        configuration.reportLog = FileManager.default.temporaryDirectory.appendingPathComponent("cache-\(UUID().uuidString).jsonl").path
+    init() throws { folder = try TemporaryDirectory("cache") }
+
+    func start(content: String? = nil) throws -> (TestServer, HomeApplication) {
+        var configuration = AppConfiguration(publicFolder: Self.publicFolder, contentFile: content)
+        configuration.reportLog = folder.path("reports-\(UUID().uuidString).jsonl")
         configuration.secret = "the same secret for both servers"
         let app = try HomeApplication(configuration: configuration)
         return (try TestServer(router: app.makeRouter()), app)
@@ -20,8 +24,8 @@ import TestSupport
 
     @Test(arguments: ["/?layout=grid", "/?layout=list", "/"])
     func aCachedPageEqualsAnUncachedRender(target: String) throws {
-        let (warm, warmApp) = try Self.server()
-        let (cold, coldApp) = try Self.server()
+        let (warm, warmApp) = try start()
+        let (cold, coldApp) = try start()
         defer { warmApp.shutdown(); coldApp.shutdown() }
         let first = Browser(port: warm.port)
         try first.get(target)  // renders and caches for the first visitor
@@ -69,9 +73,9 @@ import TestSupport
         let starts = Date().addingTimeInterval(3)
         items[index]["startsAt"] = ISO8601DateFormatter().string(from: starts)
         catalogue["items"] = items
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("going-live-\(UUID().uuidString).json")
+        let file = folder.url.appendingPathComponent("going-live.json")
         try JSONSerialization.data(withJSONObject: catalogue).write(to: file)
-        let (server, app) = try Self.server(content: file.path)
+        let (server, app) = try start(content: file.path)
         defer { app.shutdown() }
         let id = try #require(items[index]["id"] as? String)
         func tile() throws -> String {

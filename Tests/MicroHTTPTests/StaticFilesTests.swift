@@ -5,20 +5,22 @@ import TestSupport
 
 /// `/assets/` over a temporary folder, with a secret beside it that no path may reach.
 @Suite struct StaticFilesTests {
+    /// Holds `Public/` and the secret; removed when the test is over (the server only reads it).
+    let base: TemporaryDirectory
     let folder: URL
     let server: TestServer
 
     init() throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("static-\(UUID().uuidString)")
-        folder = base.appendingPathComponent("Public")
+        base = try TemporaryDirectory("static")
+        folder = base.url.appendingPathComponent("Public")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
         try "body { color: red }".write(to: folder.appendingPathComponent("app.css"), atomically: true, encoding: .utf8)
         try "<svg xmlns='http://www.w3.org/2000/svg'/>".write(
             to: folder.appendingPathComponent("images/logo.svg"), atomically: true, encoding: .utf8)
         try "hidden".write(to: folder.appendingPathComponent(".env"), atomically: true, encoding: .utf8)
-        try "top secret".write(to: base.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
+        try "top secret".write(to: base.url.appendingPathComponent("secret.txt"), atomically: true, encoding: .utf8)
         try FileManager.default.createSymbolicLink(
-            at: folder.appendingPathComponent("escape.txt"), withDestinationURL: base.appendingPathComponent("secret.txt"))
+            at: folder.appendingPathComponent("escape.txt"), withDestinationURL: base.url.appendingPathComponent("secret.txt"))
         try FileManager.default.createSymbolicLink(
             at: folder.appendingPathComponent("inside.css"), withDestinationURL: folder.appendingPathComponent("app.css"))
 

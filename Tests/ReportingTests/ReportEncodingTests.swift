@@ -106,7 +106,7 @@ import Testing
     }
 
     @Test func writtenFileAndWatchersMatchTheReference() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         // A torn last line makes the writer start with a newline; the events span several chunks.

@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Reporting
 
 @Suite struct ReportLogTests {
     @Test func concurrentRecordersGiveExactlyOneWholeLineEach() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let existing = ReportEvent(.launch, layout: "list").jsonLine + "\n"
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func tornLastLineIsSkippedAndNextWriteStartsOnANewLine() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let whole = (0..<2).map { ReportEvent(.launch, item: "old-\($0)").jsonLine + "\n" }.joined()
@@ -59,7 +60,7 @@ import Testing
     }
 
     @Test func missingDirectoryKeepsRecordingAndRecoversWhenItAppears() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let missing = directory.url.appendingPathComponent("later")
         let path = missing.appendingPathComponent("reports.jsonl").path
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func removedFileIsRecreated() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let log = ReportLog(configuration: .init(path: path, flushInterval: 0.01))
@@ -92,7 +93,7 @@ import Testing
     }
 
     @Test func fullBufferDropsTheOldestAndCountsThem() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let missing = directory.url.appendingPathComponent("later")
         let path = missing.appendingPathComponent("reports.jsonl").path
@@ -109,7 +110,7 @@ import Testing
     }
 
     @Test func unwritableAtShutdownLosesEventsCountedNotCrashes() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let log = ReportLog(path: directory.path("missing/reports.jsonl"))
         for index in 0..<10 { log.record(.launch, item: "\(index)") }
@@ -130,7 +131,7 @@ import Testing
     }
 
     @Test func subscriberGetsTheLineWithinOneSecondAfterItIsInTheFile() async throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let log = ReportLog(path: path)
@@ -155,7 +156,7 @@ import Testing
     }
 
     @Test func encodingMatchesWhatTheFileHolds() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let event = ReportEvent(.searchSubmitted, visitor: "v", properties: ["q": "\"quoted\"\n"])

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Reporting
@@ -21,7 +22,7 @@ import Testing
     }
 
     @Test func sinceFilterAndRawStream() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let events = try writeLog(path, count: 10)
@@ -38,7 +39,7 @@ import Testing
     }
 
     @Test func pagesNewestFirstWithFiltersAcrossChunks() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         // Enough lines to span several 64 KiB chunks in both directions.
@@ -65,7 +66,7 @@ import Testing
     }
 
     @Test func countsPerEventAndLayoutAndPerMinute() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         _ = try writeLog(path, count: 90)
@@ -88,7 +89,7 @@ import Testing
     }
 
     @Test func malformedLinesInTheMiddleAreSkippedAndReportedOnce() throws {
-        let directory = try TemporaryDirectory()
+        let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let path = directory.path("reports.jsonl")
         let good = ReportEvent(.launch, timestamp: Self.start, item: "ok").jsonLine
