@@ -34,9 +34,8 @@ public final class ServerProcess: Sendable {
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe
-        let output = self.output
-        pipe.fileHandleForReading.readabilityHandler = { handle in output.append(handle.availableData) }
         try process.run()
+        output.read(from: pipe.fileHandleForReading)
         guard waitForListening else {
             port = 0
             return
@@ -65,7 +64,7 @@ public final class ServerProcess: Sendable {
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         guard !process.isRunning else { return nil }
-        Thread.sleep(forTimeInterval: 0.05)  // let the pipe's last bytes arrive
+        output.waitForEnd(until: deadline.addingTimeInterval(1))  // the pipe's last bytes
         return process.terminationStatus
     }
 
@@ -84,11 +83,33 @@ public final class ServerProcess: Sendable {
     }
 }
 
-/// What the process printed, appended from the pipe's reader thread.
+/// What the process printed, read until the pipe closes by a thread of its own: tearing down a
+/// `FileHandle.readabilityHandler` can crash libdispatch on Linux (swift-corelibs-libdispatch#949).
 private final class OutputBuffer: Sendable {
-    private let storage = Mutex("")
-    func append(_ data: Data) { storage.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-    var text: String { storage.withLock { $0 } }
+    private struct State {
+        var bytes: [UInt8] = []
+        var ended = false
+    }
+    private let state = Mutex(State())
+
+    func read(from handle: FileHandle) {
+        Thread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { break }
+                state.withLock { $0.bytes += chunk[..<count] }
+            }
+            state.withLock { $0.ended = true }
+        }.start()
+    }
+
+    func waitForEnd(until deadline: Date) {
+        while !state.withLock({ $0.ended }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    }
+
+    var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }
 }
 
 extension Substring {
