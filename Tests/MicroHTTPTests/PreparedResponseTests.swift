@@ -1,0 +1,52 @@
+import CMicroHTTPD
+import Testing
+@testable import MicroHTTP
+
+/// The request id of a response kept with a page copy: rewritten in place when the new id is as
+/// long as the old one, replaced otherwise; either way the response carries exactly one.
+@Suite struct PreparedResponseTests {
+    private func prepared(id: String) throws -> PreparedResponse {
+        let handle = try #require(MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT))
+        id.withCString { _ = MHD_add_response_header(handle, ServerCore.requestIDHeader.cString, $0) }
+        MHD_add_response_header(handle, "Referrer-Policy", "same-origin")
+        return PreparedResponse(handle: handle, headers: Headers(), requestID: id)
+    }
+
+    private func requestIDs(_ response: PreparedResponse) -> [String] {
+        var ids: [String] = []
+        // The first with the name, then none after it: deleting it reveals a second one.
+        while let value = MHD_get_response_header(response.handle, ServerCore.requestIDHeader.cString) {
+            ids.append(String(cString: value))
+            _ = MHD_del_response_header(response.handle, ServerCore.requestIDHeader.cString, value)
+        }
+        return ids
+    }
+
+    /// Header names in the order libmicrohttpd sends them: a replaced header goes last.
+    private func names(_ response: PreparedResponse) -> [String] {
+        var names: [String] = []
+        withUnsafeMutablePointer(to: &names) { names in
+            _ = MHD_get_response_headers(response.handle, { cls, _, key, _ in
+                cls!.assumingMemoryBound(to: [String].self).pointee.append(String(cString: key!))
+                return .YES
+            }, names)
+        }
+        return names
+    }
+
+    @Test func anIdOfTheSameLengthIsWrittenOverTheOld() throws {
+        let response = try prepared(id: "1a2b-ff")
+        #expect(response.setRequestID("1a2b-fe"))
+        #expect(response.setRequestID("1a2b-fd"))
+        #expect(names(response) == ["X-Request-Id", "Referrer-Policy"])
+        #expect(requestIDs(response) == ["1a2b-fd"])
+    }
+
+    @Test func anIdOfAnotherLengthReplacesTheHeader() throws {
+        let response = try prepared(id: "1a2b-ff")
+        #expect(response.setRequestID("1a2b-100"))
+        #expect(response.setRequestID("1a2b-101"))
+        #expect(names(response) == ["Referrer-Policy", "X-Request-Id"])
+        #expect(requestIDs(response) == ["1a2b-101"])
+    }
+}
