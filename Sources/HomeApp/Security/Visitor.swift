@@ -33,10 +33,11 @@ public struct Visitor: Sendable, Equatable {
         var id = id
         return id.withUTF8 { bytes in
             guard bytes.count == 32 else { return false }
-            // Wrapping subtraction turns each range test into one unsigned comparison.
-            var bad = false
-            for byte in bytes { bad = bad || (byte &- 0x30 > 9 && byte &- 0x61 > 5) }
-            return !bad
+            // Wrapping subtraction turns each range test into one unsigned comparison; no
+            // branch per byte, so the loop vectorises.
+            var bad: UInt8 = 0
+            for byte in bytes { bad |= (byte &- 0x30 > 9 ? 1 : 0) & (byte &- 0x61 > 5 ? 1 : 0) }
+            return bad == 0
         }
     }
 }

@@ -14,15 +14,6 @@ public struct Headers: Sendable, Sequence {
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
-    /// Every value of `name` joined by `separator`; "" when there is none. One field costs no copy.
-    func joinedValues(_ name: String, separator: String) -> String {
-        var joined: String?
-        for field in fields where field.name.caseInsensitiveEquals(name) {
-            joined = joined.map { $0 + separator + field.value } ?? field.value
-        }
-        return joined ?? ""
-    }
-
     public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
 
     /// Replaces every field called `name` with one.

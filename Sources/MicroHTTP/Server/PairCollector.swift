@@ -1,9 +1,12 @@
 import CMicroHTTPD
+import Glibc
 
 /// Gathers C key/value pairs; notes whether any was not valid UTF-8 so the request can be refused.
 struct PairCollector {
     var pairs: [(name: String, value: String)] = []
     var invalidName: String?
+    /// The values of every `Cookie` header joined by `; `, noted in the same pass.
+    var cookie = ""
 
     /// Every pair of `kind` on `connection`, read in one pass into storage sized by a first count.
     static func collect(_ kind: MHD_ValueKind, on connection: OpaquePointer) -> PairCollector {
@@ -28,5 +31,6 @@ struct PairCollector {
             return
         }
         pairs.append((name, text))
+        if strcasecmp(key, "cookie") == 0 { cookie = cookie.isEmpty ? text : cookie + "; " + text }
     }
 }

@@ -33,21 +33,15 @@ struct RequestReader {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
         }
-        let headers = Headers(try pairs(.HEADER_KIND, what: "header"))
-        let cookieHeader = headers.joinedValues("Cookie", separator: "; ")
+        let headers = PairCollector.collect(.HEADER_KIND, on: connection)
+        if let name = headers.invalidName {
+            throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
+        }
         return Request(
             id: context.id, method: method, target: target, pathSegments: segments,
-            query: QueryParameters(arguments), headers: headers,
-            cookies: Cookies(header: cookieHeader),
+            query: QueryParameters(arguments), headers: Headers(headers.pairs),
+            cookies: Cookies(header: headers.cookie),
             form: try form(), body: context.body, clientAddress: ClientAddress(dh_client_address(connection)))
-    }
-
-    private func pairs(_ kind: MHD_ValueKind, what: String) throws(HTTPError) -> [(name: String, value: String)] {
-        let collector = PairCollector.collect(kind, on: connection)
-        if let name = collector.invalidName {
-            throw HTTPError(.badRequest, "The \(what) \"\(name)\" is not valid UTF-8.")
-        }
-        return collector.pairs
     }
 
     private func form() throws(HTTPError) -> FormFields {
