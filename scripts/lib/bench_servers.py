@@ -21,8 +21,7 @@ class Server:
         self.url = f"http://127.0.0.1:{port}"
 
     def cpu_seconds(self):
-        fields = pathlib.Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return process_cpu_seconds(self.process.pid)
 
     def peak_rss_mib(self):
         status = pathlib.Path(f"/proc/{self.process.pid}/status").read_text()
@@ -32,6 +31,18 @@ class Server:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGTERM)
             self.process.wait(timeout=30)
+
+
+def process_cpu_seconds(pid):
+    """User and system CPU seconds of one process (all its threads) so far."""
+    fields = pathlib.Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_busy_seconds():
+    """CPU seconds all cores have spent on anything but idling and waiting for I/O, so far."""
+    ticks = [int(field) for field in pathlib.Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port():
@@ -132,9 +143,17 @@ http {{
     server = Server(process, port)
     server.stop = lambda: (subprocess.run(["nginx", "-p", str(work), "-c", str(work / "nginx.conf"), "-s", "stop"]),
                            process.kill())
+    server.cpu_seconds = lambda: nginx_workers_cpu_seconds(work)
     _running.append(server)
     wait_until_up(server.url + "/page.html", process)
     return server
+
+
+def nginx_workers_cpu_seconds(work):
+    """CPU seconds of nginx's workers (the master only supervises them)."""
+    master = (work / "nginx.pid").read_text().strip()
+    children = pathlib.Path(f"/proc/{master}/task/{master}/children").read_text().split()
+    return sum(process_cpu_seconds(int(child)) for child in children)
 
 
 def start_hummingbird_peer(root, work, ours, threads):
