@@ -40,9 +40,10 @@ def process_cpu_seconds(pid):
 
 
 def machine_busy_seconds():
-    """CPU seconds all cores have spent on anything but idling and waiting for I/O, so far."""
+    """CPU seconds all cores have spent working so far: user, nice, system, irq and softirq. Idle,
+    iowait and steal are not work; guest time is already counted in user and nice."""
     ticks = [int(field) for field in pathlib.Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
-    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+    return (sum(ticks[0:3]) + sum(ticks[5:7])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port():
