@@ -122,6 +122,14 @@ def start_bench_server(root, work, threads):
     return launch([str(root / ".build-release/release/bench-server"), "{port}", str(threads), str(page)], "/page.html")
 
 
+MHD_REFERENCE = pathlib.Path(__file__).resolve().parents[2] / ".build-release/mhd-reference"
+
+
+def start_mhd_reference(work, threads):
+    """Benchmarks/MHDReference (built by scripts/bench) serving the home page's bytes from memory."""
+    return launch([str(MHD_REFERENCE), "{port}", str(threads), str(work / "www/home-grid.html")], "/")
+
+
 def start_nginx(work, threads):
     port = free_port()
     (work / "logs").mkdir(exist_ok=True)
