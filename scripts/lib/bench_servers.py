@@ -186,7 +186,7 @@ def masked_token(page):
     return page.replace(token, b"CSRF-TOKEN")
 
 
-def cookie_script(work, name, ours):
+def cookie_script(work, name):
     path = work / f"{name}.lua"
     path.write_text(f'wrk.headers["Cookie"] = "{COOKIE}"\n')
     return path
