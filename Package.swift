@@ -20,6 +20,9 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // zlib and brotli from Debian (zlib1g-dev, libbrotli-dev).
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         .target(name: "MicroHTTP", dependencies: [
             "CMicroHTTPD",
             .product(name: "Logging", package: "swift-log"),
