@@ -45,7 +45,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     /// Presents a modal (the onboarding onion) over the home, in the same page.
     func presentOverHome(_ modal: ViewController) { embed(modal, in: HomeContainerView.modalSlot) }
 
-    /// The seed's `replaceWith`: swap children with the lifecycle re-run, inject, reload.
+    /// `replaceWith`: swap children with the lifecycle re-run, inject, reload.
     private func swap(to next: any HomeChild) {
         guard let current = child else { return show(next) }
         inject(next)

@@ -5,6 +5,6 @@ public protocol HomeActions: AnyObject {
     var shortSelected: ((IndexPath) -> Void)? { get set }
     var streamSelected: ((IndexPath) -> Void)? { get set }
     var settingsSelected: (() -> Void)? { get set }
-    /// Asks the container to swap this child for another (the seed's `replaceWith`).
+    /// Asks the container to swap this child for another.
     var replaceWith: ((any HomeChild) -> Void)? { get set }
 }

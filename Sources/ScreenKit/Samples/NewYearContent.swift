@@ -13,7 +13,7 @@ public struct NewYearContentModel {
     /// Where the button posts.
     public var dismissURL: String
 
-    /// Creates the model; the texts default to the seed's notice.
+    /// Creates the model; the texts default to the New Year notice.
     public init(dismissURL: String) {
         self.dismissURL = dismissURL
     }
