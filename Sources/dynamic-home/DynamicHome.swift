@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Glibc
 import HomeApp
@@ -79,7 +80,8 @@ struct DynamicHome: ParsableCommand {
         if let threads { serverConfiguration.threads = threads }
         serverConfiguration.errorPage = app.errorPage
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
-        try server.start()
+        let services = ServiceGroup([app, server], logger: logger)
+        try services.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host
         logger.info("listening on http://\(shownHost):\(server.port ?? port)/")
 
@@ -90,8 +92,7 @@ struct DynamicHome: ParsableCommand {
             app.reload()
         }
         logger.info("shutting down")
-        server.shutdown()
-        app.shutdown()
+        services.shutdown()
         logger.info("stopped")
     }
 

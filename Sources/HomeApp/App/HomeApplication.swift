@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import Foundation
 import HomeTemplates
@@ -6,13 +7,16 @@ import MicroHTTP
 import Reporting
 import ScreenKit
 
-/// The whole app: it loads what the configuration names and answers every route.
-public final class HomeApplication: Sendable {
+/// The whole app: it loads what the configuration names and answers every route. As a service
+/// it runs the content and toggles watchers and the report stream's heartbeat; shutting it down
+/// stops them and then flushes the report log.
+public final class HomeApplication: Service {
+    public let name = "home application"
     public let configuration: AppConfiguration
     let services: AppServices
     let assets: StaticFiles
-    private let togglesWatcher: PeriodicTask
     private let live: LiveReports
+    private let background: ServiceGroup
     private let reportAccess: ReportAccess
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
@@ -47,10 +51,10 @@ public final class HomeApplication: Sendable {
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
-        content.start()
-        togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
+        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
         }
+        background = ServiceGroup([content, togglesWatcher, live], logger: logger)
     }
 
     /// Every route of the app.
@@ -85,11 +89,14 @@ public final class HomeApplication: Sendable {
         Self.reloadToggles(services, onlyIfChanged: false)
     }
 
-    /// Stops the watchers and flushes the report log to disk.
+    /// Starts the watchers and the heartbeat.
+    public func start() throws {
+        try background.start()
+    }
+
+    /// Stops the watchers and the heartbeat, then flushes the report log to disk.
     public func shutdown() {
-        togglesWatcher.cancel()
-        live.stop()
-        services.content.stop()
+        background.shutdown()
         services.reportLog.shutdown()
     }
 
