@@ -12,7 +12,9 @@ struct ReportAccess: Sendable {
 
     init(host: String, token: String?, csrf: CSRFProtection) {
         isOpen = Self.isLoopback(host)
-        self.token = token
+        // The app refuses to start with a shorter one; a library user that skips that check
+        // still gets closed pages rather than pages an empty token opens.
+        self.token = token.flatMap { $0.utf8.count >= AppConfiguration.minimumSecretBytes ? $0 : nil }
         self.csrf = csrf
     }
 
@@ -32,14 +34,16 @@ struct ReportAccess: Sendable {
     func isAuthorized(_ request: Request) -> Bool {
         guard let token else { return false }
         if let header = request.headers["Authorization"], header.hasPrefix("Bearer ") {
-            return matches(String(header.dropFirst("Bearer ".count)), token)
+            let candidate = header.dropFirst("Bearer ".count)
+            return !candidate.isEmpty && matches(String(candidate), token)
         }
         return csrf.isValidSignature(request.cookies[Self.cookieName], of: token, after: "reports:")
     }
 
-    /// Whether `candidate` is the token; the cookie to set when it is.
-    func signIn(with candidate: String) -> SetCookie? {
-        guard let token, matches(candidate, token) else { return nil }
+    /// Whether `candidate` is the token; the cookie to set when it is. A missing or empty
+    /// candidate never is, whatever the token.
+    func signIn(with candidate: String?) -> SetCookie? {
+        guard let token, let candidate, !candidate.isEmpty, matches(candidate, token) else { return nil }
         return SetCookie(name: Self.cookieName, value: csrf.signature(of: token, after: "reports:"),
                          path: "/", maxAge: 7 * 24 * 3600, sameSite: .strict)
     }

@@ -20,7 +20,7 @@ struct ReportSignIn {
     func signIn(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
         try visit.requireValidCSRF()
-        guard let cookie = access.signIn(with: request.form["token"] ?? "") else {
+        guard let cookie = access.signIn(with: request.form["token"]) else {
             services.logger.notice("report sign-in refused", metadata: ["request": "\(request.id)"])
             return form(request, failed: true)
         }
