@@ -55,10 +55,12 @@ struct DynamicHome: ParsableCommand {
 
     func run() throws {
         let level = logLevel
+        let limiter = LogRateLimiter()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
-            return handler
+            // Requests reach the log (paths, layouts, errors): escaped, cut and rate-limited.
+            return SafeLogHandler(wrapping: handler, limiter: limiter)
         }
         let logger = Logger(label: "dynamic-home")
         // Blocked before any thread starts, so the daemon's threads inherit the mask.
