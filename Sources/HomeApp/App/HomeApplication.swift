@@ -24,6 +24,12 @@ public final class HomeApplication: Service {
                 logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
         precondition(!factory.names.isEmpty, "the home needs at least one layout")
+        // An empty token opened the reports to anyone; a short secret lets tokens be computed offline.
+        for (option, value) in [("--secret", configuration.secret), ("--report-token", configuration.reportToken)] {
+            if let value, value.utf8.count < AppConfiguration.minimumSecretBytes {
+                throw AppError.tooShort(option: option, bytes: value.utf8.count)
+            }
+        }
         do {
             assets = try StaticFiles(folder: configuration.publicFolder)
         } catch {
