@@ -28,19 +28,24 @@ public final class ToggleRouter: Sendable {
 
     /// The toggles file, as given.
     public let path: String
+    /// The layouts the app has; a file naming another is refused. Nil checks names only by form.
+    public let layouts: [String]?
     let state: Mutex<State>
 
-    /// Loads `path`; throws (naming the file and field) if it is missing or invalid.
-    public init(path: String) throws(TogglesError) {
+    /// Loads `path`; throws (naming the file and field) if it is missing or invalid, or names a
+    /// layout not in `layouts`.
+    public init(path: String, layouts: [String]? = nil) throws(TogglesError) {
         self.path = path
+        self.layouts = layouts
         let stamp = FileStamp(path: path)
-        let toggles = try Self.load(path)
+        let toggles = try Self.load(path, layouts: layouts)
         state = Mutex(State(toggles: toggles, stamp: stamp))
     }
 
     /// A router with fixed toggles and no file behind it (reloads are rejected).
     public init(toggles: Toggles) {
         path = ""
+        layouts = nil
         state = Mutex(State(toggles: toggles, stamp: nil))
     }
 
@@ -71,7 +76,7 @@ public final class ToggleRouter: Sendable {
         }
         let loaded: Toggles
         do {
-            loaded = try Self.load(path)
+            loaded = try Self.load(path, layouts: layouts)
         } catch {
             state.withLock { $0.stamp = stamp }
             return .rejected(error)
@@ -84,8 +89,10 @@ public final class ToggleRouter: Sendable {
         }
     }
 
-    static func load(_ path: String) throws(TogglesError) -> Toggles {
-        try Toggles(json: try readFile(path), file: path)
+    static func load(_ path: String, layouts: [String]?) throws(TogglesError) -> Toggles {
+        let toggles = try Toggles(json: try readFile(path), file: path)
+        if let layouts { try toggles.checkLayouts(layouts, file: path) }
+        return toggles
     }
 
     /// The file's bytes, or an error that says why not (`does not exist`, `is a directory`, …).
