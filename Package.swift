@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules depend downwards only (see README, "Map of the code"):
+// Modules depend downwards only (docs/architecture.md has the map):
 // dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting, CSHA256}
 let package = Package(
     name: "DynamicHomeScreen",

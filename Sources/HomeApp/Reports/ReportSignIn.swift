@@ -42,9 +42,8 @@ struct ReportSignInModel {
 final class ReportSignInView: RootView {
     init() {}
 
-    func renderAttributes(_ model: ReportSignInModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"sign-in\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "sign-in" }
 
     func renderContent(_ model: ReportSignInModel, into writer: inout HTMLWriter, scope: RenderScope) {
         AppHeader.render(into: &writer)

@@ -43,9 +43,9 @@ struct HomeRoutes {
             container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
             container.analytics.record(.onboardingShown, layout: layout)
         }
-        let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
+        let template = Page(root: container, configuration: services.page).renderPage(context: visit.renderContext)
         if scrollPosition == nil {
-            let spliced = SplicedTemplate(base: template.bytes, holes: template.tokenRanges)
+            let spliced = SplicedBytes(base: template.bytes, holes: template.tokenRanges)
             services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
         }
         return visit.html(.bytes(template.bytes))
@@ -89,9 +89,9 @@ struct HomeRoutes {
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
-    static func scrollPosition(_ query: QueryParameters) -> HomeTemplates.IndexPath? {
+    static func scrollPosition(_ query: QueryParameters) -> HomeIndexPath? {
         guard let row = query["row"], let at = query["at"] else { return nil }
-        return HomeTemplates.IndexPath("\(row).\(at)")
+        return HomeIndexPath("\(row).\(at)")
     }
 
     private func unknownLayout(_ name: String, _ visit: Visit) -> Response {
