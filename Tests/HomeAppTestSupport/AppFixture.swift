@@ -65,6 +65,12 @@ public final class AppFixture {
         try Data(text.utf8).write(to: contentFile, options: .atomic)
     }
 
+    /// Replaces the toggles file atomically and has the app re-read it (as on SIGHUP).
+    public func writeToggles(_ text: String) throws {
+        try Data(text.utf8).write(to: togglesFile, options: .atomic)
+        app.reload()
+    }
+
     /// The events in the report log file now.
     public func events() throws -> [ReportEvent] {
         guard let text = try? String(contentsOf: reportLog, encoding: .utf8) else { return [] }

@@ -45,7 +45,7 @@ public final class HomeApplication: Service {
         }
         let toggles: ToggleRouter
         do {
-            toggles = try ToggleRouter(path: configuration.togglesFile)
+            toggles = try ToggleRouter(path: configuration.togglesFile, layouts: factory.names)
         } catch {
             throw AppError.toggles(error.description)
         }

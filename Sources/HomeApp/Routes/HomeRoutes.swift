@@ -24,7 +24,7 @@ struct HomeRoutes {
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         let decisions = services.toggles.decisions
-        let withOnboarding = decisions.showsOnboarding && !visit.hasDismissedOnboarding
+        let withOnboarding = decisions.showsOnboarding(for: visit.visitor.id) && !visit.hasDismissedOnboarding
         // A scrolled grid row changes the markup; everything else is the same for every visitor
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
