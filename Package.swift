@@ -33,6 +33,7 @@ let package = Package(
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles"),
         .target(name: "Reporting", dependencies: [
+            "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HomeApp", dependencies: [
@@ -40,7 +41,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
-            "HomeApp",
+            "HomeApp", "Reporting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
