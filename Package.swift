@@ -55,7 +55,9 @@ let package = Package(
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "report-harness"]),
+        // Written to and killed by the report store's crash tests.
+        .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
         .target(name: "HomeAppTestSupport", dependencies: [
             "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
             .product(name: "Logging", package: "swift-log"),
