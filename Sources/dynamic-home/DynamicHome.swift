@@ -38,6 +38,12 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "The token that opens the report pages when --host is not a loopback address (default: $DYNAMIC_HOME_REPORT_TOKEN).")
     var reportToken: String?
 
+    @Option(help: "Report requests served at once, off the threads that serve pages.")
+    var reportWorkers = 2
+
+    @Option(help: "Report requests that may wait for a worker; more are answered 503 with Retry-After.")
+    var reportQueue = 32
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -50,6 +56,12 @@ struct DynamicHome: ParsableCommand {
     func validate() throws {
         if let threads, !(1...256).contains(threads) {
             throw ValidationError("--threads must be between 1 and 256, not \(threads)")
+        }
+        if !(1...64).contains(reportWorkers) {
+            throw ValidationError("--report-workers must be between 1 and 64, not \(reportWorkers)")
+        }
+        if !(0...10_000).contains(reportQueue) {
+            throw ValidationError("--report-queue must be between 0 and 10000, not \(reportQueue)")
         }
     }
 
@@ -70,6 +82,8 @@ struct DynamicHome: ParsableCommand {
         appConfiguration.reportToStandardOutput = reportStdout
         appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
         appConfiguration.host = host
+        appConfiguration.reportWorkers = reportWorkers
+        appConfiguration.reportQueue = reportQueue
         appConfiguration.reportToken = reportToken ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_REPORT_TOKEN"]
         let app = try HomeApplication(configuration: appConfiguration, logger: logger)
         var serverConfiguration = ServerConfiguration()

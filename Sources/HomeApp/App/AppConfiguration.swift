@@ -21,6 +21,10 @@ public struct AppConfiguration: Sendable {
     public var reportToken: String?
     /// Seconds between heartbeat comments on `/reports/stream`.
     public var heartbeatInterval: Double = 15
+    /// Report requests served at once, off the server's threads (`--report-workers`).
+    public var reportWorkers = 2
+    /// Report requests that may wait for a worker; more get 503 (`--report-queue`).
+    public var reportQueue = 32
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports.jsonl") {

@@ -14,6 +14,7 @@ public final class HomeApplication: Sendable {
     private let togglesWatcher: PeriodicTask
     private let live: LiveReports
     private let reportAccess: ReportAccess
+    private let reportPool: WorkPool
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -46,6 +47,8 @@ public final class HomeApplication: Sendable {
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
+        reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
+                              queueLimit: configuration.reportQueue, logger: logger)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         content.start()
         togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
@@ -61,7 +64,7 @@ public final class HomeApplication: Sendable {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
-        ReportRoutes(services: services, access: reportAccess, live: live).register(in: &router)
+        ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
@@ -85,9 +88,11 @@ public final class HomeApplication: Sendable {
         Self.reloadToggles(services, onlyIfChanged: false)
     }
 
-    /// Stops the watchers and flushes the report log to disk.
+    /// Stops the watchers and the report workers and flushes the report log to disk. After the
+    /// server's shutdown, which has answered the requests still waiting.
     public func shutdown() {
         togglesWatcher.cancel()
+        reportPool.shutdown()
         live.stop()
         services.content.stop()
         services.reportLog.shutdown()
