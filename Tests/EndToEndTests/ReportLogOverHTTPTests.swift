@@ -38,8 +38,11 @@ import TestSupport
         return accepted
     }
 
+    /// Loads from one address and few visitors, past any rate limit.
+    static let unlimited = ["--report-visitor-rate", "0", "--report-address-rate", "0"]
+
     @Test func sixtyFourClientsPostingFiveHundredEventsEachGiveExactly32000Lines() throws {
-        let server = try start()
+        let server = try start(Self.unlimited)
         let port = server.port
         let accepted = Threads.start(64) { _ in Self.swipe(port: port, count: 500).count }.wait().reduce(0, +)
         #expect(accepted == 32_000)
@@ -51,7 +54,7 @@ import TestSupport
     }
 
     @Test func sigtermDuringLoadLosesNoAcceptedEvent() throws {
-        let server = try start()
+        let server = try start(Self.unlimited)
         let port = server.port
         let load = Threads.start(8) { _ in Self.swipe(port: port, count: 3_000) }
         // SIGTERM once the load is under way: swipes are reaching the log.

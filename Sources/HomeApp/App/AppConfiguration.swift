@@ -25,6 +25,12 @@ public struct AppConfiguration: Sendable {
     public var reportWorkers = 2
     /// Report requests that may wait for a worker; more get 503 (`--report-queue`).
     public var reportQueue = 32
+    /// `POST /report` events a second per visitor, and the burst allowed; a rate of 0 is no limit.
+    public var reportVisitorRate: Double = 5
+    public var reportVisitorBurst = 50
+    /// `POST /report` events a second per client address (many visitors may share one), and the burst.
+    public var reportAddressRate: Double = 50
+    public var reportAddressBurst = 500
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports.jsonl") {

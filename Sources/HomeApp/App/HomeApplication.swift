@@ -15,6 +15,7 @@ public final class HomeApplication: Sendable {
     private let live: LiveReports
     private let reportAccess: ReportAccess
     private let reportPool: WorkPool
+    private let reportRateLimit: ReportRateLimit
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -49,6 +50,9 @@ public final class HomeApplication: Sendable {
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, logger: logger)
+        reportRateLimit = ReportRateLimit(
+            visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
+            address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         content.start()
         togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
@@ -64,7 +68,8 @@ public final class HomeApplication: Sendable {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
-        ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool).register(in: &router)
+        ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
+                     limit: reportRateLimit).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)

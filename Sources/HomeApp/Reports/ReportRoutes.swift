@@ -18,6 +18,7 @@ struct ReportRoutes {
     /// Every report read runs here, off libmicrohttpd's threads: a scan of a large log held one
     /// of them, and every connection on it, for seconds.
     let pool: WorkPool
+    let limit: ReportRateLimit
 
     func register(in router: inout Router) {
         router.post("/report") { request in try report(request) }
@@ -29,8 +30,10 @@ struct ReportRoutes {
 
     /// A beacon from the page's script, e.g. the grid's sideways scroll.
     func report(_ request: Request) throws(HTTPError) -> Response {
+        try limit.check(address: request.remoteAddress)
         let visit = services.visit(request)
         try visit.requireValidCSRF()
+        try limit.check(visitor: visit.visitor.id)
         let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
         guard Self.clientEvents.contains(name) else {
             throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")

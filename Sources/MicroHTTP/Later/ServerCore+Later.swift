@@ -44,8 +44,8 @@ extension ServerCore {
     /// The page for an error a handler threw, now or later.
     func response(for error: any Error, requestID: String, path: String) -> Response {
         if let error = error as? HTTPError {
-            logger.notice("request refused", metadata: [
-                "request": "\(requestID)", "status": "\(error.status.rawValue)", "error": "\(error.message)"])
+            if error.logged { logger.notice("request refused", metadata: [
+                "request": "\(requestID)", "status": "\(error.status.rawValue)", "error": "\(error.message)"]) }
             var response = errorResponse(error.status, error.message, id: requestID)
             for (name, value) in error.headers { response.headers.set(name, value) }
             return response
