@@ -170,7 +170,7 @@ def nojs_driver():
 
 @pytest.fixture(params=["js", "nojs"])
 def browser(request, server, js_driver, nojs_driver):
-    """Journeys 1-5 run with JavaScript on, and again with it off (journey 8)."""
+    """The journeys run with JavaScript on, and again with it off."""
     javascript = request.param == "js"
     return fresh(js_driver if javascript else nojs_driver, server, javascript)
 

@@ -47,6 +47,7 @@ public final class AppFixture {
         serverConfiguration.errorPage = app.errorPage
         server = Server(configuration: serverConfiguration, router: app.makeRouter(),
                         logger: Logger(label: "home-app-tests") { _ in SwiftLogNoOpLogHandler() })
+        try app.start()
         try server.start()
     }
 
@@ -62,6 +63,12 @@ public final class AppFixture {
     /// Replaces the content file atomically, as an editor or deploy would.
     public func writeContent(_ text: String) throws {
         try Data(text.utf8).write(to: contentFile, options: .atomic)
+    }
+
+    /// Replaces the toggles file atomically and has the app re-read it (as on SIGHUP).
+    public func writeToggles(_ text: String) throws {
+        try Data(text.utf8).write(to: togglesFile, options: .atomic)
+        app.reload()
     }
 
     /// The events in the report log file now.

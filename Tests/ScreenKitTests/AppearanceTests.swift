@@ -38,13 +38,13 @@ final class Declaring: ViewController {
     }
 
     @Test func pageHeadUsesTheOnionsInnermostTitleAndTheme() throws {
-        let page = Page(root: NewYearContent.onion(dismissURL: "/onboarding/dismiss"),
+        let page = Page(root: Notice.onion(dismissURL: "/onboarding/dismiss"),
                         configuration: PageConfiguration(titleSuffix: "Pizzeria"))
         let html = String(decoding: page.render(context: RenderContext(csrfToken: "t")), as: UTF8.self)
         let tree = try HTMLTree.parse(html)
-        #expect(tree.first { $0.tag == "title" }?.allText == "Short day on New Year's Eve · Pizzeria")
+        #expect(tree.first { $0.tag == "title" }?.allText == "Closed on Monday · Pizzeria")
         let theme = tree.all("meta").first { $0.attributes["name"] == "theme-color" }
-        #expect(theme?.attributes["content"] == "#1d2a4d")
+        #expect(theme?.attributes["content"] == "#204060")
     }
 
     @Test func pageLoadsTheWholeTreeBeforeWritingTheHead() throws {

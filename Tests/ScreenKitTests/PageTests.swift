@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct PageTests {
     private func document(_ configuration: PageConfiguration = PageConfiguration()) -> String {
-        let page = Page(root: NewYearContent.onion(dismissURL: "/onboarding/dismiss"), configuration: configuration)
+        let page = Page(root: Notice.onion(dismissURL: "/onboarding/dismiss"), configuration: configuration)
         return String(decoding: page.render(context: RenderContext(csrfToken: "tok\"en")), as: UTF8.self)
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import Foundation
 import HomeTemplates
@@ -6,13 +7,16 @@ import MicroHTTP
 import Reporting
 import ScreenKit
 
-/// The whole app: it loads what the configuration names and answers every route.
-public final class HomeApplication: Sendable {
+/// The whole app: it loads what the configuration names and answers every route. As a service
+/// it runs the content and toggles watchers and the report stream's heartbeat; shutting it down
+/// stops them and then flushes the report log.
+public final class HomeApplication: Service {
+    public let name = "home application"
     public let configuration: AppConfiguration
     let services: AppServices
     let assets: StaticFiles
-    private let togglesWatcher: PeriodicTask
     private let live: LiveReports
+    private let background: ServiceGroup
     private let reportAccess: ReportAccess
     private let reportPool: WorkPool
     private let reportRateLimit: ReportRateLimit
@@ -22,6 +26,12 @@ public final class HomeApplication: Sendable {
                 logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
         precondition(!factory.names.isEmpty, "the home needs at least one layout")
+        // An empty token opened the reports to anyone; a short secret lets tokens be computed offline.
+        for (option, value) in [("--secret", configuration.secret), ("--report-token", configuration.reportToken)] {
+            if let value, value.utf8.count < AppConfiguration.minimumSecretBytes {
+                throw AppError.tooShort(option: option, bytes: value.utf8.count)
+            }
+        }
         do {
             assets = try StaticFiles(folder: configuration.publicFolder)
         } catch {
@@ -37,7 +47,7 @@ public final class HomeApplication: Sendable {
         }
         let toggles: ToggleRouter
         do {
-            toggles = try ToggleRouter(path: configuration.togglesFile)
+            toggles = try ToggleRouter(path: configuration.togglesFile, layouts: factory.names)
         } catch {
             throw AppError.toggles(error.description)
         }
@@ -54,10 +64,10 @@ public final class HomeApplication: Sendable {
             visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
             address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
-        content.start()
-        togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
+        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
         }
+        background = ServiceGroup([content, togglesWatcher, live], logger: logger)
     }
 
     /// Every route of the app.
@@ -93,13 +103,16 @@ public final class HomeApplication: Sendable {
         Self.reloadToggles(services, onlyIfChanged: false)
     }
 
-    /// Stops the watchers and the report workers and flushes the report log to disk. After the
-    /// server's shutdown, which has answered the requests still waiting.
+    /// Starts the watchers and the heartbeat.
+    public func start() throws {
+        try background.start()
+    }
+
+    /// Stops the watchers, the heartbeat and the report workers, then flushes the report log to
+    /// disk. After the server's shutdown, which has answered the requests still waiting.
     public func shutdown() {
-        togglesWatcher.cancel()
+        background.shutdown()
         reportPool.shutdown()
-        live.stop()
-        services.content.stop()
         services.reportLog.shutdown()
     }
 

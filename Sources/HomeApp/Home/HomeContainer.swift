@@ -45,7 +45,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     /// Presents a modal (the onboarding onion) over the home, in the same page.
     func presentOverHome(_ modal: ViewController) { embed(modal, in: HomeContainerView.modalSlot) }
 
-    /// The seed's `replaceWith`: swap children with the lifecycle re-run, inject, reload.
+    /// `replaceWith`: swap children with the lifecycle re-run, inject, reload.
     private func swap(to next: any HomeChild) {
         guard let current = child else { return show(next) }
         inject(next)
@@ -93,7 +93,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     }
 
     /// Index path → item through the child's own order → the item's scene.
-    private func open(_ path: IndexPath, in child: any HomeChild, event: ReportEvent.Name, scene: ItemRequest.Scene) {
+    private func open(_ path: HomeIndexPath, in child: any HomeChild, event: ReportEvent.Name, scene: ItemRequest.Scene) {
         guard let item = child.baseViewModel.item(at: path) else { return }
         analytics.record(event, layout: child.layoutName, item: item.identifier)
         outcome = try? pivot.switchScene(with: ItemRequest(scene: scene, id: item.identifier))

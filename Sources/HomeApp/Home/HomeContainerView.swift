@@ -7,9 +7,8 @@ final class HomeContainerView: RootView {
 
     init() {}
 
-    func renderAttributes(_ model: HomeContainerModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"home-container\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "home-container" }
 
     func renderContent(_ model: HomeContainerModel, into writer: inout HTMLWriter, scope: RenderScope) {
         // A modal comes first, so it is first in the focus order; the home under it is scenery

@@ -48,7 +48,7 @@ struct ReportRoutes {
         guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
             throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
         }
-        var path = HomeTemplates.IndexPath(section: row, item: 0)
+        var path = HomeIndexPath(section: row, item: 0)
         if let id = request.form["item"] {
             guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
                 throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")

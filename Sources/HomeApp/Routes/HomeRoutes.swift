@@ -24,7 +24,7 @@ struct HomeRoutes {
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         let decisions = services.toggles.decisions
-        let withOnboarding = decisions.showsOnboarding && !visit.hasDismissedOnboarding
+        let withOnboarding = decisions.showsOnboarding(for: visit.visitor.id) && !visit.hasDismissedOnboarding
         // A scrolled grid row changes the markup; everything else is the same for every visitor
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
@@ -43,9 +43,9 @@ struct HomeRoutes {
             container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
             container.analytics.record(.onboardingShown, layout: layout)
         }
-        let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
+        let template = Page(root: container, configuration: services.page).renderPage(context: visit.renderContext)
         if scrollPosition == nil {
-            let spliced = SplicedTemplate(base: template.bytes, holes: template.tokenRanges)
+            let spliced = SplicedBytes(base: template.bytes, holes: template.tokenRanges)
             services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
         }
         return visit.html(.bytes(template.bytes))
@@ -89,9 +89,9 @@ struct HomeRoutes {
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
-    static func scrollPosition(_ query: QueryParameters) -> HomeTemplates.IndexPath? {
+    static func scrollPosition(_ query: QueryParameters) -> HomeIndexPath? {
         guard let row = query["row"], let at = query["at"] else { return nil }
-        return HomeTemplates.IndexPath("\(row).\(at)")
+        return HomeIndexPath("\(row).\(at)")
     }
 
     private func unknownLayout(_ name: String, _ visit: Visit) -> Response {

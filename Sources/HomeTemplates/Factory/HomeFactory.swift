@@ -1,4 +1,4 @@
-/// The layouts the home can show, by name (the seed's `HomeFactory.create(withStyle:)`).
+/// The layouts the home can show, by name (UIKit's `HomeFactory.create(withStyle:)` pattern).
 /// Adding a layout is one file (the child) and one `register` line.
 public struct HomeFactory: Sendable {
     public private(set) var layouts: [any HomeChild.Type] = []

@@ -1,9 +1,10 @@
 import ScreenKit
 
-/// Markup every home child shares: the form around it, its toolbar, headings and empty state.
-enum HomeMarkup {
+/// Markup every home child shares: the form around it, its toolbar, headings and empty state;
+/// public so that a layout written outside this module draws the same form.
+public enum HomeMarkup {
     /// Opens the child's form (or nothing for a preview).
-    static func openForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
+    public static func openForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
         guard !model.isPreview else { return }
         writer.write("<form class=\"home-form\" method=\"post\"")
         writer.urlAttribute("action", model.formAction)
@@ -14,12 +15,12 @@ enum HomeMarkup {
         writer.write(">")
     }
 
-    static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+    public static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         if !model.isPreview { writer.write("</form>") }
     }
 
     /// The switch and settings buttons, and the heading if there is one.
-    static func toolbar(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+    public static func toolbar(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         guard !model.isPreview else { return }
         writer.write("<div class=\"home-toolbar\">")
         if let heading = model.heading {
@@ -39,18 +40,18 @@ enum HomeMarkup {
     }
 
     /// A section's heading id, unique per layout so two children can share a page.
-    static func sectionID(_ model: BaseHomeViewModel, _ section: Int, into writer: inout HTMLWriter) {
+    public static func sectionID(_ model: BaseHomeViewModel, _ section: Int, into writer: inout HTMLWriter) {
         writer.attribute("id", "\(model.layout)-section-\(section)")
     }
 
-    static func emptyState(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+    public static func emptyState(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         writer.write("<p class=\"home-empty\">")
         writer.text(model.emptyMessage)
         writer.write("</p>")
     }
 
     /// The poster; decorative, since the title is written beside it.
-    static func poster(_ item: any HomeItem, className: StaticString, width: Int, into writer: inout HTMLWriter) {
+    public static func poster(_ item: any HomeItem, className: StaticString, width: Int, into writer: inout HTMLWriter) {
         writer.write("<img class=\"")
         writer.write(className)
         writer.write("\"")

@@ -4,9 +4,8 @@ import ScreenKit
 public final class ListHomeView: RootView {
     public init() {}
 
-    public func renderAttributes(_ model: ListHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"home-list\"")
-    }
+    /// The root element's class.
+    public static var cssClass: StaticString? { "home-list" }
 
     public func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
         HomeMarkup.openForm(model, into: &writer, context: scope.context)
@@ -21,14 +20,14 @@ public final class ListHomeView: RootView {
             writer.text(section.kind.sectionTitle)
             writer.write("</h2><ul class=\"home-list__rows\">")
             for (position, item) in section.items.enumerated() {
-                row(item, IndexPath(section: index, item: position), model, into: &writer)
+                row(item, HomeIndexPath(section: index, item: position), model, into: &writer)
             }
             writer.write("</ul></section>")
         }
         HomeMarkup.closeForm(model, into: &writer)
     }
 
-    private func row(_ item: any HomeItem, _ path: IndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter) {
+    private func row(_ item: any HomeItem, _ path: HomeIndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter) {
         writer.write("<li class=\"home-list__row\">")
         if model.isPreview {
             writer.write("<div class=\"list-row\">")

@@ -6,7 +6,7 @@ extension ServerCore {
 
     /// Suspends the connection, then lets the handler's work begin: suspended first, so an answer
     /// given at once (even before this returns) finds a connection it may resume.
-    func answerLater(_ later: Later, for context: RequestContext, on connection: OpaquePointer,
+    func answerLater(_ later: Later, for context: RequestState, on connection: OpaquePointer,
                      path: Substring) -> MHD_Result {
         let answer = LaterAnswer(core: self, connection: connection, requestID: context.id, path: String(path))
         context.laterAnswer = answer
@@ -21,9 +21,10 @@ extension ServerCore {
     }
 
     /// The access handler's call after the answer resumed the connection.
-    func sendLater(_ answer: LaterAnswer, for context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+    func sendLater(_ answer: LaterAnswer, method: Method, for context: RequestState,
+                   on connection: OpaquePointer) -> MHD_Result {
         guard let response = answer.take() else { return .YES }
-        return queue(response, for: context, on: connection)
+        return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 
     /// Answers every reply still owed with 503 and refuses new ones the same way.

@@ -13,7 +13,7 @@ extension ServerCore {
 
     /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one from a reused
     /// copy of its template (with the response built over it last time), a file through sendfile.
-    func queue(_ response: Response, for context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+    func queue(_ response: Response, for context: RequestState, on connection: OpaquePointer) -> MHD_Result {
         let status = UInt32(response.status.rawValue)
         if case .spliced(let body) = response.body, let copy = body.template.lease(filling: body.filling) {
             // Given back when the request completes: the connection reads the copy until then.

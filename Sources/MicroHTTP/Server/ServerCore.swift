@@ -29,7 +29,7 @@ final class ServerCore: Sendable {
 
     /// One call of the access handler. The first call only sees headers: answering then would
     /// make libmicrohttpd close the connection, so it returns and answers once the body is in.
-    func access(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext,
+    func access(_ connection: OpaquePointer, _ method: Method, _ context: RequestState,
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
@@ -44,7 +44,7 @@ final class ServerCore: Sendable {
         return respond(connection, method, context)
     }
 
-    private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+    private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
         if context.queryArgumentCount > configuration.queryArgumentLimit {
             logger.notice("too many query arguments", metadata: [
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
@@ -70,7 +70,7 @@ final class ServerCore: Sendable {
         return .YES
     }
 
-    private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ context: RequestContext) {
+    private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ context: RequestState) {
         context.receivedBytes += chunk.count
         if context.receivedBytes > configuration.bodyLimit { context.problem = .tooLarge }
         guard context.problem == nil else { return }
@@ -84,8 +84,8 @@ final class ServerCore: Sendable {
         }
     }
 
-    private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
-        if let answer = context.laterAnswer { return sendLater(answer, for: context, on: connection) }
+    private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
         switch context.problem {
@@ -105,7 +105,7 @@ final class ServerCore: Sendable {
         }
         let response = dispatch(request)
         if let later = response.later { return answerLater(later, for: context, on: connection, path: request.path) }
-        return queue(response, for: context, on: connection)
+        return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 
     private func dispatch(_ incoming: Request) -> Response {
@@ -135,7 +135,7 @@ final class ServerCore: Sendable {
         "The request body is larger than the \(configuration.bodyLimit / 1024) KiB this server accepts."
     }
 
-    private func queueError(_ status: Status, _ message: String, for context: RequestContext,
+    private func queueError(_ status: Status, _ message: String, for context: RequestState,
                             on connection: OpaquePointer) -> MHD_Result {
         queue(errorResponse(status, message, id: context.id), for: context, on: connection)
     }

@@ -1,4 +1,4 @@
-/// Asks for one line of text in a modal form (the seed's `TextInputRequest`).
+/// Asks for one line of text in a modal form.
 /// The value only describes the form; `TextInputController` shows it and validates submissions.
 public struct TextInputRequest: SceneRequest {
     /// Why a submission was refused.

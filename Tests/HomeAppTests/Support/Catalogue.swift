@@ -21,7 +21,7 @@ enum Catalogue {
     static func ids(_ kind: String) -> [String] { entries.filter { $0.kind == kind }.map(\.id) }
     static func title(_ id: String) -> String { entries.first { $0.id == id }!.title }
 
-    /// The id at a child's index path, by the order issue 4 gives each layout.
+    /// The id at a child's index path, by the order each layout gives its sections.
     static func id(at position: String, layout: String) -> String {
         let parts = position.split(separator: ".").map { Int($0)! }
         let kinds = layout == "grid" ? ["live", "long", "short"] : ["long", "short", "live"]

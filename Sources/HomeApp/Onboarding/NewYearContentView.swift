@@ -1,19 +1,18 @@
+import ScreenKit
+
 /// Markup of `NewYearContent`: illustration, heading and text.
-public final class NewYearContentView: RootView {
+final class NewYearContentView: RootView {
     /// Creates the view.
-    public init() {}
+    init() {}
 
     /// The notice is an article of its own.
-    public static var tag: StaticString { "article" }
+    static var tag: StaticString { "article" }
 
-    /// Writes the notice's class.
-    public func renderAttributes(_ model: NewYearContentModel, into writer: inout HTMLWriter,
-                                 context: RenderContext) {
-        writer.write(" class=\"notice\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "notice" }
 
     /// Writes the illustration, heading and text.
-    public func renderContent(_ model: NewYearContentModel, into writer: inout HTMLWriter,
+    func renderContent(_ model: NewYearContentModel, into writer: inout HTMLWriter,
                               scope: RenderScope) {
         writer.write("<img class=\"notice__illustration\" width=\"320\" height=\"220\"")
         writer.urlAttribute("src", model.imageURL)

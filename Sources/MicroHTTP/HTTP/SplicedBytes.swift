@@ -4,7 +4,7 @@ import Synchronization
 /// visitor's CSRF token. Responses go out from copies of the bytes that are kept and reused: a
 /// copy that comes back still holds the page, so the next response only overwrites the holes
 /// instead of copying the whole page again.
-public final class SplicedTemplate: Sendable {
+public final class SplicedBytes: Sendable {
     public let base: [UInt8]
     /// Sorted, disjoint and inside `base`.
     public let holes: [Range<Int>]

@@ -2,7 +2,7 @@ import CMicroHTTPD
 
 /// Per-request state that libmicrohttpd carries for us in `con_cls`, from the raw URI to the
 /// completion notice. Only the connection's own thread touches it.
-final class RequestContext {
+final class RequestState {
     /// Why the body cannot be handled; answered once the upload has finished arriving.
     enum BodyProblem { case tooLarge, malformedForm }
 

@@ -1,5 +1,5 @@
 /// A position in a child's sections, as its forms post it: `"section.item"`.
-public struct IndexPath: Hashable, Sendable, CustomStringConvertible {
+public struct HomeIndexPath: Hashable, Sendable, CustomStringConvertible {
     public let section: Int
     public let item: Int
 
