@@ -58,6 +58,10 @@ public final class ReportLog: Sendable {
         var dropped = 0
         var held = 0
         var lastError: String?
+        /// Events ever appended to `queue`: the next one's sequence number.
+        var appended = 0
+        /// Callbacks of `record(_:whenWritten:)` by sequence number.
+        var waiters: [Int: @Sendable (Bool) -> Void] = [:]
     }
 
     struct Watchers {
@@ -110,12 +114,48 @@ public final class ReportLog: Sendable {
                 return (false, !state.warnedClosed)
             }
             state.queue.append(moving.take()!)
+            state.appended += 1
             guard state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, false) }
             state.wakeRequested = true
             return (true, false)
         }
         if signal { wake.signal() }
         if warnClosed { logger.warning("report event recorded after shutdown; dropped") }
+    }
+
+    /// Queues `event` and calls `whenWritten` on the writer thread once its line is in the file
+    /// (true), or once it is dropped (false). The writer is woken at once: the caller is waiting.
+    public func record(_ event: ReportEvent, whenWritten: @escaping @Sendable (Bool) -> Void) {
+        let (signal, accepted) = state.withLock { state -> (Bool, Bool) in
+            guard !state.closed else {
+                state.dropped += 1
+                return (false, false)
+            }
+            state.waiters[state.appended] = whenWritten
+            state.queue.append(event)
+            state.appended += 1
+            guard !state.wakeRequested else { return (false, true) }
+            state.wakeRequested = true
+            return (true, true)
+        }
+        if signal { wake.signal() }
+        if !accepted { whenWritten(false) }
+    }
+
+    /// Calls back the waiters of the events numbered in `ranges`: they were written or dropped.
+    func resolve(_ ranges: [Range<Int>], written: Bool) {
+        let ranges = ranges.filter { !$0.isEmpty }
+        guard !ranges.isEmpty else { return }
+        let callbacks = state.withLock { state -> [@Sendable (Bool) -> Void] in
+            guard !state.waiters.isEmpty else { return [] }
+            var found: [@Sendable (Bool) -> Void] = []
+            for range in ranges {
+                let keys = range.count <= state.waiters.count ? Array(range) : state.waiters.keys.filter(range.contains)
+                for key in keys { if let callback = state.waiters.removeValue(forKey: key) { found.append(callback) } }
+            }
+            return found
+        }
+        for callback in callbacks { callback(written) }
     }
 
     /// Records an event named `name`, timestamped now.

@@ -30,6 +30,10 @@ final class ReportWriter: @unchecked Sendable {
     var failure: String?
     var mirrorFailed = false
     var droppedLogged = 0
+    /// The sequence number of the next event taken from the queue (see `ReportLog.record(_:whenWritten:)`).
+    var nextSequence = 0
+    /// The sequence numbers of the backlog's events, in order, as runs.
+    var backlogSequences: [Range<Int>] = []
 
     init(configuration: ReportLog.Configuration, logger: Logger) {
         path = configuration.path
@@ -44,17 +48,25 @@ final class ReportWriter: @unchecked Sendable {
         publish(log, written: 0, dropped: 0)
         while true {
             _ = log.wake.wait(timeout: .now() + flushInterval)
-            let stopping = log.state.withLock { state in
+            let (stopping, taken) = log.state.withLock { state in
                 state.wakeRequested = false
                 if state.stopping { state.closed = true }
                 let taken = state.queue.take(into: &incoming)
                 state.dropped += taken.dropped
                 state.held = backlog.count + taken.count
-                return state.stopping
+                return (state.stopping, taken)
             }
+            // The queue drops its oldest, so its drops come before the batch in sequence.
+            log.resolve([nextSequence..<nextSequence + taken.dropped], written: false)
+            nextSequence += taken.dropped
+            if taken.count > 0 { backlogSequences.append(nextSequence..<nextSequence + taken.count) }
+            nextSequence += taken.count
             var dropped = mergeIncoming()
+            log.resolve(takeSequences(dropped), written: false)
             let written = writeBacklog(log)
+            log.resolve(takeSequences(written), written: true)
             if stopping && !backlog.isEmpty {
+                log.resolve(takeSequences(backlog.count), written: false)
                 logger.error(
                     "report log still unwritable at shutdown; events lost",
                     metadata: ["file": "\(path)", "report_events_dropped": "\(backlog.count)"])
@@ -67,6 +79,23 @@ final class ReportWriter: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// The sequence numbers of the backlog's first `count` events, which have just left it.
+    func takeSequences(_ count: Int) -> [Range<Int>] {
+        var left = count
+        var taken: [Range<Int>] = []
+        while left > 0, let first = backlogSequences.first {
+            let part = first.lowerBound..<min(first.upperBound, first.lowerBound + left)
+            taken.append(part)
+            left -= part.count
+            if part.upperBound == first.upperBound {
+                backlogSequences.removeFirst()
+            } else {
+                backlogSequences[0] = part.upperBound..<first.upperBound
+            }
+        }
+        return taken
     }
 
     /// Appends the new batch to the backlog and trims it to capacity; returns how many were dropped.
