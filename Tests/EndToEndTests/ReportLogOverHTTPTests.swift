@@ -134,9 +134,17 @@ import TestSupport
         let server = try start(log: missing)
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)
+        // The post is answered once its line is written: after the folder appears. Meanwhile
+        // the server serves.
+        let port = server.port, folderPath = folder.path("not-yet")
+        let meanwhile = Threads.start(1) { _ -> Int? in
+            Thread.sleep(forTimeInterval: 0.3)
+            let health = try? HTTPClient(port: port).get("/healthz").status
+            try? FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
+            return health
+        }
         #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0")]).status == 204)
-        #expect(try server.client.get("/healthz").status == 200)
-        try FileManager.default.createDirectory(atPath: folder.path("not-yet"), withIntermediateDirectories: true)
+        #expect(meanwhile.wait() == [200])
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
         #expect(try lines(missing).contains { $0["event"] as? String == "horizontal_swipe" }, "kept and retried")

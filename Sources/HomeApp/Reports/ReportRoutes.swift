@@ -28,7 +28,8 @@ struct ReportRoutes {
         ReportSignIn(services: services, access: access).register(in: &router)
     }
 
-    /// A beacon from the page's script, e.g. the grid's sideways scroll.
+    /// A beacon from the page's script, e.g. the grid's sideways scroll. Answered 204 only once
+    /// its line is written, so an acknowledged event survives a crash.
     func report(_ request: Request) throws(HTTPError) -> Response {
         try limit.check(address: request.remoteAddress)
         let visit = services.visit(request)
@@ -43,7 +44,8 @@ struct ReportRoutes {
         }
         // The swipe reaches the child that drew the row, which tells its container through the
         // injected `didHorizontalSwipe`: the container reports it, as it does for "more".
-        let container = HomeRoutes(services: services).makeContainer(for: visit)
+        let acknowledgement = WriteAcknowledgement()
+        let container = HomeRoutes(services: services).makeContainer(for: visit, whenWritten: acknowledgement.written)
         container.show(child)
         guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
             throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
@@ -58,7 +60,7 @@ struct ReportRoutes {
         }
         container.swipeSource = .scroll
         child.didHorizontalSwipe?(path)
-        return Response(status: .noContent)
+        return .later { reply in acknowledgement.attach(reply) }
     }
 
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
