@@ -51,7 +51,8 @@ final class ServerCore: Sendable {
                 + "query arguments, and it has \(context.queryArgumentCount)."
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
-        if let problem = RequestFraming.problem(on: connection, method: method) {
+        if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
+                                                       span: configuration.connectionMemoryLimit) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
