@@ -115,4 +115,10 @@ static inline struct dh_head_check dh_check_head(struct MHD_Connection *connecti
     return check;
 }
 
+/// The bytes of the request line and headers as received; 0 when libmicrohttpd cannot say.
+static inline size_t dh_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info != NULL ? info->header_size : 0;
+}
+
 #endif

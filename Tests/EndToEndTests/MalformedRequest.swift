@@ -163,6 +163,9 @@ extension MalformedRequest {
 
     static let paths: [MalformedRequest] = [
         .init("path of 6 KB", get("/" + String(repeating: "a", count: 6_144)), .status(404)),
+        // Past this, libmicrohttpd has no memory left for the answer's head and would close in silence.
+        .init("path of 7 KB", get("/" + String(repeating: "a", count: 7_000)), .status(431)),
+        .init("path of 7.6 KB", get("/" + String(repeating: "a", count: 7_600)), .status(431)),
         .init("path of 10 KB", get("/" + String(repeating: "a", count: 10_240)), .statusOrClose(414)),
         .init("/../../etc/passwd", get("/../../etc/passwd"), .status(404)),
         .init("/assets/../../etc/passwd", get("/assets/../../etc/passwd"), .status(404)),

@@ -16,6 +16,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
     public static let uriTooLong = Status(rawValue: 414)
     public static let unsupportedMediaType = Status(rawValue: 415)
     public static let tooManyRequests = Status(rawValue: 429)
+    public static let requestHeaderFieldsTooLarge = Status(rawValue: 431)
     public static let internalServerError = Status(rawValue: 500)
     public static let serviceUnavailable = Status(rawValue: 503)
 
@@ -35,6 +36,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         default: "Status \(rawValue)"
