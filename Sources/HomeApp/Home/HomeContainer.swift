@@ -35,6 +35,9 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
 
     var child: (any HomeChild)? { children.lazy.compactMap { $0 as? any HomeChild }.first }
 
+    /// The modal over the home (the New Year notice): its innermost child titles the page.
+    override var presentedChild: ViewController? { children.last { $0.slot == HomeContainerView.modalSlot } }
+
     /// Embeds `child`, injects it and loads the content into it.
     func show(_ child: any HomeChild) {
         inject(child)
