@@ -12,6 +12,12 @@ enum HomeMarkup {
         writer.write("<input type=\"hidden\" name=\"layout\"")
         writer.attribute("value", model.layout)
         writer.write(">")
+        for field in model.hiddenFields {
+            writer.write("<input type=\"hidden\"")
+            writer.attribute("name", field.name)
+            writer.attribute("value", field.value)
+            writer.write(">")
+        }
     }
 
     static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
