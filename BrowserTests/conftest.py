@@ -72,17 +72,20 @@ class ReportLog:
 
 
 class Server:
-    def __init__(self, folder, onboarding):
+    def __init__(self, folder, onboarding, toggles=None, log_lines=()):
+        """`toggles` replaces the default toggles; `log_lines` are written to the report log first."""
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.content_file = folder / "content.json"
         shutil.copy(ROOT / "Public" / "content.json", self.content_file)
         self.toggles_file = folder / "toggles.json"
-        self.toggles_file.write_text(json.dumps({
+        self.toggles_file.write_text(json.dumps(toggles or {
             "defaultLayout": "list", "gridRollout": 0.0,
             "experiment": {"name": "home-hero", "groups": ["a", "b"]},
             "onboarding": onboarding}))
         self.log = ReportLog(folder / "reports.jsonl")
+        if log_lines:
+            self.log.path.write_text("".join(json.dumps(line) + "\n" for line in log_lines), encoding="utf-8")
         self.stderr_file = folder / "server.log"
         self.catalog = Catalog(json.loads(self.content_file.read_text(encoding="utf-8")))
         with open(self.stderr_file, "wb") as stderr:
@@ -116,8 +119,8 @@ class Server:
                 self.process.wait()
 
 
-def start_server(tmp_path_factory, name, onboarding):
-    server = Server(tmp_path_factory.mktemp(name), onboarding)
+def start_server(tmp_path_factory, name, onboarding, **options):
+    server = Server(tmp_path_factory.mktemp(name), onboarding, **options)
     print(f"\n{name}: {server.url} (log {server.log.path})")
     return server
 
