@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 extension Toggles {
@@ -100,40 +101,6 @@ extension Toggles {
         } catch {
             guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
             return " (\(detail.hasSuffix(".") ? String(detail.dropLast()) : detail))"
-        }
-    }
-}
-
-/// Any JSON value, decoded loosely so that validation can say precisely what was wrong.
-enum JSONValue: Decodable, Equatable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let value = try? container.decode(Bool.self) {
-            self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
-            self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
-            self = .array(value)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
-    }
-
-    /// A short description for error messages: `1.5`, `a string "Grid"`, `true`, …
-    var kind: String {
-        switch self {
-        case .null: "null"
-        case .bool(let value): "\(value)"
-        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
-        case .string(let value): "a string \"\(value.prefix(40))\""
-        case .array: "a list"
-        case .object: "an object"
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Foundation
 import Glibc
 import HomeApp
@@ -32,10 +33,10 @@ struct DynamicHome: ParsableCommand {
     @Flag(help: "Also write every report line to standard output.")
     var reportStdout = false
 
-    @Option(help: "The secret that signs form tokens (default: $DYNAMIC_HOME_SECRET, else random per start).")
+    @Option(help: "The secret that signs form tokens, at least 16 bytes (default: $DYNAMIC_HOME_SECRET, else random per start).")
     var secret: String?
 
-    @Option(help: "The token that opens the report pages when --host is not a loopback address (default: $DYNAMIC_HOME_REPORT_TOKEN).")
+    @Option(help: "The token that opens the report pages when --host is not a loopback address, at least 16 bytes (default: $DYNAMIC_HOME_REPORT_TOKEN).")
     var reportToken: String?
 
     @Option(help: "Worker threads (default: one per core).")
@@ -55,10 +56,12 @@ struct DynamicHome: ParsableCommand {
 
     func run() throws {
         let level = logLevel
+        let limiter = LogRateLimiter()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
-            return handler
+            // Requests reach the log (paths, layouts, errors): escaped, cut and rate-limited.
+            return SafeLogHandler(wrapping: handler, limiter: limiter)
         }
         let logger = Logger(label: "dynamic-home")
         // Blocked before any thread starts, so the daemon's threads inherit the mask.
@@ -79,7 +82,8 @@ struct DynamicHome: ParsableCommand {
         if let threads { serverConfiguration.threads = threads }
         serverConfiguration.errorPage = app.errorPage
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
-        try server.start()
+        let services = ServiceGroup([app, server], logger: logger)
+        try services.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host
         logger.info("listening on http://\(shownHost):\(server.port ?? port)/")
 
@@ -90,8 +94,7 @@ struct DynamicHome: ParsableCommand {
             app.reload()
         }
         logger.info("shutting down")
-        server.shutdown()
-        app.shutdown()
+        services.shutdown()
         logger.info("stopped")
     }
 

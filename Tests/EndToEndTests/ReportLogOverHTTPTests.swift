@@ -140,18 +140,18 @@ import TestSupport
     }
 
     @Test func boundToAllInterfacesTheReportsNeedTheToken() throws {
-        let server = try start(["--host", "0.0.0.0", "--report-token", "s3cret-token"])
+        let server = try start(["--host", "0.0.0.0", "--report-token", "s3cret-report-token"])
         for path in ["/reports", "/reports.jsonl", "/reports/stream"] {
             let refused = try server.client.get(path)
             #expect(refused.status == 401, "\(path)")
             #expect(refused.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
         }
         #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer wrong")]).status == 401)
-        #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-token")]).status == 200)
+        #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-report-token")]).status == 200)
         let session = Browser(port: server.port)
         try session.get("/reports/login")
         #expect(try session.post("/reports/login", withToken: [("token", "nope")]).status == 401)
-        #expect(try session.post("/reports/login", withToken: [("token", "s3cret-token")]).status == 303)
+        #expect(try session.post("/reports/login", withToken: [("token", "s3cret-report-token")]).status == 303)
         #expect(try session.get("/reports").status == 200)
         #expect(try session.get("/reports.jsonl").status == 200)
     }

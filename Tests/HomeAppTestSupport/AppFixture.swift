@@ -47,6 +47,7 @@ public final class AppFixture {
         serverConfiguration.errorPage = app.errorPage
         server = Server(configuration: serverConfiguration, router: app.makeRouter(),
                         logger: Logger(label: "home-app-tests") { _ in SwiftLogNoOpLogHandler() })
+        try app.start()
         try server.start()
     }
 

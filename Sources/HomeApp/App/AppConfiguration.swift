@@ -19,6 +19,8 @@ public struct AppConfiguration: Sendable {
     public var host = "127.0.0.1"
     /// The token that opens the report pages when the server is reachable from other machines.
     public var reportToken: String?
+    /// The fewest bytes a `secret` or `reportToken` may have: a shorter one is refused at start.
+    public static let minimumSecretBytes = 16
     /// Seconds between heartbeat comments on `/reports/stream`.
     public var heartbeatInterval: Double = 15
 

@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import Foundation
 import HomeTemplates
@@ -6,13 +7,16 @@ import MicroHTTP
 import Reporting
 import ScreenKit
 
-/// The whole app: it loads what the configuration names and answers every route.
-public final class HomeApplication: Sendable {
+/// The whole app: it loads what the configuration names and answers every route. As a service
+/// it runs the content and toggles watchers and the report stream's heartbeat; shutting it down
+/// stops them and then flushes the report log.
+public final class HomeApplication: Service {
+    public let name = "home application"
     public let configuration: AppConfiguration
     let services: AppServices
     let assets: StaticFiles
-    private let togglesWatcher: PeriodicTask
     private let live: LiveReports
+    private let background: ServiceGroup
     private let reportAccess: ReportAccess
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
@@ -20,6 +24,12 @@ public final class HomeApplication: Sendable {
                 logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
         precondition(!factory.names.isEmpty, "the home needs at least one layout")
+        // An empty token opened the reports to anyone; a short secret lets tokens be computed offline.
+        for (option, value) in [("--secret", configuration.secret), ("--report-token", configuration.reportToken)] {
+            if let value, value.utf8.count < AppConfiguration.minimumSecretBytes {
+                throw AppError.tooShort(option: option, bytes: value.utf8.count)
+            }
+        }
         do {
             assets = try StaticFiles(folder: configuration.publicFolder)
         } catch {
@@ -47,10 +57,10 @@ public final class HomeApplication: Sendable {
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
-        content.start()
-        togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
+        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
         }
+        background = ServiceGroup([content, togglesWatcher, live], logger: logger)
     }
 
     /// Every route of the app.
@@ -86,11 +96,14 @@ public final class HomeApplication: Sendable {
         Self.reloadToggles(services, onlyIfChanged: false)
     }
 
-    /// Stops the watchers and flushes the report log to disk.
+    /// Starts the watchers and the heartbeat.
+    public func start() throws {
+        try background.start()
+    }
+
+    /// Stops the watchers and the heartbeat, then flushes the report log to disk.
     public func shutdown() {
-        togglesWatcher.cancel()
-        live.stop()
-        services.content.stop()
+        background.shutdown()
         services.reportLog.shutdown()
     }
 

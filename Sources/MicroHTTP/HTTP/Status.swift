@@ -15,6 +15,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
     public static let payloadTooLarge = Status(rawValue: 413)
     public static let uriTooLong = Status(rawValue: 414)
     public static let unsupportedMediaType = Status(rawValue: 415)
+    public static let tooManyRequests = Status(rawValue: 429)
     public static let internalServerError = Status(rawValue: 500)
     public static let serviceUnavailable = Status(rawValue: 503)
 
@@ -33,6 +34,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
+        case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         default: "Status \(rawValue)"

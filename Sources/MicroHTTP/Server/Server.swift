@@ -1,10 +1,12 @@
+import Basics
 import CMicroHTTPD
 import Glibc
 import Logging
 import Synchronization
 
 /// An HTTP server: libmicrohttpd's thread pool with epoll, answering through a `Router`.
-public final class Server: Sendable {
+public final class Server: Service {
+    public let name = "HTTP server"
     private struct Running {
         let daemon: OpaquePointer
         let core: Unmanaged<ServerCore>

@@ -97,7 +97,7 @@ final class ServerCore: Sendable {
         let response: Response
         do {
             let request = try RequestReader(connection: connection, context: context, method: method).read()
-            response = dispatch(request)
+            response = method == .head ? HeadResponse.strip(dispatch(request)) : dispatch(request)
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
             response = errorResponse(error.status, error.message, id: context.id)

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Synchronization
 
@@ -9,11 +10,11 @@ final class FileCache: Sendable {
     /// One file's bytes, read whole, what identified the file when it was read, and its ETag,
     /// formatted once rather than on every hit.
     struct Entry: Sendable {
-        let identity: FileIdentity
+        let identity: FileStamp
         let bytes: [UInt8]
         let etag: String
 
-        init(identity: FileIdentity, bytes: [UInt8]) {
+        init(identity: FileStamp, bytes: [UInt8]) {
             self.identity = identity
             self.bytes = bytes
             etag = identity.etag
@@ -38,7 +39,7 @@ final class FileCache: Sendable {
     func canHold(_ size: Int) -> Bool { size <= maximumFileSize && heldBytes + size <= budget }
 
     /// The entry for `key` if it was read from a file with this identity.
-    func entry(_ key: String, matching identity: FileIdentity) -> Entry? {
+    func entry(_ key: String, matching identity: FileStamp) -> Entry? {
         entries.withLock { state in
             guard let entry = state.files[key] else { return nil }
             if entry.identity == identity { return entry }
@@ -61,10 +62,10 @@ final class FileCache: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        guard let before = FileIdentity(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
+        guard let before = FileStamp(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
         var bytes = [UInt8](repeating: 0, count: before.size)
         let read = bytes.withUnsafeMutableBytes { Self.readFully(fd, into: $0) }
-        guard read == before.size, FileIdentity(descriptor: fd) == before else { return nil }
+        guard read == before.size, FileStamp(descriptor: fd) == before else { return nil }
         let entry = Entry(identity: before, bytes: bytes)
         return entries.withLock { state in
             let replaced = state.files[key]?.bytes.count ?? 0

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// Serves the files below one folder, with ETag revalidation. Anything that would leave the
@@ -28,7 +29,7 @@ public struct StaticFiles: Sendable {
               !segments.contains(where: { $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") })
         else { throw notFound }
         let named = root + "/" + relative
-        guard let identity = FileIdentity(path: named), identity.isRegularFile else {
+        guard let identity = FileStamp(path: named), identity.isRegularFile else {
             cache.remove(relative)
             throw notFound
         }
@@ -44,7 +45,7 @@ public struct StaticFiles: Sendable {
         do {
             // Its own status, not the one taken before: the name may have moved to a new file since.
             let file = try OpenFile(path: path)
-            return answer(etag: FileIdentity(file.info).etag, named: segments.last!, headers: headers) { .file(file) }
+            return answer(etag: FileStamp(file.info).etag, named: segments.last!, headers: headers) { .file(file) }
         } catch {
             throw notFound
         }

@@ -2,7 +2,7 @@ import Foundation
 
 /// An untyped JSON tree, so validation can say exactly which field is wrong
 /// instead of surfacing a `DecodingError` coding path.
-enum JSONValue: Decodable, Sendable, Equatable {
+public enum JSONValue: Decodable, Sendable, Equatable {
     case null
     case bool(Bool)
     case number(Double)
@@ -10,7 +10,7 @@ enum JSONValue: Decodable, Sendable, Equatable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
             self = .null
@@ -28,13 +28,25 @@ enum JSONValue: Decodable, Sendable, Equatable {
     }
 
     /// Names the JSON type, for messages like `must be a string, not a number`.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: "null"
         case .bool: "a boolean"
         case .number: "a number"
         case .string: "a string"
         case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// A short description of the value for error messages: `1.5`, `a string "Grid"`, `true`, …
+    public var kind: String {
+        switch self {
+        case .null: "null"
+        case .bool(let value): "\(value)"
+        case .number(let value): value.rounded() == value && abs(value) < 1e15 ? "\(Int(value))" : "\(value)"
+        case .string(let value): "a string \"\(value.prefix(40))\""
+        case .array: "a list"
         case .object: "an object"
         }
     }
