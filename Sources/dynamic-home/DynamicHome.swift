@@ -5,12 +5,14 @@ import Glibc
 import HomeApp
 import Logging
 import MicroHTTP
+import Reporting
 
 @main
 struct DynamicHome: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynamic-home",
-        abstract: "Serves the DynamicHomeScreen home screen as HTML.")
+        abstract: "Serves the DynamicHomeScreen home screen as HTML.",
+        subcommands: [ReportsCommand.self])
 
     @Option(help: "The address to listen on: an IP address or localhost.")
     var host = "127.0.0.1"
@@ -27,11 +29,27 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "The feature toggles (default: toggles.json in the public folder).")
     var toggles: String?
 
-    @Option(help: "The JSON Lines report log; an existing file is appended to.")
-    var reportLog = "reports.jsonl"
+    @Option(help: "The report log: a directory of JSON Lines segments, created if missing.")
+    var reportLog = "reports"
 
-    @Flag(help: "Also write every report line to standard output.")
+    @Flag(help: "Also write every report line to standard output (lines are dropped, counted, if nobody reads).")
     var reportStdout = false
+
+    @Option(help: "Close a report segment at this size (e.g. 64MiB).", transform: ByteSize.parse)
+    var reportSegmentBytes: Int64 = 64 << 20
+
+    @Flag(help: "fsync report lines before answering POST /report, for power loss.")
+    var reportFsync = false
+
+    @Option(help: "Delete closed report segments older than this (e.g. 30d, 12h; default: keep).", transform: Age.parse)
+    var reportRetention: TimeInterval?
+
+    @Option(help: "Delete the oldest closed report segments while the log takes more (e.g. 10GiB; default: no limit).", transform: ByteSize.parse)
+    var reportMaxBytes: Int64?
+
+    @Option(help: "Drop report events (counted) while free space is below this: a size or a percentage of the file system.",
+            transform: ByteSize.parseFloor)
+    var reportMinFree: ReportLog.FreeSpaceFloor = .fraction(0.05)
 
     @Option(help: "The secret that signs form tokens, at least 16 bytes (default: $DYNAMIC_HOME_SECRET, else random per start).")
     var secret: String?
@@ -71,6 +89,11 @@ struct DynamicHome: ParsableCommand {
         var appConfiguration = AppConfiguration(publicFolder: `public`, contentFile: content, togglesFile: toggles,
                                                 reportLog: reportLog)
         appConfiguration.reportToStandardOutput = reportStdout
+        appConfiguration.reportSegmentBytes = reportSegmentBytes
+        appConfiguration.reportFsync = reportFsync
+        appConfiguration.reportRetention = reportRetention
+        appConfiguration.reportMaxBytes = reportMaxBytes
+        appConfiguration.reportMinimumFree = reportMinFree
         appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
         appConfiguration.host = host
         appConfiguration.reportToken = reportToken ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_REPORT_TOKEN"]
@@ -113,3 +136,9 @@ struct DynamicHome: ParsableCommand {
 }
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}
+extension ReportLog.FreeSpaceFloor: ExpressibleByArgument {
+    public init?(argument: String) {
+        guard let floor = try? ByteSize.parseFloor(argument) else { return nil }
+        self = floor
+    }
+}

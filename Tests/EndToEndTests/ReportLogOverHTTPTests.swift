@@ -8,7 +8,7 @@ import TestSupport
     /// The report logs; removed when the test is over, after its servers have exited (each test's
     /// `ServerProcess` is stopped when the test returns, before the suite is released).
     let folder: TemporaryDirectory
-    var logPath: String { folder.path("reports.jsonl") }
+    var logPath: String { folder.path("reports") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("reports") }
@@ -17,8 +17,27 @@ import TestSupport
         try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", log ?? logPath] + extra)
     }
 
+    /// The log directory's segments, in order; compressed ones through `zcat`, as a user would.
+    func logText(_ path: String? = nil) throws -> String {
+        let directory = path ?? logPath
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory)
+            .filter { $0.hasSuffix(".jsonl") || $0.hasSuffix(".jsonl.gz") }.sorted()
+        return try names.map { name in
+            guard name.hasSuffix(".gz") else { return try String(contentsOfFile: directory + "/" + name, encoding: .utf8) }
+            let zcat = Process()
+            zcat.executableURL = URL(fileURLWithPath: "/bin/sh")
+            zcat.arguments = ["-c", "zcat \"$0\"", directory + "/" + name]
+            let pipe = Pipe()
+            zcat.standardOutput = pipe
+            try zcat.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            zcat.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }.joined()
+    }
+
     func lines(_ path: String? = nil) throws -> [[String: Any]] {
-        let text = try String(contentsOfFile: path ?? logPath, encoding: .utf8)
+        let text = try logText(path)
         return try text.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
@@ -57,7 +76,7 @@ import TestSupport
         // SIGTERM once the load is under way: swipes are reaching the log.
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline,
-              (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("horizontal_swipe") != true {
+              (try? logText())?.contains("horizontal_swipe") != true {
             Thread.sleep(forTimeInterval: 0.02)
         }
         server.signal(SIGTERM)
@@ -110,9 +129,11 @@ import TestSupport
         }
     }
 
-    @Test func aTornLastLineIsSkippedAndTheNextEventStartsOnANewLine() throws {
+    @Test func aTornLastLineIsCutAndTheRestServed() throws {
         let good = #"{"timestamp":"2026-11-21T12:00:00.123Z","event":"launch","layout":"grid","visitor":"v1","request":"r1"}"#
-        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: logPath, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: logPath, withIntermediateDirectories: true)
+        let segment = logPath + "/events-20261121T120000.123Z.jsonl"
+        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: segment, atomically: true, encoding: .utf8)
         let server = try start()
         let page = try server.client.get("/reports")
         #expect(page.status == 200)
@@ -120,14 +141,24 @@ import TestSupport
         try Browser(port: server.port).get("/")
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
-        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        let text = try logText()
         let parsed = text.split(separator: "\n").filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
-        #expect(parsed.count == text.split(separator: "\n").count - 1, "only the torn line does not parse")
+        #expect(parsed.count == text.split(separator: "\n").count, "the torn line was cut")
         #expect(parsed.contains { $0.contains("\"event\":\"launch\"") && !$0.contains("r1") })
     }
 
+    @Test func anOldSingleFileLogIsRefusedWithOneLineNamingTheImport() throws {
+        let file = folder.path("reports.jsonl")
+        try "{}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", file], waitForListening: false)
+        #expect(server.waitForExit() != 0)
+        let lines = server.log.split(separator: "\n").filter { $0.hasPrefix("dynamic-home:") }
+        #expect(lines.count == 1, "\(server.log)")
+        #expect(lines.first?.contains("dynamic-home reports import \(file) --report-log") == true)
+    }
+
     @Test func anUnwritableLogKeepsTheServerServing() throws {
-        let missing = folder.path("not-yet/reports.jsonl")
+        let missing = folder.path("not-yet/reports")
         let server = try start(log: missing)
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)

@@ -29,7 +29,7 @@ public final class AppFixture {
         folder = try TemporaryDirectory("home-app-tests")
         contentFile = folder.url.appendingPathComponent("content.json")
         togglesFile = folder.url.appendingPathComponent("toggles.json")
-        reportLog = folder.url.appendingPathComponent("reports.jsonl")
+        reportLog = folder.url.appendingPathComponent("reports")
         if let content {
             try Data(content.utf8).write(to: contentFile)
         } else {
@@ -71,10 +71,11 @@ public final class AppFixture {
         app.reload()
     }
 
-    /// The events in the report log file now.
+    /// The events in the report log now.
     public func events() throws -> [ReportEvent] {
-        guard let text = try? String(contentsOf: reportLog, encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { try ReportEvent(jsonLine: String($0)) }
+        var events: [ReportEvent] = []
+        try ReportReader(path: reportLog.path).forEachEvent { events.append($0) }
+        return events
     }
 
     /// Waits (up to 5 s: the log flushes on its own thread) until `count` events named `name`

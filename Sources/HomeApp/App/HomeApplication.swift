@@ -49,9 +49,19 @@ public final class HomeApplication: Service {
         } catch {
             throw AppError.toggles(error.description)
         }
-        let reportLog = ReportLog(configuration: .init(path: configuration.reportLog,
-                                                       mirrorToStandardOutput: configuration.reportToStandardOutput),
-                                  logger: logger)
+        var logConfiguration = ReportLog.Configuration(directory: configuration.reportLog,
+                                                       mirrorToStandardOutput: configuration.reportToStandardOutput)
+        logConfiguration.segmentBytes = configuration.reportSegmentBytes
+        logConfiguration.fsync = configuration.reportFsync
+        logConfiguration.retention = configuration.reportRetention
+        logConfiguration.maxBytes = configuration.reportMaxBytes
+        logConfiguration.minimumFree = configuration.reportMinimumFree
+        let reportLog: ReportLog
+        do {
+            reportLog = try ReportLog(configuration: logConfiguration, logger: logger)
+        } catch {
+            throw AppError.reportLog("\(error)")
+        }
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
