@@ -6,6 +6,7 @@ import Testing
 import TestSupport
 
 @testable import HomeApp
+@testable import Reporting
 
 /// `/reports/experiments`: the visits and selections of each group, compared with the first.
 @Suite("Experiment report")
@@ -36,7 +37,7 @@ struct ExperimentReportTests {
         #expect(expected["a"]!.visitors > 0 && expected["b"]!.visitors > 0, "20 new visitors should land in both groups")
         let selections = expected.values.reduce(0) { $0 + $1.selections }
         try await eventually {
-            try fixture.events().filter { ExperimentLogScan.selections.contains($0.name) }.count == selections
+            try fixture.events().filter { [.longSelected, .shortSelected, .streamSelected].contains($0.name) }.count == selections
                 && fixture.events().filter { $0.name == .launch }.count == 20
         }
 
@@ -71,12 +72,19 @@ struct ExperimentReportTests {
         #expect(try bad.html().errorMessage?.contains("\"from\" must be a UTC day like 2026-11-24") == true)
     }
 
-    @Test("older lines tagged experiment and group count as experiment.<name>")
-    func legacyTags() {
-        let old = ReportEvent(.launch, layout: "list", visitor: "v", properties: ["experiment": "home-hero", "group": "b"])
-        #expect(ExperimentLogScan.groups(of: old).map { "\($0.0)=\($0.1)" } == ["home-hero=b"])
-        let new = ReportEvent(.launch, layout: "list", visitor: "v", properties: ["experiment.home-layout": "a", "assigned": "grid"])
-        #expect(ExperimentLogScan.groups(of: new).map { "\($0.0)=\($0.1)" } == ["home-layout=a"])
+    @Test("older lines tagged experiment and group count as experiment.<name>, in an experiment the toggles no longer name")
+    func legacyTags() async throws {
+        let fixture = try AppFixture(toggles: Self.toggles)
+        let log = fixture.app.services.reportLog
+        for (name, visitor) in [(ReportEvent.Name.launch, "v1"), (.launch, "v2"), (.shortSelected, "v2")] {
+            log.record(ReportEvent(name, layout: "list", visitor: visitor, properties: ["experiment": "home-hero", "group": "b"]))
+        }
+        try await eventually { log.store.experiments(ReportRange()).contains { $0.name == "home-hero" && $0.groups.first?.selections == 1 } }
+        let section = try #require(try fixture.browser().page("/reports/experiments").html.first { $0["data-experiment"] == "home-hero" })
+        #expect(section.first { $0.hasClass("experiment__status") }?.text == "not in the toggles")
+        let row = try #require(section.first { $0["data-group"] == "b" })
+        #expect(row.first { $0["data-views"] != nil }?.text == "2" && row.first { $0["data-selections"] != nil }?.text == "1")
+        #expect(row.first { $0["data-rate"] != nil }?.text.hasPrefix("50.0% (") == true)
     }
 
     @Test("the /reports.json member has the agreed shape")

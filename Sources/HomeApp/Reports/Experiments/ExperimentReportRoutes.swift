@@ -16,35 +16,27 @@ struct ExperimentReportRoutes {
     func page(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
         let range = try ReportRangeQuery(request.query)
-        let model = ExperimentsScreenModel(range: range, results: try results(range.range))
+        let model = ExperimentsScreenModel(range: range, results: results(range.range))
         return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
     }
 
     /// The results of every experiment the toggles name or the report lines in `range` carry:
-    /// the toggles' experiments first, in file order, then the rest by name.
-    func results(_ range: ReportRange) throws(HTTPError) -> [ExperimentResult] {
-        let counts: [ReportExperimentCounts]
-        do {
-            // The interim scan; the report store's `experiments(_:)` answers the same from its rollups.
-            let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
-            counts = try ExperimentLogScan(reader: reader).experiments(range)
-        } catch {
-            services.logger.error("report log unreadable", metadata: ["error": "\(error)"])
-            throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
-        }
-        return Self.results(counts, toggles: services.toggles.toggles,
-                            displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
-                                                     uniquingKeysWith: { first, _ in first }))
+    /// the toggles' experiments first, in file order, then the rest by name. From the report
+    /// store's rollups, so it takes as long at 10 million events as at a thousand.
+    func results(_ range: ReportRange) -> [ExperimentResult] {
+        Self.results(services.reportLog.store.experiments(range), toggles: services.toggles.toggles,
+                     displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
+                                              uniquingKeysWith: { first, _ in first }))
     }
 
     static func results(_ counts: [ReportExperimentCounts], toggles: Toggles, displayNames: [String: String]) -> [ExperimentResult] {
         let byName = Dictionary(counts.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         let configured = toggles.experiments.map { experiment in
-            ExperimentResult(byName[experiment.name] ?? ReportExperimentCounts(name: experiment.name, groups: []),
+            ExperimentResult(name: experiment.name, counts: byName[experiment.name]?.groups ?? [],
                              toggles: experiment, displayNames: displayNames)
         }
         let others = counts.filter { counted in !toggles.experiments.contains { $0.name == counted.name } }
-            .map { ExperimentResult($0, toggles: nil, displayNames: displayNames) }
+            .map { ExperimentResult(name: $0.name, counts: $0.groups, toggles: nil, displayNames: displayNames) }
         return configured + others
     }
 }

@@ -43,13 +43,14 @@ struct ExperimentResult {
     /// The largest number of views per group still needed over the comparisons.
     var stillNeeded: Int? { groups.compactMap(\.stillNeeded).max() }
 
-    /// Builds the results of `counts`, in the toggles' group order when the toggles name the experiment.
-    init(_ counts: ReportExperimentCounts, toggles: Toggles.Experiment?, displayNames: [String: String]) {
-        name = counts.name
+    /// Builds the results of experiment `name` from its groups' counts (none yet for an experiment
+    /// just started), in the toggles' group order when the toggles name the experiment.
+    init(name: String, counts: [ReportGroupCounts], toggles: Toggles.Experiment?, displayNames: [String: String]) {
+        self.name = name
         active = toggles?.active
-        let byName = Dictionary(counts.groups.map { ($0.group, $0) }, uniquingKeysWith: { first, _ in first })
+        let byName = Dictionary(counts.map { ($0.group, $0) }, uniquingKeysWith: { first, _ in first })
         var order = toggles?.groups.map(\.name) ?? []
-        order += counts.groups.map(\.group).filter { !order.contains($0) }.sorted()
+        order += counts.map(\.group).filter { !order.contains($0) }.sorted()
         let layouts = order.map { name in
             toggles?.groups.first { $0.name == name }?.layout
                 ?? byName[name]?.layouts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key

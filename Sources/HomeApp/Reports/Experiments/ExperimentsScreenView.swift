@@ -87,8 +87,8 @@ final class ExperimentsScreenView: RootView {
         writer.attribute("aria-labelledby", heading)
         writer.write("""
             ><table class="events experiment__table"><thead><tr><th scope="col">Group</th><th scope="col">Layout</th>\
-            <th scope="col">Visitors</th><th scope="col">Views</th><th scope="col">Selections</th>\
-            <th scope="col">Rate (95% interval)</th><th scope="col">Difference in points (95% interval)</th>\
+            <th scope="col">Visitors (est.)</th><th scope="col">Views</th><th scope="col">Selections</th>\
+            <th scope="col">Rate (95% interval)</th><th scope="col">Difference (95% interval)</th>\
             <th scope="col">p</th><th scope="col">Views still needed</th></tr></thead><tbody>
             """)
         for group in result.groups {
@@ -108,7 +108,7 @@ final class ExperimentsScreenView: RootView {
             writer.text("\(ExperimentResult.percent(group.rate.rate)) (\(ExperimentResult.range(group.interval)))")
             writer.write("</td><td>")
             if let comparison = group.comparison {
-                writer.text("\(ExperimentResult.points(comparison.difference)) (\(ExperimentResult.points(comparison.interval.lowerBound)) "
+                writer.text("\(ExperimentResult.points(comparison.difference)) pts (\(ExperimentResult.points(comparison.interval.lowerBound)) "
                             + "to \(ExperimentResult.points(comparison.interval.upperBound)))")
                 writer.write("</td><td data-p>")
                 writer.text(ExperimentResult.p(comparison.pValue).replacingOccurrences(of: "p = ", with: "")
