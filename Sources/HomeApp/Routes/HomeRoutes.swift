@@ -46,6 +46,8 @@ struct HomeRoutes {
         let template = Page(root: container, configuration: services.page).renderTemplate(context: visit.renderContext)
         if scrollPosition == nil {
             let spliced = SplicedTemplate(base: template.bytes, holes: template.tokenRanges)
+            // Compressed once, off this thread; until then responses are compressed one by one.
+            spliced.prepareEncodingsInBackground()
             services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
         }
         return visit.html(.bytes(template.bytes))

@@ -1,0 +1,47 @@
+import CZlib
+
+/// Compresses a page with holes into a gzip member a response only has to patch: the tokens go
+/// into DEFLATE stored blocks and the CRC-32 into the trailer, both in place.
+///
+/// Each fixed part is its own raw DEFLATE stream, primed with the page before it (the tokens
+/// stood in by `Placeholder` bytes no part contains) as a preset dictionary: back-references
+/// reach across a token into the text before it at the right distance, yet never into a token.
+/// Each part but the last ends with a sync flush, whose empty stored block (`00 00 FF FF` after
+/// the block header) becomes the token's stored block by rewriting its length.
+enum GzipSplicer {
+    /// The member for `page` with `holes`, all of one length, or nil when the page cannot be
+    /// spliced (holes of several lengths, a token longer than a stored block, a failed check).
+    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], level: Int32 = 6) -> SplicedTemplate? {
+        let length = holes.first?.count ?? 0
+        guard holes.allSatisfy({ $0.count == length }), length <= 0xFFFF, page.count <= Int(UInt32.max),
+              let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
+        let primed = Placeholder.filled(page, holes: holes, with: fillings)
+        var output = Gzip.header
+        var tokenOffsets: [Int] = []
+        var start = 0
+        primed.withUnsafeBytes { primed in
+            for (index, hole) in (holes + [page.count..<page.count]).enumerated() {
+                let isLast = index == holes.count
+                let stream = RawDeflate(level: level)
+                if start > 0 { stream.setDictionary(UnsafeRawBufferPointer(rebasing: primed[max(0, start - 32 * 1024)..<start])) }
+                stream.deflate(UnsafeRawBufferPointer(rebasing: primed[start..<hole.lowerBound]),
+                               flush: isLast ? Z_FINISH : Z_SYNC_FLUSH, into: &output)
+                if isLast { break }
+                // The sync flush's empty stored block: keep its header bits, give it the token's length.
+                precondition(output.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]), "a sync flush ends with an empty stored block")
+                output.removeLast(4)
+                let length16 = UInt16(length)
+                output += [UInt8(length16 & 0xFF), UInt8(length16 >> 8), UInt8(~length16 & 0xFF), UInt8(~length16 >> 8)]
+                tokenOffsets.append(output.count)
+                output += fillings[index]
+                start = hole.upperBound
+            }
+        }
+        let checksum = SplicedChecksum(offset: output.count, page: page, holes: holes, tokenLength: length)
+        output += [0, 0, 0, 0]  // the CRC, per response
+        let size = UInt32(truncatingIfNeeded: page.count).littleEndian
+        withUnsafeBytes(of: size) { output += $0 }
+        let template = SplicedTemplate(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, checksum: checksum)
+        return SpliceCheck.holds(template, page: page, holes: holes, decode: { Gzip.decompress($0) }) ? template : nil
+    }
+}
