@@ -27,3 +27,26 @@ public enum ContentCoding: UInt8, Sendable, CaseIterable {
         return String(tag.dropLast()) + suffix + "\""
     }
 }
+
+extension ContentCoding {
+    /// `bytes` compressed whole at `level` (gzip 1…9, brotli 0…11); identity gives them back.
+    /// For assets made once, benches and tests, not for responses (the server compresses those).
+    public func compress(_ bytes: [UInt8], level: Int) -> [UInt8] {
+        bytes.withUnsafeBytes { bytes in
+            switch self {
+            case .identity: Array(bytes)
+            case .gzip: Gzip.compress(bytes, level: Int32(level))
+            case .brotli: BrotliEncoder.compress(bytes, quality: UInt32(level))
+            }
+        }
+    }
+
+    /// `bytes` decoded; nil when they are not a whole, valid stream of this coding.
+    public func decode(_ bytes: [UInt8]) -> [UInt8]? {
+        switch self {
+        case .identity: bytes
+        case .gzip: Gzip.decompress(bytes)
+        case .brotli: BrotliEncoder.decompress(bytes)
+        }
+    }
+}

@@ -65,8 +65,8 @@ final class RawDeflate {
     private let ready: Bool
 
     /// `windowBits` -15 for raw DEFLATE, 31 for a gzip member.
-    init(level: Int32, windowBits: Int32 = -15) {
-        ready = dh_deflate_init2(&stream, level, windowBits, 8, Z_DEFAULT_STRATEGY) == Z_OK
+    init(level: Int32, windowBits: Int32 = -15, memLevel: Int32 = 8, strategy: Int32 = Z_DEFAULT_STRATEGY) {
+        ready = dh_deflate_init2(&stream, level, windowBits, memLevel, strategy) == Z_OK
         precondition(ready, "zlib could not start a deflate stream")
     }
 
