@@ -44,12 +44,14 @@ public final class HomeApplication: Sendable {
                                   logger: logger)
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
-                               homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
+                               homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
+                               logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         content.start()
         togglesWatcher = PeriodicTask(every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
+            if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
     }
 
@@ -74,7 +76,7 @@ public final class HomeApplication: Sendable {
         ErrorPage { [services] error in
             let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
                                                                  requestID: error.requestID))
-            let bytes = Page(root: screen, configuration: services.page).render(context: RenderContext(csrfToken: ""))
+            let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))
             return Response.html(bytes, status: error.status)
         }
     }
@@ -83,6 +85,7 @@ public final class HomeApplication: Sendable {
     public func reload() {
         services.content.reload()
         Self.reloadToggles(services, onlyIfChanged: false)
+        services.assets.refresh()
     }
 
     /// Stops the watchers and flushes the report log to disk.

@@ -29,7 +29,8 @@ struct HomeRoutes {
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
-                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
+                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
+                                assets: services.assets.version)
         if scrollPosition == nil, let cached = services.pages.page(for: key) {
             services.analytics(for: visit, decisions: decisions).replay(cached.events)
             return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
