@@ -6,8 +6,9 @@ extension Response {
     static let compressionThreshold = 1024
 
     /// Whether the server may compress this response for a client that accepts it: a text body in
-    /// memory, of a type that compresses, not already encoded by its handler, large enough to gain.
-    /// Such a response depends on `Accept-Encoding` and says so with `Vary`.
+    /// memory, of a type that compresses, large enough to gain, whose handler did not choose a
+    /// coding itself (no `Content-Encoding`, no `Vary: Accept-Encoding`). Such a response depends
+    /// on `Accept-Encoding` and says so with `Vary`.
     var isCompressible: Bool {
         if status == .noContent || status == .notModified { return false }
         switch body {
@@ -16,6 +17,7 @@ extension Response {
         default: return false
         }
         guard headers["Content-Encoding"] == nil, var type = headers["Content-Type"] else { return false }
+        if let vary = headers["Vary"], vary.lowercased().contains("accept-encoding") { return false }
         return type.withUTF8 { Self.compressesWell(UnsafeRawBufferPointer($0)) }
     }
 

@@ -73,7 +73,8 @@ final class FileCache: Sendable {
         guard read == before.size, FileIdentity(descriptor: fd) == before else { return nil }
         var compressed: PrecompressedFile? = nil
         var isNew = false
-        if compressible && bytes.count >= Response.compressionThreshold {
+        // Made once, so even a small icon is worth it (the forms are kept only when smaller).
+        if compressible && !bytes.isEmpty {
             (compressed, isNew) = PrecompressedFile.forFile(path, before)
         }
         let entry = Entry(identity: before, bytes: bytes, compressed: compressed)

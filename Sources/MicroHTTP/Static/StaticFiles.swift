@@ -84,30 +84,25 @@ public struct StaticFiles: Sendable {
         }
         let coding = AcceptEncoding.preferred(headers["Accept-Encoding"])
         guard let bytes = compressed.bytes(coding) else {
-            // Plain: the server adds `Vary` (and would compress a file whose forms are not made yet).
             return answer(etag: entry.etag, named: name, headers: headers, cacheControl: cacheControl,
-                          vary: .onNotModified) { .bytes(entry.bytes) }
+                          vary: true) { .bytes(entry.bytes) }
         }
         var response = answer(etag: coding.etag(entry.etag), named: name, headers: headers, cacheControl: cacheControl,
-                              vary: .always) { .bytes(bytes) }
+                              vary: true) { .bytes(bytes) }
         if response.status == .ok { response.headers.add("Content-Encoding", String(describing: coding.token!)) }
         return response
     }
 
-    /// Who says that the answer depends on `Accept-Encoding`: for a plain body the server does
-    /// (it sees a compressible body), for a 304 or a compressed body (which it leaves alone) this.
-    private enum Vary { case never, onNotModified, always }
-
-    /// 304 when the client holds this version, otherwise the body with its type.
+    /// 304 when the client holds this version, otherwise the body with its type. `vary`: this
+    /// answer chose its coding itself (which the server then leaves alone) and says so.
     private func answer(etag: String, named name: String, headers: Headers, cacheControl: String,
-                        vary: Vary = .never, body: () -> ResponseBody) -> Response {
+                        vary: Bool = false, body: () -> ResponseBody) -> Response {
         var responseHeaders = Headers([("ETag", etag), ("Cache-Control", cacheControl)])
+        if vary { responseHeaders.add("Vary", "Accept-Encoding") }
         if let candidates = headers["If-None-Match"], Self.matches(candidates, etag) {
-            if vary != .never { responseHeaders.add("Vary", "Accept-Encoding") }
             return Response(status: .notModified, headers: responseHeaders)
         }
         responseHeaders.add("Content-Type", MediaType.forExtension(Self.fileExtension(name)))
-        if vary == .always { responseHeaders.add("Vary", "Accept-Encoding") }
         return Response(headers: responseHeaders, body: body())
     }
 
