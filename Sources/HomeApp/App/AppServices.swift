@@ -15,11 +15,12 @@ struct AppServices: Sendable {
     let factory: HomeFactory
     let homeItems: HomeItemsCache
     let pages: PageCache
+    let assets: AssetLinks
     let logger: Logger
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 
-    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf) }
+    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf, assets: assets) }
 
     /// The catalogue as home items, made once per content version.
     var items: [any HomeItem] { homeItems.items(for: content.snapshot) }

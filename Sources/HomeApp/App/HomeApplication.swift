@@ -66,7 +66,8 @@ public final class HomeApplication: Service {
         }
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
-                               homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
+                               homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
+                               logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, logger: logger)
@@ -76,6 +77,7 @@ public final class HomeApplication: Service {
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
+            if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         background = ServiceGroup([content, togglesWatcher, live], logger: logger)
     }
@@ -103,7 +105,7 @@ public final class HomeApplication: Service {
         ErrorPage { [services] error in
             let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
                                                                  requestID: error.requestID))
-            let bytes = Page(root: screen, configuration: services.page).render(context: RenderContext(csrfToken: ""))
+            let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))
             return Response.html(bytes, status: error.status)
         }
     }
@@ -112,6 +114,7 @@ public final class HomeApplication: Service {
     public func reload() {
         services.content.reload()
         Self.reloadToggles(services, onlyIfChanged: false)
+        services.assets.refresh()
     }
 
     /// Starts the watchers and the heartbeat.

@@ -13,7 +13,7 @@ final class ReportsScreenView: RootView {
     }
 
     func renderContent(_ model: ReportsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("""
             <div class="reports__body"><div class="reports__title"><h1>Report log</h1>\
             <p class="reports__live" data-live-status>Updates when you reload</p></div>\

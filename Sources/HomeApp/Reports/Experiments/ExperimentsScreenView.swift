@@ -7,7 +7,7 @@ final class ExperimentsScreenView: RootView {
     init() {}
 
     func renderContent(_ model: ExperimentsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("""
             <div class="reports__body"><div class="reports__title"><h1>Experiments</h1></div>\
             <p class="reports__intro">Selections (long, short and stream) per home view, for each group of each \
