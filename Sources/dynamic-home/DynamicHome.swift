@@ -57,6 +57,24 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "The token that opens the report pages when --host is not a loopback address, at least 16 bytes (default: $DYNAMIC_HOME_REPORT_TOKEN).")
     var reportToken: String?
 
+    @Option(help: "Report requests served at once, off the threads that serve pages.")
+    var reportWorkers = 2
+
+    @Option(help: "Report requests that may wait for a worker; more are answered 503 with Retry-After.")
+    var reportQueue = 32
+
+    @Option(help: "POST /report events a second per visitor; 0 turns the limit off.")
+    var reportVisitorRate: Double = 5
+
+    @Option(help: "POST /report events a visitor may send at once before the rate applies.")
+    var reportVisitorBurst = 50
+
+    @Option(help: "POST /report events a second per client address; 0 turns the limit off.")
+    var reportAddressRate: Double = 50
+
+    @Option(help: "POST /report events an address may send at once before the rate applies.")
+    var reportAddressBurst = 500
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -69,6 +87,20 @@ struct DynamicHome: ParsableCommand {
     func validate() throws {
         if let threads, !(1...256).contains(threads) {
             throw ValidationError("--threads must be between 1 and 256, not \(threads)")
+        }
+        if !(1...64).contains(reportWorkers) {
+            throw ValidationError("--report-workers must be between 1 and 64, not \(reportWorkers)")
+        }
+        for (name, rate) in [("--report-visitor-rate", reportVisitorRate), ("--report-address-rate", reportAddressRate)]
+        where !(rate >= 0 && rate <= 1_000_000) {
+            throw ValidationError("\(name) must be between 0 (no limit) and 1000000 events a second, not \(rate)")
+        }
+        for (name, burst) in [("--report-visitor-burst", reportVisitorBurst), ("--report-address-burst", reportAddressBurst)]
+        where !(1...1_000_000).contains(burst) {
+            throw ValidationError("\(name) must be between 1 and 1000000, not \(burst)")
+        }
+        if !(0...10_000).contains(reportQueue) {
+            throw ValidationError("--report-queue must be between 0 and 10000, not \(reportQueue)")
         }
     }
 
@@ -96,6 +128,12 @@ struct DynamicHome: ParsableCommand {
         appConfiguration.reportMinimumFree = reportMinFree
         appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
         appConfiguration.host = host
+        appConfiguration.reportWorkers = reportWorkers
+        appConfiguration.reportQueue = reportQueue
+        appConfiguration.reportVisitorRate = reportVisitorRate
+        appConfiguration.reportVisitorBurst = reportVisitorBurst
+        appConfiguration.reportAddressRate = reportAddressRate
+        appConfiguration.reportAddressBurst = reportAddressBurst
         appConfiguration.reportToken = reportToken ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_REPORT_TOKEN"]
         let app = try HomeApplication(configuration: appConfiguration, logger: logger)
         var serverConfiguration = ServerConfiguration()

@@ -36,6 +36,16 @@ public struct AppConfiguration: Sendable {
     public static let minimumSecretBytes = 16
     /// Seconds between heartbeat comments on `/reports/stream`.
     public var heartbeatInterval: Double = 15
+    /// Report requests served at once, off the server's threads (`--report-workers`).
+    public var reportWorkers = 2
+    /// Report requests that may wait for a worker; more get 503 (`--report-queue`).
+    public var reportQueue = 32
+    /// `POST /report` events a second per visitor, and the burst allowed; a rate of 0 is no limit.
+    public var reportVisitorRate: Double = 5
+    public var reportVisitorBurst = 50
+    /// `POST /report` events a second per client address (many visitors may share one), and the burst.
+    public var reportAddressRate: Double = 50
+    public var reportAddressBurst = 500
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports") {

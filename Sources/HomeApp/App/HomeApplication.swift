@@ -18,6 +18,8 @@ public final class HomeApplication: Service {
     private let live: LiveReports
     private let background: ServiceGroup
     private let reportAccess: ReportAccess
+    private let reportPool: WorkPool
+    private let reportRateLimit: ReportRateLimit
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -66,6 +68,11 @@ public final class HomeApplication: Service {
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
+        reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
+                              queueLimit: configuration.reportQueue, logger: logger)
+        reportRateLimit = ReportRateLimit(
+            visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
+            address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
@@ -81,8 +88,9 @@ public final class HomeApplication: Service {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
-        ReportRoutes(services: services, access: reportAccess, live: live).register(in: &router)
-        ExperimentReportRoutes(services: services, access: reportAccess).register(in: &router)
+        ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
+                     limit: reportRateLimit).register(in: &router)
+        ExperimentReportRoutes(services: services, access: reportAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
@@ -111,9 +119,11 @@ public final class HomeApplication: Service {
         try background.start()
     }
 
-    /// Stops the watchers and the heartbeat, then flushes the report log to disk.
+    /// Stops the watchers, the heartbeat and the report workers, then flushes the report log to
+    /// disk. After the server's shutdown, which has answered the requests still waiting.
     public func shutdown() {
         background.shutdown()
+        reportPool.shutdown()
         services.reportLog.shutdown()
     }
 

@@ -15,6 +15,8 @@ struct Analytics {
     let assignedLayout: String?
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
+    /// Told once each line is written (or lost): `POST /report` answers only then.
+    var whenWritten: (@Sendable (Bool) -> Void)?
 
     init(log: ReportLog, decisions: FeatureDecisions, visit: Visit, trace: EventTrace? = nil) {
         self.log = log
@@ -42,6 +44,12 @@ struct Analytics {
         var properties = properties
         if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
         if let assignedLayout, let layout, layout != assignedLayout { properties["assigned"] = assignedLayout }
+        if let whenWritten {
+            let event = ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
+                                    properties: properties)
+            log.record(event, whenWritten: whenWritten)
+            return
+        }
         log.record(name, layout: layout, item: item, visitor: visitor, request: request,
                    properties: properties)
     }

@@ -82,9 +82,12 @@ struct HomeRoutes {
     /// The container for the whole home (`items`, else the current catalogue), or for the
     /// results of `query`.
     func makeContainer(for visit: Visit, items: [any HomeItem]? = nil, title: String = "Home",
-                       search query: String? = nil, trace: EventTrace? = nil) -> HomeContainer {
+                       search query: String? = nil, trace: EventTrace? = nil,
+                       whenWritten: (@Sendable (Bool) -> Void)? = nil) -> HomeContainer {
         let shown = query.map { services.content.catalog.search($0).map { $0 as any HomeItem } } ?? items ?? services.items
-        return HomeContainer(items: shown, analytics: services.analytics(for: visit, trace: trace),
+        var analytics = services.analytics(for: visit, trace: trace)
+        analytics.whenWritten = whenWritten
+        return HomeContainer(items: shown, analytics: analytics,
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 

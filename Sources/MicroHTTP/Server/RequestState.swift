@@ -19,6 +19,8 @@ final class RequestState {
     var problem: BodyProblem?
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
+    /// Set while the connection waits for a `Response.later` answer.
+    var laterAnswer: LaterAnswer?
 
     init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {
         self.rawTarget = rawTarget

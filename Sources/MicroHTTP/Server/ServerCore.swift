@@ -14,6 +14,7 @@ final class ServerCore: Sendable {
     let accepting = Atomic<Bool>(true)
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }
     let openStreams = OpenStreams()
+    let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
@@ -84,6 +85,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
         switch context.problem {
@@ -94,15 +96,16 @@ final class ServerCore: Sendable {
         case nil:
             break
         }
-        let response: Response
+        let request: Request
         do {
-            let request = try RequestReader(connection: connection, context: context, method: method).read()
-            response = method == .head ? HeadResponse.strip(dispatch(request)) : dispatch(request)
+            request = try RequestReader(connection: connection, context: context, method: method).read()
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
-            response = errorResponse(error.status, error.message, id: context.id)
+            return queue(errorResponse(error.status, error.message, id: context.id), for: context, on: connection)
         }
-        return queue(response, for: context, on: connection)
+        let response = dispatch(request)
+        if let later = response.later { return answerLater(later, for: context, on: connection, path: request.path) }
+        return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 
     private func dispatch(_ incoming: Request) -> Response {
@@ -112,18 +115,8 @@ final class ServerCore: Sendable {
             request.parameters = parameters
             do {
                 return try handler(request)
-            } catch let error as HTTPError {
-                logger.notice("request refused", metadata: [
-                    "request": "\(request.id)", "status": "\(error.status.rawValue)", "error": "\(error.message)"])
-                var response = errorResponse(error.status, error.message, id: request.id)
-                for (name, value) in error.headers { response.headers.set(name, value) }
-                return response
             } catch {
-                logger.error("handler failed", metadata: [
-                    "request": "\(request.id)", "path": "\(request.path)", "error": "\(error)"])
-                return errorResponse(.internalServerError,
-                                     "Something went wrong on our side. The request id below says where.",
-                                     id: request.id)
+                return response(for: error, requestID: request.id, path: String(request.path))
             }
         case .methodNotAllowed(let allowed):
             logger.notice("method not allowed", metadata: [

@@ -8,6 +8,8 @@ import ScreenKit
 struct ExperimentReportRoutes {
     let services: AppServices
     let access: ReportAccess
+    /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
+    let pool: WorkPool
 
     func register(in router: inout Router) {
         router.get("/reports/experiments") { request in try page(request) }
@@ -16,8 +18,10 @@ struct ExperimentReportRoutes {
     func page(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
         let range = try ReportRangeQuery(request.query)
-        let model = ExperimentsScreenModel(range: range, results: results(range.range))
-        return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
+        return try pool.respond { [self] in
+            let model = ExperimentsScreenModel(range: range, results: results(range.range))
+            return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
+        }
     }
 
     /// The results of every experiment the toggles name or the report lines in `range` carry:
