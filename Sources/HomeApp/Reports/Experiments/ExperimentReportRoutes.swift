@@ -19,7 +19,7 @@ struct ExperimentReportRoutes {
         try access.authorize(request)
         let range = try ReportRangeQuery(request.query)
         return try pool.respond { [self] in
-            let model = ExperimentsScreenModel(range: range, results: results(range.range))
+            let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services))
             return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
         }
     }
@@ -27,8 +27,8 @@ struct ExperimentReportRoutes {
     /// The results of every experiment the toggles name or the report lines in `range` carry:
     /// the toggles' experiments first, in file order, then the rest by name. From the report
     /// store's rollups, so it takes as long at 10 million events as at a thousand.
-    func results(_ range: ReportRange) -> [ExperimentResult] {
-        Self.results(services.reportLog.store.experiments(range), toggles: services.toggles.toggles,
+    static func results(_ range: ReportRange, services: AppServices) -> [ExperimentResult] {
+        results(services.reportLog.store.experiments(range), toggles: services.toggles.toggles,
                      displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
                                               uniquingKeysWith: { first, _ in first }))
     }
