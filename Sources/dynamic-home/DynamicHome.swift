@@ -20,13 +20,13 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "The port to listen on; 0 picks a free one.")
     var port: UInt16 = 8080
 
-    @Option(help: "The folder of CSS, scripts, images, default content and toggles.")
+    @Option(help: "The folder served under /assets/: CSS, scripts, images.")
     var `public` = "./Public"
 
-    @Option(help: "The content catalogue (default: content.json in the public folder).")
+    @Option(help: "The content catalogue (default: Config/content.json beside the public folder).")
     var content: String?
 
-    @Option(help: "The feature toggles (default: toggles.json in the public folder).")
+    @Option(help: "The feature toggles (default: Config/toggles.json beside the public folder).")
     var toggles: String?
 
     @Option(help: "The report log: a directory of JSON Lines segments, created if missing.")

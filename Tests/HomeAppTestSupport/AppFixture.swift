@@ -12,6 +12,7 @@ public final class AppFixture {
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let publicFolder = repositoryRoot.appendingPathComponent("Public")
+    public static let configFolder = repositoryRoot.appendingPathComponent("Config")
 
     /// Holds the content, toggles and report log. Removed in `deinit` once the server and app have
     /// stopped writing into it, or on release if `init` throws halfway.
@@ -33,7 +34,7 @@ public final class AppFixture {
         if let content {
             try Data(content.utf8).write(to: contentFile)
         } else {
-            try FileManager.default.copyItem(at: Self.publicFolder.appendingPathComponent("content.json"), to: contentFile)
+            try FileManager.default.copyItem(at: Self.configFolder.appendingPathComponent("content.json"), to: contentFile)
         }
         try Data(toggles.utf8).write(to: togglesFile)
         var configuration = AppConfiguration(publicFolder: Self.publicFolder.path, contentFile: contentFile.path,

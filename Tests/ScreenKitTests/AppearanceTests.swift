@@ -67,3 +67,20 @@ final class Declaring: ViewController {
         #expect(tree.all("meta").first { $0.attributes["name"] == "theme-color" }?.attributes["content"] == "#abcdef")
     }
 }
+
+@Suite struct PresentedAppearanceTests {
+    @Test func aPresentedChildsInnermostDeclarationWinsOverTheContent() {
+        final class Presenting: ViewController {
+            override var pageTitle: String? { "Home" }
+            override var presentedChild: ViewController? { children.last { $0.slot == "modal" } }
+        }
+        let container = Presenting()
+        container.embed(Declaring(title: "Content", theme: "#111111"))
+        #expect(container.resolvedPageTitle == "Content")
+        let modal = Declaring(title: nil, theme: "#222222")
+        container.embed(modal, in: "modal")
+        modal.embed(Declaring(title: "Notice"))
+        #expect(container.resolvedPageTitle == "Notice")
+        #expect(container.resolvedThemeColor == "#222222")
+    }
+}

@@ -6,9 +6,9 @@ import Reporting
 public struct AppConfiguration: Sendable {
     /// The folder served under `/assets/`.
     public var publicFolder: String
-    /// The content catalogue (default `Public/content.json`).
+    /// The content catalogue (default `Config/content.json` beside the public folder: never served).
     public var contentFile: String
-    /// The feature toggles (default `Public/toggles.json`).
+    /// The feature toggles (default `Config/toggles.json` beside the public folder).
     public var togglesFile: String
     /// The report log's directory of segments.
     public var reportLog: String
@@ -50,8 +50,14 @@ public struct AppConfiguration: Sendable {
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports") {
         self.publicFolder = publicFolder
-        self.contentFile = contentFile ?? publicFolder + "/content.json"
-        self.togglesFile = togglesFile ?? publicFolder + "/toggles.json"
+        let config = Self.configFolder(beside: publicFolder)
+        self.contentFile = contentFile ?? config + "/content.json"
+        self.togglesFile = togglesFile ?? config + "/toggles.json"
         self.reportLog = reportLog
+    }
+
+    /// `Config`, in the folder that holds the public folder: the files there are read, not served.
+    public static func configFolder(beside publicFolder: String) -> String {
+        URL(fileURLWithPath: publicFolder).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("Config").path
     }
 }

@@ -17,6 +17,9 @@ final class ServerCore: Sendable {
     let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
 
+    /// Connection memory kept free for the answer's head (the error page's headers take ~600 bytes).
+    static let answerReserve = 1536
+
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
         self.router = router
         self.configuration = configuration
@@ -52,7 +55,15 @@ final class ServerCore: Sendable {
                 + "query arguments, and it has \(context.queryArgumentCount)."
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
-        if let problem = RequestFraming.problem(on: connection, method: method) {
+        if dh_request_header_size(connection) > configuration.connectionMemoryLimit - Self.answerReserve {
+            // libmicrohttpd builds the answer's head in the memory the request's head still fills:
+            // past this it closes the connection without a word. A short answer still fits.
+            logger.notice("request head too large", metadata: ["request": "\(context.id)"])
+            let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts.\n"
+            return queue(.text(message, status: .requestHeaderFieldsTooLarge), for: context, on: connection)
+        }
+        if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
+                                                       span: configuration.connectionMemoryLimit) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
