@@ -87,6 +87,16 @@ struct ExperimentReportTests {
         #expect(row.first { $0["data-rate"] != nil }?.text.hasPrefix("50.0% (") == true)
     }
 
+    @Test("a range that ends before it starts, or a time that is not one, is a 400 that says so", arguments: [
+        ("from=2026-11-24&to=2026-11-23", "\"to\" must be after \"from\"."),
+        ("to=2026-11-24T12:00:00", "\"to\" must be a UTC day like 2026-11-24 or a time like 2026-11-24T12:00:00.000Z."),
+    ])
+    func badRange(_ query: String, _ message: String) throws {
+        let response = try AppFixture(toggles: Self.toggles).browser().get("/reports/experiments?\(query)")
+        #expect(response.status == 400)
+        #expect(try response.html().errorMessage == message)
+    }
+
     @Test("the /reports.json member has the agreed shape")
     func json() throws {
         let counts = [ReportExperimentCounts(name: "home-layout", groups: [

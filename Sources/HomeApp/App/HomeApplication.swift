@@ -92,7 +92,7 @@ public final class HomeApplication: Service {
         OnboardingRoutes(services: services).register(in: &router)
         ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                      limit: reportRateLimit).register(in: &router)
-        ExperimentReportRoutes(services: services, access: reportAccess).register(in: &router)
+        ExperimentReportRoutes(services: services, access: reportAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)

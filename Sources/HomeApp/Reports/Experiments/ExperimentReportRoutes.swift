@@ -8,6 +8,8 @@ import ScreenKit
 struct ExperimentReportRoutes {
     let services: AppServices
     let access: ReportAccess
+    /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
+    let pool: WorkPool
 
     func register(in router: inout Router) {
         router.get("/reports/experiments") { request in try page(request) }
@@ -16,15 +18,17 @@ struct ExperimentReportRoutes {
     func page(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
         let range = try ReportRangeQuery(request.query)
-        let model = ExperimentsScreenModel(range: range, results: results(range.range))
-        return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
+        return try pool.respond { [self] in
+            let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services))
+            return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
+        }
     }
 
     /// The results of every experiment the toggles name or the report lines in `range` carry:
     /// the toggles' experiments first, in file order, then the rest by name. From the report
     /// store's rollups, so it takes as long at 10 million events as at a thousand.
-    func results(_ range: ReportRange) -> [ExperimentResult] {
-        Self.results(services.reportLog.store.experiments(range), toggles: services.toggles.toggles,
+    static func results(_ range: ReportRange, services: AppServices) -> [ExperimentResult] {
+        results(services.reportLog.store.experiments(range), toggles: services.toggles.toggles,
                      displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
                                               uniquingKeysWith: { first, _ in first }))
     }

@@ -1,9 +1,15 @@
 import Foundation
+import Reporting
 
 /// The `"experiments"` member of `/reports.json`:
 /// `"experiments":[{"name","groups":[{"group","layout","visitors","views","selections","rate","low","high"}],"pValue"}]`.
 /// Rates and bounds are fractions (0.124, not 12.4); `layout` and `pValue` are null when unknown.
 enum ExperimentsJSON {
+    /// The member for `range`, from the report store: may block on the disk, so call it on the report pool.
+    static func member(_ range: ReportRange, services: AppServices) -> String {
+        member(ExperimentReportRoutes.results(range, services: services))
+    }
+
     static func member(_ results: [ExperimentResult]) -> String {
         "\"experiments\":[" + results.map(experiment).joined(separator: ",") + "]"
     }
