@@ -161,8 +161,9 @@ enum SegmentDirectory {
             builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: Int(lineEnd - counted))
             counted = lineEnd
         }
-        builder.rollup.bytes += reader.position - counted
-        return builder.rollup
+        var rollup = builder.rollup
+        rollup.bytes += reader.position - counted
+        return rollup
     }
 
     static func fileSize(_ path: String) -> Int64? {

@@ -73,7 +73,8 @@ final class SegmentSink {
 
     /// Takes the line just written at `room`'s pointer into the chunk.
     @inline(__always)
-    func commit(_ count: Int, _ event: ReportEvent, ms: Int64) {
+    /// `inout` lends the event in place: passed by value it was copied, every field retained and released.
+    func commit(_ count: Int, _ event: inout ReportEvent, ms: Int64) {
         length += count
         chunkLines += 1
         lastMs = ms
