@@ -121,12 +121,16 @@ import TestSupport
         // An older segment compressed, a newer one plain with a malformed line and a torn tail.
         let older = (0..<40).map(line).joined(separator: "\n") + "\n"
         try older.write(toFile: reports + "/older.jsonl", atomically: false, encoding: .utf8)
-        #expect(Gzip.compress(reports + "/older.jsonl", to: reports + "/events-20261121T000000.000Z.jsonl.gz"))
+        // Small gzip members, with their index: read backwards a member at a time.
+        let index = try #require(Gzip.compress(reports + "/older.jsonl", to: reports + "/events-20261121T000000.000Z.jsonl.gz", memberBytes: 500))
+        #expect(index.members.count > 5)
+        #expect(RollupFile.writeAtomically(index.encode(), to: reports + "/events-20261121T000000.000Z.gzi", sync: false))
         try FileManager.default.removeItem(atPath: reports + "/older.jsonl")
         let newer = (40..<60).map(line).joined(separator: "\n") + "\n{\"timestamp\":\"broken\n" + (60..<80).map(line).joined(separator: "\n")
             + "\n" + #"{"timestamp":"2026-11-21T00:01:20.000Z","ev"#
         try newer.write(toFile: reports + "/events-20261121T000040.000Z.jsonl", atomically: false, encoding: .utf8)
         let store = try ReportStore(directory: reports)
+        #expect(store.catalog.segments.first?.index != nil)
         var seen: [String] = []
         var before: ReportPosition?
         var pages = 0
@@ -148,6 +152,10 @@ import TestSupport
             pages += 1
         } while before != nil && pages < 500
         #expect(odd == ["i7"])
+        // Lines since a time inside the compressed segment start at the right member.
+        let since = storeLines(ReportStoreView(store: store, since: dayStart + 17_000))
+        #expect(since.compactMap { try? ReportEvent(jsonLine: $0).item } == (17..<80).map { "i\($0)" })
+        #expect(store.lineStart(in: store.catalog.segments[0], atOrAfter: dayStart + 30_000) > 0)
         // A range stops the reading at its start.
         let ranged = store.events(range: ReportRange(from: ReportTimestamp.date(milliseconds: dayStart + 60_000)), limit: 100)
         #expect(ranged.events.map { $0.item ?? "" } == (60..<80).reversed().map { "i\($0)" })
@@ -256,7 +264,7 @@ import TestSupport
         behind.bytes = 0
         #expect(RollupFile.writeAtomically(RollupFile.encode(behind, closed: false, names: [""]), to: reports + "/" + SegmentName.rollupFile(segments.last!.stamp), sync: false))
         let plain2 = reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: false)
-        #expect(Gzip.compress(plain2, to: reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: true)))
+        #expect(nil != Gzip.compress(plain2, to: reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: true)))
 
         var reopenedConfiguration = configuration
         reopenedConfiguration.compress = true

@@ -13,6 +13,8 @@ struct SegmentEntry: Sendable {
     var rollup: Rollup
     /// Its size on disk (compressed once compressed).
     var fileBytes: Int64
+    /// Where its gzip members start, once compressed (nil: read it from the start).
+    var index: GzipIndex? = nil
 }
 
 /// The segments of one report directory and their rollups: written by the log's writer (or an
@@ -45,6 +47,8 @@ final class SegmentCatalog: Sendable {
     }
 
     func rollupPath(_ stamp: String) -> String { directory + "/" + SegmentName.rollupFile(stamp) }
+
+    func indexPath(_ stamp: String) -> String { directory + "/" + SegmentName.indexFile(stamp) }
 
     func add(_ entry: SegmentEntry) {
         state.withLock { state in

@@ -108,7 +108,11 @@ final class Maintenance: Sendable {
         let plain = catalog.path(stamp: stamp, compressed: false)
         let target = catalog.path(stamp: stamp, compressed: true)
         let temporary = target + SegmentName.temporary
-        guard Gzip.compress(plain, to: temporary), rename(temporary, target) == 0 else {
+        // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
+        guard let index = Gzip.compress(plain, to: temporary),
+            RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
+            rename(temporary, target) == 0
+        else {
             unlink(temporary)
             logger.error("cannot compress a closed report segment; it stays plain", metadata: ["segment": "\(stamp)"])
             return
@@ -118,9 +122,15 @@ final class Maintenance: Sendable {
         catalog.update(stamp) { entry in
             entry.compressed = true
             entry.fileBytes = size
+            if index.members.last?.uncompressed == entry.rollup.bytes { entry.index = index }
             kept = true
         }
-        if kept { unlink(plain) } else { unlink(target) }
+        if kept {
+            unlink(plain)
+        } else {
+            unlink(target)
+            unlink(catalog.indexPath(stamp))
+        }
     }
 
     func applyRetention() {
@@ -140,6 +150,7 @@ final class Maintenance: Sendable {
             unlink(catalog.path(stamp: segment.stamp, compressed: segment.compressed))
             unlink(catalog.path(stamp: segment.stamp, compressed: !segment.compressed))
             unlink(catalog.rollupPath(segment.stamp))
+            unlink(catalog.indexPath(segment.stamp))
             total -= segment.fileBytes
             logger.notice(
                 "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",
