@@ -4,6 +4,12 @@
 import Foundation
 import Reporting
 
+/// Prints a line at once (stdout is a pipe or file when run in the background).
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 let mode = arguments.first ?? "writer"
 let count = arguments.dropFirst().compactMap { Int($0) }.first
@@ -72,11 +78,11 @@ case "writer":
     // On a shared machine wall time says more about the neighbours than the writer: its CPU time
     // (the process's, less the recording threads') is the steadier figure.
     let writerCPU = cpuSeconds() - cpuStart - producers.value
-    print("writer: \(Int(Double(total) / writerCPU)) events per CPU second of the writer (\(String(format: "%.2f", writerCPU)) s CPU)")
+    say("writer: \(Int(Double(total) / writerCPU)) events per CPU second of the writer (\(String(format: "%.2f", writerCPU)) s CPU)")
     let status = log.status
-    print("writer: \(total) events from 2 threads; record() \(Int(Double(total) / recorded))/s; written \(status.written), dropped \(status.dropped)")
-    print("writer: \(Int(Double(status.written) / elapsed)) events/s to segments with rollups (\(String(format: "%.2f", elapsed)) s incl. final flush)")
-    print("writer: \(log.store.segmentFiles.count) segments, summary total \(log.store.summary().total)")
+    say("writer: \(total) events from 2 threads; record() \(Int(Double(total) / recorded))/s; written \(status.written), dropped \(status.dropped)")
+    say("writer: \(Int(Double(status.written) / elapsed)) events/s to segments with rollups (\(String(format: "%.2f", elapsed)) s incl. final flush)")
+    say("writer: \(log.store.segmentFiles.count) segments, summary total \(log.store.summary().total)")
     try? FileManager.default.removeItem(atPath: directory)
     exit(status.written == total ? 0 : 1)
 
@@ -103,17 +109,24 @@ case "day":
     handle.write(Data(buffer))
     try handle.close()
     let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
-    print("day: generated \(total) events, \(size >> 20) MiB in \(String(format: "%.1f", seconds(generated))) s")
+    say("day: generated \(total) events, \(size >> 20) MiB in \(String(format: "%.1f", seconds(generated))) s")
     generated = .now()
+    let importCPU = cpuSeconds()
     let result = try ReportImport.run(files: [file], directory: directory, compress: true)
-    print("import: \(result)")
+    say("import: \(result); \(Int(Double(total) / (cpuSeconds() - importCPU))) events per CPU second (parse, encode, rollups, gzip)")
     let onDisk = try FileManager.default.contentsOfDirectory(atPath: directory).reduce(0) { total, name in
         total + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int) ?? 0)
     }
-    print("import: store on disk \(onDisk >> 20) MiB (compressed segments and rollups)")
+    say("import: store on disk \(onDisk >> 20) MiB (compressed segments and rollups)")
     let opened = DispatchTime.now()
     let store = try ReportStore(directory: directory)
-    print("open: \(store.segmentFiles.count) segments, rollups loaded in \(String(format: "%.3f", seconds(opened))) s")
+    say("open: \(store.segmentFiles.count) segments, rollups loaded in \(String(format: "%.3f", seconds(opened))) s")
+    func residentMiB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+    say("open: RSS \(residentMiB()) MiB with every rollup in memory")
 
     func time(_ label: String, runs: Int = 30, _ body: () -> Int) {
         var samples: [Double] = []
@@ -126,7 +139,7 @@ case "day":
         samples.sort()
         let p50 = samples[samples.count / 2]
         let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
-        print(String(format: "query: %-44@ p50 %8.2f ms  p99 %8.2f ms  (answer %d)", label as NSString, p50, p99, answer))
+        say(String(format: "query: %-44@ p50 %8.2f ms  p99 %8.2f ms  (answer %d)", label as NSString, p50, p99, answer))
     }
     let end = start + 86_400_000
     let lastHour = ReportRange(from: ReportTimestamp.date(milliseconds: end - 3_600_000), to: nil)
@@ -144,12 +157,13 @@ case "day":
     time("lines since the last minute") {
         store.lines(since: ReportTimestamp.date(milliseconds: end - 60_000)).reduce(0) { $0 + $1.count }
     }
+    say("queries: RSS \(residentMiB()) MiB")
     if !arguments.contains("--keep") {
         try? FileManager.default.removeItem(atPath: file)
         try? FileManager.default.removeItem(atPath: directory)
     }
 
 default:
-    print("usage: report-bench writer [events] | day [events] [--keep]")
+    say("usage: report-bench writer [events] | day [events] [--keep]")
     exit(2)
 }
