@@ -1,5 +1,6 @@
 // The report store's figures (see docs/performance.md, "Report store").
 //   report-bench writer [events]        events/s through ReportLog from 2 threads, rollups kept
+//   report-bench writer-simple [events] the same with the single-file writer's old event shape
 //   report-bench day [events] [--keep]  a day's log in today's single-file format: import, then query timings
 import Foundation
 import Reporting
@@ -53,7 +54,7 @@ func makeEvent(_ index: Int, total: Int, start: Int64) -> ReportEvent {
 }
 
 switch mode {
-case "writer":
+case "writer", "writer-simple":
     let total = count ?? 4_000_000
     let directory = temporary("writer")
     var configuration = ReportLog.Configuration(directory: directory, bufferCapacity: total)
@@ -61,8 +62,15 @@ case "writer":
     let log = try ReportLog(configuration: configuration)
     // The events are made first: what the callers' handlers cost to build them is theirs.
     let base = ReportTimestamp.milliseconds(Date())
+    // "writer-simple": the shape the single-file writer was measured with (no properties, 5,000
+    // short visitor ids), for a side-by-side figure.
+    let names4: [ReportEvent.Name] = [.launch, .longSelected, .horizontalSwipe, .streamSelected]
     let batches = (0..<2).map { thread in
-        stride(from: thread, to: total, by: 2).map { makeEvent($0, total: total * 100, start: base) }
+        stride(from: thread, to: total, by: 2).map { index in
+            mode == "writer" ? makeEvent(index, total: total * 100, start: base)
+                : ReportEvent(names4[index & 3], layout: layouts[index & 1], item: "m-\(index % 60)", visitor: "v\(index % 5000)",
+                              request: "req-\(thread)-\(index)")
+        }
     }
     let start = DispatchTime.now()
     let cpuStart = cpuSeconds()
