@@ -147,6 +147,22 @@ import TestSupport
         #expect(parsed.contains { $0.contains("\"event\":\"launch\"") && !$0.contains("r1") })
     }
 
+    @Test func aStdoutMirrorNobodyReadsNeitherStopsTheFileLogNorShutdown() throws {
+        let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath, "--report-stdout"],
+                                       stalledStandardOutput: true)
+        let session = Browser(port: server.port)
+        // Far more lines than the pipe holds (64 KiB): its reader never reads.
+        var served = 0
+        for _ in 0..<600 where (try? session.get("/?layout=list").status) == 200 { served += 1 }
+        #expect(served == 600)
+        let stopping = ContinuousClock.now
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(10))
+        let launches = try lines().filter { $0["event"] as? String == "launch" }
+        #expect(launches.count >= 600)
+    }
+
     @Test func anOldSingleFileLogIsRefusedWithOneLineNamingTheImport() throws {
         let file = folder.path("reports.jsonl")
         try "{}\n".write(toFile: file, atomically: true, encoding: .utf8)

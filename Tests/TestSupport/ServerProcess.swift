@@ -6,6 +6,8 @@ public final class ServerProcess: Sendable {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     private let process: Process
+    /// Kept open and never read, for `stalledStandardOutput`.
+    private let stalled = Pipe()
     private let output = OutputBuffer()
     /// The port it listens on (0 when started without waiting for it).
     public let port: UInt16
@@ -26,14 +28,17 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server; with `waitForListening` it returns once the log names the port.
-    public init(arguments: [String], workingDirectory: URL? = nil, waitForListening: Bool = true) throws {
+    /// With `stalledStandardOutput`, standard output is a pipe nobody reads (the log is still read
+    /// from standard error).
+    public init(arguments: [String], workingDirectory: URL? = nil, waitForListening: Bool = true,
+                stalledStandardOutput: Bool = false) throws {
         process = Process()
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = workingDirectory ?? Self.repositoryRoot
         let pipe = Pipe()
         process.standardError = pipe
-        process.standardOutput = pipe
+        process.standardOutput = stalledStandardOutput ? stalled : pipe
         try process.run()
         output.read(from: pipe.fileHandleForReading)
         guard waitForListening else {

@@ -149,7 +149,12 @@ final class SegmentSink {
         let stampMs = max(chunkFirstMs, lastStampMs == .min ? chunkFirstMs : lastStampMs + 1)
         let stamp = SegmentName.stamp(milliseconds: stampMs)
         let path = catalog.path(stamp: stamp, compressed: false)
-        let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        var opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if opened < 0 && errno == ENOENT {
+            // The directory was removed under the running log: make it again.
+            _ = mkdir(catalog.directory, 0o755)
+            opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        }
         guard opened >= 0 else { return errno }
         var info = stat()
         _ = fstat(opened, &info)
