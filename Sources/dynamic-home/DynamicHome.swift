@@ -120,14 +120,19 @@ struct DynamicHome: ParsableCommand {
 
     /// Errors end the program with one line on standard error, never a trace or the usage text.
     static func main() {
+        // `reports …` is parsed on its own: from the root, the serving options (`--report-log`
+        // among them) would take the subcommand's options of the same name.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let reports = arguments.first == ReportsCommand.configuration.commandName
+        let root: ParsableCommand.Type = reports ? ReportsCommand.self : DynamicHome.self
         do {
-            var command = try parseAsRoot()
+            var command = reports ? try ReportsCommand.parseAsRoot(Array(arguments.dropFirst())) : try parseAsRoot()
             try command.run()
         } catch {
-            guard exitCode(for: error) != .success else { exit(withError: error) }
-            let line = Array("dynamic-home: \(message(for: error))\n".utf8)
+            guard root.exitCode(for: error) != .success else { root.exit(withError: error) }
+            let line = Array("dynamic-home: \(root.message(for: error))\n".utf8)
             _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            Glibc.exit(exitCode(for: error).rawValue)
+            Glibc.exit(root.exitCode(for: error).rawValue)
         }
     }
 }

@@ -163,6 +163,33 @@ import TestSupport
         #expect(launches.count >= 600)
     }
 
+    @Test func theOldFileIsImportedAndServedAndCheckFailsOnATamperedRollup() throws {
+        let file = folder.path("old.jsonl")
+        let old = (0..<500).map { index in
+            #"{"timestamp":"2026-11-21T12:\#(String(format: "%02d", index / 60)):\#(String(format: "%02d", index % 60)).000Z","event":"launch","layout":"grid","visitor":"v\#(index % 7)","request":"old-\#(index)"}"#
+        }
+        try (old.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try ServerProcess(arguments: ["reports", "import", file, "--report-log", logPath], waitForListening: false)
+        #expect(imported.waitForExit() == 0)
+        #expect(imported.log.contains("imported 500 events"))
+        let checked = try ServerProcess(arguments: ["reports", "check", "--report-log", logPath], waitForListening: false)
+        #expect(checked.waitForExit() == 0)
+        // The plain command serves the imported store.
+        let server = try start()
+        let raw = try server.client.get("/reports.jsonl?since=2026-11-21T12:08:00.000Z").text
+        #expect(raw.split(separator: "\n").count == 20)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        // A rollup rewritten wrong but whole: check says which and exits 1.
+        let rollup = try #require(try FileManager.default.contentsOfDirectory(atPath: logPath).first { $0.hasSuffix(".rollup") })
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: logPath + "/" + rollup)))
+        bytes[bytes.count - 1] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: logPath + "/" + rollup))
+        let failed = try ServerProcess(arguments: ["reports", "check", "--report-log", logPath], waitForListening: false)
+        #expect(failed.waitForExit() == 1)
+        #expect(failed.log.contains("mismatch: events-"))
+    }
+
     @Test func anOldSingleFileLogIsRefusedWithOneLineNamingTheImport() throws {
         let file = folder.path("reports.jsonl")
         try "{}\n".write(toFile: file, atomically: true, encoding: .utf8)
