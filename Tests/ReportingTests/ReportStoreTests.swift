@@ -219,10 +219,10 @@ import TestSupport
 
         // A rollup that counts one event too many, written whole (valid checksum): found.
         let segment = store.catalog.segments[1]
-        var wrong = segment.rollup
+        let path = reports + "/" + SegmentName.rollupFile(segment.stamp)
+        var wrong = try #require(RollupFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), interner: store.catalog.interner)).rollup
         let key = wrong.counts.keys.first!
         wrong.counts[key]! += 1
-        let path = reports + "/" + SegmentName.rollupFile(segment.stamp)
         #expect(RollupFile.writeAtomically(RollupFile.encode(wrong, closed: true, names: store.catalog.interner.names), to: path, sync: false))
         // And one torn.
         let torn = reports + "/" + SegmentName.rollupFile(store.catalog.segments[0].stamp)

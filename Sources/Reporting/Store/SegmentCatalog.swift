@@ -15,6 +15,24 @@ struct SegmentEntry: Sendable {
     var fileBytes: Int64
     /// Where its gzip members start, once compressed (nil: read it from the start).
     var index: GzipIndex? = nil
+    /// Once closed: `rollup.counts`, moved here in compact form (`rollup.counts` is then empty).
+    var frozen: FrozenCounts? = nil
+
+    /// Moves the counts of a closed segment into their compact form.
+    mutating func freeze() {
+        guard frozen == nil else { return }
+        frozen = FrozenCounts(rollup.counts)
+        rollup.counts = [:]
+    }
+
+    /// Calls `body` with each count of a minute in `[from, to)`.
+    func forEachCount(from: Int32, to: Int32, _ body: (CountKey, Int) -> Void) {
+        if let frozen {
+            frozen.forEach(from: from, to: to, body)
+        } else {
+            for (key, count) in rollup.counts where key.minute >= from && key.minute < to { body(key, count) }
+        }
+    }
 }
 
 /// The segments of one report directory and their rollups: written by the log's writer (or an

@@ -114,6 +114,7 @@ enum SegmentDirectory {
             {
                 entry.index = index
             }
+            entry.freeze()
             opened.segments.append(entry)
             if !isCompressed { opened.uncompressed.append(stamp) }
         }

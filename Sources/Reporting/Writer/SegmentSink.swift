@@ -186,6 +186,7 @@ final class SegmentSink {
         catalog.update(stamp) { entry in
             entry.active = false
             closed = entry.rollup
+            entry.freeze()
         }
         if let closed {
             if let maintenance {
