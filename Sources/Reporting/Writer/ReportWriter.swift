@@ -35,7 +35,7 @@ final class ReportWriter: @unchecked Sendable {
         self.maintenance = maintenance
         sink = SegmentSink(
             catalog: catalog, segmentBytes: configuration.segmentBytes, sync: configuration.fsync, chunkBytes: 128 << 10,
-            maintenance: maintenance, logger: logger)
+            maintenance: maintenance, logger: logger, writeBytes: configuration.writeBytes)
         mirror = configuration.mirrorToStandardOutput ? OutputMirror(logger: logger) : nil
     }
 

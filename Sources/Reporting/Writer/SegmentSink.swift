@@ -16,6 +16,8 @@ final class SegmentSink {
     let sync: Bool
     let maintenance: Maintenance?
     let logger: Logger
+    /// `write(2)` with retries; a seam for tests of a full disk.
+    let writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32)
     /// The chunk: lines are encoded straight into it.
     private(set) var buffer: [UInt8]
     private(set) var length = 0
@@ -33,7 +35,11 @@ final class SegmentSink {
     /// The newest timestamp written: no later line is older (equal times are allowed).
     private(set) var lastMs: Int64
 
-    init(catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger) {
+    init(
+        catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger,
+        writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
+    ) {
+        self.writeBytes = writeBytes
         self.catalog = catalog
         self.segmentBytes = max(1024, segmentBytes)
         self.sync = sync
@@ -92,7 +98,7 @@ final class SegmentSink {
             discardChunk()
             return (0, error)
         }
-        let (count, error) = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+        let (count, error) = buffer.withUnsafeBytes { writeBytes(fd, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
         var lines = chunkLines
         if count < length {
             // Keep whole lines only: cut the fragment and recount what made it.
