@@ -107,7 +107,9 @@ struct RollupBuilder {
         hourSketchUsed = false
     }
 
-    mutating func add(_ event: borrowing ReportEvent, ms: Int64, bytes: Int) {
+    /// Counts the event; returns its visitor's hash, if it has a visitor.
+    @discardableResult
+    mutating func add(_ event: borrowing ReportEvent, ms: Int64, bytes: Int) -> UInt64? {
         let minute = Int32(truncatingIfNeeded: ReportTimestamp.floorDiv(ms, 60_000))
         let hour = Int32(truncatingIfNeeded: ReportTimestamp.floorDiv(ms, 3_600_000))
         let name = cache.id(event.name.rawValue)
@@ -141,6 +143,7 @@ struct RollupBuilder {
         counted.bytes += Int64(bytes)
         if ms < counted.firstMs { counted.firstMs = ms }
         if ms > counted.lastMs { counted.lastMs = ms }
+        return hash
     }
 
     /// Calls `body` with each (experiment, group) the properties name: `experiment.<name>` keys,

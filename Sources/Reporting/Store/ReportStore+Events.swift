@@ -28,7 +28,7 @@ extension ReportStore {
             }
             if let fromMs, segment.rollup.isEmpty || segment.rollup.lastMs < fromMs { break }
             if let toMs, segment.startMs >= toMs, segment.rollup.firstMs >= toMs { continue }
-            guard end > 0 else { continue }
+            guard end > 0, mayHold(visitor: filter.visitor, segment) else { continue }
             // Matches of this segment, newest first, with their offsets.
             var found: [(ReportEvent, Int64)] = []
             var reachedFrom = false

@@ -103,7 +103,7 @@ extension ReportStore {
     ) {
         let needles = LineNeedles(filter)
         var visitors = Set<String>()
-        for segment in segments {
+        for segment in segments where mayHold(visitor: filter.visitor, segment) {
             do {
                 guard let reader = try reader(segment, end: segment.rollup.bytes) else { continue }
                 while let line = try reader.next() {

@@ -62,6 +62,12 @@ public final class ReportStore: Sendable {
         return try SegmentLineReader(path: catalog.path(moved), compressed: true, from: from, end: end, index: moved.index)
     }
 
+    /// False only when the segment's visitor filter says it holds no event of `visitor`.
+    func mayHold(visitor: String?, _ segment: SegmentEntry) -> Bool {
+        guard let visitor, !segment.active, let filter = VisitorFilter.load(catalog.visitorsPath(segment.stamp)) else { return true }
+        return filter.mayContain(hash: HyperLogLog.hash(visitor))
+    }
+
     /// Decodes a line; nil (logged once) if malformed.
     func decode(_ line: ScannedLine, segment: String) -> ReportEvent? {
         var failure: String

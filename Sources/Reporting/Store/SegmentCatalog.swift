@@ -68,6 +68,8 @@ final class SegmentCatalog: Sendable {
 
     func indexPath(_ stamp: String) -> String { directory + "/" + SegmentName.indexFile(stamp) }
 
+    func visitorsPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorsFile(stamp) }
+
     func add(_ entry: SegmentEntry) {
         state.withLock { state in
             state.segments.append(entry)

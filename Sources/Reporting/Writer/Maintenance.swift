@@ -13,6 +13,7 @@ import Synchronization
 final class Maintenance: Sendable {
     enum Job: Sendable {
         case persist(String, Rollup, closed: Bool)
+        case visitors(String, VisitorFilter)
         case compress(String)
         case retention
     }
@@ -55,8 +56,9 @@ final class Maintenance: Sendable {
     }
 
     /// A segment was closed: its final rollup, then compression, then retention.
-    func closed(_ stamp: String, rollup: Rollup) {
+    func closed(_ stamp: String, rollup: Rollup, visitors: VisitorFilter) {
         submit(.persist(stamp, rollup, closed: true))
+        submit(.visitors(stamp, visitors))
         if compress { submit(.compress(stamp)) }
         submit(.retention)
     }
@@ -96,6 +98,9 @@ final class Maintenance: Sendable {
             if !RollupFile.writeAtomically(bytes, to: catalog.rollupPath(stamp), sync: sync) {
                 logger.error("cannot write a segment's rollup; it will be rebuilt at the next start", metadata: ["segment": "\(stamp)"])
             }
+        case .visitors(let stamp, let filter):
+            guard catalog.entry(stamp) != nil else { return }
+            _ = RollupFile.writeAtomically(filter.encode(), to: catalog.visitorsPath(stamp), sync: sync)
         case .compress(let stamp):
             compressSegment(stamp)
         case .retention:
@@ -151,6 +156,7 @@ final class Maintenance: Sendable {
             unlink(catalog.path(stamp: segment.stamp, compressed: !segment.compressed))
             unlink(catalog.rollupPath(segment.stamp))
             unlink(catalog.indexPath(segment.stamp))
+            unlink(catalog.visitorsPath(segment.stamp))
             total -= segment.fileBytes
             logger.notice(
                 "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",

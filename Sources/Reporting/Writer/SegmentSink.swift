@@ -27,6 +27,8 @@ final class SegmentSink {
     /// After this chunk is written, the segment is full or the day is over.
     private var closeAfterFlush = false
     private var builder: RollupBuilder
+    /// The active segment's visitors, saved beside it when it closes.
+    private var visitors = VisitorFilter()
     private var fd: Int32 = -1
     private(set) var active: String?
     private var activeDay: Int64 = 0
@@ -84,7 +86,7 @@ final class SegmentSink {
         length += count
         chunkLines += 1
         lastMs = ms
-        builder.add(event, ms: ms, bytes: count)
+        if let hash = builder.add(event, ms: ms, bytes: count) { visitors.add(hash: hash) }
     }
 
     var isEmpty: Bool { length == 0 }
@@ -194,12 +196,16 @@ final class SegmentSink {
             closed = entry.rollup
             entry.freeze()
         }
+        // The next segment's first chunk is encoded before its file is opened: start afresh here.
+        let visitors = self.visitors
+        self.visitors = VisitorFilter()
         if let closed {
             if let maintenance {
-                maintenance.closed(stamp, rollup: closed)
+                maintenance.closed(stamp, rollup: closed, visitors: visitors)
             } else {
                 _ = RollupFile.writeAtomically(
                     RollupFile.encode(closed, closed: true, names: catalog.interner.names), to: catalog.rollupPath(stamp), sync: sync)
+                _ = RollupFile.writeAtomically(visitors.encode(), to: catalog.visitorsPath(stamp), sync: sync)
             }
         }
     }
