@@ -43,21 +43,33 @@ extension ReportStore {
             var byEvent: [UInt32: Int] = [:]
             var byLayout: [UInt32: Int] = [:]
             var total = 0
+            // Per event and layout in flat arrays by id: dictionary updates per key cost more
+            // than the scan of the keys.
+            let idCount = names.count
+            var eventCounts = [Int](repeating: 0, count: idCount)
+            var layoutCounts = [Int](repeating: 0, count: idCount)
+            let base32 = Int64(base)
             for segment in segments {
-                for (key, count) in segment.rollup.counts {
-                    guard key.minute >= from, key.minute < to else { continue }
-                    if let event, key.event != event { continue }
-                    if let layout, key.layout != layout { continue }
-                    if let item, key.item != item { continue }
+                segment.forEachCount(from: from, to: to) { key, count in
+                    if let event, key.event != event { return }
+                    if let layout, key.layout != layout { return }
+                    if let item, key.item != item { return }
                     total += count
-                    byEvent[key.event, default: 0] += count
-                    if key.layout != 0 { byLayout[key.layout, default: 0] += count }
-                    series[Int((Int64(key.minute) - base) / bucket)] += count
+                    if Int(key.event) < idCount { eventCounts[Int(key.event)] += count } else { byEvent[key.event, default: 0] += count }
+                    if key.layout != 0 {
+                        if Int(key.layout) < idCount { layoutCounts[Int(key.layout)] += count } else { byLayout[key.layout, default: 0] += count }
+                    }
+                    series[Int((Int64(key.minute) - base32) / bucket)] += count
                 }
             }
+            for id in 0..<idCount {
+                if eventCounts[id] > 0 { byEvent[UInt32(id), default: 0] += eventCounts[id] }
+                if layoutCounts[id] > 0 { byLayout[UInt32(id), default: 0] += layoutCounts[id] }
+            }
+            let allNames = catalog.interner.names  // strings numbered meanwhile included
             summary.total = total
-            summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (names[Int($0.key)], $0.value) })
-            summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (names[Int($0.key)], $0.value) })
+            summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (allNames[Int($0.key)], $0.value) })
+            summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (allNames[Int($0.key)], $0.value) })
             summary.visitors = visitorEstimate(segments, firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
         }
         summary.series = seriesPoints(series, base: base, bucket: bucket)
@@ -91,7 +103,7 @@ extension ReportStore {
     ) {
         let needles = LineNeedles(filter)
         var visitors = Set<String>()
-        for segment in segments {
+        for segment in segments where mayHold(visitor: filter.visitor, segment) {
             do {
                 guard let reader = try reader(segment, end: segment.rollup.bytes) else { continue }
                 while let line = try reader.next() {

@@ -13,6 +13,26 @@ struct SegmentEntry: Sendable {
     var rollup: Rollup
     /// Its size on disk (compressed once compressed).
     var fileBytes: Int64
+    /// Where its gzip members start, once compressed (nil: read it from the start).
+    var index: GzipIndex? = nil
+    /// Once closed: `rollup.counts`, moved here in compact form (`rollup.counts` is then empty).
+    var frozen: FrozenCounts? = nil
+
+    /// Moves the counts of a closed segment into their compact form.
+    mutating func freeze() {
+        guard frozen == nil else { return }
+        frozen = FrozenCounts(rollup.counts)
+        rollup.counts = [:]
+    }
+
+    /// Calls `body` with each count of a minute in `[from, to)`.
+    func forEachCount(from: Int32, to: Int32, _ body: (CountKey, Int) -> Void) {
+        if let frozen {
+            frozen.forEach(from: from, to: to, body)
+        } else {
+            for (key, count) in rollup.counts where key.minute >= from && key.minute < to { body(key, count) }
+        }
+    }
 }
 
 /// The segments of one report directory and their rollups: written by the log's writer (or an
@@ -45,6 +65,10 @@ final class SegmentCatalog: Sendable {
     }
 
     func rollupPath(_ stamp: String) -> String { directory + "/" + SegmentName.rollupFile(stamp) }
+
+    func indexPath(_ stamp: String) -> String { directory + "/" + SegmentName.indexFile(stamp) }
+
+    func visitorsPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorsFile(stamp) }
 
     func add(_ entry: SegmentEntry) {
         state.withLock { state in

@@ -106,17 +106,27 @@ enum SegmentDirectory {
             if repair && rewrite {
                 _ = RollupFile.writeAtomically(RollupFile.encode(rollup, closed: true, names: interner.names), to: rollupPath, sync: sync)
             }
-            let entry = SegmentEntry(
+            var entry = SegmentEntry(
                 stamp: stamp, startMs: SegmentName.milliseconds(stamp: stamp) ?? 0, compressed: isCompressed, active: false,
                 rollup: rollup, fileBytes: fileSize(path) ?? 0)
+            if isCompressed, let index = GzipIndex.load(directory + "/" + SegmentName.indexFile(stamp)),
+                index.members.last?.uncompressed == rollup.bytes
+            {
+                entry.index = index
+            }
+            entry.freeze()
             opened.segments.append(entry)
             if !isCompressed { opened.uncompressed.append(stamp) }
         }
         if repair {
             // Rollups whose segment is gone (deleted by hand or by retention cut short).
-            for name in names where name.hasPrefix(SegmentName.prefix) && name.hasSuffix(SegmentName.rollup) {
-                let stamp = String(name.dropFirst(SegmentName.prefix.count).dropLast(SegmentName.rollup.count))
-                if !stamps.contains(stamp) { unlink(directory + "/" + name) }
+            for name in names where name.hasPrefix(SegmentName.prefix) {
+                for suffix in [SegmentName.rollup, SegmentName.index, SegmentName.visitors] where name.hasSuffix(suffix) {
+                    let stamp = String(name.dropFirst(SegmentName.prefix.count).dropLast(suffix.count))
+                    if !stamps.contains(stamp) || (suffix == SegmentName.index && !compressed.contains(stamp)) {
+                        unlink(directory + "/" + name)
+                    }
+                }
             }
         }
         return opened
@@ -161,8 +171,9 @@ enum SegmentDirectory {
             builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: Int(lineEnd - counted))
             counted = lineEnd
         }
-        builder.rollup.bytes += reader.position - counted
-        return builder.rollup
+        var rollup = builder.rollup
+        rollup.bytes += reader.position - counted
+        return rollup
     }
 
     static func fileSize(_ path: String) -> Int64? {

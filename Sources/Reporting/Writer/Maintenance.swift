@@ -13,6 +13,7 @@ import Synchronization
 final class Maintenance: Sendable {
     enum Job: Sendable {
         case persist(String, Rollup, closed: Bool)
+        case visitors(String, VisitorFilter)
         case compress(String)
         case retention
     }
@@ -55,8 +56,9 @@ final class Maintenance: Sendable {
     }
 
     /// A segment was closed: its final rollup, then compression, then retention.
-    func closed(_ stamp: String, rollup: Rollup) {
+    func closed(_ stamp: String, rollup: Rollup, visitors: VisitorFilter) {
         submit(.persist(stamp, rollup, closed: true))
+        submit(.visitors(stamp, visitors))
         if compress { submit(.compress(stamp)) }
         submit(.retention)
     }
@@ -96,6 +98,9 @@ final class Maintenance: Sendable {
             if !RollupFile.writeAtomically(bytes, to: catalog.rollupPath(stamp), sync: sync) {
                 logger.error("cannot write a segment's rollup; it will be rebuilt at the next start", metadata: ["segment": "\(stamp)"])
             }
+        case .visitors(let stamp, let filter):
+            guard catalog.entry(stamp) != nil else { return }
+            _ = RollupFile.writeAtomically(filter.encode(), to: catalog.visitorsPath(stamp), sync: sync)
         case .compress(let stamp):
             compressSegment(stamp)
         case .retention:
@@ -108,7 +113,11 @@ final class Maintenance: Sendable {
         let plain = catalog.path(stamp: stamp, compressed: false)
         let target = catalog.path(stamp: stamp, compressed: true)
         let temporary = target + SegmentName.temporary
-        guard Gzip.compress(plain, to: temporary), rename(temporary, target) == 0 else {
+        // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
+        guard let index = Gzip.compress(plain, to: temporary),
+            RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
+            rename(temporary, target) == 0
+        else {
             unlink(temporary)
             logger.error("cannot compress a closed report segment; it stays plain", metadata: ["segment": "\(stamp)"])
             return
@@ -118,9 +127,15 @@ final class Maintenance: Sendable {
         catalog.update(stamp) { entry in
             entry.compressed = true
             entry.fileBytes = size
+            if index.members.last?.uncompressed == entry.rollup.bytes { entry.index = index }
             kept = true
         }
-        if kept { unlink(plain) } else { unlink(target) }
+        if kept {
+            unlink(plain)
+        } else {
+            unlink(target)
+            unlink(catalog.indexPath(stamp))
+        }
     }
 
     func applyRetention() {
@@ -140,6 +155,8 @@ final class Maintenance: Sendable {
             unlink(catalog.path(stamp: segment.stamp, compressed: segment.compressed))
             unlink(catalog.path(stamp: segment.stamp, compressed: !segment.compressed))
             unlink(catalog.rollupPath(segment.stamp))
+            unlink(catalog.indexPath(segment.stamp))
+            unlink(catalog.visitorsPath(segment.stamp))
             total -= segment.fileBytes
             logger.notice(
                 "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",
