@@ -13,7 +13,7 @@ final class ServerCore: Sendable {
     /// Cleared when shutdown starts: new connections are then closed as they are accepted.
     let accepting = Atomic<Bool>(true)
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }
-    let openStreams = OpenStreams()
+    let openStreams: OpenStreams
     let headDeadlines: HeadDeadlines
 
     /// Connection memory kept free for the answer's head (the error page's headers take ~600 bytes).
@@ -23,7 +23,11 @@ final class ServerCore: Sendable {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout, logger: logger)
+        let streams = OpenStreams()
+        openStreams = streams
+        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout,
+                                      connectionLimit: configuration.connectionLimit, logger: logger,
+                                      onSweep: { streams.finishThoseWhosePeerLeft() })
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
@@ -95,6 +99,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestContext) -> MHD_Result {
+        headDeadlines.requestArrived(connection)
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
         switch context.problem {
