@@ -128,17 +128,18 @@ final class HeadDeadlines: Sendable {
                     guard deadline != 0, isLate || (crowded && entry.idle.load(ordering: .relaxed)),
                           entry.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
                     else { continue }
+                    // Counted before the client can see the close.
+                    if isLate { closedCount.add(1, ordering: .relaxed); late += 1 } else {
+                        reclaimedCount.add(1, ordering: .relaxed); reclaimed += 1
+                    }
                     shutdown(entry.descriptor, Int32(SHUT_RDWR))
-                    if isLate { late += 1 } else { reclaimed += 1 }
                 }
                 return (late, reclaimed)
             }
             if reclaimed > 0 {
-                reclaimedCount.add(reclaimed, ordering: .relaxed)
                 logger.info("closed idle keep-alive connections to make room", metadata: ["count": "\(reclaimed)"])
             }
             if late > 0 {
-                closedCount.add(late, ordering: .relaxed)
                 // Idle keep-alive connections count too: they also sent no head within the timeout.
                 logger.info("closed connections without a complete request in time", metadata: ["count": "\(late)"])
             }
