@@ -1,8 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules depend downwards only (see README, "Map of the code"):
-// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting, CSHA256}
+// Modules depend downwards only (docs/architecture.md has the map):
+// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting, CSHA256} → Basics
 let package = Package(
     name: "DynamicHomeScreen",
     platforms: [.macOS(.v14)],
@@ -23,24 +23,29 @@ let package = Package(
         // zlib and brotli from Debian (zlib1g-dev, libbrotli-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // What several modules need: services and worker threads, file stamps, reloading files, JSON values.
+        .target(name: "Basics", dependencies: [
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "MicroHTTP", dependencies: [
-            "CMicroHTTPD", "CZlib", "CBrotli",
+            "CMicroHTTPD", "CZlib", "CBrotli", "Basics",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // SHA-256 and HMAC in C with the x86 SHA extensions: every home page signs a CSRF token.
         .target(name: "CSHA256"),
         .target(name: "ScreenKit"),
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
-        .target(name: "FeatureToggles"),
+        .target(name: "FeatureToggles", dependencies: ["Basics"]),
         .target(name: "Reporting", dependencies: [
+            "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HomeApp", dependencies: [
-            "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "CSHA256",
+            "Basics", "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "CSHA256",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
-            "HomeApp",
+            "HomeApp", "Basics", "Reporting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -54,7 +59,10 @@ let package = Package(
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "report-harness"]),
+        // Written to and killed by the report store's crash tests.
+        .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
         .target(name: "HomeAppTestSupport", dependencies: [
             "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
             .product(name: "Logging", package: "swift-log"),

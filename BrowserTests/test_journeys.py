@@ -1,4 +1,4 @@
-"""Journeys 1-5, each with JavaScript on and again with it off (journey 8).
+"""The journeys (home, layout swap, settings, onboarding, search), each with JavaScript on and off.
 
 Every step checks what a person sees (URL, visible text, the data-controller tree) and the lines
 the report log gains for this visitor.

@@ -1,4 +1,4 @@
-"""Journey 4 (and its JavaScript-off run in journey 8): the onboarding onion over the home."""
+"""The onboarding onion over the home, with JavaScript on and off."""
 import pytest
 
 from test_journeys import HOME_LIST, assert_home

@@ -11,7 +11,7 @@ from pages import fresh
 
 
 def pages(catalog):
-    """name -> (server fixture, path, status). Every page the issue lists."""
+    """name -> (server fixture, path, status). Every page the server serves."""
     word = max(catalog.items[0]["title"].split(), key=len).strip(".,:'")
     return {
         "home-list": ("server", "/?layout=list", 200),

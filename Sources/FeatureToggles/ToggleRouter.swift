@@ -1,5 +1,5 @@
+import Basics
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,6 +9,7 @@ import Synchronization
 
 /// Holds the current toggles from a file; read from any thread, reloaded from another.
 /// Readers get an immutable snapshot; a bad new file never replaces a good one.
+/// (A toggle router in the feature-toggle sense: it routes code paths, not requests.)
 public final class ToggleRouter: Sendable {
     /// What a reload did.
     public enum ReloadOutcome: Sendable, Equatable {
@@ -20,32 +21,41 @@ public final class ToggleRouter: Sendable {
         case rejected(TogglesError)
     }
 
-    struct State {
-        var toggles: Toggles
-        /// The file's identity, size and modification time at the last load attempt.
-        var stamp: FileStamp?
+    private enum Source {
+        case file(ReloadingFile<Toggles, TogglesError>)
+        case fixed(Toggles)
     }
 
-    /// The toggles file, as given.
+    /// The toggles file, as given; empty for built-in toggles.
     public let path: String
-    let state: Mutex<State>
+    /// The layouts the app has; a file naming another is refused. Nil checks names only by form.
+    public let layouts: [String]?
+    private let source: Source
 
-    /// Loads `path`; throws (naming the file and field) if it is missing or invalid.
-    public init(path: String) throws(TogglesError) {
+    /// Loads `path`; throws (naming the file and field) if it is missing or invalid, or names a
+    /// layout not in `layouts`.
+    public init(path: String, layouts: [String]? = nil) throws(TogglesError) {
         self.path = path
-        let stamp = FileStamp(path: path)
-        let toggles = try Self.load(path)
-        state = Mutex(State(toggles: toggles, stamp: stamp))
+        self.layouts = layouts
+        source = .file(try ReloadingFile(path: path, same: ==) { path throws(TogglesError) in
+            try Self.load(path, layouts: layouts)
+        })
     }
 
     /// A router with fixed toggles and no file behind it (reloads are rejected).
     public init(toggles: Toggles) {
         path = ""
-        state = Mutex(State(toggles: toggles, stamp: nil))
+        layouts = nil
+        source = .fixed(toggles)
     }
 
     /// The toggles in force.
-    public var toggles: Toggles { state.withLock { $0.toggles } }
+    public var toggles: Toggles {
+        switch source {
+        case .file(let file): file.current.value
+        case .fixed(let toggles): toggles
+        }
+    }
 
     /// Decisions from the toggles in force.
     public var decisions: FeatureDecisions { FeatureDecisions(toggles: toggles) }
@@ -53,39 +63,33 @@ public final class ToggleRouter: Sendable {
     /// Re-reads the file; on a bad file keeps the current toggles and returns why.
     @discardableResult
     public func reload() -> ReloadOutcome {
-        reload(stamp: FileStamp(path: path))
+        guard case .file(let file) = source else { return Self.noFile }
+        return Self.outcome(file.reload())
     }
 
-    /// Reloads only if the file's identity, size or modification time changed since the last attempt
+    /// Reloads only if the file's identity, size or times changed since the last attempt
     /// (cheap enough to poll every second or two).
     @discardableResult
     public func reloadIfChanged() -> ReloadOutcome {
-        let stamp = FileStamp(path: path)
-        guard !path.isEmpty, stamp != state.withLock({ $0.stamp }) else { return .unchanged }
-        return reload(stamp: stamp)
+        guard case .file(let file) = source else { return .unchanged }
+        return Self.outcome(file.reloadIfChanged())
     }
 
-    func reload(stamp: FileStamp?) -> ReloadOutcome {
-        guard !path.isEmpty else {
-            return .rejected(TogglesError(file: "(built-in toggles)", field: nil, reason: "has no file to reload"))
-        }
-        let loaded: Toggles
-        do {
-            loaded = try Self.load(path)
-        } catch {
-            state.withLock { $0.stamp = stamp }
-            return .rejected(error)
-        }
-        return state.withLock { state in
-            state.stamp = stamp
-            guard state.toggles != loaded else { return .unchanged }
-            state.toggles = loaded
-            return .reloaded(loaded)
+    private static let noFile = ReloadOutcome.rejected(
+        TogglesError(file: "(built-in toggles)", field: nil, reason: "has no file to reload"))
+
+    private static func outcome(_ outcome: ReloadingFile<Toggles, TogglesError>.Outcome) -> ReloadOutcome {
+        switch outcome {
+        case .unchanged: .unchanged
+        case .reloaded(let toggles, _): .reloaded(toggles)
+        case .rejected(let error): .rejected(error)
         }
     }
 
-    static func load(_ path: String) throws(TogglesError) -> Toggles {
-        try Toggles(json: try readFile(path), file: path)
+    static func load(_ path: String, layouts: [String]?) throws(TogglesError) -> Toggles {
+        let toggles = try Toggles(json: try readFile(path), file: path)
+        if let layouts { try toggles.checkLayouts(layouts, file: path) }
+        return toggles
     }
 
     /// The file's bytes, or an error that says why not (`does not exist`, `is a directory`, …).
@@ -94,9 +98,17 @@ public final class ToggleRouter: Sendable {
             let reason = code == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(code))))"
             return TogglesError(file: path, field: nil, reason: reason)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a named pipe would otherwise wait for a writer, holding up every
+        // reload and shutdown; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure(errno) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw failure(EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw TogglesError(file: path, field: nil, reason: "is not a regular file")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
@@ -109,19 +121,5 @@ public final class ToggleRouter: Sendable {
             }
             data.append(contentsOf: chunk[0..<count])
         }
-    }
-}
-
-/// Enough of a file's metadata to notice that it changed.
-struct FileStamp: Equatable {
-    var inode: UInt64
-    var size: UInt64
-    var modified: Date
-
-    init?(path: String) {
-        guard !path.isEmpty, let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
-        inode = (attributes[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0
-        size = (attributes[.size] as? NSNumber)?.uint64Value ?? 0
-        modified = attributes[.modificationDate] as? Date ?? .distantPast
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 extension ReportEvent {
-    /// The event as one JSON line in DESIGN.md key order, without the trailing newline.
+    /// The event as one JSON line in the design's key order, without the trailing newline.
     public var jsonLine: String {
         withJSONLine { String(decoding: $0.dropLast(), as: UTF8.self) }
     }

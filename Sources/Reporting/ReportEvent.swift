@@ -1,6 +1,6 @@
 import Foundation
 
-/// One analytics event: a line of the report log (format fixed in DESIGN.md, "The report log").
+/// One analytics event: a line of the report log (format in docs/design.md, "The report log").
 public struct ReportEvent: Sendable, Equatable {
     /// When it happened; written in UTC with millisecond precision.
     public var timestamp: Date
@@ -69,7 +69,7 @@ extension ReportEvent {
         public static let onboardingDismissed: Name = "onboarding_dismissed"
         public static let searchSubmitted: Name = "search_submitted"
 
-        /// Every name listed in DESIGN.md, in that order.
+        /// Every name listed in docs/design.md, in that order.
         public static let known: [Name] = [
             .launch, .horizontalSwipe, .longSelected, .shortSelected, .streamSelected, .settingsSelected,
             .layoutReplaced, .layoutChosen, .onboardingShown, .onboardingDismissed, .searchSubmitted,

@@ -47,8 +47,11 @@ import TestSupport
         let folder = try TemporaryDirectory("asset-links")
         let public_ = folder.url.appendingPathComponent("Public")
         try FileManager.default.copyItem(at: AppFixture.publicFolder, to: public_)
-        var configuration = AppConfiguration(publicFolder: public_.path)
-        configuration.reportLog = folder.path("reports.jsonl")
+        let config = AppFixture.repositoryRoot.appendingPathComponent("Config")
+        var configuration = AppConfiguration(publicFolder: public_.path,
+                                             contentFile: config.appendingPathComponent("content.json").path,
+                                             togglesFile: config.appendingPathComponent("toggles.json").path)
+        configuration.reportLog = folder.path("reports")
         configuration.reloadInterval = 0.1
         let app = try HomeApplication(configuration: configuration)
         defer { app.shutdown() }

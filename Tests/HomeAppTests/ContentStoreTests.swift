@@ -24,7 +24,7 @@ struct ContentStoreTests {
         }
 
         func cleanUp() {
-            store.stop()
+            store.shutdown()
             directory.remove()
         }
     }
@@ -94,8 +94,8 @@ struct ContentStoreTests {
     func watcherPicksUpChange() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
-        setup.store.start()
-        setup.store.start()  // idempotent: one timer, one reload per change
+        try setup.store.start()
+        try setup.store.start()  // idempotent: one timer, one reload per change
         try F.write(F.file(F.liveItem), to: setup.file)
         #expect(try await eventually { setup.store.version == 2 })
         #expect(setup.store.catalog.items.map(\.id) == ["l-001"])
@@ -109,12 +109,12 @@ struct ContentStoreTests {
         #expect(setup.log.entries.filter { $0.level == .error }.count == 1)
     }
 
-    @Test("after stop() the watcher no longer reloads")
+    @Test("after shutdown() the watcher no longer reloads")
     func watcherStops() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
-        setup.store.start()
-        setup.store.stop()
+        try setup.store.start()
+        setup.store.shutdown()
         try F.write(F.file(F.liveItem), to: setup.file)
         try await Task.sleep(for: .milliseconds(600))
         #expect(setup.store.version == 1)

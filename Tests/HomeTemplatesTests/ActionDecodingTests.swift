@@ -27,8 +27,8 @@ struct ActionDecodingTests {
         let (grid, log) = loaded(GridHome.self)
         try grid.handle(["watch": "0.1"])
         #expect(log.calls == ["stream 0.1"])
-        #expect(throws: HomeFormError.notLive(IndexPath(section: 1, item: 0))) { try grid.handle(["watch": "1.0"]) }
-        #expect(throws: HomeFormError.noSuchItem(IndexPath(section: 0, item: 2))) { try grid.handle(["watch": "0.2"]) }
+        #expect(throws: HomeFormError.notLive(HomeIndexPath(section: 1, item: 0))) { try grid.handle(["watch": "1.0"]) }
+        #expect(throws: HomeFormError.noSuchItem(HomeIndexPath(section: 0, item: 2))) { try grid.handle(["watch": "0.2"]) }
         #expect(log.calls == ["stream 0.1"])
     }
 
@@ -37,7 +37,7 @@ struct ActionDecodingTests {
         let (grid, log) = loaded(GridHome.self, Catalogue.manyLive)
         try grid.handle(["more": "0.4"])
         #expect(log.calls == ["swipe 0.4"])
-        #expect(throws: HomeFormError.noSuchItem(IndexPath(section: 0, item: 7))) { try grid.handle(["more": "0.7"]) }
+        #expect(throws: HomeFormError.noSuchItem(HomeIndexPath(section: 0, item: 7))) { try grid.handle(["more": "0.7"]) }
         #expect(throws: HomeFormError.malformedIndexPath("row")) { try grid.handle(["more": "row"]) }
     }
 
@@ -95,8 +95,8 @@ struct ActionDecodingTests {
         let log = CallLog()
         log.inject(child)
         child.baseViewModel.items = Catalogue.items
-        #expect(throws: HomeFormError.noSuchItem(IndexPath(section: 9, item: 99))) { try child.handle(["open": "9.99"]) }
-        #expect(throws: HomeFormError.noSuchItem(IndexPath(section: 0, item: 3))) { try child.handle(["open": "0.3"]) }
+        #expect(throws: HomeFormError.noSuchItem(HomeIndexPath(section: 9, item: 99))) { try child.handle(["open": "9.99"]) }
+        #expect(throws: HomeFormError.noSuchItem(HomeIndexPath(section: 0, item: 3))) { try child.handle(["open": "0.3"]) }
         #expect(throws: HomeFormError.malformedIndexPath("x")) { try child.handle(["open": "x"]) }
         #expect(throws: HomeFormError.noAction) { try child.handle([:]) }
         #expect(throws: HomeFormError.noAction) { try child.handle(["layout": layout, "_csrf": "t"]) }
@@ -105,7 +105,7 @@ struct ActionDecodingTests {
 
     @Test("errors read as sentences for the 400 page")
     func errorDescriptions() {
-        #expect(HomeFormError.noSuchItem(IndexPath(section: 9, item: 99)).description.contains("9.99"))
+        #expect(HomeFormError.noSuchItem(HomeIndexPath(section: 9, item: 99)).description.contains("9.99"))
         #expect(HomeFormError.malformedIndexPath("x").description.contains("\"x\""))
         #expect(HomeFormError.unknownLayout("carousel").description.contains("carousel"))
     }

@@ -27,25 +27,25 @@ struct OrderAndIndexPathTests {
     func sameItemDifferentPaths() throws {
         let (list, _) = loaded(ListHome.self)
         let (grid, _) = loaded(GridHome.self)
-        #expect(list.baseViewModel.indexPath(of: "l2") == IndexPath(section: 2, item: 1))
-        #expect(grid.baseViewModel.indexPath(of: "l2") == IndexPath(section: 0, item: 1))
+        #expect(list.baseViewModel.indexPath(of: "l2") == HomeIndexPath(section: 2, item: 1))
+        #expect(grid.baseViewModel.indexPath(of: "l2") == HomeIndexPath(section: 0, item: 1))
         for item in Catalogue.items {
             let inList = try #require(list.baseViewModel.indexPath(of: item.identifier))
             let inGrid = try #require(grid.baseViewModel.indexPath(of: item.identifier))
             #expect(list.baseViewModel.item(at: inList)?.identifier == item.identifier)
             #expect(grid.baseViewModel.item(at: inGrid)?.identifier == item.identifier)
         }
-        #expect(list.baseViewModel.item(at: IndexPath(section: 3, item: 0)) == nil)
-        #expect(list.baseViewModel.item(at: IndexPath(section: 1, item: 2)) == nil)
+        #expect(list.baseViewModel.item(at: HomeIndexPath(section: 3, item: 0)) == nil)
+        #expect(list.baseViewModel.item(at: HomeIndexPath(section: 1, item: 2)) == nil)
         #expect(list.baseViewModel.indexPath(of: "nope") == nil)
     }
 
     @Test("an index path decodes from \"section.item\" and prints back the same")
     func decodes() throws {
-        let path = try #require(IndexPath("2.14"))
-        #expect(path == IndexPath(section: 2, item: 14))
+        let path = try #require(HomeIndexPath("2.14"))
+        #expect(path == HomeIndexPath(section: 2, item: 14))
         #expect(path.description == "2.14")
-        #expect(IndexPath("0.0") == IndexPath(section: 0, item: 0))
+        #expect(HomeIndexPath("0.0") == HomeIndexPath(section: 0, item: 0))
     }
 
     @Test("malformed index paths are refused", arguments: [
@@ -53,22 +53,22 @@ struct OrderAndIndexPathTests {
         "1e3.2", "0x1.2", "1234567.0", "\u{0661}.\u{0662}", "１.２",
     ])
     func refusesMalformed(_ text: String) {
-        #expect(IndexPath(text) == nil)
+        #expect(HomeIndexPath(text) == nil)
     }
 
     @Test("the grid's \"more\" target steps along a row and wraps to its start")
     func nextScrollTargetWraps() {
         let (grid, _) = loaded(GridHome.self, (1...9).map { StubItem("l\($0)", .live) } + [StubItem("m1", .long)])
         let model = grid.viewModel
-        #expect(model.nextScrollTarget(forSection: 0) == IndexPath(section: 0, item: 4))
-        model.scrollPosition = IndexPath(section: 0, item: 4)
-        #expect(model.nextScrollTarget(forSection: 0) == IndexPath(section: 0, item: 8))
-        model.scrollPosition = IndexPath(section: 0, item: 8)
-        #expect(model.nextScrollTarget(forSection: 0) == IndexPath(section: 0, item: 0))
+        #expect(model.nextScrollTarget(forSection: 0) == HomeIndexPath(section: 0, item: 4))
+        model.scrollPosition = HomeIndexPath(section: 0, item: 4)
+        #expect(model.nextScrollTarget(forSection: 0) == HomeIndexPath(section: 0, item: 8))
+        model.scrollPosition = HomeIndexPath(section: 0, item: 8)
+        #expect(model.nextScrollTarget(forSection: 0) == HomeIndexPath(section: 0, item: 0))
         // Another row's position does not move this one; an off-row position restarts it.
-        model.scrollPosition = IndexPath(section: 1, item: 0)
-        #expect(model.nextScrollTarget(forSection: 0) == IndexPath(section: 0, item: 4))
-        model.scrollPosition = IndexPath(section: 0, item: 400)
-        #expect(model.nextScrollTarget(forSection: 0) == IndexPath(section: 0, item: 0))
+        model.scrollPosition = HomeIndexPath(section: 1, item: 0)
+        #expect(model.nextScrollTarget(forSection: 0) == HomeIndexPath(section: 0, item: 4))
+        model.scrollPosition = HomeIndexPath(section: 0, item: 400)
+        #expect(model.nextScrollTarget(forSection: 0) == HomeIndexPath(section: 0, item: 0))
     }
 }

@@ -21,7 +21,7 @@ struct RenderingTests {
         let rows = html.buttons(named: "open")
         #expect(rows.count == Catalogue.items.count)
         for row in rows {
-            let path = try #require(IndexPath(row["value"] ?? ""))
+            let path = try #require(HomeIndexPath(row["value"] ?? ""))
             let item = try #require(list.baseViewModel.item(at: path))
             #expect(row.text.contains(item.title))
         }
@@ -50,7 +50,7 @@ struct RenderingTests {
     func moreButton() throws {
         let (grid, _) = loaded(GridHome.self, Catalogue.manyLive + [StubItem("m1", .long)])
         #expect(try root(grid).buttons(named: "more").map { $0["value"] } == ["0.4"])
-        grid.viewModel.scrollPosition = IndexPath(section: 0, item: 4)
+        grid.viewModel.scrollPosition = HomeIndexPath(section: 0, item: 4)
         #expect(try root(grid).buttons(named: "more").map { $0["value"] } == ["0.0"])
         #expect(try root(grid).first { $0["id"] == "grid-tile-0-4" } != nil)
     }

@@ -25,7 +25,7 @@ import TestSupport
                                        filling: SplicedFilling("token".utf8))))
         }
         // One template for every request, as a cached page is: answers come from reused copies.
-        let shared = SplicedTemplate(base: Array(("<p>[....]" + String(repeating: "x", count: 4000) + "[....]</p>").utf8),
+        let shared = SplicedBytes(base: Array(("<p>[....]" + String(repeating: "x", count: 4000) + "[....]</p>").utf8),
                                      holes: [3..<9, 4009..<4015])
         router.get("/spliced/:value") { request in
             var response = Response.html(.spliced(SplicedBody(template: shared,
@@ -103,7 +103,7 @@ import TestSupport
     /// What makes a cached page cheap: a copy that comes back keeps the libmicrohttpd response
     /// built over it, and the next request queues that response again.
     @Test func aSplicedCopyKeepsTheResponseBuiltOverIt() throws {
-        let template = SplicedTemplate(base: Array("<p>[....]</p>".utf8), holes: [3..<9])
+        let template = SplicedBytes(base: Array("<p>[....]</p>".utf8), holes: [3..<9])
         var router = Router()
         router.get("/page/:value") { request in
             .html(.spliced(SplicedBody(template: template, filling: SplicedFilling(request.parameters["value"]!.utf8))))

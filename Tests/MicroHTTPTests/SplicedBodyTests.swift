@@ -25,7 +25,7 @@ import Testing
     }
 
     @Test func aReusedCopyHoldsOnlyTheNewFilling() throws {
-        let template = SplicedTemplate(base: Array("a[..]b[..]c".utf8), holes: [1..<5, 6..<10])
+        let template = SplicedBytes(base: Array("a[..]b[..]c".utf8), holes: [1..<5, 6..<10])
         func text(_ copy: SplicedCopy) -> String {
             String(decoding: UnsafeRawBufferPointer(start: copy.bytes, count: copy.count), as: UTF8.self)
         }
@@ -44,9 +44,9 @@ import Testing
 
     /// A lent copy keeps its template alive; once every copy is back, the template and its copies go.
     @Test func aLentCopyKeepsItsTemplate() throws {
-        weak var weakTemplate: SplicedTemplate?
+        weak var weakTemplate: SplicedBytes?
         let copy: SplicedCopy = try {
-            let template = SplicedTemplate(base: Array("a[..]b".utf8), holes: [1..<5])
+            let template = SplicedBytes(base: Array("a[..]b".utf8), holes: [1..<5])
             weakTemplate = template
             return try #require(template.lease(filling: SplicedFilling("1111".utf8)))
         }()

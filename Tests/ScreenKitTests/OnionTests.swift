@@ -1,32 +1,33 @@
 import Testing
 @testable import ScreenKit
+import TestSupport
 
 @Suite struct OnionTests {
     let dismiss = "/onboarding/dismiss"
 
-    private func onionTree() throws -> Element {
-        try renderTree(NewYearContent.onion(dismissURL: dismiss), csrf: "csrf-42")
+    private func onionTree() throws -> HTMLElement {
+        try renderTree(Notice.onion(dismissURL: dismiss), csrf: "csrf-42")
     }
 
-    private func element(_ name: String, in tree: Element) throws -> Element {
+    private func element(_ name: String, in tree: HTMLElement) throws -> HTMLElement {
         try #require(tree.first { $0.attributes["data-controller"] == name })
     }
 
     @Test func nestingReadBackFromDataControllerIsModalTemplateContent() throws {
         let tree = try onionTree()
         let names = controllerElements(in: tree).map { $0.attributes["data-controller"] ?? "" }
-        #expect(names == ["ModalContainer", "OnboardingTemplate", "NewYearContent"])
-        let content = try element("NewYearContent", in: tree)
+        #expect(names == ["ModalContainer", "OnboardingTemplate", "Notice"])
+        let content = try element("Notice", in: tree)
         let enclosing = content.ancestors.compactMap { $0.attributes["data-controller"] }
         #expect(enclosing == ["OnboardingTemplate", "ModalContainer"])
     }
 
     @Test func supportingButtonIsInTheTemplatesRowNotInTheContent() throws {
         let tree = try onionTree()
-        let button = try #require(tree.all("button").first { $0.allText == "OK, got it" })
+        let button = try #require(tree.all("button").first { $0.text == "Understood" })
         let row = try #require(button.ancestors.first { $0.hasClass("onboarding__actions") })
         #expect(row.parent?.attributes["data-controller"] == "OnboardingTemplate")
-        let content = try element("NewYearContent", in: tree)
+        let content = try element("Notice", in: tree)
         #expect(!button.ancestors.contains { $0 === content })
         #expect(!content.descendants.contains { $0.tag == "button" })
 
@@ -48,28 +49,28 @@ import Testing
         #expect(!template.ancestors.contains { $0 === form })
         #expect(template.attributes["data-inset-top"] == "xl")
         let dialog = try #require(modal.first { $0.attributes["role"] == "dialog" })
-        #expect(dialog.attributes["aria-label"] == "Short day on New Year's Eve")
+        #expect(dialog.attributes["aria-label"] == "Closed on Monday")
     }
 
     @Test func contentShowsTheNoticeAndIllustration() throws {
-        let content = try element("NewYearContent", in: try onionTree())
-        #expect(content.first { $0.tag == "h1" }?.allText == "Short day on New Year's Eve")
-        #expect(content.first { $0.tag == "p" }?.allText
-            == "On 31 December we are open until 18:00. We will be back with pizza on 1 January at 12:00.")
+        let content = try element("Notice", in: try onionTree())
+        #expect(content.first { $0.tag == "h1" }?.text == "Closed on Monday")
+        #expect(content.first { $0.tag == "p" }?.text
+            == "The kitchen is being repainted; we are back on Tuesday at noon.")
         let image = try #require(content.first { $0.tag == "img" })
-        #expect(image.attributes["src"] == "/assets/images/new-year.svg")
+        #expect(image.attributes["src"] == "/assets/images/notice.svg")
         #expect(!(image.attributes["alt"] ?? "").isEmpty)
     }
 
     @Test func swappingTheContentBringsTheNewDatasourceButtons() throws {
         let template = OnboardingTemplate()
-        let first = NewYearContent(dismissURL: "/a")
+        let first = Notice(dismissURL: "/a")
         template.embed(first)
-        let second = NewYearContent(dismissURL: "/b")
+        let second = Notice(dismissURL: "/b")
         second.viewModel.buttonTitle = "Thanks"
         template.replace(first, with: second)
         let tree = try renderTree(template)
-        let buttons = tree.all("button").map(\.allText)
+        let buttons = tree.all("button").map(\.text)
         #expect(buttons == ["Thanks"])
     }
 
@@ -82,6 +83,6 @@ import Testing
         template.embed(GreetingController(viewModel: "hello"), actionsDatasource: actions)
         let tree = try renderTree(template)
         let link = try #require(tree.all("a").first)
-        #expect(link.allText == "Later" && link.parent?.hasClass("onboarding__actions") == true)
+        #expect(link.text == "Later" && link.parent?.hasClass("onboarding__actions") == true)
     }
 }

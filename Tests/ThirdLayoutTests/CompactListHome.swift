@@ -7,6 +7,11 @@ final class CompactListHome: HomeTemplate<CompactListHomeViewModel, CompactListH
     static let layoutName = "compact"
     static let displayName = "Compact"
 
+    required init() {
+        super.init()
+        viewModel.alternative = ("list", "Show as list")
+    }
+
     func handle(_ form: [String: String]) throws(HomeFormError) {
         guard try handleSharedActions(form) else { throw .noAction }
     }
@@ -20,21 +25,12 @@ final class CompactListHomeViewModel: BaseHomeViewModel {
 final class CompactListHomeView: RootView {
     init() {}
 
-    func renderAttributes(_ model: CompactListHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"home-compact\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "home-compact" }
 
     func renderContent(_ model: CompactListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        if !model.isPreview {
-            writer.write("<form class=\"home-form\" method=\"post\"")
-            writer.urlAttribute("action", model.formAction)
-            writer.write(">")
-            writer.csrfField(scope.context)
-            writer.write("<input type=\"hidden\" name=\"layout\"")
-            writer.attribute("value", model.layout)
-            writer.write("><button type=\"submit\" name=\"replace\" value=\"list\">Show as list</button>")
-            writer.write("<button type=\"submit\" name=\"settings\" value=\"open\">Settings</button>")
-        }
+        HomeMarkup.openForm(model, into: &writer, context: scope.context)
+        HomeMarkup.toolbar(model, into: &writer)
         for (index, section) in model.sections.enumerated() {
             writer.write("<h2>")
             writer.text(section.kind.sectionTitle)
@@ -45,7 +41,7 @@ final class CompactListHomeView: RootView {
                     writer.text(item.title)
                 } else {
                     writer.write("<button class=\"compact-row\" type=\"submit\" name=\"open\"")
-                    writer.attribute("value", IndexPath(section: index, item: position).description)
+                    writer.attribute("value", HomeIndexPath(section: index, item: position).description)
                     writer.write(">")
                     writer.text(item.title)
                     writer.write("</button>")
@@ -54,6 +50,6 @@ final class CompactListHomeView: RootView {
             }
             writer.write("</ol>")
         }
-        if !model.isPreview { writer.write("</form>") }
+        HomeMarkup.closeForm(model, into: &writer)
     }
 }

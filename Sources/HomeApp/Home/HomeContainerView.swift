@@ -7,9 +7,8 @@ final class HomeContainerView: RootView {
 
     init() {}
 
-    func renderAttributes(_ model: HomeContainerModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"home-container\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "home-container" }
 
     func renderContent(_ model: HomeContainerModel, into writer: inout HTMLWriter, scope: RenderScope) {
         // A modal comes first, so it is first in the focus order; the home under it is scenery
@@ -21,6 +20,11 @@ final class HomeContainerView: RootView {
         writer.write("<div class=\"home-container__content\"><h1 class=\"visually-hidden\">")
         writer.text(model.title)
         writer.write("</h1>")
+        if let notice = model.notice {
+            writer.write("<p class=\"home-container__notice\" role=\"status\">")
+            writer.text(notice)
+            writer.write("</p>")
+        }
         scope.render(.content, into: &writer)
         writer.write("</div></div>")
     }

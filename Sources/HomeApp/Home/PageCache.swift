@@ -17,7 +17,7 @@ final class PageCache: Sendable {
 
     struct Page: Sendable {
         /// The rendered bytes with holes where the CSRF token goes.
-        let template: SplicedTemplate
+        let template: SplicedBytes
         let events: [EventTrace.Event]
     }
 

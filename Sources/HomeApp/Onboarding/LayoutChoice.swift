@@ -41,9 +41,8 @@ final class LayoutChoiceView: RootView {
 
     init() {}
 
-    func renderAttributes(_ model: LayoutChoiceModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"layout-choice\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "layout-choice" }
 
     func renderContent(_ model: LayoutChoiceModel, into writer: inout HTMLWriter, scope: RenderScope) {
         writer.write("<h1 class=\"layout-choice__title\">Choose your home</h1>")

@@ -1,10 +1,12 @@
+import Basics
 import MicroHTTP
 import Reporting
 import Synchronization
 
 /// The watchers of `/reports/stream`: each gets every new report line as a server-sent event,
 /// and a heartbeat comment on a timer so a watcher that left is noticed and dropped.
-final class LiveReports: Sendable {
+final class LiveReports: Service {
+    let name = "report stream heartbeat"
     /// The open streams, shared with the heartbeat timer.
     final class Watchers: Sendable {
         let streams = Mutex<[ObjectIdentifier: ResponseStream]>([:])
@@ -17,11 +19,10 @@ final class LiveReports: Sendable {
 
     init(log: ReportLog, heartbeatInterval: Double) {
         self.log = log
-        heartbeat = PeriodicTask(every: heartbeatInterval) { [watchers] in
+        heartbeat = PeriodicTask(name: "heartbeat", every: heartbeatInterval) { [watchers] in
             for stream in watchers.all { stream.write(Array(": heartbeat\n\n".utf8)) }
         }
     }
-
 
     /// A new watcher's stream: it starts with a retry hint, then one `data:` line per event.
     func watch() -> ResponseStream {
@@ -39,5 +40,7 @@ final class LiveReports: Sendable {
         return stream
     }
 
-    func stop() { heartbeat.cancel() }
+    func start() throws { try heartbeat.start() }
+
+    func shutdown() { heartbeat.shutdown() }
 }

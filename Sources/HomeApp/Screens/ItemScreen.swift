@@ -21,9 +21,8 @@ struct ItemScreenModel {
 final class ItemScreenView: RootView {
     init() {}
 
-    func renderAttributes(_ model: ItemScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"item-screen\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "item-screen" }
 
     func renderContent(_ model: ItemScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
         let item = model.item

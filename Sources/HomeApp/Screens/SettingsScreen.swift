@@ -17,9 +17,8 @@ struct SettingsScreenModel {
 final class SettingsScreenView: RootView {
     init() {}
 
-    func renderAttributes(_ model: SettingsScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"settings-screen\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "settings-screen" }
 
     func renderContent(_ model: SettingsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
         AppHeader.render(into: &writer, context: scope.context)

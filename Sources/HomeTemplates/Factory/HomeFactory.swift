@@ -1,4 +1,4 @@
-/// The layouts the home can show, by name (the seed's `HomeFactory.create(withStyle:)`).
+/// The layouts the home can show, by name (UIKit's `HomeFactory.create(withStyle:)` pattern).
 /// Adding a layout is one file (the child) and one `register` line.
 public struct HomeFactory: Sendable {
     public private(set) var layouts: [any HomeChild.Type] = []
@@ -9,6 +9,9 @@ public struct HomeFactory: Sendable {
 
     /// The layouts this product ships.
     public static let standard = HomeFactory([ListHome.self, GridHome.self])
+
+    /// The layout shown when nothing else decides: the list, when the factory has it.
+    public var fallbackLayout: String { has(ListHome.layoutName) ? ListHome.layoutName : names[0] }
 
     /// Adds a layout, or replaces the one with the same name.
     public mutating func register(_ layout: any HomeChild.Type) {

@@ -1,9 +1,10 @@
 import ScreenKit
 
-/// Markup every home child shares: the form around it, its toolbar, headings and empty state.
-enum HomeMarkup {
+/// Markup every home child shares: the form around it, its toolbar, headings and empty state;
+/// public so that a layout written outside this module draws the same form.
+public enum HomeMarkup {
     /// Opens the child's form (or nothing for a preview).
-    static func openForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
+    public static func openForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
         guard !model.isPreview else { return }
         writer.write("<form class=\"home-form\" method=\"post\"")
         writer.urlAttribute("action", model.formAction)
@@ -12,14 +13,20 @@ enum HomeMarkup {
         writer.write("<input type=\"hidden\" name=\"layout\"")
         writer.attribute("value", model.layout)
         writer.write(">")
+        for field in model.hiddenFields {
+            writer.write("<input type=\"hidden\"")
+            writer.attribute("name", field.name)
+            writer.attribute("value", field.value)
+            writer.write(">")
+        }
     }
 
-    static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+    public static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         if !model.isPreview { writer.write("</form>") }
     }
 
     /// The switch and settings buttons, and the heading if there is one.
-    static func toolbar(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+    public static func toolbar(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         guard !model.isPreview else { return }
         writer.write("<div class=\"home-toolbar\">")
         if let heading = model.heading {
@@ -39,11 +46,11 @@ enum HomeMarkup {
     }
 
     /// A section's heading id, unique per layout so two children can share a page.
-    static func sectionID(_ model: BaseHomeViewModel, _ section: Int, into writer: inout HTMLWriter) {
+    public static func sectionID(_ model: BaseHomeViewModel, _ section: Int, into writer: inout HTMLWriter) {
         writer.attribute("id", "\(model.layout)-section-\(section)")
     }
 
-    static func emptyState(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+    public static func emptyState(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         writer.write("<p class=\"home-empty\">")
         writer.text(model.emptyMessage)
         writer.write("</p>")
@@ -54,7 +61,7 @@ enum HomeMarkup {
     static let eagerPosters = 4
 
     /// The poster; decorative, since the title is written beside it.
-    static func poster(_ item: any HomeItem, at path: IndexPath, className: StaticString, width: Int,
+    public static func poster(_ item: any HomeItem, at path: HomeIndexPath, className: StaticString, width: Int,
                        into writer: inout HTMLWriter, context: RenderContext) {
         writer.write("<img class=\"")
         writer.write(className)

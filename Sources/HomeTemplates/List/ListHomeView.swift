@@ -1,14 +1,13 @@
 import ScreenKit
 
 /// The list's markup: sections of rows, each row a button naming its index path.
-public final class ListHomeView: RootView {
-    public init() {}
+final class ListHomeView: RootView {
+    init() {}
 
-    public func renderAttributes(_ model: ListHomeViewModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"home-list\"")
-    }
+    /// The root element's class.
+    static var cssClass: StaticString? { "home-list" }
 
-    public func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+    func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
         HomeMarkup.openForm(model, into: &writer, context: scope.context)
         HomeMarkup.toolbar(model, into: &writer)
         if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
@@ -21,14 +20,14 @@ public final class ListHomeView: RootView {
             writer.text(section.kind.sectionTitle)
             writer.write("</h2><ul class=\"home-list__rows\">")
             for (position, item) in section.items.enumerated() {
-                row(item, IndexPath(section: index, item: position), model, into: &writer, context: scope.context)
+                row(item, HomeIndexPath(section: index, item: position), model, into: &writer, context: scope.context)
             }
             writer.write("</ul></section>")
         }
         HomeMarkup.closeForm(model, into: &writer)
     }
 
-    private func row(_ item: any HomeItem, _ path: IndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter,
+    private func row(_ item: any HomeItem, _ path: HomeIndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter,
                       context: RenderContext) {
         writer.write("<li class=\"home-list__row\">")
         if model.isPreview {

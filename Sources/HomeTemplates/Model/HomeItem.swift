@@ -13,7 +13,7 @@ public protocol HomeItem: Sendable {
     var isLiveNow: Bool { get }
 }
 
-/// The three kinds of the seed's streaming app.
+/// The three kinds of item a streaming app's home shows.
 public enum HomeItemKind: String, Sendable, CaseIterable {
     case long, short, live
 

@@ -2,8 +2,3 @@
 public protocol HasViewModel: AnyObject {
     var baseViewModel: BaseHomeViewModel { get }
 }
-
-/// Lets the container ask a child to redraw after it set new items.
-public protocol Refreshable: AnyObject {
-    func refresh()
-}

@@ -1,8 +1,8 @@
 /// Why a child could not decode a post; the app answers 400 with the description.
 public enum HomeFormError: Error, Equatable, CustomStringConvertible {
     case malformedIndexPath(String)
-    case noSuchItem(IndexPath)
-    case notLive(IndexPath)
+    case noSuchItem(HomeIndexPath)
+    case notLive(HomeIndexPath)
     case unknownLayout(String)
     case noAction
 

@@ -4,13 +4,13 @@ import ScreenKit
 /// layouts offer. Subclasses add their own view, order and extra actions.
 open class HomeTemplate<Model: BaseHomeViewModel, View: RootView>: GenericViewController<Model, View>
 where View.Model == Model {
-    public var longSelected: ((IndexPath) -> Void)?
-    public var shortSelected: ((IndexPath) -> Void)?
-    public var streamSelected: ((IndexPath) -> Void)?
+    public var longSelected: ((HomeIndexPath) -> Void)?
+    public var shortSelected: ((HomeIndexPath) -> Void)?
+    public var streamSelected: ((HomeIndexPath) -> Void)?
     public var settingsSelected: (() -> Void)?
     public var replaceWith: ((any HomeChild) -> Void)?
     public var didLaunch: (() -> Void)?
-    public var didHorizontalSwipe: ((IndexPath) -> Void)?
+    public var didHorizontalSwipe: ((HomeIndexPath) -> Void)?
 
     public var formAction: String {
         get { viewModel.formAction }
@@ -51,7 +51,7 @@ where View.Model == Model {
     }
 
     /// Opening an item means what its kind says.
-    func open(_ path: IndexPath) throws(HomeFormError) {
+    func open(_ path: HomeIndexPath) throws(HomeFormError) {
         guard let item = viewModel.item(at: path) else { throw .noSuchItem(path) }
         switch item.category {
         case .long: longSelected?(path)
@@ -60,8 +60,8 @@ where View.Model == Model {
         }
     }
 
-    func indexPath(_ text: String) throws(HomeFormError) -> IndexPath {
-        guard let path = IndexPath(text) else { throw .malformedIndexPath(text) }
+    func indexPath(_ text: String) throws(HomeFormError) -> HomeIndexPath {
+        guard let path = HomeIndexPath(text) else { throw .malformedIndexPath(text) }
         return path
     }
 }

@@ -12,7 +12,7 @@ open class BaseHomeViewModel {
     }
     private var arranged: [HomeSection]?
     /// The grid's row scrolled on by its "more" button (without JavaScript); others ignore it.
-    public var scrollPosition: IndexPath?
+    public var scrollPosition: HomeIndexPath?
     /// Shown when there are no items, e.g. a search with no match.
     public var emptyMessage = "Nothing to watch right now."
     /// A heading above the sections, e.g. the search that found them.
@@ -21,10 +21,13 @@ open class BaseHomeViewModel {
     public internal(set) var layout = ""
     /// Where the child's form posts.
     public internal(set) var formAction = "/home/actions"
+    /// Hidden fields the container adds to the child's form, such as the catalogue version the
+    /// positions in it refer to.
+    public var hiddenFields: [(name: String, value: String)] = []
     /// A preview draws without a form or buttons.
     public internal(set) var isPreview = false
     /// The layout the child's switch button offers, and its label.
-    public internal(set) var alternative: (layout: String, title: String)?
+    public var alternative: (layout: String, title: String)?
 
     public required init() {}
 
@@ -32,17 +35,17 @@ open class BaseHomeViewModel {
     open var sectionOrder: [HomeItemKind] { HomeItemKind.allCases }
 
     /// The item at `path` in this child's own order.
-    public func item(at path: IndexPath) -> (any HomeItem)? {
+    public func item(at path: HomeIndexPath) -> (any HomeItem)? {
         guard sections.indices.contains(path.section), sections[path.section].items.indices.contains(path.item)
         else { return nil }
         return sections[path.section].items[path.item]
     }
 
     /// Where `identifier` sits in this child's order.
-    public func indexPath(of identifier: String) -> IndexPath? {
+    public func indexPath(of identifier: String) -> HomeIndexPath? {
         for (section, content) in sections.enumerated() {
             if let item = content.items.firstIndex(where: { $0.identifier == identifier }) {
-                return IndexPath(section: section, item: item)
+                return HomeIndexPath(section: section, item: item)
             }
         }
         return nil
@@ -71,9 +74,9 @@ public final class GridHomeViewModel: BaseHomeViewModel {
     public override var sectionOrder: [HomeItemKind] { [.live, .long, .short] }
 
     /// Where row `section`'s "more" button scrolls to next; back to the start after the end.
-    public func nextScrollTarget(forSection section: Int) -> IndexPath {
+    public func nextScrollTarget(forSection section: Int) -> HomeIndexPath {
         let current = scrollPosition?.section == section ? scrollPosition!.item : 0
         let next = current + Self.scrollStep
-        return IndexPath(section: section, item: next < sections[section].items.count ? next : 0)
+        return HomeIndexPath(section: section, item: next < sections[section].items.count ? next : 0)
     }
 }

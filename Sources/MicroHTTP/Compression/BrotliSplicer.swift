@@ -16,7 +16,7 @@ import CBrotli
 /// a hole. A page is compressed once, so it is compressed at quality 11 (some 50 ms for a 35 KB
 /// page, off the server's threads), which wins that back and more.
 enum BrotliSplicer {
-    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], quality: UInt32 = 11) -> SplicedTemplate? {
+    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], quality: UInt32 = 11) -> SplicedBytes? {
         let length = holes.first?.count ?? 0
         guard holes.allSatisfy({ $0.count == length }), (1...0x10000).contains(length) || holes.isEmpty,
               let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
@@ -38,7 +38,7 @@ enum BrotliSplicer {
             start = hole.upperBound
         }
         encoder.compress(UnsafeRawBufferPointer(rebasing: page[start...]), BROTLI_OPERATION_FINISH, into: &output)
-        let template = SplicedTemplate(base: output, holes: tokenOffsets.map { $0..<($0 + length) })
+        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) })
         return SpliceCheck.holds(template, page: page, holes: holes, decode: BrotliEncoder.decompress) ? template : nil
     }
 }

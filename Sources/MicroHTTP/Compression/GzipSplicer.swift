@@ -15,7 +15,7 @@ import CZlib
 enum GzipSplicer {
     /// The member for `page` with `holes`, all of one length, or nil when the page cannot be
     /// spliced (holes of several lengths, a token longer than a stored block, a failed check).
-    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], level: Int32 = 9) -> SplicedTemplate? {
+    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], level: Int32 = 9) -> SplicedBytes? {
         let length = holes.first?.count ?? 0
         guard holes.allSatisfy({ $0.count == length }), length <= 0xFFFF, page.count <= Int(UInt32.max),
               let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
@@ -44,7 +44,7 @@ enum GzipSplicer {
         output += [0, 0, 0, 0]  // the CRC, per response
         let size = UInt32(truncatingIfNeeded: page.count).littleEndian
         withUnsafeBytes(of: size) { output += $0 }
-        let template = SplicedTemplate(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, checksum: checksum)
+        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, checksum: checksum)
         return SpliceCheck.holds(template, page: page, holes: holes, decode: { Gzip.decompress($0) }) ? template : nil
     }
 

@@ -4,7 +4,7 @@
 /// decodes right. Done once per compressed page, so a fault in the splicers costs compression,
 /// never a wrong page.
 enum SpliceCheck {
-    static func holds(_ template: SplicedTemplate, page: UnsafeRawBufferPointer, holes: [Range<Int>],
+    static func holds(_ template: SplicedBytes, page: UnsafeRawBufferPointer, holes: [Range<Int>],
                       decode: ([UInt8]) -> [UInt8]?) -> Bool {
         let length = holes.first?.count ?? 0
         guard length <= SplicedFilling.capacity else { return false }

@@ -2,17 +2,17 @@
 /// visitor's token. The server sends it from a reused copy of the template with only the holes
 /// rewritten; a filling of another length than the holes is written out whole instead.
 public struct SplicedBody: Sendable {
-    public let template: SplicedTemplate
+    public let template: SplicedBytes
     public let filling: SplicedFilling
 
-    public init(template: SplicedTemplate, filling: SplicedFilling) {
+    public init(template: SplicedBytes, filling: SplicedFilling) {
         self.template = template
         self.filling = filling
     }
 
     /// A body over a template of its own (no copies to reuse): for one-off bodies and tests.
     public init(base: [UInt8], holes: [Range<Int>], filling: SplicedFilling) {
-        self.init(template: SplicedTemplate(base: base, holes: holes), filling: filling)
+        self.init(template: SplicedBytes(base: base, holes: holes), filling: filling)
     }
 
     /// The length of the body.

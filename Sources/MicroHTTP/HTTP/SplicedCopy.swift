@@ -1,6 +1,6 @@
 import Glibc
 
-/// One copy of a `SplicedTemplate`'s bytes, lent to one response at a time and then kept for
+/// One copy of a `SplicedBytes`'s bytes, lent to one response at a time and then kept for
 /// the next. The server keeps the libmicrohttpd response it built over the bytes with them
 /// (`prepared`), so a reused copy also reuses its response and the headers added to it.
 ///
@@ -10,7 +10,7 @@ final class SplicedCopy: @unchecked Sendable {
     let bytes: UnsafeMutableRawPointer
     let count: Int
     /// The template while the copy is lent, so that the template lives until it comes back.
-    private var lender: SplicedTemplate?
+    private var lender: SplicedBytes?
     /// What the server built over these bytes; it goes when the copy does.
     var prepared: PreparedResponse?
 
@@ -27,7 +27,7 @@ final class SplicedCopy: @unchecked Sendable {
         free(bytes)
     }
 
-    func lend(from template: SplicedTemplate) { lender = template }
+    func lend(from template: SplicedBytes) { lender = template }
 
     /// Back to the template it was lent from, for the next response.
     func giveBack() {

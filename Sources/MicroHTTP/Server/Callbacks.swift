@@ -3,7 +3,7 @@ import Glibc
 
 // libmicrohttpd calls these from its own threads. They are plain functions in a non-main file
 // so they carry no actor isolation; `cls` is the retained ServerCore, `con_cls` the retained
-// RequestContext created in `uriLogCallback` and released in `requestCompletedCallback`.
+// RequestState created in `uriLogCallback` and released in `requestCompletedCallback`.
 // The core is borrowed (`_withUnsafeGuaranteedRef`), not retained: every thread would otherwise
 // write its one shared reference count several times per request.
 
@@ -15,7 +15,7 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
     let arguments = uri.map(QueryTakeover.take) ?? 0
     let context = Unmanaged<ServerCore>.fromOpaque(cls!)._withUnsafeGuaranteedRef { core in
         core.requestStarted()
-        return RequestContext(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
+        return RequestState(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
     }
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -32,8 +32,9 @@ func accessHandlerCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
         UnsafeBufferPointer(start: UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self), count: uploadDataSize.pointee)
     }
     return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-        Unmanaged<RequestContext>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
-            core.access(connection, Method(cString: method), context, upload: bytes, uploadSize: uploadDataSize)
+        Unmanaged<RequestState>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
+            if !context.headersSeen { context.headStart = method }
+            return core.access(connection, Method(cString: method), context, upload: bytes, uploadSize: uploadDataSize)
         }
     }
 }
@@ -43,7 +44,7 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ termination: MHD_RequestTerminationCode) {
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
-    Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue().complete()
+    Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue().complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if let connection { core.headDeadlines.answered(connection) }
         core.requestFinished()
@@ -74,7 +75,7 @@ func postDataCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ 
                       _ transferEncoding: UnsafePointer<CChar>?, _ data: UnsafePointer<CChar>?,
                       _ offset: UInt64, _ size: Int) -> MHD_Result {
     guard let cls, let key else { return .NO }
-    let context = Unmanaged<RequestContext>.fromOpaque(cls).takeUnretainedValue()
+    let context = Unmanaged<RequestState>.fromOpaque(cls).takeUnretainedValue()
     let chunk = UnsafeBufferPointer(
         start: data.map { UnsafeRawPointer($0).assumingMemoryBound(to: UInt8.self) }, count: data == nil ? 0 : size)
     context.appendFormData(name: String(cString: key), filename: filename.map { String(cString: $0) },

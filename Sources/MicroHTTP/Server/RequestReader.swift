@@ -4,7 +4,7 @@ import Glibc
 /// Reads a complete `Request` off a libmicrohttpd connection, refusing what is not well-formed.
 struct RequestReader {
     let connection: OpaquePointer
-    let context: RequestContext
+    let context: RequestState
     let method: Method
 
     func read() throws(HTTPError) -> Request {

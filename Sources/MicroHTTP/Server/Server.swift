@@ -1,10 +1,12 @@
+import Basics
 import CMicroHTTPD
 import Glibc
 import Logging
 import Synchronization
 
 /// An HTTP server: libmicrohttpd's thread pool with epoll, answering through a `Router`.
-public final class Server: Sendable {
+public final class Server: Service {
+    public let name = "HTTP server"
     private struct Running {
         let daemon: OpaquePointer
         let core: Unmanaged<ServerCore>
@@ -27,6 +29,9 @@ public final class Server: Sendable {
 
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
+
+    /// Requests waiting for a `Response.later` answer.
+    public var laterAnswersOwed: Int { core.owed.count }
 
     public func start() throws(ServerError) {
         try running.withLock { (state: inout Running?) throws(ServerError) in
@@ -68,6 +73,8 @@ public final class Server: Sendable {
         core.accepting.store(false, ordering: .relaxed)
         // Suspended streams would outlive the daemon: end them so their connections resume and close.
         core.openStreams.finishAll()
+        // Likewise connections waiting for a later answer: they get 503 now.
+        core.answerOwedReplies()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
         while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {

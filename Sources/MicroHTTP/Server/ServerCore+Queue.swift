@@ -15,7 +15,7 @@ extension ServerCore {
     /// copy of its template (with the response built over it last time), a file through sendfile.
     /// A compressible body goes in the coding the client prefers: a spliced page from its
     /// template's compressed form when it has one, anything else compressed on the spot.
-    func queue(_ response: Response, for context: RequestContext, on connection: OpaquePointer) -> MHD_Result {
+    func queue(_ response: Response, for context: RequestState, on connection: OpaquePointer) -> MHD_Result {
         let status = UInt32(response.status.rawValue)
         let varies = response.isCompressible
         let coding = varies ? acceptedCoding(connection) : .identity

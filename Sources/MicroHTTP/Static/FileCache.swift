@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Synchronization
 
@@ -9,13 +10,13 @@ final class FileCache: Sendable {
     /// One file's bytes, read whole, what identified the file when it was read, its ETag,
     /// formatted once rather than on every hit, its fingerprint and its compressed forms.
     struct Entry: Sendable {
-        let identity: FileIdentity
+        let identity: FileStamp
         let bytes: [UInt8]
         let etag: String
         let fingerprint: String
         let compressed: PrecompressedFile?
 
-        init(identity: FileIdentity, bytes: [UInt8], compressed: PrecompressedFile?) {
+        init(identity: FileStamp, bytes: [UInt8], compressed: PrecompressedFile?) {
             self.identity = identity
             self.bytes = bytes
             etag = identity.etag
@@ -42,7 +43,7 @@ final class FileCache: Sendable {
     func canHold(_ size: Int) -> Bool { size <= maximumFileSize && heldBytes + size <= budget }
 
     /// The entry for `key` if it was read from a file with this identity.
-    func entry(_ key: String, matching identity: FileIdentity) -> Entry? {
+    func entry(_ key: String, matching identity: FileStamp) -> Entry? {
         entries.withLock { state in
             guard let entry = state.files[key] else { return nil }
             if entry.identity == identity { return entry }
@@ -59,23 +60,22 @@ final class FileCache: Sendable {
         }
     }
 
-    /// Reads the regular file at `path` whole and holds it under `key`, when it is small enough,
-    /// fits the budget and did not change while it was read; nil otherwise. A text file's
-    /// compressed forms are made now (`compressNow`, at start) or on another thread (a file that
-    /// changed while serving: its requests get the plain bytes until they are ready).
-    func load(_ key: String, path: String, compressible: Bool = false, compressNow: Bool = false) -> Entry? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let before = FileIdentity(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
+    /// Reads the regular file open as `fd` whole (from its start; the caller closes it) and holds
+    /// it under `key`, when it is small enough, fits the budget and did not change while it was
+    /// read; nil otherwise. A text file's compressed forms are made now (`compressNow`, at start)
+    /// or on another thread (a file that changed while serving: its requests get the plain bytes
+    /// until they are ready); `sharedAs` names the file among every server's in this process.
+    func load(_ key: String, descriptor fd: Int32, sharedAs name: String = "", compressible: Bool = false,
+              compressNow: Bool = false) -> Entry? {
+        guard let before = FileStamp(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
         var bytes = [UInt8](repeating: 0, count: before.size)
         let read = bytes.withUnsafeMutableBytes { Self.readFully(fd, into: $0) }
-        guard read == before.size, FileIdentity(descriptor: fd) == before else { return nil }
+        guard read == before.size, FileStamp(descriptor: fd) == before else { return nil }
         var compressed: PrecompressedFile? = nil
         var isNew = false
         // Made once, so even a small icon is worth it (the forms are kept only when smaller).
         if compressible && !bytes.isEmpty {
-            (compressed, isNew) = PrecompressedFile.forFile(path, before)
+            (compressed, isNew) = PrecompressedFile.forFile(name, before)
         }
         let entry = Entry(identity: before, bytes: bytes, compressed: compressed)
         if let compressed, isNew {

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// A held file's gzip and brotli forms, made once at their best levels when the file is read, so
@@ -10,9 +11,9 @@ final class PrecompressedFile: Sendable {
 
     private let gzip = AtomicLazyReference<Bytes>()
     private let brotli = AtomicLazyReference<Bytes>()
-    let identity: FileIdentity
+    let identity: FileStamp
 
-    init(identity: FileIdentity) { self.identity = identity }
+    init(identity: FileStamp) { self.identity = identity }
 
     /// The forms of each file read, by path, while it stays the same file: servers in one process
     /// over one folder (tests, a reload) compress a file once. One per path at most.
@@ -20,7 +21,7 @@ final class PrecompressedFile: Sendable {
 
     /// The forms of the file at `path` as it is now (`identity`): the ones made before if it has
     /// not changed since, else new ones, with `isNew` true (to be made by the caller).
-    static func forFile(_ path: String, _ identity: FileIdentity) -> (file: PrecompressedFile, isNew: Bool) {
+    static func forFile(_ path: String, _ identity: FileStamp) -> (file: PrecompressedFile, isNew: Bool) {
         made.withLock { made in
             if let known = made[path], known.identity == identity { return (known, false) }
             let fresh = PrecompressedFile(identity: identity)

@@ -1,7 +1,9 @@
+import Basics
 import Glibc
 
 /// Serves the files below one folder, with ETag revalidation. Anything that would leave the
-/// folder — `..` in any spelling, an encoded slash, a symbolic link pointing out — is a 404,
+/// folder — `..` in any spelling, an encoded slash, a symbolic link pointing out (checked on the
+/// open descriptor, so swapping a folder for a link mid-request cannot get past) — is a 404,
 /// as are folders (no listings) and hidden files. Small files are answered from memory
 /// (`FileCache`), text ones in gzip or brotli made once when they are read; larger ones with
 /// sendfile.
@@ -53,7 +55,7 @@ public struct StaticFiles: Sendable {
                       caching: (String?) -> String) throws(HTTPError) -> Response {
         let notFound = HTTPError(.notFound, "There is no file at /\(relative).")
         let named = root + "/" + relative
-        guard let identity = FileIdentity(path: named), identity.isRegularFile else {
+        guard let identity = FileStamp(path: named), identity.isRegularFile else {
             cache.remove(relative)
             throw notFound
         }
@@ -62,19 +64,16 @@ public struct StaticFiles: Sendable {
         if let entry = cache.entry(relative, matching: identity) {
             return answer(entry, named: name, headers: headers, cacheControl: caching(entry.fingerprint))
         }
-        guard let path = Self.realPath(named), path.hasPrefix(root + "/") else { throw notFound }
+        // Opened, then checked: the descriptor is what gets read or sent, and it is inside the folder.
+        guard let fd = ConfinedOpen.open(relative, below: root) else { throw notFound }
         if cache.canHold(identity.size),
-           let entry = cache.load(relative, path: path, compressible: Self.compressible(name)) {
+           let entry = cache.load(relative, descriptor: fd, sharedAs: named, compressible: Self.compressible(name)) {
+            close(fd)
             return answer(entry, named: name, headers: headers, cacheControl: caching(entry.fingerprint))
         }
-        do {
-            // Its own status, not the one taken before: the name may have moved to a new file since.
-            let file = try OpenFile(path: path)
-            return answer(etag: FileIdentity(file.info).etag, named: name, headers: headers,
-                          cacheControl: caching(nil)) { .file(file) }
-        } catch {
-            throw notFound
-        }
+        // Its own status, not the one taken before: the name may have moved to a new file since.
+        let file = OpenFile(adopting: fd)
+        return answer(etag: FileStamp(file.info).etag, named: name, headers: headers, cacheControl: caching(nil)) { .file(file) }
     }
 
     /// A held file in the coding the client prefers, when it was compressed.
@@ -123,14 +122,14 @@ public struct StaticFiles: Sendable {
         var names: [String: String] = [:]
         for relative in Self.files(below: root, prefix: "") {
             let path = root + "/" + relative
-            guard let identity = FileIdentity(path: path), identity.isRegularFile else { continue }
-            if cache.entry(relative, matching: identity) == nil {
-                // A link that leads out of the folder is never read.
-                guard let resolved = Self.realPath(path), resolved.hasPrefix(root + "/") else { continue }
+            guard let identity = FileStamp(path: path), identity.isRegularFile else { continue }
+            var entry = cache.entry(relative, matching: identity)
+            // Opened confined, as a request would: a link that leads out of the folder is never read.
+            if entry == nil, cache.canHold(identity.size), let fd = ConfinedOpen.open(relative, below: root) {
+                entry = cache.load(relative, descriptor: fd, sharedAs: path, compressible: Self.compressible(relative),
+                                   compressNow: true)
+                close(fd)
             }
-            let entry = cache.entry(relative, matching: identity)
-                ?? (cache.canHold(identity.size) ? cache.load(relative, path: path, compressible: Self.compressible(relative),
-                                                             compressNow: true) : nil)
             if let entry { names[relative] = Fingerprint.name(relative, entry.fingerprint) }
         }
         return names

@@ -1,22 +1,3 @@
-/// A step on the design system's spacing scale (see `--space-*` in `app.css`).
-///
-/// A fixed scale rather than free lengths because the CSP forbids `style` attributes: each step is
-/// written as a data attribute that the stylesheet maps to a CSS custom property.
-public enum InsetSize: String, Sendable, CaseIterable {
-    /// No inset.
-    case none
-    /// Extra small (0.25rem).
-    case xs
-    /// Small (0.5rem).
-    case sm
-    /// Medium (1rem).
-    case md
-    /// Large (2rem).
-    case lg
-    /// Extra large (3.5rem): clears a corner button.
-    case xl
-}
-
 /// Insets a container adds around its child, like UIKit's `additionalSafeAreaInsets`.
 public struct EdgeInsets: Equatable, Sendable {
     /// Inset above the child's content.
@@ -47,10 +28,4 @@ public struct EdgeInsets: Equatable, Sendable {
         if bottom != .none { writer.attribute("data-inset-bottom", bottom.rawValue) }
         if trailing != .none { writer.attribute("data-inset-trailing", trailing.rawValue) }
     }
-}
-
-/// How a child that replaced another enters, marked in the HTML for CSS / View Transitions.
-public enum Transition: String, Sendable {
-    /// The new child fades in over the old one's place.
-    case crossFade = "cross-fade"
 }

@@ -12,7 +12,10 @@ public protocol RootView: AnyObject {
     /// The root element's tag name (default `div`).
     static var tag: StaticString { get }
 
-    /// Writes the root element's own attributes, each as ` name="value"` (default none).
+    /// The root element's `class`, written by the default `renderAttributes` (default none).
+    static var cssClass: StaticString? { get }
+
+    /// Writes the root element's own attributes, each as ` name="value"` (default: the `cssClass`).
     func renderAttributes(_ model: Model, into writer: inout HTMLWriter, context: RenderContext)
 
     /// Writes what goes inside the root element, rendering embedded children via `scope`.
@@ -23,6 +26,14 @@ extension RootView {
     /// The root element is a `div` unless the view says otherwise.
     public static var tag: StaticString { "div" }
 
-    /// No attributes besides ScreenKit's own unless the view writes some.
-    public func renderAttributes(_ model: Model, into writer: inout HTMLWriter, context: RenderContext) {}
+    /// No class unless the view names one.
+    public static var cssClass: StaticString? { nil }
+
+    /// Writes the `cssClass`, if any; views with more attributes write their own.
+    public func renderAttributes(_ model: Model, into writer: inout HTMLWriter, context: RenderContext) {
+        guard let cssClass = Self.cssClass else { return }
+        writer.write(" class=\"")
+        writer.write(cssClass)
+        writer.write("\"")
+    }
 }

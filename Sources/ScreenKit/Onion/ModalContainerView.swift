@@ -3,11 +3,8 @@ public final class ModalContainerView: RootView {
     /// Creates the view.
     public init() {}
 
-    /// Writes the backdrop class.
-    public func renderAttributes(_ model: ModalContainerModel, into writer: inout HTMLWriter,
-                                 context: RenderContext) {
-        writer.write(" class=\"modal\"")
-    }
+    /// The root element's class.
+    public static var cssClass: StaticString? { "modal" }
 
     /// Writes the sheet: close form first (first in focus order), then the child's slot.
     public func renderContent(_ model: ModalContainerModel, into writer: inout HTMLWriter,

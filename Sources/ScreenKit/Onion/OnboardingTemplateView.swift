@@ -3,11 +3,8 @@ public final class OnboardingTemplateView: RootView {
     /// Creates the view.
     public init() {}
 
-    /// Writes the template's class.
-    public func renderAttributes(_ model: OnboardingTemplateModel, into writer: inout HTMLWriter,
-                                 context: RenderContext) {
-        writer.write(" class=\"onboarding\"")
-    }
+    /// The root element's class.
+    public static var cssClass: StaticString? { "onboarding" }
 
     /// Writes the content slot, then the supporting views inside the action row.
     public func renderContent(_ model: OnboardingTemplateModel, into writer: inout HTMLWriter,

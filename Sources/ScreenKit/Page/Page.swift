@@ -23,11 +23,11 @@ public struct Page {
 
     /// Renders the document and keeps where the CSRF token went, so the bytes can be served
     /// again to other visitors with their own token spliced in.
-    public func renderTemplate(context: RenderContext, capacity: Int = HTMLWriter.defaultCapacity) -> PageTemplate {
+    public func renderPage(context: RenderContext, capacity: Int = HTMLWriter.defaultCapacity) -> RenderedPage {
         var writer = HTMLWriter(capacity: capacity)
         render(into: &writer, context: context)
         let ranges = writer.tokenRanges
-        return PageTemplate(bytes: writer.finish(), tokenRanges: ranges)
+        return RenderedPage(bytes: writer.finish(), tokenRanges: ranges)
     }
 
     /// The `<title>` text: the resolved title (with the suffix) or the default.

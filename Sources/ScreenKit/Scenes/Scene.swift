@@ -1,4 +1,4 @@
-/// A value naming where to go and with what (the seed's `SceneRequest`); it does nothing itself.
+/// A value naming where to go and with what (a `SceneRequest`, as in UIKit apps); it does nothing itself.
 public protocol SceneRequest: SendableMetatype {}
 
 /// A built scene and its presentation style.
@@ -17,7 +17,7 @@ public enum Presentation {
     case page(ViewController)
 }
 
-/// Builds the scene a request names (the seed's `ViewControllerSceneBuildable`).
+/// Builds the scene a request names.
 public protocol SceneBuilder {
     /// The scene for `request`, or nil when this builder does not know the request.
     func scene(for request: any SceneRequest) -> Scene?

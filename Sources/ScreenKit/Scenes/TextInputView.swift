@@ -3,11 +3,8 @@ public final class TextInputView: RootView {
     /// Creates the view.
     public init() {}
 
-    /// Writes the form's class.
-    public func renderAttributes(_ model: TextInputModel, into writer: inout HTMLWriter,
-                                 context: RenderContext) {
-        writer.write(" class=\"text-input\"")
-    }
+    /// The root element's class.
+    public static var cssClass: StaticString? { "text-input" }
 
     /// Writes the form; an error is tied to the field with `aria-describedby` and `aria-invalid`.
     public func renderContent(_ model: TextInputModel, into writer: inout HTMLWriter,

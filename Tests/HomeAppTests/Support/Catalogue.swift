@@ -2,7 +2,7 @@ import Foundation
 import HomeAppTestSupport
 import TestSupport
 
-/// The default catalogue as the tests expect to see it, read straight from `Public/content.json`
+/// The default catalogue as the tests expect to see it, read straight from `Config/content.json`
 /// (not through the app), so the app's own mapping is what is checked.
 enum Catalogue {
     struct Entry: Decodable {
@@ -14,14 +14,14 @@ enum Catalogue {
 
     static let entries: [Entry] = {
         struct File: Decodable { let items: [Entry] }
-        let data = try! Data(contentsOf: AppFixture.publicFolder.appendingPathComponent("content.json"))
+        let data = try! Data(contentsOf: AppFixture.configFolder.appendingPathComponent("content.json"))
         return try! JSONDecoder().decode(File.self, from: data).items
     }()
 
     static func ids(_ kind: String) -> [String] { entries.filter { $0.kind == kind }.map(\.id) }
     static func title(_ id: String) -> String { entries.first { $0.id == id }!.title }
 
-    /// The id at a child's index path, by the order issue 4 gives each layout.
+    /// The id at a child's index path, by the order each layout gives its sections.
     static func id(at position: String, layout: String) -> String {
         let parts = position.split(separator: ".").map { Int($0)! }
         let kinds = layout == "grid" ? ["live", "long", "short"] : ["long", "short", "live"]

@@ -11,7 +11,7 @@ struct HTML: ResponseGenerator {
         Response(status: .ok, headers: Self.headers, body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 
-    func response(from request: Request, context: some RequestContext) throws -> Response { response() }
+    func response(from request: Request, context: some RequestState) throws -> Response { response() }
 
     private static let headers: HTTPFields = [
         .contentType: "text/html; charset=utf-8",

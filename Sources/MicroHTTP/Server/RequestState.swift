@@ -1,0 +1,56 @@
+import CMicroHTTPD
+
+/// Per-request state that libmicrohttpd carries for us in `con_cls`, from the raw URI to the
+/// completion notice. Only the connection's own thread touches it.
+final class RequestState {
+    /// Why the body cannot be handled; answered once the upload has finished arriving.
+    enum BodyProblem { case tooLarge, malformedForm }
+
+    /// The request target as sent; nil when its bytes are not UTF-8.
+    let rawTarget: String?
+    /// Arguments in the target's query, counted before anything is decoded.
+    let queryArgumentCount: Int
+    let id: String
+    var headersSeen = false
+    /// The method as libmicrohttpd passed it on the first call: the start of the head in its read
+    /// buffer, valid during that call only (`RequestFraming` checks the head's layout from it).
+    var headStart: UnsafePointer<CChar>?
+    var postProcessor: OpaquePointer?
+    var formFields: [FormField] = []
+    var body: [UInt8] = []
+    var receivedBytes = 0
+    var problem: BodyProblem?
+    /// The spliced copy the response is sent from, given back once the request completes.
+    var lentCopy: SplicedCopy?
+    /// Set while the connection waits for a `Response.later` answer.
+    var laterAnswer: LaterAnswer?
+
+    init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {
+        self.rawTarget = rawTarget
+        self.queryArgumentCount = queryArgumentCount
+        self.id = id
+    }
+
+    /// Appends a chunk the post processor decoded; `offset > 0` continues the last field.
+    func appendFormData(name: String, filename: String?, contentType: String?,
+                        data: UnsafeBufferPointer<UInt8>, offset: UInt64) {
+        if offset > 0, formFields.last?.name == name {
+            formFields[formFields.count - 1].bytes.append(contentsOf: data)
+        } else {
+            formFields.append(FormField(name: name, bytes: Array(data), filename: filename, contentType: contentType))
+        }
+    }
+
+    /// Releases the post processor, delivering any field it still holds; safe to call twice.
+    func finish() {
+        if let postProcessor { MHD_destroy_post_processor(postProcessor) }
+        postProcessor = nil
+    }
+
+    /// The request is over: libmicrohttpd has sent the response or dropped the connection.
+    func complete() {
+        finish()
+        lentCopy?.giveBack()
+        lentCopy = nil
+    }
+}

@@ -1,0 +1,12 @@
+/// A rendered page that can be served again with another visitor's token in its token slots.
+public struct RenderedPage: Sendable {
+    /// The page as rendered for the first visitor.
+    public let bytes: [UInt8]
+    /// Where that visitor's token stands, in order.
+    public let tokenRanges: [Range<Int>]
+
+    public init(bytes: [UInt8], tokenRanges: [Range<Int>]) {
+        self.bytes = bytes
+        self.tokenRanges = tokenRanges
+    }
+}

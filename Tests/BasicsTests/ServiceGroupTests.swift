@@ -1,0 +1,65 @@
+import Basics
+import Logging
+import Synchronization
+import Testing
+
+@Suite struct ServiceGroupTests {
+    final class Recorder: Sendable {
+        let events = Mutex<[String]>([])
+        func note(_ event: String) { events.withLock { $0.append(event) } }
+        var all: [String] { events.withLock { $0 } }
+    }
+
+    final class Part: Service {
+        let name: String
+        let recorder: Recorder
+        let fails: Bool
+        init(_ name: String, _ recorder: Recorder, fails: Bool = false) {
+            self.name = name
+            self.recorder = recorder
+            self.fails = fails
+        }
+        struct Refused: Error {}
+        func start() throws {
+            if fails { throw Refused() }
+            recorder.note("start \(name)")
+        }
+        func shutdown() { recorder.note("stop \(name)") }
+    }
+
+    let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    @Test func startsInOrderAndStopsInReverse() throws {
+        let recorder = Recorder()
+        let group = ServiceGroup([Part("a", recorder), Part("b", recorder), Part("c", recorder)], logger: logger)
+        try group.start()
+        group.shutdown()
+        group.shutdown()
+        #expect(recorder.all == ["start a", "start b", "start c", "stop c", "stop b", "stop a"])
+    }
+
+    @Test func aFailedStartStopsWhatHadStarted() {
+        let recorder = Recorder()
+        let group = ServiceGroup([Part("a", recorder), Part("b", recorder, fails: true), Part("c", recorder)],
+                                 logger: logger)
+        #expect(throws: Part.Refused.self) { try group.start() }
+        #expect(recorder.all == ["start a", "stop a"])
+    }
+
+    @Test func aPeriodicTaskRunsUntilShutdownAndStopsAtOnce() async throws {
+        let runs = Atomic<Int>(0)
+        let task = PeriodicTask(name: "tick", every: 0.01) { runs.add(1, ordering: .relaxed) }
+        try task.start()
+        while runs.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        task.shutdown()
+        let after = runs.load(ordering: .relaxed)
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(runs.load(ordering: .relaxed) == after)
+    }
+
+    @Test func aLongPeriodStillShutsDownAtOnce() throws {
+        let task = PeriodicTask(name: "slow", every: 3600) {}
+        try task.start()
+        task.shutdown()  // returns: the doorbell wakes the thread
+    }
+}
