@@ -15,7 +15,7 @@ import TestSupport
             && parts[parts.count - 2].utf8.count == 8 && parts[parts.count - 2].allSatisfy(\.isHexDigit)
     }
 
-    @Test(arguments: ["/?layout=grid", "/?layout=list", "/search?q=a", "/settings", "/nowhere"])
+    @Test(arguments: ["/?layout=grid", "/?layout=list", "/search?q=a", "/settings", "/nowhere", "/long/m-001"])
     func everyPageLinksFingerprintedFiles(target: String) throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let (_, html) = try fixture.browser().page(target)
