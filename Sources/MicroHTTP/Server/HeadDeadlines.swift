@@ -90,8 +90,8 @@ final class HeadDeadlines: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
+    /// Runs without deadlines too (a timeout of 0): the sweep also ends streams whose client left.
     func start() {
-        guard isEnabled else { return }
         stopping.store(false, ordering: .relaxed)
         var handle = pthread_t()
         let retained = Unmanaged.passRetained(self)
