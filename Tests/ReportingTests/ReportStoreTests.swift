@@ -280,6 +280,24 @@ import TestSupport
         #expect(reopened.store.summary().total == 301)
         #expect(listing(reports).allSatisfy { !$0.hasSuffix(".tmp") })
         #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        // Every closed segment has its visitor filter again, those rebuilt included.
+        let data = listing(reports).filter { $0.contains(".jsonl") }.count
+        #expect(listing(reports).filter { $0.hasSuffix(".visitors") }.count == data)
+        #expect(reopened.store.summary(filter: ReportFilter(visitor: "v3")).total == (0..<300).filter { $0 % 9 == 3 }.count)
+    }
+
+    @Test func checkFindsAVisitorFilterThatWouldHideAVisitor() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let reports = directory.path("reports")
+        let log = try ReportLog(directory: reports)
+        for index in 0..<50 { log.record(event(at: dayStart + Int64(index), visitor: "v\(index)")) }
+        log.shutdown()
+        #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        let stamp = try #require(log.store.catalog.segments.first?.stamp)
+        #expect(RollupFile.writeAtomically(VisitorFilter().encode(), to: log.store.catalog.visitorsPath(stamp), sync: false))
+        let checked = try ReportCheck.run(directory: reports)
+        #expect(checked.mismatches.map(\.reason) == ["visitor filter misses visitors of the segment"])
     }
 
     @Test func killedMidWriteAndMidCloseNoAcknowledgedLineIsLostNorWrittenTwice() throws {
