@@ -85,6 +85,7 @@ enum SegmentDirectory {
                 RollupFile.decode([UInt8]($0), interner: interner)
             }
             var rollup: Rollup
+            var onDisk = true
             if let stored, stored.closed, isCompressed || stored.rollup.bytes == size {
                 rollup = stored.rollup
             } else {
@@ -96,8 +97,9 @@ enum SegmentDirectory {
                                "reason": "\(stored == nil ? "missing or torn" : "behind the segment")"])
                 var visitors = VisitorFilter()
                 rollup = try scan(path, compressed: isCompressed, interner: interner, visitors: &visitors)
+                onDisk = repair
+                    && RollupFile.writeAtomically(RollupFile.encode(rollup, closed: true, names: interner.names), to: rollupPath, sync: sync)
                 if repair {
-                    _ = RollupFile.writeAtomically(RollupFile.encode(rollup, closed: true, names: interner.names), to: rollupPath, sync: sync)
                     _ = RollupFile.writeAtomically(visitors.encode(), to: directory + "/" + SegmentName.visitorsFile(stamp), sync: sync)
                 }
             }
@@ -109,7 +111,8 @@ enum SegmentDirectory {
             {
                 entry.index = index
             }
-            entry.freeze()
+            // Without its rollup on disk (rebuilt by a reader), it keeps the counts at full grain.
+            if onDisk { entry.freeze() }
             opened.segments.append(entry)
             if !isCompressed { opened.uncompressed.append(stamp) }
         }
