@@ -90,6 +90,28 @@ import TestSupport
         #expect(filtered.count >= store.catalog.segments.count - 1)
         // The live store (the writer's own rollups) agrees with the one read from disk.
         #expect(log.store.summary() == store.summary())
+        // Closed segments hold items by the hour: whole hours, partial ones and single minutes agree.
+        for (from, to) in [(0, 7_200_000), (1_234_567, 5_555_555), (3_600_000, 3_660_000), (59_999, 60_001), (0, 200_000_000)] {
+            let range = ReportRange(from: ReportTimestamp.date(milliseconds: first + Int64(from)), to: ReportTimestamp.date(milliseconds: first + Int64(to)))
+            for item in ["m3", "m11"] {
+                let summary = store.summary(range, filter: ReportFilter(item: item))
+                #expect(summary.total == Self.naive(events, range, ReportFilter(item: item)).0, "\(from)-\(to) \(item)")
+                #expect(summary.series.isEmpty || summary.bucket >= 3600)
+                #expect(summary.series.reduce(0) { $0 + $1.count } == summary.total)
+            }
+        }
+        #expect(store.catalog.segments.allSatisfy { $0.hourlyItems != nil && $0.rollup.counts.isEmpty })
+        // Per minute for a chart window, items included, at full grain.
+        let window = ReportTimestamp.floorDiv(first, 60_000) + 700
+        for filter in [ReportFilter(item: "m3"), ReportFilter(event: "launch"), ReportFilter()] {
+            let perMinute = store.minuteCounts(from: window, to: window + 120, filter: filter)
+            var expected: [Int64: Int] = [:]
+            for event in events where filter.matches(event) {
+                let minute = ReportTimestamp.floorDiv(ReportTimestamp.milliseconds(event.timestamp), 60_000)
+                if minute >= window && minute < window + 120 { expected[minute, default: 0] += 1 }
+            }
+            #expect(perMinute.filter { $0.value > 0 } == expected)
+        }
         // Visitors: a HyperLogLog estimate within a few percent.
         let distinct = Set(events.compactMap(\.visitor)).count
         #expect(abs(store.summary().visitors - distinct) <= distinct / 20 + 1)
@@ -280,6 +302,24 @@ import TestSupport
         #expect(reopened.store.summary().total == 301)
         #expect(listing(reports).allSatisfy { !$0.hasSuffix(".tmp") })
         #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        // Every closed segment has its visitor filter again, those rebuilt included.
+        let data = listing(reports).filter { $0.contains(".jsonl") }.count
+        #expect(listing(reports).filter { $0.hasSuffix(".visitors") }.count == data)
+        #expect(reopened.store.summary(filter: ReportFilter(visitor: "v3")).total == (0..<300).filter { $0 % 9 == 3 }.count)
+    }
+
+    @Test func checkFindsAVisitorFilterThatWouldHideAVisitor() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let reports = directory.path("reports")
+        let log = try ReportLog(directory: reports)
+        for index in 0..<50 { log.record(event(at: dayStart + Int64(index), visitor: "v\(index)")) }
+        log.shutdown()
+        #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        let stamp = try #require(log.store.catalog.segments.first?.stamp)
+        #expect(RollupFile.writeAtomically(VisitorFilter().encode(), to: log.store.catalog.visitorsPath(stamp), sync: false))
+        let checked = try ReportCheck.run(directory: reports)
+        #expect(checked.mismatches.map(\.reason) == ["visitor filter misses visitors of the segment"])
     }
 
     @Test func killedMidWriteAndMidCloseNoAcknowledgedLineIsLostNorWrittenTwice() throws {

@@ -37,6 +37,11 @@ struct VisitorFilter: Sendable {
             && words[c >> 6] & (1 << UInt64(c & 63)) != 0
     }
 
+    /// True when every visitor `other` holds is held here too.
+    func covers(_ other: VisitorFilter) -> Bool {
+        zip(words, other.words).allSatisfy { mine, theirs in theirs & ~mine == 0 }
+    }
+
     func encode() -> [UInt8] {
         var out = Self.magic
         out.reserveCapacity(out.count + words.count * 8 + 4)

@@ -15,17 +15,30 @@ struct SegmentEntry: Sendable {
     var fileBytes: Int64
     /// Where its gzip members start, once compressed (nil: read it from the start).
     var index: GzipIndex? = nil
-    /// Once closed: `rollup.counts`, moved here in compact form (`rollup.counts` is then empty).
+    /// Once closed and its rollup saved: the per-minute counts with items folded out, and the
+    /// per-item counts by hour, in compact form (`rollup.counts` is then empty). A few MiB a day
+    /// at any volume; a range's partial hours with an item filter are read from the saved rollup.
     var frozen: FrozenCounts? = nil
+    var hourlyItems: FrozenCounts? = nil
 
-    /// Moves the counts of a closed segment into their compact form.
+    /// Moves the counts of a closed segment whose rollup is on disk into their compact form.
     mutating func freeze() {
         guard frozen == nil else { return }
-        frozen = FrozenCounts(rollup.counts)
+        var minutes: [CountKey: Int] = [:]
+        var hours: [CountKey: Int] = [:]
+        for (key, count) in rollup.counts {
+            minutes[CountKey(minute: key.minute, event: key.event, layout: key.layout, item: 0), default: 0] += count
+            if key.item != 0 {
+                let hour = Int32(ReportTimestamp.floorDiv(Int64(key.minute), 60) * 60)
+                hours[CountKey(minute: hour, event: key.event, layout: key.layout, item: key.item), default: 0] += count
+            }
+        }
+        frozen = FrozenCounts(minutes)
+        hourlyItems = FrozenCounts(hours)
         rollup.counts = [:]
     }
 
-    /// Calls `body` with each count of a minute in `[from, to)`.
+    /// Calls `body` with each count of a minute in `[from, to)` (items folded out once frozen).
     func forEachCount(from: Int32, to: Int32, _ body: (CountKey, Int) -> Void) {
         if let frozen {
             frozen.forEach(from: from, to: to, body)

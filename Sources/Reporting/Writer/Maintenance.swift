@@ -97,6 +97,9 @@ final class Maintenance: Sendable {
             let bytes = RollupFile.encode(rollup, closed: closed, names: catalog.interner.names)
             if !RollupFile.writeAtomically(bytes, to: catalog.rollupPath(stamp), sync: sync) {
                 logger.error("cannot write a segment's rollup; it will be rebuilt at the next start", metadata: ["segment": "\(stamp)"])
+            } else if closed {
+                // On disk now: the full-grain counts can leave memory.
+                catalog.update(stamp) { $0.freeze() }
             }
         case .visitors(let stamp, let filter):
             guard catalog.entry(stamp) != nil else { return }

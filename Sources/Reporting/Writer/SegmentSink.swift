@@ -194,7 +194,6 @@ final class SegmentSink {
         catalog.update(stamp) { entry in
             entry.active = false
             closed = entry.rollup
-            entry.freeze()
         }
         // The next segment's first chunk is encoded before its file is opened: start afresh here.
         let visitors = self.visitors
@@ -203,8 +202,11 @@ final class SegmentSink {
             if let maintenance {
                 maintenance.closed(stamp, rollup: closed, visitors: visitors)
             } else {
-                _ = RollupFile.writeAtomically(
+                if RollupFile.writeAtomically(
                     RollupFile.encode(closed, closed: true, names: catalog.interner.names), to: catalog.rollupPath(stamp), sync: sync)
+                {
+                    catalog.update(stamp) { $0.freeze() }
+                }
                 _ = RollupFile.writeAtomically(visitors.encode(), to: catalog.visitorsPath(stamp), sync: sync)
             }
         }
