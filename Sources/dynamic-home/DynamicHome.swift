@@ -39,6 +39,15 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "The token that opens the report pages when --host is not a loopback address (default: $DYNAMIC_HOME_REPORT_TOKEN).")
     var reportToken: String?
 
+    @Option(help: "The shared report database, a PostgreSQL URL (default: $DYNAMIC_HOME_DATABASE_URL): the log is shipped there and the report pages count every instance.")
+    var reportDatabase: String?
+
+    @Option(help: "This server's name in the report database (default: the host name and port).")
+    var instance: String?
+
+    @Option(help: "Days of events the report database keeps (default: all).")
+    var reportDatabaseRetention: Int?
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -52,6 +61,9 @@ struct DynamicHome: ParsableCommand {
         if let threads, !(1...256).contains(threads) {
             throw ValidationError("--threads must be between 1 and 256, not \(threads)")
         }
+        if let days = reportDatabaseRetention, days < 1 {
+            throw ValidationError("--report-database-retention must be at least 1 day, not \(days)")
+        }
     }
 
     func run() throws {
@@ -61,6 +73,13 @@ struct DynamicHome: ParsableCommand {
             handler.logLevel = level
             return handler
         }
+        let environment = ProcessInfo.processInfo.environment
+        let database = reportDatabase ?? environment["DYNAMIC_HOME_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let signingSecret = secret ?? environment["DYNAMIC_HOME_SECRET"]
+        // Behind a balancer a form may land on another instance: a random secret would refuse it.
+        if database != nil, signingSecret == nil {
+            throw ValidationError("--report-database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another")
+        }
         let logger = Logger(label: "dynamic-home")
         // Blocked before any thread starts, so the daemon's threads inherit the mask.
         let signals = SignalWaiter()
@@ -69,7 +88,10 @@ struct DynamicHome: ParsableCommand {
         var appConfiguration = AppConfiguration(publicFolder: `public`, contentFile: content, togglesFile: toggles,
                                                 reportLog: reportLog)
         appConfiguration.reportToStandardOutput = reportStdout
-        appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
+        appConfiguration.secret = signingSecret
+        appConfiguration.reportDatabase = database
+        appConfiguration.instance = instance ?? "\(ProcessInfo.processInfo.hostName):\(port)"
+        appConfiguration.reportDatabaseRetention = reportDatabaseRetention
         appConfiguration.host = host
         appConfiguration.reportToken = reportToken ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_REPORT_TOKEN"]
         let app = try HomeApplication(configuration: appConfiguration, logger: logger)

@@ -4,6 +4,7 @@ import Foundation
 import HomeTemplates
 import Logging
 import MicroHTTP
+import ReportDatabase
 import Reporting
 import ScreenKit
 
@@ -18,6 +19,8 @@ public final class HomeApplication: Service {
     private let live: LiveReports
     private let background: ServiceGroup
     private let reportAccess: ReportAccess
+    /// Ships the log into the report database, when there is one.
+    public let shipper: ReportShipper?
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -46,15 +49,24 @@ public final class HomeApplication: Service {
         let reportLog = ReportLog(configuration: .init(path: configuration.reportLog,
                                                        mirrorToStandardOutput: configuration.reportToStandardOutput),
                                   logger: logger)
+        if let url = configuration.reportDatabase {
+            var shipping = ShipperConfiguration(databaseURL: url, instance: configuration.instance,
+                                                reportLog: configuration.reportLog)
+            shipping.retentionDays = configuration.reportDatabaseRetention
+            shipper = ReportShipper(configuration: shipping, logger: logger)
+        } else {
+            shipper = nil
+        }
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
-                               homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
+                               homeItems: HomeItemsCache(), pages: PageCache(), logger: logger,
+                               shared: configuration.reportDatabase.map { SharedReports(url: $0) }, shipper: shipper)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
         }
-        background = ServiceGroup([content, togglesWatcher, live], logger: logger)
+        background = ServiceGroup([content, togglesWatcher, live] + (shipper.map { [$0] } ?? []), logger: logger)
     }
 
     /// Every route of the app.
