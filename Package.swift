@@ -40,6 +40,7 @@ let package = Package(
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles", dependencies: ["Basics"]),
         .target(name: "Reporting", dependencies: [
+            "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The report log shipped into PostgreSQL, and read back for the report pages.
@@ -52,7 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
-            "HomeApp", "Basics",
+            "HomeApp", "Basics", "Reporting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -67,7 +68,9 @@ let package = Package(
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "report-harness"]),
+        // Written to and killed by the report store's crash tests.
+        .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
         .testTarget(name: "ReportDatabaseTests", dependencies: ["ReportDatabase", "Reporting", "TestSupport",
                                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "HomeAppTestSupport", dependencies: [

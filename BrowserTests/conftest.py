@@ -76,7 +76,7 @@ class Server:
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.content_file = folder / "content.json"
-        shutil.copy(ROOT / "Public" / "content.json", self.content_file)
+        shutil.copy(ROOT / "Config" / "content.json", self.content_file)
         self.toggles_file = folder / "toggles.json"
         self.toggles_file.write_text(json.dumps({
             "defaultLayout": "list", "gridRollout": 0.0,

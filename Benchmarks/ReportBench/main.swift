@@ -7,11 +7,11 @@ import Reporting
 let arguments = CommandLine.arguments.dropFirst()
 let total = arguments.compactMap { Int($0) }.first ?? 2_000_000
 let threads = 2
-let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-bench-\(getpid()).jsonl").path
+let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-bench-\(getpid())").path
 try? FileManager.default.removeItem(atPath: path)
 
 // A buffer as large as the run, so the figure is the writer's sustained rate rather than drops.
-let log = ReportLog(configuration: .init(path: path, bufferCapacity: total))
+let log = try ReportLog(configuration: .init(path: path, bufferCapacity: total))
 let layouts = ["list", "grid"]
 let names: [ReportEvent.Name] = [.launch, .longSelected, .horizontalSwipe, .streamSelected]
 let start = DispatchTime.now()

@@ -1,8 +1,5 @@
 /// The one place where toggles become decisions for a visitor; cheap to create per request.
 public struct FeatureDecisions: Sendable, Equatable {
-    /// The layout the grid rollout hands out.
-    public static let rolloutLayout = "grid"
-
     /// The toggles deciding.
     public let toggles: Toggles
 
@@ -11,27 +8,53 @@ public struct FeatureDecisions: Sendable, Equatable {
         self.toggles = toggles
     }
 
-    /// Whether `visitor` is in the grid rollout: stable per visitor, a `gridRollout` share of all.
-    public func isInGridRollout(_ visitor: String) -> Bool {
-        toggles.gridRollout > 0 && StableHash.unitInterval("gridRollout\u{0}" + visitor) < toggles.gridRollout
+    /// The layout `visitor` is rolled out to, if any: a stable position in [0, 1) against the
+    /// rollout shares laid end to end in layout-name order. The salt is the older grid rollout's,
+    /// so visitors keep the grid when a grid-only rollout is written in the new form.
+    public func rolloutLayout(for visitor: String) -> String? {
+        guard !toggles.rollout.isEmpty else { return nil }
+        var position = StableHash.unitInterval("gridRollout\u{0}" + visitor)
+        for (layout, share) in toggles.rollout.sorted(by: { $0.key < $1.key }) {
+            if position < share { return layout }
+            position -= share
+        }
+        return nil
     }
 
-    /// The default layout name for `visitor`: `grid` inside the rollout, else `defaultLayout`.
-    /// The app checks the name against its registered layouts.
+    /// Whether `visitor` is in the grid rollout.
+    public func isInGridRollout(_ visitor: String) -> Bool { rolloutLayout(for: visitor) == "grid" }
+
+    /// The groups `visitor` is in, one per active experiment, in file order.
+    public func assignments(for visitor: String) -> [Assignment] {
+        toggles.activeExperiments.map { Assignment(experiment: $0.name, group: $0.group(for: visitor)) }
+    }
+
+    /// The layout an active experiment gives `visitor`, if one does (validation allows at most one).
+    public func experimentLayout(for visitor: String) -> String? {
+        guard let experiment = toggles.activeExperiments.first(where: \.setsLayout) else { return nil }
+        return experiment.group(for: visitor).layout
+    }
+
+    /// The layout for `visitor` when they have not chosen one: an active experiment's, else their
+    /// rollout's, else `defaultLayout`. The toggles were checked against the app's layouts on load.
     public func defaultLayout(for visitor: String) -> String {
-        isInGridRollout(visitor) ? Self.rolloutLayout : toggles.defaultLayout
+        experimentLayout(for: visitor) ?? rolloutLayout(for: visitor) ?? toggles.defaultLayout
     }
 
-    /// The running experiment's name, if any.
-    public var experimentName: String? { toggles.experiment?.name }
-
-    /// The visitor's group in the running experiment (stable per visitor and experiment name); nil if none runs.
-    public func experimentGroup(for visitor: String) -> String? {
-        guard let experiment = toggles.experiment, !experiment.groups.isEmpty else { return nil }
-        let hash = StableHash.hash("experiment\u{0}" + experiment.name + "\u{0}" + visitor)
-        return experiment.groups[Int(hash % UInt64(experiment.groups.count))]
+    /// Whether `visitor` is shown the onboarding notice (unless dismissed): their experiment
+    /// group's setting, else the `onboarding` toggle.
+    public func showsOnboarding(for visitor: String) -> Bool {
+        toggles.activeExperiments.first(where: \.setsOnboarding)?.group(for: visitor).onboarding ?? toggles.onboarding
     }
 
-    /// Whether the onboarding feature is on (the app tracks each visitor's dismissal itself).
-    public var showsOnboarding: Bool { toggles.onboarding }
+    /// A visitor's group in one experiment.
+    public struct Assignment: Sendable, Equatable {
+        /// The experiment's name.
+        public let experiment: String
+        /// The visitor's group in it.
+        public let group: Toggles.Group
+
+        /// The report property naming the experiment: `experiment.<name>`.
+        public var propertyKey: String { "experiment." + experiment }
+    }
 }

@@ -28,17 +28,24 @@ public final class ToggleRouter: Sendable {
 
     /// The toggles file, as given; empty for built-in toggles.
     public let path: String
+    /// The layouts the app has; a file naming another is refused. Nil checks names only by form.
+    public let layouts: [String]?
     private let source: Source
 
-    /// Loads `path`; throws (naming the file and field) if it is missing or invalid.
-    public init(path: String) throws(TogglesError) {
+    /// Loads `path`; throws (naming the file and field) if it is missing or invalid, or names a
+    /// layout not in `layouts`.
+    public init(path: String, layouts: [String]? = nil) throws(TogglesError) {
         self.path = path
-        source = .file(try ReloadingFile(path: path, same: ==, load: Self.load))
+        self.layouts = layouts
+        source = .file(try ReloadingFile(path: path, same: ==) { path throws(TogglesError) in
+            try Self.load(path, layouts: layouts)
+        })
     }
 
     /// A router with fixed toggles and no file behind it (reloads are rejected).
     public init(toggles: Toggles) {
         path = ""
+        layouts = nil
         source = .fixed(toggles)
     }
 
@@ -79,8 +86,10 @@ public final class ToggleRouter: Sendable {
         }
     }
 
-    static func load(_ path: String) throws(TogglesError) -> Toggles {
-        try Toggles(json: try readFile(path), file: path)
+    static func load(_ path: String, layouts: [String]?) throws(TogglesError) -> Toggles {
+        let toggles = try Toggles(json: try readFile(path), file: path)
+        if let layouts { try toggles.checkLayouts(layouts, file: path) }
+        return toggles
     }
 
     /// The file's bytes, or an error that says why not (`does not exist`, `is a directory`, …).
@@ -89,9 +98,17 @@ public final class ToggleRouter: Sendable {
             let reason = code == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(code))))"
             return TogglesError(file: path, field: nil, reason: reason)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a named pipe would otherwise wait for a writer, holding up every
+        // reload and shutdown; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure(errno) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw failure(EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw TogglesError(file: path, field: nil, reason: "is not a regular file")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -2,6 +2,8 @@ import Basics
 import Foundation
 
 extension Toggles {
+    typealias Fail = (String?, String) -> TogglesError
+
     /// Parses and validates a toggles file's contents; `file` is used in error messages.
     public init(json: Data, file: String) throws(TogglesError) {
         func fail(_ field: String?, _ reason: String) -> TogglesError {
@@ -14,7 +16,7 @@ extension Toggles {
             throw fail(nil, json.isEmpty ? "is empty" : "is not valid JSON\(Self.syntaxError(json))")
         }
         guard case .object(let fields) = root else { throw fail(nil, "must hold a JSON object, not \(root.kind)") }
-        let known = ["defaultLayout", "gridRollout", "experiment", "onboarding"]
+        let known = ["defaultLayout", "rollout", "gridRollout", "experiments", "experiment", "onboarding"]
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail(unknown, "is not a known field (known: \(known.joined(separator: ", ")))")
         }
@@ -25,43 +27,60 @@ extension Toggles {
         case let value?:
             throw fail("defaultLayout", "must be a layout name of lower-case letters, digits, '-' or '_' (got \(value.kind))")
         }
-        switch fields["gridRollout"] {
-        case nil: break
-        case .number(let share) where share.isFinite && (0...1).contains(share): gridRollout = share
-        case let value?: throw fail("gridRollout", "must be a number between 0 and 1 (got \(value.kind))")
+        switch (fields["rollout"], fields["gridRollout"]) {
+        case (nil, nil): break
+        case (let value?, nil): rollout = try Self.rollout(value, fail)
+        case (nil, .number(let share)?) where share.isFinite && (0...1).contains(share): rollout = share > 0 ? ["grid": share] : [:]
+        case (nil, let value?): throw fail("gridRollout", "must be a number between 0 and 1 (got \(value.kind))")
+        case (_?, _?): throw fail("gridRollout", "is the older form of rollout: give {\"rollout\": {\"grid\": share}} alone")
         }
         switch fields["onboarding"] {
         case nil: break
         case .bool(let on): onboarding = on
         case let value?: throw fail("onboarding", "must be true or false (got \(value.kind))")
         }
+        switch fields["experiments"] {
+        case nil, .null?: break
+        case .array(let values)?:
+            for (index, value) in values.enumerated() { experiments.append(try Self.experiment(value, at: index, fail)) }
+        case let value?: throw fail("experiments", "must be a list of experiments (got \(value.kind))")
+        }
         switch fields["experiment"] {
         case nil, .null?: break
-        case .object(let members)?: experiment = try Self.experiment(members, fail)
+        case .object(let members)?: experiments.append(try Self.legacyExperiment(members, fail))
         case let value?: throw fail("experiment", "must be an object with a name and groups, or null (got \(value.kind))")
         }
+        try Self.checkExperimentsTogether(experiments, fail)
     }
 
-    static func experiment(_ members: [String: JSONValue], _ fail: (String?, String) -> TogglesError) throws(TogglesError) -> Experiment {
-        if let unknown = members.keys.sorted().first(where: { $0 != "name" && $0 != "groups" }) {
-            throw fail("experiment.\(unknown)", "is not a known field (known: name, groups)")
+    /// `{"grid": 0.1, "compact": 0.05}`: layout names to shares that add up to at most 1.
+    static func rollout(_ value: JSONValue, _ fail: Fail) throws(TogglesError) -> [String: Double] {
+        guard case .object(let members) = value else {
+            throw fail("rollout", "must be an object of layout names and shares, like {\"grid\": 0.1} (got \(value.kind))")
         }
-        guard case .string(let name)? = members["name"], !name.isEmpty else {
-            throw fail("experiment.name", "must be a non-empty string (got \(members["name"]?.kind ?? "nothing"))")
-        }
-        let groupsReason = "must be a list of at least two different non-empty group names"
-        guard case .array(let values)? = members["groups"] else {
-            throw fail("experiment.groups", "\(groupsReason) (got \(members["groups"]?.kind ?? "nothing"))")
-        }
-        var groups: [String] = []
-        for value in values {
-            guard case .string(let group) = value, !group.isEmpty, !groups.contains(group) else {
-                throw fail("experiment.groups", "\(groupsReason) (got \(value.kind) in the list)")
+        var shares: [String: Double] = [:]
+        for (layout, share) in members.sorted(by: { $0.key < $1.key }) {
+            guard isLayoutName(layout) else {
+                throw fail("rollout", "must name layouts of lower-case letters, digits, '-' or '_' (got \"\(layout.prefix(40))\")")
             }
-            groups.append(group)
+            guard case .number(let number) = share, number.isFinite, (0...1).contains(number) else {
+                throw fail("rollout.\(layout)", "must be a number between 0 and 1 (got \(share.kind))")
+            }
+            if number > 0 { shares[layout] = number }
         }
-        guard groups.count >= 2 else { throw fail("experiment.groups", "\(groupsReason) (got \(groups.count))") }
-        return Experiment(name: name, groups: groups)
+        let total = shares.values.reduce(0, +)
+        guard total <= 1 + 1e-9 else {
+            throw fail("rollout", "shares add up to \(JSONValue.number(total).kind); they must add up to at most 1")
+        }
+        return shares
+    }
+
+    /// Checks every layout the toggles name against the layouts the app has (`known`), in file order.
+    public func checkLayouts(_ known: [String], file: String) throws(TogglesError) {
+        for (field, layout) in layoutReferences where !known.contains(layout) {
+            throw TogglesError(file: file, field: field,
+                               reason: "names the layout \"\(layout)\", which this app does not have (layouts: \(known.joined(separator: ", ")))")
+        }
     }
 
     /// Layout names as the app registers them: `[a-z0-9_-]`, starting with a letter, at most 64.

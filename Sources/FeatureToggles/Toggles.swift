@@ -1,56 +1,75 @@
-/// The feature toggles, as read from the toggles file (default `Public/toggles.json`).
+/// The feature toggles, as read from the toggles file (default `Config/toggles.json`).
 ///
 /// Schema (a JSON object; every field optional; unknown fields are an error, to catch typos):
 /// ```
 /// {
-///   "defaultLayout": "list",      // layout name for visitors outside the rollout; default "list"
-///   "gridRollout": 0.0,           // 0…1: share of visitors who get "grid" by default; default 0
-///   "experiment": {               // an A/B experiment, or null/absent for none
-///     "name": "home-hero",        //   non-empty; part of the hash, so renaming reshuffles visitors
-///     "groups": ["a", "b"]        //   at least two different non-empty names
+///   "defaultLayout": "list",      // layout for visitors outside every rollout and experiment; default "list"
+///   "rollout": {"grid": 0.1},     // layout → share of visitors (0…1, adding up to at most 1) who get it by default
+///   "gridRollout": 0.0,           // older form of {"rollout": {"grid": share}}; not together with "rollout"
+///   "experiments": [              // experiments that change what people see (see `Experiment`)
+///     {"name": "home-layout", "active": true,
+///      "groups": [{"name": "a", "weight": 1, "layout": "list"},
+///                 {"name": "b", "weight": 1, "layout": "grid", "onboarding": false}]}
+///   ],
+///   "experiment": {               // older form: a tagging-only experiment with equal groups
+///     "name": "home-hero",
+///     "groups": ["a", "b"]
 ///   },
 ///   "onboarding": true            // show the onboarding notice on a first visit; default false
 /// }
 /// ```
+/// For a visitor without a layout of their own: an active experiment's layout, else their rollout
+/// layout, else `defaultLayout`.
 public struct Toggles: Sendable, Equatable {
-    /// The layout every visitor outside the grid rollout gets by default (not checked against the registry).
+    /// The layout every visitor outside the rollouts and layout experiments gets by default.
     public var defaultLayout: String
-    /// The share of visitors, 0…1, who get `FeatureDecisions.rolloutLayout` by default.
-    public var gridRollout: Double
-    /// The running A/B experiment, if any.
-    public var experiment: Experiment?
-    /// Whether first-time visitors are shown the onboarding notice.
+    /// Layout name → share of visitors (0…1, summing to at most 1) who get it by default.
+    public var rollout: [String: Double]
+    /// The experiments, running (`active`) or stopped; the older `experiment` field is one of them.
+    public var experiments: [Experiment]
+    /// Whether first-time visitors are shown the onboarding notice (an experiment group may override it).
     public var onboarding: Bool
 
     /// Creates toggles; the defaults are those of an empty file.
-    public init(defaultLayout: String = "list", gridRollout: Double = 0, experiment: Experiment? = nil, onboarding: Bool = false) {
+    public init(defaultLayout: String = "list", rollout: [String: Double] = [:], experiments: [Experiment] = [],
+                onboarding: Bool = false) {
         self.defaultLayout = defaultLayout
-        self.gridRollout = gridRollout
-        self.experiment = experiment
+        self.rollout = rollout.filter { $0.value > 0 }
+        self.experiments = experiments
         self.onboarding = onboarding
     }
 
-    /// An A/B experiment: each visitor is in one of `groups`, stably.
-    public struct Experiment: Sendable, Equatable {
-        /// The experiment's name, reported with its group.
-        public var name: String
-        /// The group names, at least two.
-        public var groups: [String]
+    /// Toggles in the older shape: a grid-only rollout share and one tagging-only experiment.
+    public init(defaultLayout: String = "list", gridRollout: Double, experiment: Experiment? = nil, onboarding: Bool = false) {
+        self.init(defaultLayout: defaultLayout, rollout: ["grid": gridRollout], experiments: experiment.map { [$0] } ?? [],
+                  onboarding: onboarding)
+    }
 
-        /// Creates an experiment.
-        public init(name: String, groups: [String]) {
-            self.name = name
-            self.groups = groups
+    /// The grid's rollout share (the older `gridRollout` field).
+    public var gridRollout: Double { rollout["grid"] ?? 0 }
+
+    /// The experiments that assign visitors and tag their events.
+    public var activeExperiments: [Experiment] { experiments.filter(\.active) }
+
+    /// Every layout name the toggles mention, with the field that names it (for checking against the factory).
+    public var layoutReferences: [(field: String, layout: String)] {
+        var references = [("defaultLayout", defaultLayout)]
+        references += rollout.keys.sorted().map { ("rollout.\($0)", $0) }
+        for (index, experiment) in experiments.enumerated() {
+            for (groupIndex, group) in experiment.groups.enumerated() {
+                if let layout = group.layout { references.append(("experiments[\(index)].groups[\(groupIndex)].layout", layout)) }
+            }
         }
+        return references
     }
 }
 
 /// Why a toggles file was rejected; its description names the file and the field, e.g.
-/// `Public/toggles.json: gridRollout must be a number between 0 and 1 (got 1.5)`.
+/// `Config/toggles.json: gridRollout must be a number between 0 and 1 (got 1.5)`.
 public struct TogglesError: Error, Equatable, CustomStringConvertible {
     /// The file, as given.
     public let file: String
-    /// The offending field (`gridRollout`, `experiment.groups`, …), nil for whole-file problems.
+    /// The offending field (`gridRollout`, `experiments.home-layout.groups`, …), nil for whole-file problems.
     public let field: String?
     /// What is wrong with it.
     public let reason: String

@@ -8,7 +8,7 @@ import TestSupport
     /// The report logs; removed when the test is over, after its servers have exited (each test's
     /// `ServerProcess` is stopped when the test returns, before the suite is released).
     let folder: TemporaryDirectory
-    var logPath: String { folder.path("reports.jsonl") }
+    var logPath: String { folder.path("reports") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("reports") }
@@ -17,8 +17,12 @@ import TestSupport
         try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", log ?? logPath] + extra)
     }
 
+    func logText(_ path: String? = nil) throws -> String {
+        try ReportSegments.text(of: path ?? logPath)
+    }
+
     func lines(_ path: String? = nil) throws -> [[String: Any]] {
-        let text = try String(contentsOfFile: path ?? logPath, encoding: .utf8)
+        let text = try logText(path)
         return try text.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
@@ -38,8 +42,11 @@ import TestSupport
         return accepted
     }
 
+    /// Loads from one address and few visitors, past any rate limit.
+    static let unlimited = ["--report-visitor-rate", "0", "--report-address-rate", "0"]
+
     @Test func sixtyFourClientsPostingFiveHundredEventsEachGiveExactly32000Lines() throws {
-        let server = try start()
+        let server = try start(Self.unlimited)
         let port = server.port
         let accepted = Threads.start(64) { _ in Self.swipe(port: port, count: 500).count }.wait().reduce(0, +)
         #expect(accepted == 32_000)
@@ -51,13 +58,13 @@ import TestSupport
     }
 
     @Test func sigtermDuringLoadLosesNoAcceptedEvent() throws {
-        let server = try start()
+        let server = try start(Self.unlimited)
         let port = server.port
         let load = Threads.start(8) { _ in Self.swipe(port: port, count: 3_000) }
         // SIGTERM once the load is under way: swipes are reaching the log.
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline,
-              (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("horizontal_swipe") != true {
+              (try? logText())?.contains("horizontal_swipe") != true {
             Thread.sleep(forTimeInterval: 0.02)
         }
         server.signal(SIGTERM)
@@ -110,9 +117,11 @@ import TestSupport
         }
     }
 
-    @Test func aTornLastLineIsSkippedAndTheNextEventStartsOnANewLine() throws {
+    @Test func aTornLastLineIsCutAndTheRestServed() throws {
         let good = #"{"timestamp":"2026-11-21T12:00:00.123Z","event":"launch","layout":"grid","visitor":"v1","request":"r1"}"#
-        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: logPath, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: logPath, withIntermediateDirectories: true)
+        let segment = logPath + "/events-20261121T120000.123Z.jsonl"
+        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: segment, atomically: true, encoding: .utf8)
         let server = try start()
         let page = try server.client.get("/reports")
         #expect(page.status == 200)
@@ -120,38 +129,56 @@ import TestSupport
         try Browser(port: server.port).get("/")
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
-        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        let text = try logText()
         let parsed = text.split(separator: "\n").filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
-        #expect(parsed.count == text.split(separator: "\n").count - 1, "only the torn line does not parse")
+        #expect(parsed.count == text.split(separator: "\n").count, "the torn line was cut")
         #expect(parsed.contains { $0.contains("\"event\":\"launch\"") && !$0.contains("r1") })
     }
 
+    @Test func anOldSingleFileLogIsRefusedWithOneLineNamingTheImport() throws {
+        let file = folder.path("reports.jsonl")
+        try "{}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", file], waitForListening: false)
+        #expect(server.waitForExit() != 0)
+        let lines = server.log.split(separator: "\n").filter { $0.hasPrefix("dynamic-home:") }
+        #expect(lines.count == 1, "\(server.log)")
+        #expect(lines.first?.contains("dynamic-home reports import \(file) --report-log") == true)
+    }
+
     @Test func anUnwritableLogKeepsTheServerServing() throws {
-        let missing = folder.path("not-yet/reports.jsonl")
+        let missing = folder.path("not-yet/reports")
         let server = try start(log: missing)
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)
+        // The post is answered once its line is written: after the folder appears. Meanwhile
+        // the server serves.
+        let port = server.port, folderPath = folder.path("not-yet")
+        let meanwhile = Threads.start(1) { _ -> Int? in
+            Thread.sleep(forTimeInterval: 0.3)
+            let health = try? HTTPClient(port: port).get("/healthz").status
+            try? FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
+            return health
+        }
         #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0")]).status == 204)
-        #expect(try server.client.get("/healthz").status == 200)
-        try FileManager.default.createDirectory(atPath: folder.path("not-yet"), withIntermediateDirectories: true)
+        #expect(meanwhile.wait() == [200])
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
         #expect(try lines(missing).contains { $0["event"] as? String == "horizontal_swipe" }, "kept and retried")
     }
 
     @Test func boundToAllInterfacesTheReportsNeedTheToken() throws {
-        let server = try start(["--host", "0.0.0.0", "--report-token", "s3cret-token"])
+        let server = try start(["--host", "0.0.0.0", "--report-token", "s3cret-report-token"])
         for path in ["/reports", "/reports.jsonl", "/reports/stream"] {
             let refused = try server.client.get(path)
             #expect(refused.status == 401, "\(path)")
             #expect(refused.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
         }
         #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer wrong")]).status == 401)
-        #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-token")]).status == 200)
+        #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-report-token")]).status == 200)
         let session = Browser(port: server.port)
         try session.get("/reports/login")
         #expect(try session.post("/reports/login", withToken: [("token", "nope")]).status == 401)
-        #expect(try session.post("/reports/login", withToken: [("token", "s3cret-token")]).status == 303)
+        #expect(try session.post("/reports/login", withToken: [("token", "s3cret-report-token")]).status == 303)
         #expect(try session.get("/reports").status == 200)
         #expect(try session.get("/reports.jsonl").status == 200)
     }

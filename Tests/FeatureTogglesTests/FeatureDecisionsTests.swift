@@ -28,19 +28,19 @@ import Testing
     }
 
     @Test func experimentGroupIsStableAndUsesEveryGroup() {
-        let decisions = FeatureDecisions(toggles: Toggles(experiment: .init(name: "home-hero", groups: ["a", "b"])))
-        let groups = visitors.map { decisions.experimentGroup(for: $0) }
-        #expect(Set(groups) == ["a", "b"])
-        let a = groups.filter { $0 == "a" }.count
+        let decisions = FeatureDecisions(toggles: Toggles(gridRollout: 0, experiment: .init(name: "home-hero", groups: ["a", "b"])))
+        let groups = visitors.map { decisions.assignments(for: $0).map(\.group.name) }
+        #expect(Set(groups) == [["a"], ["b"]])
+        let a = groups.filter { $0 == ["a"] }.count
         #expect((4500...5500).contains(a), "\(a) of 10,000 in group a")
-        #expect(visitors.indices.allSatisfy { decisions.experimentGroup(for: visitors[$0]) == groups[$0] })
-        #expect(decisions.experimentName == "home-hero")
-        #expect(FeatureDecisions(toggles: Toggles()).experimentGroup(for: "v") == nil)
+        #expect(visitors.indices.allSatisfy { decisions.assignments(for: visitors[$0]).map(\.group.name) == groups[$0] })
+        #expect(decisions.assignments(for: "v").map(\.propertyKey) == ["experiment.home-hero"])
+        #expect(FeatureDecisions(toggles: Toggles()).assignments(for: "v").isEmpty)
     }
 
     @Test func experimentAndRolloutAreIndependent() {
         let decisions = FeatureDecisions(toggles: Toggles(gridRollout: 0.5, experiment: .init(name: "x", groups: ["a", "b"])))
-        let gridInA = visitors.filter { decisions.isInGridRollout($0) && decisions.experimentGroup(for: $0) == "a" }.count
+        let gridInA = visitors.filter { decisions.isInGridRollout($0) && decisions.assignments(for: $0).first?.group.name == "a" }.count
         #expect((2200...2800).contains(gridInA), "\(gridInA)")
     }
 
@@ -54,7 +54,7 @@ import Testing
     }
 
     @Test func onboardingFollowsTheToggle() {
-        #expect(FeatureDecisions(toggles: Toggles(onboarding: true)).showsOnboarding)
-        #expect(!FeatureDecisions(toggles: Toggles(onboarding: false)).showsOnboarding)
+        #expect(FeatureDecisions(toggles: Toggles(onboarding: true)).showsOnboarding(for: "v"))
+        #expect(!FeatureDecisions(toggles: Toggles(onboarding: false)).showsOnboarding(for: "v"))
     }
 }

@@ -32,9 +32,10 @@ struct TogglesFile {
         #expect(router.toggles == Toggles(
             defaultLayout: "grid", gridRollout: 0.25, experiment: .init(name: "home-hero", groups: ["a", "b", "c"]), onboarding: true))
 
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public/toggles.json").path
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Config/toggles.json").path
         #expect(try ToggleRouter(path: shipped).toggles == Toggles(
             defaultLayout: "list", gridRollout: 0, experiment: .init(name: "home-hero", groups: ["a", "b"]), onboarding: true))
+        #expect(try ToggleRouter(path: shipped, layouts: ["list", "grid"]).toggles.experiments.map(\.name) == ["home-hero"])
     }
 
     @Test func absentFieldsTakeTheirDefaults() throws {
@@ -113,7 +114,7 @@ struct TogglesFile {
         try file.write(#"{"defaultLayout": "grid", "gridRollout": 0.5, "onboarding": true}"#)
         let good = Toggles(defaultLayout: "grid", gridRollout: 0.5, onboarding: true)
         #expect(router.reload() == .reloaded(good))
-        #expect(router.toggles == good && router.decisions.showsOnboarding)
+        #expect(router.toggles == good && router.decisions.showsOnboarding(for: "v"))
         #expect(router.reload() == .unchanged)
 
         try FileManager.default.removeItem(atPath: file.path)

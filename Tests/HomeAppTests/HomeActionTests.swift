@@ -27,9 +27,10 @@ struct HomeActionTests {
         let visitor = try #require(browser.cookies["visitor"])
         #expect(event.visitor == visitor)
         #expect(event.request == response.header("X-Request-Id"))
-        let group = FeatureDecisions(toggles: Toggles(experiment: .init(name: "home-hero", groups: ["a", "b"])))
-            .experimentGroup(for: visitor)
-        #expect(event.properties["experiment"] == "home-hero" && event.properties["group"] == group)
+        let group = FeatureDecisions(toggles: Toggles(gridRollout: 0, experiment: .init(name: "home-hero", groups: ["a", "b"])))
+            .assignments(for: visitor).first?.group.name
+        #expect(group != nil && event.properties["experiment.home-hero"] == group)
+        #expect(event.properties["assigned"] == nil, "a tagging-only experiment assigns no layout")
         if location.hasPrefix("/long/") || location.hasPrefix("/short/") || location.hasPrefix("/stream/") {
             let page = try browser.follow(response)
             #expect(page.status == 200)

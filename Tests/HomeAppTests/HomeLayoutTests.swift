@@ -1,4 +1,5 @@
 import FeatureToggles
+import HomeApp
 import HomeAppTestSupport
 import Testing
 import TestSupport
@@ -57,10 +58,25 @@ struct HomeLayoutTests {
         #expect(try browser.page("/?layout=list").html.controllerPaths("ListHome") == [["HomeContainer", "ListHome"]])
     }
 
-    @Test("a default layout the app does not have falls back to list")
-    func unknownDefaultLayout() throws {
-        let fixture = try AppFixture(toggles: #"{"defaultLayout": "carousel"}"#)
-        #expect(try fixture.browser().page("/").html.controllers("ListHome").count == 1)
+    @Test("toggles naming a layout the app does not have are refused at start, with the known layouts")
+    func unknownLayoutAtStart() throws {
+        for toggles in [#"{"defaultLayout": "carousel"}"#, #"{"rollout": {"carousel": 0.1}}"#,
+                        #"{"experiments": [{"name": "e", "groups": [{"name": "a"}, {"name": "b", "layout": "carousel"}]}]}"#] {
+            let error = try #require(throws: AppError.self) { try AppFixture(toggles: toggles) }
+            #expect(error.description.hasPrefix("--toggles: "))
+            #expect(error.description.hasSuffix(#"names the layout "carousel", which this app does not have (layouts: list, grid)"#))
+        }
+    }
+
+    @Test("a reload naming an unknown layout is refused and the previous toggles keep serving")
+    func unknownLayoutOnReload() throws {
+        let fixture = try AppFixture(toggles: #"{"rollout": {"grid": 1}}"#)
+        let browser = fixture.browser()
+        #expect(try browser.page("/").html.controllers("GridHome").count == 1)
+        try fixture.writeToggles(#"{"defaultLayout": "carousel"}"#)
+        #expect(try browser.page("/").html.controllers("GridHome").count == 1)
+        try fixture.writeToggles(#"{"defaultLayout": "list"}"#)
+        #expect(try browser.page("/").html.controllers("ListHome").count == 1, "a good file is taken again")
     }
 
     @Test("gridRollout 1 gives everyone the grid; 0 gives everyone the default", arguments: [

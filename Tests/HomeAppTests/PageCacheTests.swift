@@ -65,7 +65,7 @@ import TestSupport
 
     @Test func aStreamGoingLiveIsNotHiddenByTheCache() throws {
         // The default catalogue with its first upcoming stream starting three seconds from now.
-        let url = URL(fileURLWithPath: Self.publicFolder + "/content.json")
+        let url = ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json")
         var catalogue = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var items = try #require(catalogue["items"] as? [[String: Any]])
         let index = try #require(items.firstIndex { ($0["startsAt"] as? String).map { $0 > "2026" } ?? false

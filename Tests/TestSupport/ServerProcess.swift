@@ -26,8 +26,13 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server; with `waitForListening` it returns once the log names the port.
-    public init(arguments: [String], workingDirectory: URL? = nil, waitForListening: Bool = true) throws {
+    /// `environment` adds to (or, with an empty value, sets empty) the inherited variables.
+    public init(arguments: [String], workingDirectory: URL? = nil, environment: [String: String] = [:],
+                waitForListening: Bool = true) throws {
         process = Process()
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         process.executableURL = Self.executable
         process.arguments = arguments
         process.currentDirectoryURL = workingDirectory ?? Self.repositoryRoot

@@ -16,7 +16,7 @@ struct ThirdLayoutTests {
     static let catalogue: [(id: String, kind: String, title: String)] = {
         struct Entry: Decodable { let id, kind, title: String }
         struct File: Decodable { let items: [Entry] }
-        let data = try! Data(contentsOf: AppFixture.publicFolder.appendingPathComponent("content.json"))
+        let data = try! Data(contentsOf: AppFixture.configFolder.appendingPathComponent("content.json"))
         return try! JSONDecoder().decode(File.self, from: data).items.map { ($0.id, $0.kind, $0.title) }
     }()
 
@@ -108,5 +108,38 @@ struct ThirdLayoutTests {
         #expect(error.all("a").compactMap { $0["href"] }.filter { $0.hasPrefix("/?layout=") }
                 == ["/?layout=list", "/?layout=grid", "/?layout=compact"])
         #expect(try browser.page("/").html.controllers("CompactListHome").count == 1)
+    }
+
+    @Test("the toggles file alone rolls it out, and refuses it to an app without it")
+    func rolledOut() throws {
+        let toggles = #"{"rollout": {"compact": 1}}"#
+        let fixture = try fixture(toggles)
+        for _ in 0..<4 {
+            #expect(try fixture.browser().page("/").html.controllerPaths("CompactListHome") == [["HomeContainer", "CompactListHome"]])
+        }
+        let error = try #require(throws: (any Error).self) { try AppFixture(toggles: toggles) }
+        #expect("\(error)".hasSuffix(#"names the layout "compact", which this app does not have (layouts: list, grid)"#))
+    }
+
+    @Test("the toggles file alone makes it an experiment arm: each new visitor gets their group's layout")
+    func experimentArm() async throws {
+        let fixture = try fixture(#"""
+            {"experiments": [{"name": "third", "groups": [{"name": "a", "layout": "list"}, {"name": "c", "layout": "compact"}]}]}
+            """#)
+        var served: [String: String] = [:]
+        for _ in 0..<24 {
+            let browser = fixture.browser()
+            let html = try browser.page("/").html
+            let visitor = try #require(browser.cookies["visitor"])
+            served[visitor] = html.controllers("CompactListHome").isEmpty ? "list" : "compact"
+        }
+        let launches = try await fixture.events(named: .launch, count: served.count)
+        let expected = ["a": "list", "c": "compact"]
+        for launch in launches {
+            let group = try #require(launch.properties["experiment.third"])
+            #expect(launch.layout == expected[group] && served[launch.visitor ?? ""] == launch.layout, "\(launch)")
+            #expect(launch.properties["assigned"] == nil)
+        }
+        #expect(Set(served.values) == ["list", "compact"], "24 new visitors should land in both groups")
     }
 }

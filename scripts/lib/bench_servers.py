@@ -90,7 +90,7 @@ def stop_all():
 
 def bench_content(root, work, count=120):
     """The default catalogue cycled to `count` items with fresh ids (posters reused)."""
-    items = json.loads((root / "Public/content.json").read_text())["items"]
+    items = json.loads((root / "Config/content.json").read_text())["items"]
     made = []
     for index in range(count):
         item = dict(items[index % len(items)])

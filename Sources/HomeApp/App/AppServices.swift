@@ -47,6 +47,6 @@ struct AppServices: Sendable {
         if let chosen = visit.chosenLayout, factory.has(chosen) { return chosen }
         let decided = toggles.decisions.defaultLayout(for: visit.visitor.id)
         if factory.has(decided) { return decided }
-        return factory.has(ListHome.layoutName) ? ListHome.layoutName : factory.names[0]
+        return factory.fallbackLayout
     }
 }

@@ -21,12 +21,20 @@ public final class HomeApplication: Service {
     private let reportAccess: ReportAccess
     /// Ships the log into the report database, when there is one.
     public let shipper: ReportShipper?
+    private let reportPool: WorkPool
+    private let reportRateLimit: ReportRateLimit
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
                 logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
         precondition(!factory.names.isEmpty, "the home needs at least one layout")
+        // An empty token opened the reports to anyone; a short secret lets tokens be computed offline.
+        for (option, value) in [("--secret", configuration.secret), ("--report-token", configuration.reportToken)] {
+            if let value, value.utf8.count < AppConfiguration.minimumSecretBytes {
+                throw AppError.tooShort(option: option, bytes: value.utf8.count)
+            }
+        }
         do {
             assets = try StaticFiles(folder: configuration.publicFolder)
         } catch {
@@ -42,13 +50,10 @@ public final class HomeApplication: Service {
         }
         let toggles: ToggleRouter
         do {
-            toggles = try ToggleRouter(path: configuration.togglesFile)
+            toggles = try ToggleRouter(path: configuration.togglesFile, layouts: factory.names)
         } catch {
             throw AppError.toggles(error.description)
         }
-        let reportLog = ReportLog(configuration: .init(path: configuration.reportLog,
-                                                       mirrorToStandardOutput: configuration.reportToStandardOutput),
-                                  logger: logger)
         if let url = configuration.reportDatabase {
             var shipping = ShipperConfiguration(databaseURL: url, instance: configuration.instance,
                                                 reportLog: configuration.reportLog)
@@ -57,11 +62,30 @@ public final class HomeApplication: Service {
         } else {
             shipper = nil
         }
+        var logConfiguration = ReportLog.Configuration(directory: configuration.reportLog,
+                                                       mirrorToStandardOutput: configuration.reportToStandardOutput)
+        logConfiguration.segmentBytes = configuration.reportSegmentBytes
+        logConfiguration.fsync = configuration.reportFsync
+        logConfiguration.retention = configuration.reportRetention
+        logConfiguration.maxBytes = configuration.reportMaxBytes
+        logConfiguration.minimumFree = configuration.reportMinimumFree
+        if let shipper { logConfiguration.mayDelete = { [shipper] in shipper.mayDelete(segment: $0) } }
+        let reportLog: ReportLog
+        do {
+            reportLog = try ReportLog(configuration: logConfiguration, logger: logger)
+        } catch {
+            throw AppError.reportLog("\(error)")
+        }
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger,
                                shared: configuration.reportDatabase.map { SharedReports(url: $0) }, shipper: shipper)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
+        reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
+                              queueLimit: configuration.reportQueue, logger: logger)
+        reportRateLimit = ReportRateLimit(
+            visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
+            address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
@@ -77,7 +101,8 @@ public final class HomeApplication: Service {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
-        ReportRoutes(services: services, access: reportAccess, live: live).register(in: &router)
+        ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
+                     limit: reportRateLimit).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
@@ -106,9 +131,11 @@ public final class HomeApplication: Service {
         try background.start()
     }
 
-    /// Stops the watchers and the heartbeat, then flushes the report log to disk.
+    /// Stops the watchers, the heartbeat and the report workers, then flushes the report log to
+    /// disk. After the server's shutdown, which has answered the requests still waiting.
     public func shutdown() {
         background.shutdown()
+        reportPool.shutdown()
         services.reportLog.shutdown()
     }
 

@@ -1,22 +1,31 @@
 import FeatureToggles
 import Reporting
 
-/// Writes report events for a visit: the visitor, the request id and the visitor's A/B group
-/// go on every line.
+/// Writes report events for a visit: the visitor, the request id and the visitor's group in every
+/// active experiment (`experiment.<name>`) go on every line; a line whose layout is not the one an
+/// experiment assigned (the visitor chose their own) also names the assigned one (`assigned`).
 struct Analytics {
     let log: ReportLog
-    let decisions: FeatureDecisions
     /// Only the two ids, not the whole visit: the container and every injected closure copy this.
     let visitor: String
     let request: String
+    /// `experiment.<name>` → group, for every active experiment.
+    let groups: [String: String]
+    /// The layout an experiment assigned this visitor, if one did.
+    let assignedLayout: String?
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
+    /// Told once each line is written (or lost): `POST /report` answers only then.
+    var whenWritten: (@Sendable (Bool) -> Void)?
 
     init(log: ReportLog, decisions: FeatureDecisions, visit: Visit, trace: EventTrace? = nil) {
         self.log = log
-        self.decisions = decisions
         visitor = visit.visitor.id
         request = visit.request.id
+        var groups: [String: String] = [:]
+        for assignment in decisions.assignments(for: visitor) { groups[assignment.propertyKey] = assignment.group.name }
+        self.groups = groups
+        assignedLayout = decisions.experimentLayout(for: visitor)
         self.trace = trace
     }
 
@@ -33,9 +42,13 @@ struct Analytics {
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
         var properties = properties
-        if let experiment = decisions.experimentName, let group = decisions.experimentGroup(for: visitor) {
-            properties["experiment"] = experiment
-            properties["group"] = group
+        if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
+        if let assignedLayout, let layout, layout != assignedLayout { properties["assigned"] = assignedLayout }
+        if let whenWritten {
+            let event = ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
+                                    properties: properties)
+            log.record(event, whenWritten: whenWritten)
+            return
         }
         log.record(name, layout: layout, item: item, visitor: visitor, request: request,
                    properties: properties)

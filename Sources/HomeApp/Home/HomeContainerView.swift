@@ -20,6 +20,11 @@ final class HomeContainerView: RootView {
         writer.write("<div class=\"home-container__content\"><h1 class=\"visually-hidden\">")
         writer.text(model.title)
         writer.write("</h1>")
+        if let notice = model.notice {
+            writer.write("<p class=\"home-container__notice\" role=\"status\">")
+            writer.text(notice)
+            writer.write("</p>")
+        }
         scope.render(.content, into: &writer)
         writer.write("</div></div>")
     }

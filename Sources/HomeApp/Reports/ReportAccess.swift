@@ -3,50 +3,102 @@ import MicroHTTP
 
 /// Who may read the report log. Bound to a loopback address the pages are open; bound to any
 /// other address (0.0.0.0 included) they need the report token, as a bearer header or through
-/// the sign-in form, which sets a cookie holding the token's signature (never the token).
+/// the sign-in form, which sets a cookie holding an expiry and a signature of it with the token
+/// (never the token): it lapses by itself, and a new token or secret revokes every one at once.
+/// Wrong tokens are counted per client address and lock it out for a while (`SignInThrottle`).
 struct ReportAccess: Sendable {
     static let cookieName = "report_access"
+    /// How long a sign-in lasts.
+    static let cookieLifetime = 7 * 24 * 3600
     let isOpen: Bool
     let token: String?
     let csrf: CSRFProtection
+    let throttle: SignInThrottle
+    /// Wall-clock seconds, for the cookie's expiry; tests move it.
+    let now: @Sendable () -> Int
 
-    init(host: String, token: String?, csrf: CSRFProtection) {
+    /// What a sign-in attempt came to.
+    enum Outcome {
+        case signedIn(SetCookie)
+        case wrong
+        case lockedOut(seconds: Int64)
+    }
+
+    init(host: String, token: String?, csrf: CSRFProtection, throttle: SignInThrottle = SignInThrottle(),
+         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
         isOpen = Self.isLoopback(host)
-        self.token = token
+        // The app refuses to start with a shorter one; a library user that skips that check
+        // still gets closed pages rather than pages an empty token opens.
+        self.token = token.flatMap { $0.utf8.count >= AppConfiguration.minimumSecretBytes ? $0 : nil }
         self.csrf = csrf
+        self.throttle = throttle
+        self.now = now
     }
 
     static func isLoopback(_ host: String) -> Bool {
         host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 
-    /// Throws 401 unless the request may read the reports.
+    /// Throws 401 unless the request may read the reports (429 while its address is locked out).
     func authorize(_ request: Request) throws(HTTPError) {
-        if isOpen || isAuthorized(request) { return }
+        if isOpen { return }
+        if let bearer = Self.bearer(in: request) {
+            if let seconds = throttle.lockout(for: request.remoteAddress) { throw Self.tooMany(seconds) }
+            if let token, !bearer.isEmpty, matches(bearer, token) {
+                throttle.succeeded(from: request.remoteAddress)
+                return
+            }
+            throttle.failed(from: request.remoteAddress)
+        } else if hasValidCookie(request) {
+            return
+        }
         let reason = token == nil
             ? "The report log is private: this server listens beyond this machine and was started without --report-token."
             : "The report log is private. Sign in with the report token, or send it as a bearer token."
         throw HTTPError(.unauthorized, reason, headers: Headers([("WWW-Authenticate", "Bearer realm=\"reports\"")]))
     }
 
-    func isAuthorized(_ request: Request) -> Bool {
-        guard let token else { return false }
-        if let header = request.headers["Authorization"], header.hasPrefix("Bearer ") {
-            return matches(String(header.dropFirst("Bearer ".count)), token)
-        }
-        return csrf.isValidSignature(request.cookies[Self.cookieName], of: token, after: "reports:")
+    /// The credentials of an `Authorization: Bearer …` header; the scheme in any case (RFC 9110 §11.1).
+    static func bearer(in request: Request) -> Substring? {
+        guard let header = request.headers["Authorization"] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard let scheme = parts.first, scheme.lowercased() == "bearer" else { return nil }
+        return parts.count > 1 ? parts[1].drop { $0 == " " } : ""
     }
 
-    /// Whether `candidate` is the token; the cookie to set when it is.
-    func signIn(with candidate: String) -> SetCookie? {
-        guard let token, matches(candidate, token) else { return nil }
-        return SetCookie(name: Self.cookieName, value: csrf.signature(of: token, after: "reports:"),
-                         path: "/", maxAge: 7 * 24 * 3600, sameSite: .strict)
+    /// A cookie `<expiry>.<signature>`, unexpired, signed with this token under this secret.
+    func hasValidCookie(_ request: Request) -> Bool {
+        guard let token, let value = request.cookies[Self.cookieName], let dot = value.firstIndex(of: ".") else {
+            return false
+        }
+        let expiry = value[..<dot]
+        guard expiry.count <= 12, let seconds = Int(expiry), seconds > now() else { return false }
+        return csrf.isValidSignature(String(value[value.index(after: dot)...]), of: "\(expiry):\(token)", after: "reports:")
+    }
+
+    /// Whether `candidate` is the token; the cookie to set when it is. A missing or empty
+    /// candidate never is, whatever the token.
+    func signIn(with candidate: String?, from address: String) -> Outcome {
+        if let seconds = throttle.lockout(for: address) { return .lockedOut(seconds: seconds) }
+        guard let token, let candidate, !candidate.isEmpty, matches(candidate, token) else {
+            throttle.failed(from: address)
+            return .wrong
+        }
+        throttle.succeeded(from: address)
+        let expiry = now() + Self.cookieLifetime
+        return .signedIn(SetCookie(name: Self.cookieName,
+                                   value: "\(expiry)." + csrf.signature(of: "\(expiry):\(token)", after: "reports:"),
+                                   path: "/", maxAge: Self.cookieLifetime, sameSite: .strict))
+    }
+
+    static func tooMany(_ seconds: Int64) -> HTTPError {
+        HTTPError(.tooManyRequests, "Too many wrong report tokens from this address. Try again in \(seconds) s.",
+                  headers: Headers([("Retry-After", "\(seconds)")]))
     }
 
     /// Constant-time comparison: hashes first, so length differences leak nothing either.
-    private func matches(_ candidate: String, _ token: String) -> Bool {
-        let a = Hashing.sha256(candidate), b = Hashing.sha256(token)
+    private func matches(_ candidate: some StringProtocol, _ token: String) -> Bool {
+        let a = Hashing.sha256(String(candidate)), b = Hashing.sha256(token)
         return zip(a, b).reduce(0) { $0 | ($1.0 ^ $1.1) } == 0
     }
 }

@@ -3,6 +3,7 @@ import HomeTemplates
 import MicroHTTP
 import Reporting
 import ScreenKit
+import Synchronization
 
 /// The report log over HTTP: client events in (`POST /report`), the log out as a page, as raw
 /// JSON Lines, and as a live stream of server-sent events.
@@ -14,6 +15,10 @@ struct ReportRoutes {
     let services: AppServices
     let access: ReportAccess
     let live: LiveReports
+    /// Every report read runs here, off libmicrohttpd's threads: a scan of a large log held one
+    /// of them, and every connection on it, for seconds.
+    let pool: WorkPool
+    let limit: ReportRateLimit
 
     func register(in router: inout Router) {
         router.post("/report") { request in try report(request) }
@@ -23,10 +28,13 @@ struct ReportRoutes {
         ReportSignIn(services: services, access: access).register(in: &router)
     }
 
-    /// A beacon from the page's script, e.g. the grid's sideways scroll.
+    /// A beacon from the page's script, e.g. the grid's sideways scroll. Answered 204 only once
+    /// its line is written, so an acknowledged event survives a crash.
     func report(_ request: Request) throws(HTTPError) -> Response {
+        try limit.check(address: request.remoteAddress)
         let visit = services.visit(request)
         try visit.requireValidCSRF()
+        try limit.check(visitor: visit.visitor.id)
         let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
         guard Self.clientEvents.contains(name) else {
             throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
@@ -36,7 +44,8 @@ struct ReportRoutes {
         }
         // The swipe reaches the child that drew the row, which tells its container through the
         // injected `didHorizontalSwipe`: the container reports it, as it does for "more".
-        let container = HomeRoutes(services: services).makeContainer(for: visit)
+        let acknowledgement = WriteAcknowledgement()
+        let container = HomeRoutes(services: services).makeContainer(for: visit, whenWritten: acknowledgement.written)
         container.show(child)
         guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
             throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
@@ -51,7 +60,7 @@ struct ReportRoutes {
         }
         container.swipeSource = .scroll
         child.didHorizontalSwipe?(path)
-        return Response(status: .noContent)
+        return .later { reply in acknowledgement.attach(reply) }
     }
 
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
@@ -64,22 +73,24 @@ struct ReportRoutes {
             guard let parsed = ReportCursor(before) else { throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.") }
             cursor = parsed
         }
-        let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
-        do {
-            let model = ReportsScreenModel(
-                filter: filter, page: try reader.page(matching: filter, limit: Self.pageSize, before: cursor),
-                summary: try reader.summary(matching: filter), perMinute: try reader.eventsPerMinute(matching: filter),
-                eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names,
-                shared: sharedSection(filter))
-            return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
-        } catch {
-            services.logger.error("report log unreadable", metadata: ["error": "\(error)"])
-            throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
+        return try pool.respond { [services, cursor] () throws(HTTPError) -> Response in
+            let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
+            do {
+                let model = ReportsScreenModel(
+                    filter: filter, page: try reader.page(matching: filter, limit: Self.pageSize, before: cursor),
+                    summary: try reader.summary(matching: filter), perMinute: try reader.eventsPerMinute(matching: filter),
+                    eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names,
+                    shared: Self.sharedSection(services, filter))
+                return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
+            } catch {
+                services.logger.error("report log unreadable", metadata: ["error": "\(error)"])
+                throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
+            }
         }
     }
 
     /// Every instance's counts, or why they cannot be shown; the page works either way.
-    private func sharedSection(_ filter: ReportFilter) -> SharedReportsSection? {
+    private static func sharedSection(_ services: AppServices, _ filter: ReportFilter) -> SharedReportsSection? {
         guard let shared = services.shared else { return nil }
         do {
             let overview = try shared.overview(event: filter.event, layout: filter.layout, item: filter.item,
@@ -90,7 +101,8 @@ struct ReportRoutes {
         }
     }
 
-    /// The log file as it is, streamed a chunk at a time; `?since=` skips older lines.
+    /// The log file as it is, streamed a chunk at a time; `?since=` skips older lines. The first
+    /// chunk (which skips them) is read on the pool; each later one is a bounded read.
     func rawLog(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
         var since: Date?
@@ -100,13 +112,18 @@ struct ReportRoutes {
             }
             since = date
         }
-        let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
-        guard let lines = try? reader.lineStream(since: since) else {
-            throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
+        return try pool.respond { [services, since] () throws(HTTPError) -> Response in
+            let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
+            guard let lines = try? reader.lineStream(since: since) else {
+                throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
+            }
+            let first = Mutex(lines.nextChunk())
+            let body = ChunkedBody(next: { maxBytes in
+                first.withLock { chunk in defer { chunk = nil }; return chunk } ?? lines.nextChunk(maxBytes: maxBytes)
+            }, close: { lines.close() })
+            return Response(headers: Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]),
+                            body: .chunks(body))
         }
-        let body = ChunkedBody(next: { lines.nextChunk(maxBytes: $0) }, close: { lines.close() })
-        return Response(headers: Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]),
-                        body: .chunks(body))
     }
 
     /// Server-sent events: one `data:` line per event as it is written.

@@ -20,13 +20,19 @@ struct ReportSignIn {
     func signIn(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
         try visit.requireValidCSRF()
-        guard let cookie = access.signIn(with: request.form["token"] ?? "") else {
-            services.logger.notice("report sign-in refused", metadata: ["request": "\(request.id)"])
+        switch access.signIn(with: request.form["token"], from: request.remoteAddress) {
+        case .signedIn(let cookie):
+            var response = visit.redirect(to: "/reports")
+            response.setCookie(cookie)
+            return response
+        case .wrong:
+            // Rate-limited with every other line of this message, so a guessing run cannot flood the log.
+            services.logger.notice("report sign-in refused", metadata: [
+                "request": "\(request.id)", "client": "\(request.remoteAddress)"])
             return form(request, failed: true)
+        case .lockedOut(let seconds):
+            throw ReportAccess.tooMany(seconds)
         }
-        var response = visit.redirect(to: "/reports")
-        response.setCookie(cookie)
-        return response
     }
 }
 

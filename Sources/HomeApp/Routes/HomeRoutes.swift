@@ -6,6 +6,9 @@ import ScreenKit
 /// `GET /` (the home, in the visitor's layout) and `POST /home/actions` (a child's form).
 struct HomeRoutes {
     static let actionsPath = "/home/actions"
+    /// The form field naming the items the page was drawn from (`HomeContainer.itemsFingerprint`).
+    static let catalogueField = "catalogue"
+    static let staleNotice = "The catalogue changed since that page was shown, so nothing was opened. Here is the current one."
     let services: AppServices
 
     func register(in router: inout Router) {
@@ -24,7 +27,7 @@ struct HomeRoutes {
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         let decisions = services.toggles.decisions
-        let withOnboarding = decisions.showsOnboarding && !visit.hasDismissedOnboarding
+        let withOnboarding = decisions.showsOnboarding(for: visit.visitor.id) && !visit.hasDismissedOnboarding
         // A scrolled grid row changes the markup; everything else is the same for every visitor
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
@@ -35,7 +38,7 @@ struct HomeRoutes {
             return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
         }
         let trace = EventTrace()
-        let container = makeContainer(for: visit, items: catalogue.items, trace: trace)
+        let container = makeContainer(for: visit, catalogue: catalogue, trace: trace)
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition
         container.show(child)
@@ -63,6 +66,14 @@ struct HomeRoutes {
         }
         // A post from search results names its query: decode it against those results.
         let container = makeContainer(for: visit, search: request.query["q"])
+        if let posted = form[Self.catalogueField], posted != container.itemsFingerprint {
+            // Positions from an older catalogue may name other items now: open none, show the current home.
+            services.logger.info("post from an older catalogue", metadata: ["request": "\(request.id)"])
+            container.viewModel.reportsLaunch = false
+            container.viewModel.notice = Self.staleNotice
+            container.show(child)
+            return visit.page(container, status: .conflict, configuration: services.page)
+        }
         container.show(child)
         do {
             try child.handle(form)
@@ -79,12 +90,17 @@ struct HomeRoutes {
         return response
     }
 
-    /// The container for the whole home (`items`, else the current catalogue), or for the
-    /// results of `query`.
-    func makeContainer(for visit: Visit, items: [any HomeItem]? = nil, title: String = "Home",
-                       search query: String? = nil, trace: EventTrace? = nil) -> HomeContainer {
-        let shown = query.map { services.content.catalog.search($0).map { $0 as any HomeItem } } ?? items ?? services.items
-        return HomeContainer(items: shown, analytics: services.analytics(for: visit, trace: trace),
+    /// The container for the whole home (`catalogue`, else the current one), or for the
+    /// results of `query` in the current catalogue.
+    func makeContainer(for visit: Visit, catalogue given: HomeItemsCache.Entry? = nil, title: String = "Home",
+                       search query: String? = nil, trace: EventTrace? = nil,
+                       whenWritten: (@Sendable (Bool) -> Void)? = nil) -> HomeContainer {
+        let snapshot = services.content.snapshot
+        let catalogue = given ?? services.homeItems.entry(for: snapshot)
+        let shown = query.map { snapshot.catalog.search($0).map { $0 as any HomeItem } } ?? catalogue.items
+        var analytics = services.analytics(for: visit, trace: trace)
+        analytics.whenWritten = whenWritten
+        return HomeContainer(items: shown, analytics: analytics,
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 

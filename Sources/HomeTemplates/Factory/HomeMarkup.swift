@@ -13,6 +13,12 @@ public enum HomeMarkup {
         writer.write("<input type=\"hidden\" name=\"layout\"")
         writer.attribute("value", model.layout)
         writer.write(">")
+        for field in model.hiddenFields {
+            writer.write("<input type=\"hidden\"")
+            writer.attribute("name", field.name)
+            writer.attribute("value", field.value)
+            writer.write(">")
+        }
     }
 
     public static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {

@@ -1,13 +1,13 @@
 import ScreenKit
 
 /// The grid's markup: per kind a heading, a "more" button and a row of tiles that scrolls sideways.
-public final class GridHomeView: RootView {
-    public init() {}
+final class GridHomeView: RootView {
+    init() {}
 
     /// The root element's class.
-    public static var cssClass: StaticString? { "home-grid" }
+    static var cssClass: StaticString? { "home-grid" }
 
-    public func renderContent(_ model: GridHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+    func renderContent(_ model: GridHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
         HomeMarkup.openForm(model, into: &writer, context: scope.context)
         HomeMarkup.toolbar(model, into: &writer)
         if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }

@@ -1,13 +1,13 @@
 import ScreenKit
 
 /// The list's markup: sections of rows, each row a button naming its index path.
-public final class ListHomeView: RootView {
-    public init() {}
+final class ListHomeView: RootView {
+    init() {}
 
     /// The root element's class.
-    public static var cssClass: StaticString? { "home-list" }
+    static var cssClass: StaticString? { "home-list" }
 
-    public func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+    func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
         HomeMarkup.openForm(model, into: &writer, context: scope.context)
         HomeMarkup.toolbar(model, into: &writer)
         if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }

@@ -6,6 +6,9 @@ public struct HTTPError: Error, Sendable, CustomStringConvertible {
     public let message: String
     /// Extra headers, such as `Allow` on a 405.
     public var headers: Headers
+    /// Whether the server logs the refusal; false where the handler logs it sparingly itself
+    /// (a rate limit logs one line per client a minute, not one per request).
+    public var logged = true
 
     public init(_ status: Status, _ message: String, headers: Headers = .init()) {
         self.status = status

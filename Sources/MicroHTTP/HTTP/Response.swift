@@ -5,6 +5,8 @@ public struct Response: Sendable {
     public var status: Status
     public var headers: Headers
     public var body: ResponseBody
+    /// Set by `Response.later`: the answer comes later, and status, headers and body are unused.
+    public internal(set) var later: Later?
 
     public init(status: Status = .ok, headers: Headers = .init(), body: ResponseBody = .bytes([])) {
         self.status = status

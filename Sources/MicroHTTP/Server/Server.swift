@@ -30,6 +30,9 @@ public final class Server: Service {
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
+    /// Requests waiting for a `Response.later` answer.
+    public var laterAnswersOwed: Int { core.owed.count }
+
     public func start() throws(ServerError) {
         try running.withLock { (state: inout Running?) throws(ServerError) in
             guard state == nil else { throw .alreadyStarted }
@@ -70,6 +73,8 @@ public final class Server: Service {
         core.accepting.store(false, ordering: .relaxed)
         // Suspended streams would outlive the daemon: end them so their connections resume and close.
         core.openStreams.finishAll()
+        // Likewise connections waiting for a later answer: they get 503 now.
+        core.answerOwedReplies()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
         while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {

@@ -14,7 +14,11 @@ final class ServerCore: Sendable {
     let accepting = Atomic<Bool>(true)
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }
     let openStreams = OpenStreams()
+    let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
+
+    /// Connection memory kept free for the answer's head (the error page's headers take ~600 bytes).
+    static let answerReserve = 1536
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
         self.router = router
@@ -51,7 +55,15 @@ final class ServerCore: Sendable {
                 + "query arguments, and it has \(context.queryArgumentCount)."
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
-        if let problem = RequestFraming.problem(on: connection, method: method) {
+        if dh_request_header_size(connection) > configuration.connectionMemoryLimit - Self.answerReserve {
+            // libmicrohttpd builds the answer's head in the memory the request's head still fills:
+            // past this it closes the connection without a word. A short answer still fits.
+            logger.notice("request head too large", metadata: ["request": "\(context.id)"])
+            let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts.\n"
+            return queue(.text(message, status: .requestHeaderFieldsTooLarge), for: context, on: connection)
+        }
+        if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
+                                                       span: configuration.connectionMemoryLimit) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
@@ -84,6 +96,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
         switch context.problem {
@@ -94,15 +107,16 @@ final class ServerCore: Sendable {
         case nil:
             break
         }
-        let response: Response
+        let request: Request
         do {
-            let request = try RequestReader(connection: connection, context: context, method: method).read()
-            response = dispatch(request)
+            request = try RequestReader(connection: connection, context: context, method: method).read()
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
-            response = errorResponse(error.status, error.message, id: context.id)
+            return queue(errorResponse(error.status, error.message, id: context.id), for: context, on: connection)
         }
-        return queue(response, for: context, on: connection)
+        let response = dispatch(request)
+        if let later = response.later { return answerLater(later, for: context, on: connection, path: request.path) }
+        return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 
     private func dispatch(_ incoming: Request) -> Response {
@@ -112,18 +126,8 @@ final class ServerCore: Sendable {
             request.parameters = parameters
             do {
                 return try handler(request)
-            } catch let error as HTTPError {
-                logger.notice("request refused", metadata: [
-                    "request": "\(request.id)", "status": "\(error.status.rawValue)", "error": "\(error.message)"])
-                var response = errorResponse(error.status, error.message, id: request.id)
-                for (name, value) in error.headers { response.headers.set(name, value) }
-                return response
             } catch {
-                logger.error("handler failed", metadata: [
-                    "request": "\(request.id)", "path": "\(request.path)", "error": "\(error)"])
-                return errorResponse(.internalServerError,
-                                     "Something went wrong on our side. The request id below says where.",
-                                     id: request.id)
+                return response(for: error, requestID: request.id, path: String(request.path))
             }
         case .methodNotAllowed(let allowed):
             logger.notice("method not allowed", metadata: [

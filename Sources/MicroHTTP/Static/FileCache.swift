@@ -56,12 +56,10 @@ final class FileCache: Sendable {
         }
     }
 
-    /// Reads the regular file at `path` whole and holds it under `key`, when it is small enough,
-    /// fits the budget and did not change while it was read; nil otherwise.
-    func load(_ key: String, path: String) -> Entry? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+    /// Reads the regular file open as `fd` whole (from its start; the caller closes it) and holds
+    /// it under `key`, when it is small enough, fits the budget and did not change while it was
+    /// read; nil otherwise.
+    func load(_ key: String, descriptor fd: Int32) -> Entry? {
         guard let before = FileStamp(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
         var bytes = [UInt8](repeating: 0, count: before.size)
         let read = bytes.withUnsafeMutableBytes { Self.readFully(fd, into: $0) }

@@ -2,7 +2,8 @@ import Basics
 import Glibc
 
 /// Serves the files below one folder, with ETag revalidation. Anything that would leave the
-/// folder — `..` in any spelling, an encoded slash, a symbolic link pointing out — is a 404,
+/// folder — `..` in any spelling, an encoded slash, a symbolic link pointing out (checked on the
+/// open descriptor, so swapping a folder for a link mid-request cannot get past) — is a 404,
 /// as are folders (no listings) and hidden files. Small files are answered from memory
 /// (`FileCache`), larger ones with sendfile.
 public struct StaticFiles: Sendable {
@@ -38,17 +39,15 @@ public struct StaticFiles: Sendable {
         if let entry = cache.entry(relative, matching: identity) {
             return answer(etag: entry.etag, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
         }
-        guard let path = Self.realPath(named), path.hasPrefix(root + "/") else { throw notFound }
-        if cache.canHold(identity.size), let entry = cache.load(relative, path: path) {
+        // Opened, then checked: the descriptor is what gets read or sent, and it is inside the folder.
+        guard let fd = ConfinedOpen.open(relative, below: root) else { throw notFound }
+        if cache.canHold(identity.size), let entry = cache.load(relative, descriptor: fd) {
+            close(fd)
             return answer(etag: entry.etag, named: segments.last!, headers: headers) { .bytes(entry.bytes) }
         }
-        do {
-            // Its own status, not the one taken before: the name may have moved to a new file since.
-            let file = try OpenFile(path: path)
-            return answer(etag: FileStamp(file.info).etag, named: segments.last!, headers: headers) { .file(file) }
-        } catch {
-            throw notFound
-        }
+        // Its own status, not the one taken before: the name may have moved to a new file since.
+        let file = OpenFile(adopting: fd)
+        return answer(etag: FileStamp(file.info).etag, named: segments.last!, headers: headers) { .file(file) }
     }
 
     /// 304 when the client holds this version, otherwise the body with its type.

@@ -1,0 +1,63 @@
+extension Toggles {
+    /// An experiment: each visitor is in one of `groups` (stably, by weight), and a group may decide
+    /// the visitor's layout and whether they see the onboarding notice.
+    public struct Experiment: Sendable, Equatable {
+        /// The experiment's name: salts the assignment (renaming reshuffles visitors) and names the
+        /// report property `experiment.<name>`.
+        public var name: String
+        /// Whether visitors are assigned now; a stopped experiment keeps its results in the report log.
+        public var active: Bool
+        /// The groups, at least two, with different names.
+        public var groups: [Group]
+
+        /// Creates an experiment.
+        public init(name: String, active: Bool = true, groups: [Group]) {
+            self.name = name
+            self.active = active
+            self.groups = groups
+        }
+
+        /// A tagging-only experiment with equal groups (the older `experiment` field).
+        public init(name: String, groups: [String]) {
+            self.init(name: name, groups: groups.map { Group(name: $0) })
+        }
+
+        /// Whether some group decides the layout.
+        public var setsLayout: Bool { groups.contains { $0.layout != nil } }
+
+        /// Whether some group decides the onboarding notice.
+        public var setsOnboarding: Bool { groups.contains { $0.onboarding != nil } }
+
+        /// The group of `visitor`: a stable position in [0, 1) salted by the experiment's name, cut
+        /// into spans as wide as the groups' weights.
+        public func group(for visitor: String) -> Group {
+            let total = groups.reduce(0) { $0 + $1.weight }
+            var position = StableHash.unitInterval("experiment\u{0}" + name + "\u{0}" + visitor) * total
+            for group in groups {
+                if position < group.weight { return group }
+                position -= group.weight
+            }
+            return groups[groups.count - 1]  // rounding at the top end
+        }
+    }
+
+    /// A group of an experiment and what its visitors get.
+    public struct Group: Sendable, Equatable {
+        /// The group's name, reported as the value of `experiment.<name>`.
+        public var name: String
+        /// Its share relative to the other groups' weights; greater than 0.
+        public var weight: Double
+        /// The layout its visitors get unless they chose one; nil leaves the layout to the rollout and default.
+        public var layout: String?
+        /// Whether its visitors see the onboarding notice; nil leaves it to the `onboarding` toggle.
+        public var onboarding: Bool?
+
+        /// Creates a group.
+        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil) {
+            self.name = name
+            self.weight = weight
+            self.layout = layout
+            self.onboarding = onboarding
+        }
+    }
+}

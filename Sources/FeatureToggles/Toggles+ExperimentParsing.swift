@@ -1,0 +1,103 @@
+import Basics
+extension Toggles {
+    /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?}]}`.
+    static func experiment(_ value: JSONValue, at index: Int, _ fail: Fail) throws(TogglesError) -> Experiment {
+        let path = "experiments[\(index)]"
+        guard case .object(let members) = value else { throw fail(path, "must be an object with a name and groups (got \(value.kind))") }
+        try unknownFields(members, known: ["name", "active", "groups"], path, fail)
+        guard case .string(let name)? = members["name"], isLayoutName(name) else {
+            throw fail("\(path).name", "must be a name of lower-case letters, digits, '-' or '_' (got \(members["name"]?.kind ?? "nothing"))")
+        }
+        var active = true
+        switch members["active"] {
+        case nil: break
+        case .bool(let on)?: active = on
+        case let value?: throw fail("\(path).active", "must be true or false (got \(value.kind))")
+        }
+        guard case .array(let values)? = members["groups"], values.count >= 2 else {
+            throw fail("\(path).groups", "must be a list of at least two groups (got \(members["groups"]?.kind ?? "nothing"))")
+        }
+        var groups: [Group] = []
+        for (groupIndex, value) in values.enumerated() {
+            let group = try self.group(value, "\(path).groups[\(groupIndex)]", fail)
+            guard !groups.contains(where: { $0.name == group.name }) else {
+                throw fail("\(path).groups", "has two groups called \"\(group.name)\"")
+            }
+            groups.append(group)
+        }
+        return Experiment(name: name, active: active, groups: groups)
+    }
+
+    static func group(_ value: JSONValue, _ path: String, _ fail: Fail) throws(TogglesError) -> Group {
+        guard case .object(let members) = value else { throw fail(path, "must be an object with a name (got \(value.kind))") }
+        try unknownFields(members, known: ["name", "weight", "layout", "onboarding"], path, fail)
+        guard case .string(let name)? = members["name"], isGroupName(name) else {
+            throw fail("\(path).name", "must be a name of 1 to 64 printable characters (got \(members["name"]?.kind ?? "nothing"))")
+        }
+        var group = Group(name: name)
+        switch members["weight"] {
+        case nil: break
+        case .number(let weight)? where weight.isFinite && weight > 0 && weight <= 1e6: group.weight = weight
+        case let value?: throw fail("\(path).weight", "must be a number greater than 0 (got \(value.kind))")
+        }
+        switch members["layout"] {
+        case nil, .null?: break
+        case .string(let layout)? where isLayoutName(layout): group.layout = layout
+        case let value?: throw fail("\(path).layout", "must be a layout name of lower-case letters, digits, '-' or '_' (got \(value.kind))")
+        }
+        switch members["onboarding"] {
+        case nil, .null?: break
+        case .bool(let on)?: group.onboarding = on
+        case let value?: throw fail("\(path).onboarding", "must be true or false (got \(value.kind))")
+        }
+        return group
+    }
+
+    /// The older `experiment` field: a name and a list of group names, equal weights, tagging only.
+    static func legacyExperiment(_ members: [String: JSONValue], _ fail: Fail) throws(TogglesError) -> Experiment {
+        try unknownFields(members, known: ["name", "groups"], "experiment", fail)
+        guard case .string(let name)? = members["name"], !name.isEmpty else {
+            throw fail("experiment.name", "must be a non-empty string (got \(members["name"]?.kind ?? "nothing"))")
+        }
+        let groupsReason = "must be a list of at least two different non-empty group names"
+        guard case .array(let values)? = members["groups"] else {
+            throw fail("experiment.groups", "\(groupsReason) (got \(members["groups"]?.kind ?? "nothing"))")
+        }
+        var groups: [String] = []
+        for value in values {
+            guard case .string(let group) = value, isGroupName(group), !groups.contains(group) else {
+                throw fail("experiment.groups", "\(groupsReason) (got \(value.kind) in the list)")
+            }
+            groups.append(group)
+        }
+        guard groups.count >= 2 else { throw fail("experiment.groups", "\(groupsReason) (got \(groups.count))") }
+        return Experiment(name: name, groups: groups)
+    }
+
+    /// Names are unique; at most one active experiment sets the layout and one the onboarding notice,
+    /// since assignments are independent and every group has a visitor in every other experiment's groups.
+    static func checkExperimentsTogether(_ experiments: [Experiment], _ fail: Fail) throws(TogglesError) {
+        var seen: Set<String> = []
+        for experiment in experiments where !seen.insert(experiment.name).inserted {
+            throw fail("experiments", "has two experiments called \"\(experiment.name)\"")
+        }
+        let active = experiments.filter(\.active)
+        for (what, sets) in [("layout", \Experiment.setsLayout), ("onboarding notice", \Experiment.setsOnboarding)] {
+            let clashing = active.filter { $0[keyPath: sets] }.map(\.name)
+            guard clashing.count > 1 else { continue }
+            throw fail("experiments", "\(clashing.map { "\"\($0)\"" }.joined(separator: " and ")) are active and each sets the \(what), "
+                       + "so a visitor in more than one would get several; stop all but one with \"active\": false")
+        }
+    }
+
+    static func unknownFields(_ members: [String: JSONValue], known: [String], _ path: String, _ fail: Fail) throws(TogglesError) {
+        if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {
+            throw fail("\(path).\(unknown)", "is not a known field (known: \(known.joined(separator: ", ")))")
+        }
+    }
+
+    /// Group names go into report properties: 1 to 64 characters, no control characters.
+    static func isGroupName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+}

@@ -1,0 +1,57 @@
+import CMicroHTTPD
+
+extension ServerCore {
+    static let shuttingDownMessage = "The server is shutting down; try again in a moment."
+    static let internalErrorMessage = "Something went wrong on our side. The request id below says where."
+
+    /// Suspends the connection, then lets the handler's work begin: suspended first, so an answer
+    /// given at once (even before this returns) finds a connection it may resume.
+    func answerLater(_ later: Later, for context: RequestState, on connection: OpaquePointer,
+                     path: Substring) -> MHD_Result {
+        let answer = LaterAnswer(core: self, connection: connection, requestID: context.id, path: String(path))
+        context.laterAnswer = answer
+        MHD_suspend_connection(connection)
+        if !owed.add(answer) {
+            answer.give(shuttingDown(id: context.id))
+        }
+        // Started even when already answered, so whoever holds resources for it (a work pool's
+        // place) sees the answer and lets them go.
+        later.start(Reply(answer: answer))
+        return .YES
+    }
+
+    /// The access handler's call after the answer resumed the connection.
+    func sendLater(_ answer: LaterAnswer, method: Method, for context: RequestState,
+                   on connection: OpaquePointer) -> MHD_Result {
+        guard let response = answer.take() else { return .YES }
+        return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
+    }
+
+    /// Answers every reply still owed with 503 and refuses new ones the same way.
+    func answerOwedReplies() {
+        let owedNow = owed.close()
+        for answer in owedNow { answer.give(shuttingDown(id: answer.requestID)) }
+        if !owedNow.isEmpty {
+            logger.notice("answered waiting requests at shutdown", metadata: ["count": "\(owedNow.count)"])
+        }
+    }
+
+    private func shuttingDown(id: String) -> Response {
+        var response = errorResponse(.serviceUnavailable, Self.shuttingDownMessage, id: id)
+        response.headers.set("Retry-After", "5")
+        return response
+    }
+
+    /// The page for an error a handler threw, now or later.
+    func response(for error: any Error, requestID: String, path: String) -> Response {
+        if let error = error as? HTTPError {
+            if error.logged { logger.notice("request refused", metadata: [
+                "request": "\(requestID)", "status": "\(error.status.rawValue)", "error": "\(error.message)"]) }
+            var response = errorResponse(error.status, error.message, id: requestID)
+            for (name, value) in error.headers { response.headers.set(name, value) }
+            return response
+        }
+        logger.error("handler failed", metadata: ["request": "\(requestID)", "path": "\(path)", "error": "\(error)"])
+        return errorResponse(.internalServerError, Self.internalErrorMessage, id: requestID)
+    }
+}

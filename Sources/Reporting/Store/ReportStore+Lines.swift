@@ -1,0 +1,135 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The store's raw lines from a time on, in order, as chunks of whole JSON lines.
+public struct ReportLines: Sequence, Sendable {
+    let store: ReportStore
+    let since: Int64?
+
+    public func makeIterator() -> Iterator { Iterator(store: store, since: since) }
+
+    /// Reads segment after segment, decompressing compressed ones; stops at a read error (logged).
+    public struct Iterator: IteratorProtocol {
+        let store: ReportStore
+        let since: Int64?
+        var current: String?
+        var reader: SegmentLineReader?
+        var started = false
+        var skipping: Bool
+
+        init(store: ReportStore, since: Int64?) {
+            self.store = store
+            self.since = since
+            skipping = since != nil
+        }
+
+        public mutating func next() -> [UInt8]? { nextChunk(maxBytes: 64 * 1024) }
+
+        /// Whole lines, about `maxBytes` at most; nil at the end.
+        public mutating func nextChunk(maxBytes: Int) -> [UInt8]? {
+            while true {
+                if reader == nil, !openNext() { return nil }
+                do {
+                    if skipping {
+                        // Lines older than `since` at the start of the first segment read.
+                        while let line = try reader!.next() {
+                            guard let bytes = line.bytes else { continue }
+                            let ms = ReportStore.lineMilliseconds(bytes)
+                                ?? (try? ReportEvent(jsonLine: bytes)).map { ReportTimestamp.milliseconds($0.timestamp) }
+                            if let ms, ms >= since! {
+                                skipping = false
+                                var chunk = Array(bytes)
+                                chunk.append(10)
+                                if let more = try reader!.nextChunk(maxBytes: Swift.max(0, maxBytes - chunk.count)) { chunk += more }
+                                return chunk
+                            }
+                        }
+                        reader = nil
+                        continue
+                    }
+                    if let chunk = try reader!.nextChunk(maxBytes: maxBytes) { return Array(chunk) }
+                } catch {
+                    store.logger.error("reading report segment failed", metadata: ["segment": "\(current ?? "")", "error": "\(error)"])
+                    return nil
+                }
+                reader = nil
+            }
+        }
+
+        /// Opens the segment after the current one (or the first for `since`); false at the end.
+        mutating func openNext() -> Bool {
+            let segments = store.catalog.segments
+            var index: Int
+            var from: Int64 = 0
+            if let current = current {
+                guard let found = segments.firstIndex(where: { $0.stamp > current }) else { return false }
+                index = found
+            } else {
+                index = 0
+                if let since {
+                    // The first segment with an event at or after `since`: timestamps never go back.
+                    var low = 0
+                    var high = segments.count
+                    while low < high {
+                        let mid = (low + high) / 2
+                        if segments[mid].rollup.isEmpty || segments[mid].rollup.lastMs < since { low = mid + 1 } else { high = mid }
+                    }
+                    index = low
+                    guard index < segments.count else { return false }
+                    if !segments[index].compressed { from = store.lineStart(in: segments[index], atOrAfter: since) }
+                }
+            }
+            guard index < segments.count else { return false }
+            let segment = segments[index]
+            current = segment.stamp
+            do {
+                reader = try store.reader(segment, from: from, end: segment.rollup.bytes)
+            } catch {
+                store.logger.error("reading report segment failed", metadata: ["segment": "\(segment.stamp)", "error": "\(error)"])
+                return false
+            }
+            return reader != nil || openNext()
+        }
+    }
+}
+
+extension ReportStore {
+    /// The lines with a time at or after `since` (all when nil), oldest first, in chunks of whole
+    /// lines: segment by segment, found by binary search over the segments and then over the
+    /// bytes of the first one.
+    public func lines(since: Date? = nil) -> ReportLines {
+        ReportLines(store: self, since: since.map { ReportTimestamp.milliseconds($0) })
+    }
+
+    /// A line start in a plain segment with no line at or after `ms` before it (binary search on
+    /// byte offsets; the reader then skips the few older lines left).
+    func lineStart(in segment: SegmentEntry, atOrAfter ms: Int64) -> Int64 {
+        let fd = open(catalog.path(segment), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var low: Int64 = 0
+        var high = segment.rollup.bytes
+        var window = [UInt8](repeating: 0, count: 4096)
+        while high - low > 16 * 1024 {
+            let mid = (low + high) / 2
+            // The first line starting after `mid`.
+            let got = (try? window.withUnsafeMutableBytes { try readFully(fd, $0, at: mid - 1) }) ?? 0
+            guard let newline = window[..<got].firstIndex(of: 10) else {
+                high = mid
+                continue
+            }
+            let start = mid - 1 + Int64(newline) + 1
+            guard start < high, let lineMs = Self.lineMilliseconds(window[(newline + 1)..<got]) else {
+                high = mid
+                continue
+            }
+            if lineMs < ms { low = start } else { high = mid }
+        }
+        return low
+    }
+}

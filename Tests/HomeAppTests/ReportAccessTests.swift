@@ -1,0 +1,70 @@
+import MicroHTTP
+import Synchronization
+import Testing
+@testable import HomeApp
+
+/// The report token off loopback: guessing is slowed per address, the scheme's case does not
+/// matter, and the sign-in cookie expires and is revoked by a new token or secret.
+@Suite struct ReportAccessTests {
+    static let token = "a-report-token-long-enough"
+    final class Clock: Sendable { let seconds = Atomic<Int>(1_800_000_000) }
+
+    func access(token: String = Self.token, secret: String = "a-secret-of-sixteen+", clock: Clock = Clock(),
+                throttle: SignInThrottle = SignInThrottle()) -> ReportAccess {
+        ReportAccess(host: "0.0.0.0", token: token, csrf: CSRFProtection(secret: secret), throttle: throttle,
+                     now: { clock.seconds.load(ordering: .relaxed) })
+    }
+
+    func request(authorization: String? = nil, cookie: String? = nil, from address: String = "192.0.2.7") -> Request {
+        Request(method: .get, target: "/reports", pathSegments: ["reports"],
+                headers: Headers(authorization.map { [("Authorization", $0)] } ?? []),
+                cookies: Cookies(header: cookie.map { "\(ReportAccess.cookieName)=\($0)" } ?? ""), remoteAddress: address)
+    }
+
+    @Test func theBearerSchemeIsCaseInsensitive() throws {
+        let access = access()
+        for scheme in ["Bearer", "bearer", "BEARER"] {
+            #expect(throws: Never.self) { try access.authorize(request(authorization: "\(scheme) \(Self.token)")) }
+        }
+        #expect(throws: HTTPError.self) { try access.authorize(request(authorization: "bearer ")) }
+    }
+
+    @Test func wrongTokensLockTheAddressOutEvenFromTheRightToken() throws {
+        let clock = Clock()
+        let access = access(clock: clock)
+        for _ in 0..<SignInThrottle.freeFailures {
+            guard case .wrong = access.signIn(with: "guess", from: "192.0.2.7") else { Issue.record("not refused"); return }
+        }
+        guard case .wrong = access.signIn(with: "guess", from: "192.0.2.7") else { Issue.record("not refused"); return }
+        guard case .lockedOut(let seconds) = access.signIn(with: Self.token, from: "192.0.2.7") else {
+            Issue.record("the right token got through during a lockout"); return
+        }
+        #expect(seconds > 0)
+        do {
+            try access.authorize(request(authorization: "Bearer \(Self.token)"))
+            Issue.record("a bearer got through during a lockout")
+        } catch {
+            #expect(error.status == .tooManyRequests)
+            #expect(error.headers["Retry-After"] != nil)
+        }
+        // Another address is not held up.
+        guard case .signedIn = access.signIn(with: Self.token, from: "192.0.2.8") else { Issue.record("refused"); return }
+    }
+
+    @Test func theCookieExpiresAndANewTokenOrSecretRevokesIt() throws {
+        let clock = Clock()
+        guard case .signedIn(let cookie) = access(clock: clock).signIn(with: Self.token, from: "192.0.2.7") else {
+            Issue.record("refused"); return
+        }
+        #expect(cookie.maxAge == ReportAccess.cookieLifetime)
+        let signedIn = request(cookie: cookie.value)
+        #expect(throws: Never.self) { try access(clock: clock).authorize(signedIn) }
+        #expect(throws: HTTPError.self) { try access(token: "another-report-token-long", clock: clock).authorize(signedIn) }
+        #expect(throws: HTTPError.self) { try access(secret: "another-secret-sixteen", clock: clock).authorize(signedIn) }
+        clock.seconds.add(ReportAccess.cookieLifetime + 1, ordering: .relaxed)
+        #expect(throws: HTTPError.self) { try access(clock: clock).authorize(signedIn) }
+        // The old cookie form, a bare signature without an expiry, is not accepted.
+        let bare = String(cookie.value.drop { $0 != "." }.dropFirst())
+        #expect(throws: HTTPError.self) { try access(clock: Clock()).authorize(request(cookie: bare)) }
+    }
+}
