@@ -84,6 +84,10 @@ struct DynamicHome: ParsableCommand {
     @Option(help: "Days of events the report database keeps (default: all).")
     var reportDatabaseRetention: Int?
 
+    @Option(parsing: .upToNextOption,
+            help: "Proxies (IP addresses) whose X-Forwarded-For and X-Forwarded-Proto are believed; behind HTTPS, cookies get Secure and responses HSTS.")
+    var trustedProxy: [String] = []
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -110,6 +114,11 @@ struct DynamicHome: ParsableCommand {
         }
         if !(0...10_000).contains(reportQueue) {
             throw ValidationError("--report-queue must be between 0 and 10000, not \(reportQueue)")
+        }
+        do {
+            _ = try TrustedProxies(trustedProxy)
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error)")
         }
         if let days = reportDatabaseRetention, days < 1 {
             throw ValidationError("--report-database-retention must be at least 1 day, not \(days)")
@@ -163,6 +172,7 @@ struct DynamicHome: ParsableCommand {
         serverConfiguration.port = port
         serverConfiguration.connectionTimeout = connectionTimeout
         if let threads { serverConfiguration.threads = threads }
+        serverConfiguration.trustedProxies = try TrustedProxies(trustedProxy)
         serverConfiguration.errorPage = app.errorPage
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
         let services = ServiceGroup([app, server], logger: logger)

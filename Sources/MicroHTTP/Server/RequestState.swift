@@ -23,6 +23,8 @@ final class RequestState {
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
     /// Set while the connection waits for a `Response.later` answer.
+    /// Came through a trusted proxy over HTTPS: a later answer is secured like an immediate one.
+    var https = false
     var laterAnswer: LaterAnswer?
 
     init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {

@@ -109,12 +109,17 @@ final class ServerCore: Sendable {
         }
         let request: Request
         do {
-            request = try RequestReader(connection: connection, context: context, method: method).read()
+            request = try RequestReader(connection: connection, context: context, method: method,
+                                        trustedProxies: configuration.trustedProxies).read()
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
             return queue(errorResponse(error.status, error.message, id: context.id), for: context, on: connection)
         }
-        let response = dispatch(request)
+        var response = dispatch(request)
+        if request.isHTTPS {
+            response.secureForHTTPS()
+            context.https = true
+        }
         if let later = response.later { return answerLater(later, for: context, on: connection, path: request.path) }
         return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
