@@ -31,7 +31,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MicroHTTP", dependencies: [
-            "CMicroHTTPD", "Basics",
+            "CMicroHTTPD", "Basics", "CZlib", "CBrotli",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // SHA-256 and HMAC in C with the x86 SHA extensions: every home page signs a CSRF token.
@@ -63,7 +63,7 @@ let package = Package(
         .executableTarget(name: "home-bench", dependencies: ["HomeApp", "MicroHTTP"], path: "Benchmarks/HomeBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),

@@ -145,6 +145,19 @@ import TestSupport
         #expect(lines.first?.contains("dynamic-home reports import \(file) --report-log") == true)
     }
 
+    @Test func importAndCheckWorkOnTheDirectoryNamedByReportLog() throws {
+        let old = folder.path("old.jsonl")
+        try #"{"timestamp":"2026-11-21T12:00:00.123Z","event":"launch","layout":"grid"}"#.appending("\n")
+            .write(toFile: old, atomically: true, encoding: .utf8)
+        let target = folder.path("imported")
+        let importing = try ServerProcess(arguments: ["reports", "import", old, "--report-log", target], waitForListening: false)
+        #expect(importing.waitForExit() == 0, "\(importing.log)")
+        #expect(try lines(target).count == 1)
+        let checking = try ServerProcess(arguments: ["reports", "check", "--report-log", target], waitForListening: false)
+        #expect(checking.waitForExit() == 0, "\(checking.log)")
+        #expect(checking.log.contains("0 mismatches"))
+    }
+
     @Test func anUnwritableLogKeepsTheServerServing() throws {
         let missing = folder.path("not-yet/reports")
         let server = try start(log: missing)

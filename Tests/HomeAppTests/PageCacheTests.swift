@@ -80,7 +80,7 @@ import TestSupport
         let id = try #require(items[index]["id"] as? String)
         func tile() throws -> String {
             let page = try HTTPClient(port: server.port).get("/?layout=list", headers: [("Cookie", "onboarded=1")]).text
-            let row = try #require(page.range(of: "posters/\(id).svg"))
+            let row = try #require(page.range(of: "posters/\(id)."))  // posters/<id>.<fingerprint>.svg
             return String(page[row.upperBound...].prefix(300))
         }
         #expect(try tile().contains("Starts "))

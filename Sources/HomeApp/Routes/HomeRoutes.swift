@@ -32,7 +32,8 @@ struct HomeRoutes {
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
-                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
+                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
+                                assets: services.assets.version)
         if scrollPosition == nil, let cached = services.pages.page(for: key) {
             services.analytics(for: visit, decisions: decisions).replay(cached.events)
             return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
@@ -49,6 +50,8 @@ struct HomeRoutes {
         let template = Page(root: container, configuration: services.page).renderPage(context: visit.renderContext)
         if scrollPosition == nil {
             let spliced = SplicedBytes(base: template.bytes, holes: template.tokenRanges)
+            // Compressed once, off this thread; until then responses are compressed one by one.
+            spliced.prepareEncodingsInBackground()
             services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
         }
         return visit.html(.bytes(template.bytes))

@@ -26,7 +26,7 @@ final class ItemScreenView: RootView {
 
     func renderContent(_ model: ItemScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
         let item = model.item
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("<article class=\"item-screen__article\"><a class=\"item-screen__back\" href=\"/\">Back to home</a>")
         writer.write("<img class=\"item-screen__poster\"")
         writer.urlAttribute("src", "/assets/" + item.image)
