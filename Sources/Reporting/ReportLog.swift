@@ -246,6 +246,9 @@ public final class ReportLog: Sendable {
     /// Events lost since start: full buffer, free-space floor, unwritable at shutdown.
     public var dropped: Int { state.withLock { $0.dropped } }
 
+    /// Bytes the segments take on disk (compressed ones as compressed).
+    public var segmentBytes: Int64 { store.catalog.segments.reduce(0) { $0 + $1.fileBytes } }
+
     /// Events in segments the size cap deleted before the shipper had them in the database.
     public var unshippedDeleted: Int { store.catalog.state.withLock { $0.unshippedDeleted } }
 

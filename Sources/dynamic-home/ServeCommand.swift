@@ -173,6 +173,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.trustedProxies = try TrustedProxies(trustedProxy)
         serverConfiguration.errorPage = app.errorPage
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
+        app.attach(server)
         let services = ServiceGroup([app, server], logger: logger)
         try services.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host

@@ -19,6 +19,7 @@ public final class HomeApplication: Service {
     private let live: LiveReports
     private let background: ServiceGroup
     private let reportAccess: ReportAccess
+    private let metrics = MetricsRoute()
     /// Ships the log into the report database, when there is one.
     public let shipper: ReportShipper?
     private let reportPool: WorkPool
@@ -106,12 +107,16 @@ public final class HomeApplication: Service {
         ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                      limit: reportRateLimit).register(in: &router)
         ExperimentReportRoutes(services: services, access: reportAccess, pool: reportPool).register(in: &router)
+        metrics.register(in: &router, services: services, access: reportAccess, pool: reportPool)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
         }
         return router
     }
+
+    /// Gives `/metrics` the server's counters (requests, latency, connections).
+    public func attach(_ server: Server) { metrics.attach(server) }
 
     /// Every 4xx and 5xx page, drawn like the rest of the app.
     public var errorPage: ErrorPage {

@@ -11,6 +11,8 @@ final class OpenStreams: Sendable {
         stream.onClose { [weak self] in self?.streams.withLock { _ = $0.removeValue(forKey: key) } }
     }
 
+    var count: Int { streams.withLock { $0.count } }
+
     func finishAll() {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }
