@@ -79,12 +79,25 @@ struct ReportRoutes {
                 let model = ReportsScreenModel(
                     filter: filter, page: try reader.page(matching: filter, limit: Self.pageSize, before: cursor),
                     summary: try reader.summary(matching: filter), perMinute: try reader.eventsPerMinute(matching: filter),
-                    eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names)
+                    eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names,
+                    shared: Self.sharedSection(services, filter))
                 return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
             } catch {
                 services.logger.error("report log unreadable", metadata: ["error": "\(error)"])
                 throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
             }
+        }
+    }
+
+    /// Every instance's counts, or why they cannot be shown; the page works either way.
+    private static func sharedSection(_ services: AppServices, _ filter: ReportFilter) -> SharedReportsSection? {
+        guard let shared = services.shared else { return nil }
+        do {
+            let overview = try shared.overview(event: filter.event, layout: filter.layout, item: filter.item,
+                                               visitor: filter.visitor)
+            return .overview(overview, local: services.shipper?.status)
+        } catch {
+            return .unavailable("\(error)")
         }
     }
 

@@ -15,6 +15,8 @@ struct ReportsScreenModel {
     let perMinute: [MinuteCount]
     let eventNames: [String]
     let layouts: [String]
+    /// Every instance's counts from the report database; nil without one.
+    var shared: SharedReportsSection? = nil
 
     /// The query string of the current filter, for links that keep it.
     var filterQuery: String {

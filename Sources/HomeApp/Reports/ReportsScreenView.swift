@@ -30,6 +30,7 @@ final class ReportsScreenView: RootView {
         writer.write("</section>")
         EventsChart.render(model.perMinute, into: &writer)
         writer.write("</div>")
+        if let shared = model.shared { SharedReportsView.render(shared, into: &writer) }
         events(model, into: &writer)
         writer.write("</div>")
     }

@@ -44,8 +44,10 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ termination: MHD_RequestTerminationCode) {
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
-    Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue().complete()
+    let context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        core.metrics.record(route: context.route, status: context.status, startedAt: context.startedAt, bytes: context.bytesOut)
         if let connection { core.headDeadlines.answered(connection) }
         core.requestFinished()
     }
@@ -63,8 +65,10 @@ func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     guard let cls, let connection, let socketContext else { return }
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if code == .CONNECTION_NOTIFY_STARTED {
+            core.metrics.openConnections.add(1, ordering: .relaxed)
             core.headDeadlines.opened(connection, socketContext)
         } else {
+            core.metrics.openConnections.subtract(1, ordering: .relaxed)
             core.headDeadlines.closed(socketContext)
         }
     }

@@ -17,6 +17,8 @@ final class OpenStreams: Sendable {
         for stream in streams.withLock({ Array($0.values) }) where stream.peerHasLeft() { stream.finish() }
     }
 
+    var count: Int { streams.withLock { $0.count } }
+
     func finishAll() {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }

@@ -30,6 +30,13 @@ public final class Server: Service {
     /// Idle keep-alive connections closed because the open connections neared the limit.
     public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
 
+    /// Requests by route and status, latency, bytes, open connections and streams, for `/metrics`.
+    public func metrics() -> ServerMetrics.Snapshot {
+        var snapshot = core.metrics.snapshot()
+        snapshot.openStreams = core.openStreams.count
+        return snapshot
+    }
+
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
