@@ -67,6 +67,7 @@ public final class ReportLog: Sendable {
     struct Watchers {
         var nextID: UInt64 = 0
         var handlers: [UInt64: @Sendable (String) -> Void] = [:]
+        var runHandlers: [UInt64: @Sendable ([UInt8], Int) -> Void] = [:]
     }
 
     /// The configuration the log was started with.
@@ -176,9 +177,23 @@ public final class ReportLog: Sendable {
         }
     }
 
+    /// Calls `handler` on the writer thread with each run of whole lines once written (newlines
+    /// included) and the file offset where the run starts; a line's end offset is where a reader
+    /// resumes after it. The handler must return at once (hand the run to your own thread).
+    public func subscribeRuns(_ handler: @escaping @Sendable (_ lines: [UInt8], _ offset: Int) -> Void) -> SubscriptionToken {
+        watchers.withLock { watchers in
+            watchers.nextID += 1
+            watchers.runHandlers[watchers.nextID] = handler
+            return SubscriptionToken(id: watchers.nextID)
+        }
+    }
+
     /// Stops calling the handler registered under `token`; unknown tokens are ignored.
     public func unsubscribe(_ token: SubscriptionToken) {
-        _ = watchers.withLock { $0.handlers.removeValue(forKey: token.id) }
+        watchers.withLock {
+            _ = $0.handlers.removeValue(forKey: token.id)
+            _ = $0.runHandlers.removeValue(forKey: token.id)
+        }
     }
 
     /// The number of live watchers.

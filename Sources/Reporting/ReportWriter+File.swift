@@ -26,6 +26,7 @@ extension ReportWriter {
         }
         var info = stat()
         var last: UInt8 = 0
+        fileOffset = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
         if fstat(fd, &info) == 0, info.st_size > 0, pread(fd, &last, 1, info.st_size - 1) == 1, last != UInt8(ascii: "\n") {
             needsNewline = true
             logger.warning(
@@ -38,7 +39,10 @@ extension ReportWriter {
     /// Removes the torn tail of a failed partial write, so the file holds whole lines only.
     func cutFragment(length: Int) {
         var info = stat()
-        if fstat(fd, &info) == 0, info.st_size >= length, ftruncate(fd, info.st_size - off_t(length)) == 0 { return }
+        if fstat(fd, &info) == 0, info.st_size >= length, ftruncate(fd, info.st_size - off_t(length)) == 0 {
+            fileOffset = Int(info.st_size) - length
+            return
+        }
         needsNewline = true
     }
 

@@ -19,6 +19,8 @@ final class ReportWriter: @unchecked Sendable {
     /// Bytes encoded per write(2): large enough to amortise the call, small enough to bound memory.
     let chunkBytes = 256 * 1024
     var fd: Int32 = -1
+    /// The file's size as this writer knows it: where the next byte written lands.
+    var fileOffset = 0
     /// The file ends without a newline (torn line, or a cut-off partial write): start with one.
     var needsNewline = false
     /// Events taken from the queue but not yet written, oldest first.
@@ -135,10 +137,12 @@ final class ReportWriter: @unchecked Sendable {
         while done < backlog.count {
             let prefix = needsNewline ? 1 : 0
             let chunk = encodeChunk(from: done, prefix: prefix)
+            let base = fileOffset
             let (count, error) = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<chunk.length])) }
+            fileOffset += count
             if count > 0 { needsNewline = false }
             let complete = count == chunk.length ? (lines: chunk.lines, end: count) : wholeLines(in: prefix..<max(prefix, count))
-            deliver(log, from: prefix, to: complete.end)
+            deliver(log, from: prefix, to: complete.end, fileOffset: base)
             done += complete.lines
             if count < chunk.length {
                 if count > complete.end { cutFragment(length: count - complete.end) }
@@ -197,8 +201,9 @@ final class ReportWriter: @unchecked Sendable {
         return result
     }
 
-    /// Mirrors the lines in `buffer[start..<end]` to stdout and hands them to watchers.
-    func deliver(_ log: ReportLog, from start: Int, to end: Int) {
+    /// Mirrors the lines in `buffer[start..<end]` to stdout and hands them to watchers; the
+    /// buffer's first byte is at `fileOffset` in the file.
+    func deliver(_ log: ReportLog, from start: Int, to end: Int, fileOffset: Int) {
         guard end > start else { return }
         if mirror && !mirrorFailed {
             let (count, error) = buffer.withUnsafeBytes { writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
@@ -207,7 +212,13 @@ final class ReportWriter: @unchecked Sendable {
                 logger.error("report mirror to standard output failed; mirroring stopped", metadata: ["error": "\(describe(error))"])
             }
         }
-        let handlers = log.watchers.withLock { $0.handlers.isEmpty ? [] : Array($0.handlers.values) }
+        let (handlers, runHandlers) = log.watchers.withLock {
+            ($0.handlers.isEmpty ? [] : Array($0.handlers.values), $0.runHandlers.isEmpty ? [] : Array($0.runHandlers.values))
+        }
+        if !runHandlers.isEmpty {
+            let run = Array(buffer[start..<end])
+            for handler in runHandlers { handler(run, fileOffset + start) }
+        }
         guard !handlers.isEmpty else { return }
         // Lines hold no raw newline (control characters are escaped), so splitting finds them all.
         for bytes in buffer[start..<end].split(separator: UInt8(ascii: "\n")) {

@@ -12,7 +12,9 @@ public final class HTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15) throws {
+    /// `receiveBufferBytes` shrinks the socket's receive buffer, so a client that stops reading
+    /// pushes back on the server sooner.
+    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15, receiveBufferBytes: Int32? = nil) throws {
         // The descriptor is stored only once connected: a throw after every stored property is set
         // still runs deinit, which would close it a second time, and by then the number may belong
         // to another test's server (libmicrohttpd then aborts: "Close socket failed").
@@ -20,6 +22,9 @@ public final class HTTPConnection {
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var bytes = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

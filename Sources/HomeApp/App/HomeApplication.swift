@@ -57,7 +57,7 @@ public final class HomeApplication: Service {
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
-        live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval)
+        live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval, logger: logger)
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, logger: logger)
         reportRateLimit = ReportRateLimit(

@@ -113,10 +113,23 @@ struct ReportRoutes {
         }
     }
 
-    /// Server-sent events: one `data:` line per event as it is written.
+    /// Server-sent events: one per line as it is written, its `id:` the position after it in the
+    /// log. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
+        var resume: Int?
+        if let id = request.headers["Last-Event-ID"], !id.isEmpty {
+            guard let offset = Int(id), offset >= 0 else {
+                throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent: a whole number.")
+            }
+            resume = offset
+        }
+        let (stream, watcher) = live.watch(resumeFrom: resume)
+        if let resume {
+            live.resume(LiveReplay(path: services.reportLog.configuration.path, from: resume, watcher: watcher,
+                                   logger: services.logger))
+        }
         return Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
-                        body: .stream(live.watch()))
+                        body: .stream(stream))
     }
 }
