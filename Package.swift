@@ -28,7 +28,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MicroHTTP", dependencies: [
-            "CMicroHTTPD", "Basics",
+            "CMicroHTTPD", "CZlib", "CBrotli", "Basics",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // SHA-256 and HMAC in C with the x86 SHA extensions: every home page signs a CSRF token.
@@ -37,6 +37,7 @@ let package = Package(
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles", dependencies: ["Basics"]),
         .target(name: "Reporting", dependencies: [
+            "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HomeApp", dependencies: [
@@ -44,7 +45,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
-            "HomeApp", "Basics",
+            "HomeApp", "Basics", "Reporting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -54,12 +55,14 @@ let package = Package(
         .executableTarget(name: "home-bench", dependencies: ["HomeApp", "MicroHTTP"], path: "Benchmarks/HomeBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "report-harness"]),
+        // Written to and killed by the report store's crash tests.
+        .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
         .target(name: "HomeAppTestSupport", dependencies: [
             "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -4,6 +4,7 @@ Nothing is built here. The server binary is $DYNAMIC_HOME_BINARY, else .build/de
 else .build/release/dynamic-home. Each test module gets its own server on an ephemeral port with
 its own copy of the content, its own toggles and its own report log.
 """
+import gzip
 import json
 import os
 import shutil
@@ -35,16 +36,25 @@ def server_binary():
 
 
 class ReportLog:
-    """The server's JSON Lines report log, read from the file the server writes."""
+    """The server's report log, read from the files the server writes: a directory of JSON Lines
+    segments (closed ones maybe gzipped), oldest first."""
 
     def __init__(self, path):
         self.path = path
 
-    def events(self, since=0):
+    def text(self):
         if not self.path.exists():
-            return []
-        text = self.path.read_text(encoding="utf-8")
-        lines = text.split("\n")[:-1]  # a last line without its newline is still being written
+            return ""
+        if not self.path.is_dir():
+            return self.path.read_text(encoding="utf-8")
+        parts = []
+        for segment in sorted(self.path.glob("events-*.jsonl*")):
+            data = segment.read_bytes()
+            parts.append((gzip.decompress(data) if segment.name.endswith(".gz") else data).decode("utf-8"))
+        return "".join(parts)
+
+    def events(self, since=0):
+        lines = self.text().split("\n")[:-1]  # a last line without its newline is still being written
         return [json.loads(line) for line in lines[since:] if line]
 
     def mark(self):
@@ -72,17 +82,25 @@ class ReportLog:
 
 
 class Server:
-    def __init__(self, folder, onboarding):
+    def __init__(self, folder, onboarding, toggles=None, log_lines=()):
+        """`toggles` replaces the default toggles; `log_lines` are written to the report log first."""
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.content_file = folder / "content.json"
-        shutil.copy(ROOT / "Public" / "content.json", self.content_file)
+        shutil.copy(ROOT / "Config" / "content.json", self.content_file)
         self.toggles_file = folder / "toggles.json"
-        self.toggles_file.write_text(json.dumps({
+        self.toggles_file.write_text(json.dumps(toggles or {
             "defaultLayout": "list", "gridRollout": 0.0,
             "experiment": {"name": "home-hero", "groups": ["a", "b"]},
             "onboarding": onboarding}))
         self.log = ReportLog(folder / "reports.jsonl")
+        if log_lines:
+            seed = folder / "seed.jsonl"
+            seed.write_text("".join(json.dumps(line) + "\n" for line in log_lines), encoding="utf-8")
+            # Into ./reports of the folder (the import takes the default directory), then renamed.
+            subprocess.run([str(server_binary()), "reports", "import", str(seed)],
+                           check=True, capture_output=True, timeout=60, cwd=folder)
+            (folder / "reports").rename(self.log.path)
         self.stderr_file = folder / "server.log"
         self.catalog = Catalog(json.loads(self.content_file.read_text(encoding="utf-8")))
         with open(self.stderr_file, "wb") as stderr:
@@ -116,8 +134,8 @@ class Server:
                 self.process.wait()
 
 
-def start_server(tmp_path_factory, name, onboarding):
-    server = Server(tmp_path_factory.mktemp(name), onboarding)
+def start_server(tmp_path_factory, name, onboarding, **options):
+    server = Server(tmp_path_factory.mktemp(name), onboarding, **options)
     print(f"\n{name}: {server.url} (log {server.log.path})")
     return server
 

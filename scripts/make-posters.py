@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""Generate one 16:9 SVG poster per catalogue item from Public/content.json.
+"""Generate one 16:9 SVG poster per catalogue item from Config/content.json.
 
 Usage: scripts/make-posters.py [CONTENT_JSON] [PUBLIC_DIR]
-Each poster is written to the item's `image` path under PUBLIC_DIR (default: the
-directory of CONTENT_JSON, which defaults to Public/content.json). Deterministic: the
+Each poster is written to the item's `image` path under PUBLIC_DIR (default:
+Public/; CONTENT_JSON defaults to Config/content.json). Deterministic: the
 same id always gets the same colours and motif, so re-running only changes posters
 whose title or kind changed.
 """
@@ -138,8 +138,8 @@ def poster(item):
 
 
 def main():
-    content = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "Public/content.json"
-    public = Path(sys.argv[2]) if len(sys.argv) > 2 else content.parent
+    content = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "Config/content.json"
+    public = Path(sys.argv[2]) if len(sys.argv) > 2 else ROOT / "Public"
     items = json.loads(content.read_text(encoding="utf-8"))["items"]
     for item in items:
         if item["image"].startswith("/") or ".." in item["image"].split("/"):

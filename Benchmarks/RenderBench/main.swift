@@ -52,7 +52,7 @@ let listPage: () -> Page = {
     return Page(root: container)
 }
 let gridPage: () -> Page = {
-    let grid = GridHome()
+    let grid = HomeFactory.standard.make("grid")!
     grid.baseViewModel.items = BenchItem.catalogue(count: 120)
     let container = ViewController()
     container.embed(grid)

@@ -98,9 +98,17 @@ public final class ToggleRouter: Sendable {
             let reason = code == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(code))))"
             return TogglesError(file: path, field: nil, reason: reason)
         }
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // Non-blocking: opening a named pipe would otherwise wait for a writer, holding up every
+        // reload and shutdown; only a regular file is read.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { throw failure(errno) }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw failure(EISDIR) }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            throw TogglesError(file: path, field: nil, reason: "is not a regular file")
+        }
         var data = Data()
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {

@@ -1,5 +1,4 @@
 import Basics
-
 extension Toggles {
     /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?}]}`.
     static func experiment(_ value: JSONValue, at index: Int, _ fail: Fail) throws(TogglesError) -> Experiment {

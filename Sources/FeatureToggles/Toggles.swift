@@ -1,4 +1,4 @@
-/// The feature toggles, as read from the toggles file (default `Public/toggles.json`).
+/// The feature toggles, as read from the toggles file (default `Config/toggles.json`).
 ///
 /// Schema (a JSON object; every field optional; unknown fields are an error, to catch typos):
 /// ```
@@ -65,7 +65,7 @@ public struct Toggles: Sendable, Equatable {
 }
 
 /// Why a toggles file was rejected; its description names the file and the field, e.g.
-/// `Public/toggles.json: gridRollout must be a number between 0 and 1 (got 1.5)`.
+/// `Config/toggles.json: gridRollout must be a number between 0 and 1 (got 1.5)`.
 public struct TogglesError: Error, Equatable, CustomStringConvertible {
     /// The file, as given.
     public let file: String

@@ -3,47 +3,100 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The append-only JSON Lines report log. `record` never waits on the disk: one writer thread batches
-/// events, writes whole lines, flushes at least every `flushInterval`, and retries when writes fail.
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The report log: a directory of JSON Lines segments (see docs/reports.md). `record` never waits
+/// on the disk: one writer thread takes everything queued, writes it with one `write` (group
+/// commit), keeps the rollups, and retries when writes fail. Read it through `store`.
 /// Call `shutdown()` before the process exits: the writer thread keeps the log alive until then.
 public final class ReportLog: Sendable {
+    /// How much free space the log leaves on its file system.
+    public enum FreeSpaceFloor: Sendable, Equatable {
+        case bytes(Int64)
+        /// A fraction of the file system's size (0.05 for 5%).
+        case fraction(Double)
+
+        func bytes(ofTotal total: Int64) -> Int64 {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .fraction(let fraction): Int64(Double(total) * fraction)
+            }
+        }
+    }
+
     /// How the log writes.
     public struct Configuration: Sendable {
-        /// The JSON Lines file; created if missing, appended to if present.
-        public var path: String
-        /// Also write each line to standard output (`--report-stdout`), for log shippers.
-        /// Written by the writer thread after the file, so a stalled stdout reader delays the file too.
+        /// The directory of segments (`--report-log`); created if missing.
+        public var directory: String
+        /// Also write each line to standard output (`--report-stdout`), for log shippers; through a
+        /// bounded buffer on its own thread, so a reader that stalls loses lines, not the file log.
         public var mirrorToStandardOutput: Bool
-        /// The most events kept while the file cannot be written; beyond it the oldest are dropped.
+        /// The most events kept while the directory cannot be written; beyond it the oldest are dropped.
         public var bufferCapacity: Int
         /// The longest an event waits before the writer writes it, in seconds.
         public var flushInterval: TimeInterval
+        /// A segment is closed once it holds this many bytes (`--report-segment-bytes`).
+        public var segmentBytes: Int64 = 64 << 20
+        /// fsync each write before `whenWritten` callbacks run (`--report-fsync`).
+        public var fsync = false
+        /// Compress closed segments with gzip.
+        public var compress = true
+        /// Delete closed segments whose events are all older than this (`--report-retention`).
+        public var retention: TimeInterval?
+        /// Delete the oldest closed segments while the log takes more than this (`--report-max-bytes`).
+        public var maxBytes: Int64?
+        /// Below this much free space, events are dropped and counted (`--report-min-free`).
+        public var minimumFree: FreeSpaceFloor = .fraction(0.05)
+        /// Seconds between saves of the active segment's rollup.
+        public var rollupInterval: TimeInterval = 2
+        /// Free and total bytes of the file system holding a path; a seam for tests.
+        public var freeSpace: @Sendable (String) -> (available: Int64, total: Int64)? = ReportLog.fileSystemSpace
+        /// The clock retention ages are measured against; a seam for tests.
+        public var now: @Sendable () -> Date = { Date() }
+        /// Writes bytes to a segment (`write(2)` with retries): the bytes written and the errno of a
+        /// failure; a seam for tests of a full disk.
+        var writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
+
+        /// The directory (the configuration's older name for it).
+        public var path: String {
+            get { directory }
+            set { directory = newValue }
+        }
 
         /// Creates a configuration; the defaults suit the server.
         public init(
-            path: String, mirrorToStandardOutput: Bool = false, bufferCapacity: Int = 100_000,
+            directory: String, mirrorToStandardOutput: Bool = false, bufferCapacity: Int = 100_000,
             flushInterval: TimeInterval = 0.05
         ) {
-            self.path = path
+            self.directory = directory
             self.mirrorToStandardOutput = mirrorToStandardOutput
             self.bufferCapacity = max(1, bufferCapacity)
             self.flushInterval = min(max(flushInterval, 0.001), 0.1)
+        }
+
+        /// The same, under the older label.
+        public init(path: String, mirrorToStandardOutput: Bool = false, bufferCapacity: Int = 100_000, flushInterval: TimeInterval = 0.05) {
+            self.init(directory: path, mirrorToStandardOutput: mirrorToStandardOutput, bufferCapacity: bufferCapacity, flushInterval: flushInterval)
         }
     }
 
     /// Counters for health pages and tests.
     public struct Status: Sendable, Equatable {
-        /// Lines written to the file since start.
+        /// Lines written since start.
         public var written: Int
-        /// Events dropped since start (buffer full, unwritable at shutdown, or recorded after shutdown).
+        /// Events dropped since start (buffer full, disk floor, unwritable at shutdown, or recorded after shutdown).
         public var dropped: Int
-        /// Events recorded but not yet in the file.
+        /// Events recorded but not yet written.
         public var pending: Int
-        /// The current write or open error, nil while the file is writable.
+        /// The current write or open error, nil while the directory is writable.
         public var lastError: String?
     }
 
-    /// Identifies a live watcher for `unsubscribe`.
+    /// Identifies a live subscriber for `unsubscribe`.
     public struct SubscriptionToken: Hashable, Sendable {
         let id: UInt64
     }
@@ -58,36 +111,47 @@ public final class ReportLog: Sendable {
         var dropped = 0
         var held = 0
         var lastError: String?
-        /// Events ever appended to `queue`: the next one's sequence number.
-        var appended = 0
-        /// Callbacks of `record(_:whenWritten:)` by sequence number.
-        var waiters: [Int: @Sendable (Bool) -> Void] = [:]
     }
 
-    struct Watchers {
+    struct Subscribers {
         var nextID: UInt64 = 0
         var handlers: [UInt64: @Sendable (String) -> Void] = [:]
-        var runHandlers: [UInt64: @Sendable ([UInt8], Int) -> Void] = [:]
     }
 
     /// The configuration the log was started with.
     public let configuration: Configuration
+    /// Reads the log, rollups included; shares the writer's live rollup of the active segment.
+    public let store: ReportStore
     let logger: Logger
     let state: Mutex<State>
-    let watchers = Mutex(Watchers())
+    let subscribers = Mutex(Subscribers())
+    let watchers = Mutex<[ObjectIdentifier: ReportWatcher]>([:])
     let wake = DispatchSemaphore(value: 0)
     let finished = DispatchGroup()
     /// Queue length at which the writer is woken early, so batches stay large but bounded.
     let wakeThreshold: Int
 
-    /// Starts the writer thread; open or write errors are logged and retried, never thrown.
-    public init(configuration: Configuration, logger: Logger = Logger(label: "report-log")) {
+    /// Opens the directory (repairing what a crash left, rebuilding missing rollups) and starts the
+    /// writer thread. Throws if the directory cannot be used, e.g. `--report-log` names an old
+    /// single-file log; later write errors are logged and retried, never thrown.
+    public init(configuration: Configuration, logger: Logger = Logger(label: "report-log")) throws {
         self.configuration = configuration
         self.logger = logger
+        let interner = Interner()
+        let opened = try SegmentDirectory.open(
+            configuration.directory, interner: interner, repair: true, sync: configuration.fsync, logger: logger)
+        let catalog = SegmentCatalog(directory: configuration.directory, interner: interner, segments: opened.segments)
+        store = ReportStore(catalog: catalog, logger: logger)
+        store.register()
         self.state = Mutex(State(queue: EventQueue(capacity: configuration.bufferCapacity)))
         self.wakeThreshold = max(1, min(8192, configuration.bufferCapacity / 2))
+        let maintenance = Maintenance(
+            catalog: catalog, sync: configuration.fsync, compress: configuration.compress,
+            retention: .init(age: configuration.retention, maxBytes: configuration.maxBytes, now: configuration.now), logger: logger)
+        if configuration.compress { for stamp in opened.uncompressed { maintenance.submit(.compress(stamp)) } }
+        maintenance.submit(.retention)
         finished.enter()
-        let writer = ReportWriter(configuration: configuration, logger: logger)
+        let writer = ReportWriter(configuration: configuration, catalog: catalog, maintenance: maintenance, logger: logger)
         let thread = Thread { [self] in
             writer.run(self)
             finished.leave()
@@ -96,67 +160,41 @@ public final class ReportLog: Sendable {
         thread.start()
     }
 
-    /// Starts a log at `path` with default settings.
-    public convenience init(path: String, mirrorToStandardOutput: Bool = false, logger: Logger = Logger(label: "report-log")) {
-        self.init(configuration: Configuration(path: path, mirrorToStandardOutput: mirrorToStandardOutput), logger: logger)
+    /// Opens a log in `directory` with default settings.
+    public convenience init(directory: String, mirrorToStandardOutput: Bool = false, logger: Logger = Logger(label: "report-log")) throws {
+        try self.init(configuration: Configuration(directory: directory, mirrorToStandardOutput: mirrorToStandardOutput), logger: logger)
     }
 
     /// Queues `event` for the writer; cheap, never blocks on I/O, callable from any thread.
     public func record(_ event: consuming ReportEvent) {
+        enqueue(PendingEvent(event: event, whenWritten: nil))
+    }
+
+    /// Queues `event` and calls `whenWritten` on the writer thread once its line is written (and
+    /// fsynced with `fsync`): true, or false if it was dropped. The writer is woken at once, and
+    /// writes everything that arrived meanwhile with the same `write`.
+    public func record(_ event: consuming ReportEvent, whenWritten: @escaping @Sendable (Bool) -> Void) {
+        enqueue(PendingEvent(event: event, whenWritten: whenWritten))
+    }
+
+    private func enqueue(_ pending: consuming PendingEvent) {
         // Moved into the queue, not copied: a copy would retain and release every field.
-        var moving: ReportEvent? = consume event
-        let (signal, warnClosed) = state.withLock { state -> (Bool, Bool) in
+        let urgent = pending.whenWritten != nil
+        var moving: PendingEvent? = consume pending
+        let (signal, warnClosed, refused) = state.withLock { state -> (Bool, Bool, PendingEvent?) in
             if state.closed {
                 state.dropped += 1
-                // Dropped here rather than after the lock: with `moving` empty on every path, the
-                // compiler leaves out a generic, metadata-driven destroy of it from the common one.
-                moving = nil
                 defer { state.warnedClosed = true }
-                return (false, !state.warnedClosed)
+                return (false, !state.warnedClosed, moving.take())
             }
             state.queue.append(moving.take()!)
-            state.appended += 1
-            guard state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, false) }
+            guard urgent || state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, false, nil) }
             state.wakeRequested = true
-            return (true, false)
+            return (true, false, nil)
         }
         if signal { wake.signal() }
+        if let refused { refused.whenWritten?(false) }
         if warnClosed { logger.warning("report event recorded after shutdown; dropped") }
-    }
-
-    /// Queues `event` and calls `whenWritten` on the writer thread once its line is in the file
-    /// (true), or once it is dropped (false). The writer is woken at once: the caller is waiting.
-    public func record(_ event: ReportEvent, whenWritten: @escaping @Sendable (Bool) -> Void) {
-        let (signal, accepted) = state.withLock { state -> (Bool, Bool) in
-            guard !state.closed else {
-                state.dropped += 1
-                return (false, false)
-            }
-            state.waiters[state.appended] = whenWritten
-            state.queue.append(event)
-            state.appended += 1
-            guard !state.wakeRequested else { return (false, true) }
-            state.wakeRequested = true
-            return (true, true)
-        }
-        if signal { wake.signal() }
-        if !accepted { whenWritten(false) }
-    }
-
-    /// Calls back the waiters of the events numbered in `ranges`: they were written or dropped.
-    func resolve(_ ranges: [Range<Int>], written: Bool) {
-        let ranges = ranges.filter { !$0.isEmpty }
-        guard !ranges.isEmpty else { return }
-        let callbacks = state.withLock { state -> [@Sendable (Bool) -> Void] in
-            guard !state.waiters.isEmpty else { return [] }
-            var found: [@Sendable (Bool) -> Void] = []
-            for range in ranges {
-                let keys = range.count <= state.waiters.count ? Array(range) : state.waiters.keys.filter(range.contains)
-                for key in keys { if let callback = state.waiters.removeValue(forKey: key) { found.append(callback) } }
-            }
-            return found
-        }
-        for callback in callbacks { callback(written) }
     }
 
     /// Records an event named `name`, timestamped now.
@@ -167,37 +205,44 @@ public final class ReportLog: Sendable {
         record(ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request, properties: properties))
     }
 
-    /// Calls `handler` on the writer thread with each line (no newline) once it is in the file.
-    /// The handler must return quickly and never block (hand the line to your own queue).
-    public func subscribe(_ handler: @escaping @Sendable (String) -> Void) -> SubscriptionToken {
-        watchers.withLock { watchers in
-            watchers.nextID += 1
-            watchers.handlers[watchers.nextID] = handler
-            return SubscriptionToken(id: watchers.nextID)
-        }
+    /// A new watcher of the lines written from now on, holding at most `capacity` unread lines
+    /// before it is cut. `onAvailable` (optional, called on the writer thread, must not block) says
+    /// that lines wait or that the watcher was cut.
+    public func watch(capacity: Int = 1024, onAvailable: (@Sendable () -> Void)? = nil) -> ReportWatcher {
+        let watcher = ReportWatcher(capacity: capacity, onAvailable: onAvailable)
+        watchers.withLock { $0[ObjectIdentifier(watcher)] = watcher }
+        return watcher
     }
 
-    /// Calls `handler` on the writer thread with each run of whole lines once written (newlines
-    /// included) and the file offset where the run starts; a line's end offset is where a reader
-    /// resumes after it. The handler must return at once (hand the run to your own thread).
-    public func subscribeRuns(_ handler: @escaping @Sendable (_ lines: [UInt8], _ offset: Int) -> Void) -> SubscriptionToken {
-        watchers.withLock { watchers in
-            watchers.nextID += 1
-            watchers.runHandlers[watchers.nextID] = handler
-            return SubscriptionToken(id: watchers.nextID)
+    /// Forgets a watcher now (it would be at the next write anyway once cancelled).
+    public func unwatch(_ watcher: ReportWatcher) {
+        watcher.cancel()
+        _ = watchers.withLock { $0.removeValue(forKey: ObjectIdentifier(watcher)) }
+    }
+
+    /// The number of live watchers.
+    public var watcherCount: Int { watchers.withLock { $0.count } }
+
+    /// Calls `handler` on the writer thread with each line (no newline) once it is written.
+    /// The handler must return quickly and never block; prefer `watch`, whose buffer is bounded.
+    public func subscribe(_ handler: @escaping @Sendable (String) -> Void) -> SubscriptionToken {
+        subscribers.withLock { subscribers in
+            subscribers.nextID += 1
+            subscribers.handlers[subscribers.nextID] = handler
+            return SubscriptionToken(id: subscribers.nextID)
         }
     }
 
     /// Stops calling the handler registered under `token`; unknown tokens are ignored.
     public func unsubscribe(_ token: SubscriptionToken) {
-        watchers.withLock {
-            _ = $0.handlers.removeValue(forKey: token.id)
-            _ = $0.runHandlers.removeValue(forKey: token.id)
-        }
+        _ = subscribers.withLock { $0.handlers.removeValue(forKey: token.id) }
     }
 
-    /// The number of live watchers.
-    public var subscriberCount: Int { watchers.withLock { $0.handlers.count } }
+    /// The number of live subscribers.
+    public var subscriberCount: Int { subscribers.withLock { $0.handlers.count } }
+
+    /// Events lost since start: full buffer, free-space floor, unwritable at shutdown.
+    public var dropped: Int { state.withLock { $0.dropped } }
 
     /// A snapshot of the counters.
     public var status: Status {
@@ -208,11 +253,19 @@ public final class ReportLog: Sendable {
         }
     }
 
-    /// Writes every recorded event, fsyncs and closes the file; returns when done. Idempotent.
-    /// Events recorded afterwards are dropped (and counted).
+    /// Writes every recorded event, closes the active segment and its rollup; returns when done.
+    /// Idempotent. Events recorded afterwards are dropped (and counted).
     public func shutdown() {
         state.withLock { $0.stopping = true }
         wake.signal()
         finished.wait()
+    }
+
+    /// `statvfs` of the path: what an unprivileged writer may use, and the file system's size.
+    public static let fileSystemSpace: @Sendable (String) -> (available: Int64, total: Int64)? = { path in
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return nil }
+        let unit = Int64(info.f_frsize)
+        return (Int64(info.f_bavail) * unit, Int64(info.f_blocks) * unit)
     }
 }

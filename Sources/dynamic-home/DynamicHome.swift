@@ -1,140 +1,15 @@
 import ArgumentParser
-import Basics
-import Foundation
 import Glibc
-import HomeApp
-import Logging
-import MicroHTTP
 
+/// The executable: serving by default, and the report directory's tools beside it. Serving is a
+/// subcommand of its own so that its options never capture a subcommand's (`--report-log`).
 @main
 struct DynamicHome: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynamic-home",
-        abstract: "Serves the DynamicHomeScreen home screen as HTML.")
-
-    @Option(help: "The address to listen on: an IP address or localhost.")
-    var host = "127.0.0.1"
-
-    @Option(help: "The port to listen on; 0 picks a free one.")
-    var port: UInt16 = 8080
-
-    @Option(help: "The folder of CSS, scripts, images, default content and toggles.")
-    var `public` = "./Public"
-
-    @Option(help: "The content catalogue (default: content.json in the public folder).")
-    var content: String?
-
-    @Option(help: "The feature toggles (default: toggles.json in the public folder).")
-    var toggles: String?
-
-    @Option(help: "The JSON Lines report log; an existing file is appended to.")
-    var reportLog = "reports.jsonl"
-
-    @Flag(help: "Also write every report line to standard output.")
-    var reportStdout = false
-
-    @Option(help: "The secret that signs form tokens, at least 16 bytes (default: $DYNAMIC_HOME_SECRET, else random per start).")
-    var secret: String?
-
-    @Option(help: "The token that opens the report pages when --host is not a loopback address, at least 16 bytes (default: $DYNAMIC_HOME_REPORT_TOKEN).")
-    var reportToken: String?
-
-    @Option(help: "Report requests served at once, off the threads that serve pages.")
-    var reportWorkers = 2
-
-    @Option(help: "Report requests that may wait for a worker; more are answered 503 with Retry-After.")
-    var reportQueue = 32
-
-    @Option(help: "POST /report events a second per visitor; 0 turns the limit off.")
-    var reportVisitorRate: Double = 5
-
-    @Option(help: "POST /report events a visitor may send at once before the rate applies.")
-    var reportVisitorBurst = 50
-
-    @Option(help: "POST /report events a second per client address; 0 turns the limit off.")
-    var reportAddressRate: Double = 50
-
-    @Option(help: "POST /report events an address may send at once before the rate applies.")
-    var reportAddressBurst = 500
-
-    @Option(help: "Worker threads (default: one per core).")
-    var threads: Int?
-
-    @Option(help: "Seconds an idle connection is kept open.")
-    var connectionTimeout: UInt32 = 30
-
-    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
-    var logLevel: Logger.Level = .info
-
-    func validate() throws {
-        if let threads, !(1...256).contains(threads) {
-            throw ValidationError("--threads must be between 1 and 256, not \(threads)")
-        }
-        if !(1...64).contains(reportWorkers) {
-            throw ValidationError("--report-workers must be between 1 and 64, not \(reportWorkers)")
-        }
-        for (name, rate) in [("--report-visitor-rate", reportVisitorRate), ("--report-address-rate", reportAddressRate)]
-        where !(rate >= 0 && rate <= 1_000_000) {
-            throw ValidationError("\(name) must be between 0 (no limit) and 1000000 events a second, not \(rate)")
-        }
-        for (name, burst) in [("--report-visitor-burst", reportVisitorBurst), ("--report-address-burst", reportAddressBurst)]
-        where !(1...1_000_000).contains(burst) {
-            throw ValidationError("\(name) must be between 1 and 1000000, not \(burst)")
-        }
-        if !(0...10_000).contains(reportQueue) {
-            throw ValidationError("--report-queue must be between 0 and 10000, not \(reportQueue)")
-        }
-    }
-
-    func run() throws {
-        let level = logLevel
-        let limiter = LogRateLimiter()
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            // Requests reach the log (paths, layouts, errors): escaped, cut and rate-limited.
-            return SafeLogHandler(wrapping: handler, limiter: limiter)
-        }
-        let logger = Logger(label: "dynamic-home")
-        // Blocked before any thread starts, so the daemon's threads inherit the mask.
-        let signals = SignalWaiter()
-        // A reader of --report-stdout that goes away must not kill the server.
-        signal(SIGPIPE, SIG_IGN)
-        var appConfiguration = AppConfiguration(publicFolder: `public`, contentFile: content, togglesFile: toggles,
-                                                reportLog: reportLog)
-        appConfiguration.reportToStandardOutput = reportStdout
-        appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
-        appConfiguration.host = host
-        appConfiguration.reportWorkers = reportWorkers
-        appConfiguration.reportQueue = reportQueue
-        appConfiguration.reportVisitorRate = reportVisitorRate
-        appConfiguration.reportVisitorBurst = reportVisitorBurst
-        appConfiguration.reportAddressRate = reportAddressRate
-        appConfiguration.reportAddressBurst = reportAddressBurst
-        appConfiguration.reportToken = reportToken ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_REPORT_TOKEN"]
-        let app = try HomeApplication(configuration: appConfiguration, logger: logger)
-        var serverConfiguration = ServerConfiguration()
-        serverConfiguration.host = host
-        serverConfiguration.port = port
-        serverConfiguration.connectionTimeout = connectionTimeout
-        if let threads { serverConfiguration.threads = threads }
-        serverConfiguration.errorPage = app.errorPage
-        let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
-        let services = ServiceGroup([app, server], logger: logger)
-        try services.start()
-        let shownHost = host.contains(":") ? "[\(host)]" : host
-        logger.info("listening on http://\(shownHost):\(server.port ?? port)/")
-
-        while true {
-            let signal = signals.next()
-            guard signal == SIGHUP else { break }
-            logger.info("SIGHUP: reloading content and toggles")
-            app.reload()
-        }
-        logger.info("shutting down")
-        services.shutdown()
-        logger.info("stopped")
-    }
+        abstract: "Serves the DynamicHomeScreen home screen as HTML.",
+        subcommands: [ServeCommand.self, ReportsCommand.self],
+        defaultSubcommand: ServeCommand.self)
 
     /// Errors end the program with one line on standard error, never a trace or the usage text.
     static func main() {
@@ -149,5 +24,3 @@ struct DynamicHome: ParsableCommand {
         }
     }
 }
-
-extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -5,7 +5,7 @@ import TestSupport
 /// `POST /report` answers 204 only once its line is written: a `kill -9` loses no acknowledged event.
 @Suite struct AcknowledgedReportsTests {
     let folder: TemporaryDirectory
-    var logPath: String { folder.path("reports.jsonl") }
+    var logPath: String { folder.path("reports") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("acknowledged-reports") }
@@ -17,7 +17,7 @@ import TestSupport
 
     /// The request ids in the log, skipping a line torn by the kill.
     func loggedRequests() throws -> Set<String> {
-        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        let text = try ReportSegments.text(of: logPath)
         return Set(text.split(separator: "\n").compactMap { line in
             (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["request"] as? String
         })
@@ -40,7 +40,7 @@ import TestSupport
         // Killed while the posts are pouring in: some hundreds are already in the log.
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline,
-              ((try? String(contentsOfFile: logPath, encoding: .utf8))?.components(separatedBy: "horizontal_swipe").count ?? 0) < 500 {
+              ((try? ReportSegments.text(of: logPath))?.components(separatedBy: "horizontal_swipe").count ?? 0) < 500 {
             Thread.sleep(forTimeInterval: 0.01)
         }
         server.signal(SIGKILL)

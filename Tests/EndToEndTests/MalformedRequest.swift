@@ -50,7 +50,7 @@ extension MalformedRequest {
         self.init(name: name, bytes: bytes, answer: answer, finishSending: finishSending)
     }
 
-    static let battery: [MalformedRequest] = requestLines + headers + encodings + bodies + paths + cookies
+    static let battery: [MalformedRequest] = requestLines + headers + encodings + bodies + smuggling + paths + cookies
 
     static let requestLines: [MalformedRequest] = [
         .init("garbage request line", text("GARBAGE\r\n\r\n"), .refusal),
@@ -129,8 +129,43 @@ extension MalformedRequest {
         .init("multipart of binary garbage", form("multipart/form-data; boundary=XYZ", [0, 1, 2, 0xFF] + text("--XYZ")), .refusal),
     ]
 
+    /// A request smuggled in the body: answered, it shows the server read the body as a new request.
+    static let smuggled = text("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+
+    private static func smuggle(_ headerLines: [UInt8]) -> [UInt8] {
+        text("POST /healthz HTTP/1.1\r\nHost: localhost\r\n") + headerLines + text("\r\n\r\n") + smuggled
+    }
+
+    /// Shapes a front proxy and libmicrohttpd 0.9.75 may read differently; each is refused and the
+    /// connection closed, so what follows is never read as a request.
+    static let smuggling: [MalformedRequest] = [
+        .init("space before the colon of Content-Length", smuggle(text("Content-Length : \(smuggled.count)")), .status(400)),
+        .init("tab before the colon of Content-Length", smuggle(text("Content-Length\t: \(smuggled.count)")), .status(400)),
+        .init("NUL inside Content-Length", smuggle(text("Content-Length: 0") + [0] + text(" \(smuggled.count)")), .status(400)),
+        .init("folded Content-Length", smuggle(text("Content-Length: 0\r\n \(smuggled.count)")), .status(400)),
+        .init("NUL inside Transfer-Encoding", smuggle(text("Transfer-Encoding: chunked") + [0] + text("x")), .status(400)),
+        .init("bare CR in a header value", withHeader(text("X-Note: a\rContent-Length: 5")), .status(400)),
+        .init("bare CR in Content-Length", smuggle(text("Content-Length: 0\r\(smuggled.count)")), .status(400)),
+        .init("control byte in a header value", withHeader(text("X-Note: a") + [0x1B] + text("b")), .status(400)),
+        .init("space inside a header name", withHeader(text("X Note: a")), .status(400)),
+        .init("two equal Content-Lengths", post("Content-Length: 5\r\nContent-Length: 5"), .status(400)),
+        .init("two Transfer-Encoding headers", post("Transfer-Encoding: chunked\r\nTransfer-Encoding: chunked",
+                                                    text("5\r\nhello\r\n0\r\n\r\n")), .status(400)),
+        .init("Transfer-Encoding chunked, chunked", post("Transfer-Encoding: chunked, chunked",
+                                                         text("5\r\nhello\r\n0\r\n\r\n")), .status(400)),
+        .init("Transfer-Encoding with a space inside", post("Transfer-Encoding: chunked x", text("0\r\n\r\n")), .status(400)),
+        // These four libmicrohttpd refuses itself, before any callback (see docs/robustness.md).
+        .init("Content-Length +3", smuggle(text("Content-Length: +3")), .status(400)),
+        .init("Content-Length 3, 3", smuggle(text("Content-Length: 3, 3")), .status(400)),
+        .init("Content-Length 0x3", smuggle(text("Content-Length: 0x3")), .status(400)),
+        .init("Content-Length -1", smuggle(text("Content-Length: -1")), .status(400)),
+    ]
+
     static let paths: [MalformedRequest] = [
         .init("path of 6 KB", get("/" + String(repeating: "a", count: 6_144)), .status(404)),
+        // Past this, libmicrohttpd has no memory left for the answer's head and would close in silence.
+        .init("path of 7 KB", get("/" + String(repeating: "a", count: 7_000)), .status(431)),
+        .init("path of 7.6 KB", get("/" + String(repeating: "a", count: 7_600)), .status(431)),
         .init("path of 10 KB", get("/" + String(repeating: "a", count: 10_240)), .statusOrClose(414)),
         .init("/../../etc/passwd", get("/../../etc/passwd"), .status(404)),
         .init("/assets/../../etc/passwd", get("/assets/../../etc/passwd"), .status(404)),

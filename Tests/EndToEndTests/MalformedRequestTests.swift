@@ -58,6 +58,18 @@ import TestSupport
         #expect(server.waitForExit() == 0)
     }
 
+    /// After the 400 the connection closes: the request hidden in the body never gets an answer.
+    @Test func aSmuggledRequestIsNeverAnswered() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        for request in MalformedRequest.smuggling {
+            let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+            try? connection.send(request.bytes)
+            let first = try? connection.readResponse()
+            #expect(first?.status == 400, "\(request.name)")
+            #expect(connection.isClosedByPeer(), "\(request.name): a second response followed")
+        }
+    }
+
     @Test func oneServerSurvivesTheWholeBatteryThenStopsOnSIGTERM() throws {
         #expect(MalformedRequest.battery.count >= 40)
         let server = try ServerProcess(arguments: Self.arguments)

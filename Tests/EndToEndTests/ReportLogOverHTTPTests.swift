@@ -8,7 +8,7 @@ import TestSupport
     /// The report logs; removed when the test is over, after its servers have exited (each test's
     /// `ServerProcess` is stopped when the test returns, before the suite is released).
     let folder: TemporaryDirectory
-    var logPath: String { folder.path("reports.jsonl") }
+    var logPath: String { folder.path("reports") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("reports") }
@@ -17,8 +17,12 @@ import TestSupport
         try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", log ?? logPath] + extra)
     }
 
+    func logText(_ path: String? = nil) throws -> String {
+        try ReportSegments.text(of: path ?? logPath)
+    }
+
     func lines(_ path: String? = nil) throws -> [[String: Any]] {
-        let text = try String(contentsOfFile: path ?? logPath, encoding: .utf8)
+        let text = try logText(path)
         return try text.split(separator: "\n").map {
             try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
         }
@@ -60,7 +64,7 @@ import TestSupport
         // SIGTERM once the load is under way: swipes are reaching the log.
         let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline,
-              (try? String(contentsOfFile: logPath, encoding: .utf8))?.contains("horizontal_swipe") != true {
+              (try? logText())?.contains("horizontal_swipe") != true {
             Thread.sleep(forTimeInterval: 0.02)
         }
         server.signal(SIGTERM)
@@ -114,9 +118,11 @@ import TestSupport
         }
     }
 
-    @Test func aTornLastLineIsSkippedAndTheNextEventStartsOnANewLine() throws {
+    @Test func aTornLastLineIsCutAndTheRestServed() throws {
         let good = #"{"timestamp":"2026-11-21T12:00:00.123Z","event":"launch","layout":"grid","visitor":"v1","request":"r1"}"#
-        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: logPath, atomically: true, encoding: .utf8)
+        try FileManager.default.createDirectory(atPath: logPath, withIntermediateDirectories: true)
+        let segment = logPath + "/events-20261121T120000.123Z.jsonl"
+        try (good + "\n" + #"{"timestamp":"2026-11-21T12:00:01.000Z","event":"lau"#).write(toFile: segment, atomically: true, encoding: .utf8)
         let server = try start()
         let page = try server.client.get("/reports")
         #expect(page.status == 200)
@@ -124,14 +130,67 @@ import TestSupport
         try Browser(port: server.port).get("/")
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
-        let text = try String(contentsOfFile: logPath, encoding: .utf8)
+        let text = try logText()
         let parsed = text.split(separator: "\n").filter { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) != nil }
-        #expect(parsed.count == text.split(separator: "\n").count - 1, "only the torn line does not parse")
+        #expect(parsed.count == text.split(separator: "\n").count, "the torn line was cut")
         #expect(parsed.contains { $0.contains("\"event\":\"launch\"") && !$0.contains("r1") })
     }
 
+    @Test func aStdoutMirrorNobodyReadsNeitherStopsTheFileLogNorShutdown() throws {
+        let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath, "--report-stdout"],
+                                       stalledStandardOutput: true)
+        let session = Browser(port: server.port)
+        // Far more lines than the pipe holds (64 KiB): its reader never reads.
+        var served = 0
+        for _ in 0..<600 where (try? session.get("/?layout=list").status) == 200 { served += 1 }
+        #expect(served == 600)
+        let stopping = ContinuousClock.now
+        server.signal(SIGTERM)
+        #expect(server.waitForExit(timeout: 10) == 0)
+        #expect(ContinuousClock.now - stopping < .seconds(10))
+        let launches = try lines().filter { $0["event"] as? String == "launch" }
+        #expect(launches.count >= 600)
+    }
+
+    @Test func theOldFileIsImportedAndServedAndCheckFailsOnATamperedRollup() throws {
+        let file = folder.path("old.jsonl")
+        let old = (0..<500).map { index in
+            #"{"timestamp":"2026-11-21T12:\#(String(format: "%02d", index / 60)):\#(String(format: "%02d", index % 60)).000Z","event":"launch","layout":"grid","visitor":"v\#(index % 7)","request":"old-\#(index)"}"#
+        }
+        try (old.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let imported = try ServerProcess(arguments: ["reports", "import", file, "--report-log", logPath], waitForListening: false)
+        #expect(imported.waitForExit() == 0)
+        #expect(imported.log.contains("imported 500 events"))
+        let checked = try ServerProcess(arguments: ["reports", "check", "--report-log", logPath], waitForListening: false)
+        #expect(checked.waitForExit() == 0)
+        // The plain command serves the imported store.
+        let server = try start()
+        let raw = try server.client.get("/reports.jsonl?since=2026-11-21T12:08:00.000Z").text
+        #expect(raw.split(separator: "\n").count == 20)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        // A rollup rewritten wrong but whole: check says which and exits 1.
+        let rollup = try #require(try FileManager.default.contentsOfDirectory(atPath: logPath).first { $0.hasSuffix(".rollup") })
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: logPath + "/" + rollup)))
+        bytes[bytes.count - 1] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: logPath + "/" + rollup))
+        let failed = try ServerProcess(arguments: ["reports", "check", "--report-log", logPath], waitForListening: false)
+        #expect(failed.waitForExit() == 1)
+        #expect(failed.log.contains("mismatch: events-"))
+    }
+
+    @Test func anOldSingleFileLogIsRefusedWithOneLineNamingTheImport() throws {
+        let file = folder.path("reports.jsonl")
+        try "{}\n".write(toFile: file, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", file], waitForListening: false)
+        #expect(server.waitForExit() != 0)
+        let lines = server.log.split(separator: "\n").filter { $0.hasPrefix("dynamic-home:") }
+        #expect(lines.count == 1, "\(server.log)")
+        #expect(lines.first?.contains("dynamic-home reports import \(file) --report-log") == true)
+    }
+
     @Test func anUnwritableLogKeepsTheServerServing() throws {
-        let missing = folder.path("not-yet/reports.jsonl")
+        let missing = folder.path("not-yet/reports")
         let server = try start(log: missing)
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)

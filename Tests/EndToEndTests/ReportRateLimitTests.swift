@@ -11,7 +11,7 @@ import TestSupport
 
     func start(_ limits: [String]) throws -> ServerProcess {
         try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log",
-                                      folder.path("reports.jsonl")] + limits)
+                                      folder.path("reports")] + limits)
     }
 
     /// A visitor's swipes; the statuses, and the last 429's Retry-After.
@@ -53,7 +53,7 @@ import TestSupport
         #expect(statuses == Array(repeating: 204, count: 5) + Array(repeating: 429, count: 4))
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
-        let swipes = try String(contentsOfFile: folder.path("reports.jsonl"), encoding: .utf8)
+        let swipes = try ReportSegments.text(of: folder.path("reports"))
             .components(separatedBy: "horizontal_swipe").count - 1
         #expect(swipes == 5, "refused posts write nothing")
     }

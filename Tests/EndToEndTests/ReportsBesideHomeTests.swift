@@ -6,12 +6,13 @@ import TestSupport
 /// Report pages over a large log run on their own workers: the home page keeps being served.
 @Suite struct ReportsBesideHomeTests {
     let folder: TemporaryDirectory
-    var logPath: String { folder.path("reports.jsonl") }
+    var logPath: String { folder.path("reports") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("reports-beside-home") }
 
-    /// `count` events in the log's line format, a second apart, ending now.
+    /// `count` events in the log's line format, a second apart, ending now, as one segment of
+    /// the log directory `path` (without rollups: the server builds them at start).
     static func writeLog(_ path: String, count: Int) throws {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -25,7 +26,9 @@ import TestSupport
             text += #"{"timestamp":"\#(time)","event":"\#(events[index % 4])","layout":"\#(layouts[index % 2])","#
                 + #""item":"m-\#(index % 40)","visitor":"v-\#(index % 997)","request":"r-\#(index)"}"# + "\n"
         }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        let name = formatter.string(from: start).replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path + "/events-\(name).jsonl"))
     }
 
     @Test func eightReportClientsDoNotStallTheHomePage() throws {
@@ -37,14 +40,14 @@ import TestSupport
         let reportsDone = Atomic<Int>(0)
         let reports = Threads.start(8) { _ -> [Int] in
             defer { reportsDone.add(1, ordering: .relaxed) }
-            return (0..<2).map { _ in (try? HTTPClient(port: port).get("/reports").status) ?? 0 }
+            return (0..<10).map { _ in (try? HTTPClient(port: port).get("/reports").status) ?? 0 }
         }
         // A stall detector, not a benchmark: a report scan held a server thread (and every home
         // request behind it) for seconds; now no home request waits near that long.
         var slowest = Duration.zero
         var requested = 0, answered = 0
         let clock = ContinuousClock()
-        while reportsDone.load(ordering: .relaxed) < 8, requested < 400 {
+        while (reportsDone.load(ordering: .relaxed) < 8 || requested < 20), requested < 400 {
             let started = clock.now
             let status = (try? HTTPConnection(port: port, timeoutSeconds: 10).request("GET", "/").status) ?? 0
             slowest = max(slowest, clock.now - started)
@@ -53,7 +56,6 @@ import TestSupport
             Thread.sleep(forTimeInterval: 0.05)
         }
         let statuses = reports.wait().flatMap { $0 }
-        #expect(requested > 10)
         #expect(answered == requested)
         #expect(slowest < .seconds(2), "the slowest home page took \(slowest)")
         #expect(statuses.allSatisfy { $0 == 200 }, "\(statuses)")

@@ -32,7 +32,7 @@ struct TogglesFile {
         #expect(router.toggles == Toggles(
             defaultLayout: "grid", gridRollout: 0.25, experiment: .init(name: "home-hero", groups: ["a", "b", "c"]), onboarding: true))
 
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Public/toggles.json").path
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Config/toggles.json").path
         #expect(try ToggleRouter(path: shipped).toggles == Toggles(
             defaultLayout: "list", gridRollout: 0, experiment: .init(name: "home-hero", groups: ["a", "b"]), onboarding: true))
         #expect(try ToggleRouter(path: shipped, layouts: ["list", "grid"]).toggles.experiments.map(\.name) == ["home-hero"])

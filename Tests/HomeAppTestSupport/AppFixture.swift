@@ -12,6 +12,7 @@ public final class AppFixture {
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     public static let publicFolder = repositoryRoot.appendingPathComponent("Public")
+    public static let configFolder = repositoryRoot.appendingPathComponent("Config")
 
     /// Holds the content, toggles and report log. Removed in `deinit` once the server and app have
     /// stopped writing into it, or on release if `init` throws halfway.
@@ -29,11 +30,11 @@ public final class AppFixture {
         folder = try TemporaryDirectory("home-app-tests")
         contentFile = folder.url.appendingPathComponent("content.json")
         togglesFile = folder.url.appendingPathComponent("toggles.json")
-        reportLog = folder.url.appendingPathComponent("reports.jsonl")
+        reportLog = folder.url.appendingPathComponent("reports")
         if let content {
             try Data(content.utf8).write(to: contentFile)
         } else {
-            try FileManager.default.copyItem(at: Self.publicFolder.appendingPathComponent("content.json"), to: contentFile)
+            try FileManager.default.copyItem(at: Self.configFolder.appendingPathComponent("content.json"), to: contentFile)
         }
         try Data(toggles.utf8).write(to: togglesFile)
         var configuration = AppConfiguration(publicFolder: Self.publicFolder.path, contentFile: contentFile.path,
@@ -71,10 +72,11 @@ public final class AppFixture {
         app.reload()
     }
 
-    /// The events in the report log file now.
+    /// The events in the report log now.
     public func events() throws -> [ReportEvent] {
-        guard let text = try? String(contentsOf: reportLog, encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { try ReportEvent(jsonLine: String($0)) }
+        var events: [ReportEvent] = []
+        try ReportReader(path: reportLog.path).forEachEvent { events.append($0) }
+        return events
     }
 
     /// Waits (up to 5 s: the log flushes on its own thread) until `count` events named `name`

@@ -7,7 +7,7 @@ import Testing
 struct ContentCatalogTests {
     typealias F = ContentFixtures
 
-    @Test("the default Public/content.json loads, with every kind and every poster")
+    @Test("the default Config/content.json loads, with every kind and every poster")
     func defaultCatalogue() throws {
         let catalog = try ContentCatalog.load(contentsOf: F.defaultContent, publicDirectory: F.publicDirectory)
         #expect(catalog.items.count >= 60)

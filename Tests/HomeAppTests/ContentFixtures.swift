@@ -8,7 +8,7 @@ enum ContentFixtures {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let publicDirectory = repositoryRoot.appendingPathComponent("Public")
-    static let defaultContent = publicDirectory.appendingPathComponent("content.json")
+    static let defaultContent = repositoryRoot.appendingPathComponent("Config/content.json")
 
     static let longItem = #"{"id":"m-001","kind":"long","title":"Salt & Iron","description":"Shipwrights race.","durationMinutes":124,"image":"images/posters/m-001.svg"}"#
     static let shortItem = #"{"id":"s-001","kind":"short","title":"Crêpes, Three Ways","description":"One batter, one pan.","durationSeconds":205,"image":"images/posters/s-001.svg"}"#

@@ -18,6 +18,16 @@ struct OnboardingTests {
         #expect(shown.visitor == browser.cookies["visitor"] && shown.layout == "list")
     }
 
+    @Test("with the notice over the home, the page takes the notice's title and theme colour")
+    func titleAndThemeOverHome() throws {
+        let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
+        let (_, html) = try fixture.browser().page("/")
+        #expect(html.first { $0.tag == "title" }?.text == "Short day on New Year's Eve · DynamicHome")
+        #expect(html.first { $0.tag == "meta" && $0["name"] == "theme-color" }?["content"] == "#1d2a4d")
+        let (_, plain) = try AppFixture().browser().page("/")
+        #expect(plain.first { $0.tag == "title" }?.text == "Home · DynamicHome")
+    }
+
     @Test("without the toggle there is no modal", arguments: [#"{}"#, #"{"onboarding": false}"#])
     func off(_ toggles: String) throws {
         let fixture = try AppFixture(toggles: toggles)

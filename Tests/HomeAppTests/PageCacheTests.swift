@@ -65,7 +65,7 @@ import TestSupport
 
     @Test func aStreamGoingLiveIsNotHiddenByTheCache() throws {
         // The default catalogue with its first upcoming stream starting three seconds from now.
-        let url = URL(fileURLWithPath: Self.publicFolder + "/content.json")
+        let url = ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json")
         var catalogue = try #require(JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var items = try #require(catalogue["items"] as? [[String: Any]])
         let index = try #require(items.firstIndex { ($0["startsAt"] as? String).map { $0 > "2026" } ?? false
@@ -80,7 +80,7 @@ import TestSupport
         let id = try #require(items[index]["id"] as? String)
         func tile() throws -> String {
             let page = try HTTPClient(port: server.port).get("/?layout=list", headers: [("Cookie", "onboarded=1")]).text
-            let row = try #require(page.range(of: "posters/\(id).svg"))
+            let row = try #require(page.range(of: "posters/\(id)."))  // posters/<id>.<fingerprint>.svg
             return String(page[row.upperBound...].prefix(300))
         }
         #expect(try tile().contains("Starts "))

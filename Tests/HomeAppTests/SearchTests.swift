@@ -101,3 +101,26 @@ struct SearchTests {
         #expect(child.openButton(for: "m-002") != nil && child.openButton(for: "s-005") != nil)
     }
 }
+
+@Suite("Search limits")
+struct SearchLimitTests {
+    /// One character: `a` and 800 combining accents, 1,601 bytes.
+    static let stacked = "a" + String(repeating: "%CC%81", count: 800)
+
+    @Test("the search limit counts bytes too: a stacked character is refused, and the field does not echo it whole")
+    func byteLimit() throws {
+        let fixture = try AppFixture()
+        let (response, html) = try fixture.browser().page("/search?q=\(Self.stacked)")
+        #expect(response.status == 400)
+        #expect(html.first { $0.hasClass("text-input__error") }?.text == "Please use at most 80 characters.")
+        let field = try #require(html.first { $0.tag == "input" && $0["name"] == "q" })
+        #expect((field["value"]?.utf8.count ?? 0) <= 320)
+    }
+
+    @Test("a query within the byte limit is still searched")
+    func withinTheLimit() throws {
+        let fixture = try AppFixture()
+        let (response, _) = try fixture.browser().page("/search?q=" + String(repeating: "%C3%A9", count: 80))
+        #expect(response.status == 200)
+    }
+}

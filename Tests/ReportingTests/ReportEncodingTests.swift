@@ -105,14 +105,17 @@ import Testing
         #expect(mismatch == nil, "\(mismatch ?? "")")
     }
 
-    @Test func writtenFileAndWatchersMatchTheReference() throws {
+    @Test func writtenSegmentsAndWatchersMatchTheReference() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
-        let path = directory.path("reports.jsonl")
-        // A torn last line makes the writer start with a newline; the events span several chunks.
-        try #"{"timestamp":"torn"#.write(toFile: path, atomically: false, encoding: .utf8)
-        let events = Self.randomEvents(3000, maxPieces: 60, seed: 2)
-        let log = ReportLog(path: path)
+        // One day's times in order (the log keeps them monotonic); the events span several chunks.
+        let noon = ReportTimestamp.milliseconds(ReportTimestamp.parse("2026-11-21T12:00:00Z")!)
+        let events = Self.randomEvents(3000, maxPieces: 60, seed: 2).enumerated().map { index, event in
+            var event = event
+            event.timestamp = ReportTimestamp.date(milliseconds: noon + Int64(index))
+            return event
+        }
+        let log = try ReportLog(directory: directory.path("reports"))
         let watched = Collected<String>()
         _ = log.subscribe { watched.append($0) }
         for event in events { log.record(event) }
@@ -120,10 +123,10 @@ import Testing
         let formatter = Self.formatter()
         let references = events.map { Array(Self.referenceLine($0, formatter).utf8) }
         #expect(references.reduce(0) { $0 + $1.count } > 3 * 256 * 1024)
-        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
-        let expected = Array(#"{"timestamp":"torn"#.utf8) + [10] + references.flatMap { $0 + [10] }
+        let file: [UInt8] = Array(log.store.lines().joined())
+        let expected: [UInt8] = references.flatMap { $0 + [UInt8(10)] }
         let fileMatches = file == expected
-        #expect(fileMatches, "the file differs from byte \(zip(file, expected).prefix { $0 == $1 }.count)")
+        #expect(fileMatches, "the segments differ from byte \(zip(file, expected).prefix { $0 == $1 }.count)")
         let watchersMatch = watched.all.map { Array($0.utf8) } == references
         #expect(watchersMatch)
     }

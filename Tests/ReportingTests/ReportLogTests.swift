@@ -1,168 +1,208 @@
 import Foundation
-import TestSupport
+import Synchronization
 import Testing
+import TestSupport
 
 @testable import Reporting
 
 @Suite struct ReportLogTests {
-    @Test func concurrentRecordersGiveExactlyOneWholeLineEach() throws {
+    @Test func concurrentRecordersGiveExactlyOneWholeLineEachAndAreToldWhenWritten() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
-        let path = directory.path("reports.jsonl")
-        let existing = ReportEvent(.launch, layout: "list").jsonLine + "\n"
-        try existing.write(toFile: path, atomically: false, encoding: .utf8)
-        let log = ReportLog(path: path)
-        DispatchQueue.concurrentPerform(iterations: 64) { client in
-            for sequence in 0..<500 {
-                log.record(.longSelected, layout: "grid", item: "m-\(sequence)", visitor: "client-\(client)",
-                    properties: ["sequence": "\(sequence)", "padding": String(repeating: "x", count: client * 7)])
+        let log = try ReportLog(directory: directory.path("reports"))
+        let acknowledged = Collected<String>()
+        DispatchQueue.concurrentPerform(iterations: 4) { thread in
+            for index in 0..<500 {
+                let item = "t\(thread)-\(index)"
+                log.record(ReportEvent(.longSelected, item: item)) { written in
+                    if written { acknowledged.append(item) }
+                }
             }
         }
         log.shutdown()
-        let lines = try fileLines(path)
-        #expect(lines.count == 1 + 32_000)
-        #expect(lines.first == String(existing.dropLast()))
-        var lastSequence = [String: Int]()
-        for line in lines.dropFirst() {
-            let event = try ReportEvent(jsonLine: line)
-            let client = try #require(event.visitor)
-            let sequence = try #require(event.properties["sequence"].flatMap { Int($0) })
-            #expect(sequence == (lastSequence[client] ?? -1) + 1, "lines of \(client) out of order")
-            lastSequence[client] = sequence
+        let items = try storeLines(log.store).map { try ReportEvent(jsonLine: $0).item ?? "" }
+        #expect(items.count == 2000)
+        #expect(Set(items).count == 2000)
+        #expect(Set(acknowledged.all) == Set(items))
+        // Times never go back, whatever order the threads recorded in.
+        let times = try storeLines(log.store).map { try ReportEvent(jsonLine: $0).timestamp }
+        #expect(times == times.sorted())
+    }
+
+    @Test func segmentsCloseAtTheSizeAndAtEachUTCDay() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
+        configuration.segmentBytes = 4096
+        configuration.compress = false
+        let log = try ReportLog(configuration: configuration)
+        // 100 lines of about 90 bytes on one day, then 10 on the next.
+        for index in 0..<100 { log.record(event(at: dayStart + Int64(index) * 1000, item: "i\(index)")) }
+        for index in 0..<10 { log.record(event(at: dayStart + 86_400_000 + Int64(index), item: "n\(index)")) }
+        log.shutdown()
+        let files = listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }
+        #expect(files.first == "events-20261121T000000.000Z.jsonl")
+        #expect(files.last == "events-20261122T000000.000Z.jsonl")
+        for file in files {
+            let size = SegmentDirectory.fileSize(directory.path("reports/" + file))!
+            #expect(size <= 4096)
         }
-        #expect(lastSequence.count == 64 && lastSequence.values.allSatisfy { $0 == 499 })
-        #expect(log.status == ReportLog.Status(written: 32_000, dropped: 0, pending: 0, lastError: nil))
+        #expect(files.count >= 3)
+        let segments = log.store.catalog.segments
+        for (older, newer) in zip(segments, segments.dropFirst()) { #expect(older.rollup.lastMs <= newer.rollup.firstMs) }
+        // Each day in its own segments.
+        let days = segments.map { ReportTimestamp.floorDiv($0.rollup.firstMs, 86_400_000) == ReportTimestamp.floorDiv($0.rollup.lastMs, 86_400_000) }
+        #expect(days.allSatisfy { $0 })
+        #expect(storeLines(log.store).count == 110)
     }
 
-    @Test func tornLastLineIsSkippedAndNextWriteStartsOnANewLine() async throws {
+    @Test func closedSegmentsAreGzippedAndReadBackInOrder() async throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
-        let path = directory.path("reports.jsonl")
-        let whole = (0..<2).map { ReportEvent(.launch, item: "old-\($0)").jsonLine + "\n" }.joined()
-        let torn = String(ReportEvent(.launch, item: "torn").jsonLine.prefix(40))
-        try (whole + torn).write(toFile: path, atomically: false, encoding: .utf8)
-        let reader = ReportReader(path: path)
-        var items: [String?] = []
-        try reader.forEachEvent { items.append($0.item) }
-        #expect(items == ["old-0", "old-1"])
-        #expect(reader.malformedLinesSkipped == 1)
-
-        let log = ReportLog(path: path)
-        for index in 0..<3 { log.record(.launch, item: "new-\(index)") }
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
+        configuration.segmentBytes = 8192
+        let log = try ReportLog(configuration: configuration)
+        for index in 0..<500 { log.record(event(at: dayStart + Int64(index), item: "i\(index)")) }
         log.shutdown()
-        let lines = try fileLines(path)
-        #expect(lines.count == 6)
-        #expect(lines[2] == torn)
-        items = []
-        try reader.forEachEvent { items.append($0.item) }
-        #expect(items == ["old-0", "old-1", "new-0", "new-1", "new-2"])
-        #expect(reader.malformedLinesSkipped == 1, "the same torn line is reported once")
+        // The last segment is compressed at the next start.
+        let reopened = try ReportLog(configuration: configuration)
+        #expect(await eventually(within: 10) { listing(directory.path("reports")).allSatisfy { !$0.hasSuffix(".jsonl") } })
+        let compressed = listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl.gz") }
+        #expect(compressed.count > 3)
+        let items = try storeLines(reopened.store).map { try ReportEvent(jsonLine: $0).item ?? "" }
+        #expect(items == (0..<500).map { "i\($0)" })
+        reopened.shutdown()
     }
 
-    @Test func missingDirectoryKeepsRecordingAndRecoversWhenItAppears() async throws {
+    @Test func belowTheFreeSpaceFloorEventsAreDroppedCountedAndWritingResumes() async throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
-        let missing = directory.url.appendingPathComponent("later")
-        let path = missing.appendingPathComponent("reports.jsonl").path
-        let log = ReportLog(configuration: .init(path: path, flushInterval: 0.01))
-        for index in 0..<1000 { log.record(.launch, item: "\(index)") }
-        #expect(await eventually(within: 5) { log.status.lastError != nil })
-        #expect(log.status.lastError?.contains("No such file or directory") == true)
-        #expect(log.status.pending == 1000 && log.status.written == 0)
-        for index in 1000..<2000 { log.record(.launch, item: "\(index)") }
-
-        try FileManager.default.createDirectory(at: missing, withIntermediateDirectories: false)
-        #expect(await eventually(within: 5) { log.status.written == 2000 })
-        #expect(log.status.lastError == nil)
+        let full = Atomic<Bool>(true)
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"), flushInterval: 0.01)
+        configuration.minimumFree = .bytes(1 << 20)
+        configuration.freeSpace = { _ in full.load(ordering: .relaxed) ? (1000, 1 << 30) : (1 << 30, 1 << 30) }
+        let log = try ReportLog(configuration: configuration)
+        let refused = Collected<Bool>()
+        for index in 0..<10 { log.record(event(at: dayStart + Int64(index), item: "lost\(index)")) { refused.append($0) } }
+        #expect(await eventually(within: 5) { log.dropped == 10 })
+        #expect(refused.all == Array(repeating: false, count: 10))
+        #expect(log.store.summary().dropped == 10)
+        full.store(false, ordering: .relaxed)
+        try await Task.sleep(for: .milliseconds(300))
+        log.record(event(at: dayStart + 100, item: "kept"))
         log.shutdown()
-        let items = try fileLines(path).map { try ReportEvent(jsonLine: $0).item }
-        #expect(items == (0..<2000).map { "\($0)" })
+        #expect(try storeLines(log.store).map { try ReportEvent(jsonLine: $0).item } == ["kept"])
+        #expect(log.dropped == 10)
     }
 
-    @Test func removedFileIsRecreated() async throws {
+    @Test func aFullDiskKeepsEventsForRetryCutsTornWritesAndCountsWhatOverflows() async throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
-        let path = directory.path("reports.jsonl")
-        let log = ReportLog(configuration: .init(path: path, flushInterval: 0.01))
-        log.record(.launch, item: "before")
-        #expect(await eventually(within: 5) { log.status.written == 1 })
-        try FileManager.default.removeItem(atPath: path)
-        log.record(.launch, item: "after")
-        log.shutdown()
-        #expect(try fileLines(path).map { try ReportEvent(jsonLine: $0).item } == ["after"])
-    }
-
-    @Test func fullBufferDropsTheOldestAndCountsThem() async throws {
-        let directory = try TemporaryDirectory("reporting-tests")
-        defer { directory.remove() }
-        let missing = directory.url.appendingPathComponent("later")
-        let path = missing.appendingPathComponent("reports.jsonl").path
-        let log = ReportLog(configuration: .init(path: path, bufferCapacity: 100, flushInterval: 0.01))
-        for index in 0..<250 { log.record(.launch, item: "\(index)") }
-        #expect(await eventually(within: 5) { log.status.dropped == 150 })
-        #expect(log.status.pending == 100)
-        try FileManager.default.createDirectory(at: missing, withIntermediateDirectories: false)
-        #expect(await eventually(within: 5) { log.status.written == 100 })
-        log.shutdown()
-        let items = try fileLines(path).map { try ReportEvent(jsonLine: $0).item }
-        #expect(items == (150..<250).map { "\($0)" })
-        #expect(log.status.dropped == 150)
-    }
-
-    @Test func unwritableAtShutdownLosesEventsCountedNotCrashes() throws {
-        let directory = try TemporaryDirectory("reporting-tests")
-        defer { directory.remove() }
-        let log = ReportLog(path: directory.path("missing/reports.jsonl"))
-        for index in 0..<10 { log.record(.launch, item: "\(index)") }
-        log.shutdown()
-        log.record(.launch, item: "late")
-        log.shutdown()
-        #expect(log.status.dropped == 11 && log.status.written == 0)
-    }
-
-    @Test(.enabled(if: FileManager.default.fileExists(atPath: "/dev/full")))
-    func diskFullKeepsEventsForRetryAndCountsThemLostAtShutdown() async throws {
-        let log = ReportLog(configuration: .init(path: "/dev/full", flushInterval: 0.01))
-        for index in 0..<100 { log.record(.launch, item: "\(index)") }
-        #expect(await eventually(within: 5) { log.status.lastError?.contains("No space left on device") == true })
-        #expect(log.status.pending == 100 && log.status.written == 0)
-        log.shutdown()
-        #expect(log.status == ReportLog.Status(written: 0, dropped: 100, pending: 0, lastError: log.status.lastError))
-    }
-
-    @Test func subscriberGetsTheLineWithinOneSecondAfterItIsInTheFile() async throws {
-        let directory = try TemporaryDirectory("reporting-tests")
-        defer { directory.remove() }
-        let path = directory.path("reports.jsonl")
-        let log = ReportLog(path: path)
-        defer { log.shutdown() }
-        let received = Collected<(line: String, inFile: Bool)>()
-        let token = log.subscribe { line in
-            let file = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-            received.append((line, file.contains(line + "\n")))
+        // The disk fills after 300 bytes of the first write: half a line goes out, then ENOSPC.
+        let full = Atomic<Bool>(true)
+        let budget = Atomic<Int>(300)
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"), bufferCapacity: 50, flushInterval: 0.01)
+        configuration.writeBytes = { fd, bytes in
+            guard full.load(ordering: .relaxed) else { return writeAll(fd, bytes) }
+            let allowed = min(bytes.count, budget.exchange(0, ordering: .relaxed))
+            let written = allowed > 0 ? writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<allowed])).count : 0
+            return (written, ENOSPC)
         }
-        #expect(log.subscriberCount == 1)
-        let event = ReportEvent(.streamSelected, layout: "grid", item: "live-1", visitor: "v")
-        log.record(event)
-        #expect(await eventually(within: 1) { received.all.count == 1 })
-        let first = try #require(received.all.first)
-        #expect(try ReportEvent(jsonLine: first.line).item == "live-1")
-        #expect(first.inFile)
-
-        log.unsubscribe(token)
-        log.record(.launch)
-        #expect(await eventually(within: 5) { log.status.written == 2 })
-        #expect(received.all.count == 1)
+        let log = try ReportLog(configuration: configuration)
+        let told = Collected<Bool>()
+        for index in 0..<10 { log.record(event(at: dayStart + Int64(index), item: "e\(index)")) { told.append($0) } }
+        #expect(await eventually(within: 5) { log.status.lastError?.contains("No space left") == true })
+        // 70 more with nothing writable, into a buffer of 50: 50 wait, the oldest others are dropped.
+        for index in 10..<80 { log.record(event(at: dayStart + Int64(index), item: "e\(index)")) { told.append($0) } }
+        #expect(await eventually(within: 5) { log.status.pending == 50 })
+        full.store(false, ordering: .relaxed)
+        #expect(await eventually(within: 5) { log.status.pending == 0 })
+        log.shutdown()
+        // Whole lines only (a torn one would not parse), none twice: those written before the disk
+        // filled, then the 50 kept; the rest dropped, counted and told.
+        let items = try storeLines(log.store).map { try ReportEvent(jsonLine: $0).item ?? "" }
+        let early = items.prefix { Int($0.dropFirst())! < 30 }
+        #expect(!early.isEmpty && early.count < 5)
+        #expect(items == Array(early) + (30..<80).map { "e\($0)" })
+        #expect(early == ArraySlice((0..<early.count).map { "e\($0)" }))
+        #expect(log.dropped == 30 - early.count)
+        #expect(told.all.filter { $0 }.count == items.count)
+        #expect(told.all.filter { !$0 }.count == log.dropped)
+        #expect(log.store.summary().total == items.count)
     }
 
-    @Test func encodingMatchesWhatTheFileHolds() throws {
+    @Test func retentionDeletesTheOldestClosedSegmentsByAgeAndByTotalNeverTheActiveOne() async throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
-        let path = directory.path("reports.jsonl")
-        let event = ReportEvent(.searchSubmitted, visitor: "v", properties: ["q": "\"quoted\"\n"])
-        let log = ReportLog(path: path)
-        log.record(event)
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
+        configuration.compress = false
+        configuration.retention = 2 * 86_400
+        configuration.now = { ReportTimestamp.date(milliseconds: dayStart + 5 * 86_400_000) }
+        // Days 0…5: days 0, 1 and 2 are older than two days at day 5 noon.
+        let log = try ReportLog(configuration: configuration)
+        for day in 0..<6 { log.record(event(at: dayStart + Int64(day) * 86_400_000 + 43_200_000, item: "d\(day)")) }
+        #expect(await eventually(within: 10) {
+            (try? storeLines(log.store).map { try ReportEvent(jsonLine: $0).item ?? "" }) == ["d3", "d4", "d5"]
+        })
+        #expect(listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.count == 3)
         log.shutdown()
-        #expect(try fileLines(path) == [event.jsonLine])
+
+        // By total: a limit below two segments keeps the newest (active) one only.
+        var bySize = ReportLog.Configuration(directory: directory.path("by-size"))
+        bySize.compress = false
+        bySize.segmentBytes = 2048
+        bySize.maxBytes = 3000
+        let sized = try ReportLog(configuration: bySize)
+        for index in 0..<200 { sized.record(event(at: dayStart + Int64(index), item: "s\(index)")) }
+        sized.shutdown()
+        let kept = listing(directory.path("by-size")).filter { $0.hasSuffix(".jsonl") }
+        let total = kept.reduce(Int64(0)) { $0 + SegmentDirectory.fileSize(directory.path("by-size/" + $1))! }
+        #expect(total <= 3000)
+        let items = try storeLines(sized.store).map { try ReportEvent(jsonLine: $0).item ?? "" }
+        #expect(items.last == "s199")
+    }
+
+    @Test func stalledWatchersAreCutAndTheLogLosesNothing() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let log = try ReportLog(directory: directory.path("reports"))
+        let stalled = (0..<200).map { _ in log.watch(capacity: 16) }
+        let reader = log.watch(capacity: 100_000)
+        for index in 0..<5000 { log.record(event(at: dayStart + Int64(index), item: "w\(index)")) }
+        log.shutdown()
+        #expect(storeLines(log.store).count == 5000)
+        #expect(log.dropped == 0)
+        #expect(stalled.allSatisfy { $0.wasCut })
+        #expect(log.watcherCount == 1)
+        let seen = (reader.take() ?? []).compactMap { try? ReportEvent(jsonLine: $0.text).item }
+        #expect(seen == (0..<5000).map { "w\($0)" })
+        // A cut watcher ends after the lines it had.
+        #expect(stalled[0].take()?.count ?? 0 <= 16)
+        #expect(stalled[0].take() == nil)
+    }
+
+    @Test func aStalledMirrorDropsAndCountsWithoutBlocking() throws {
+        signal(SIGPIPE, SIG_IGN)
+        var fds: [Int32] = [0, 0]
+        #expect(pipe(&fds) == 0)
+        defer { close(fds[0]); close(fds[1]) }
+        let mirror = OutputMirror(fd: fds[1], capacity: 1 << 16, logger: .init(label: "test"))
+        let line = Array(repeating: UInt8(ascii: "x"), count: 99) + [10]
+        for _ in 0..<10_000 { line.withUnsafeBytes { mirror.offer($0) } }
+        // Nobody reads: the pipe (64 KiB) and the buffer fill, the rest is dropped and counted.
+        mirror.shutdown(timeout: 0.2)
+        #expect(mirror.dropped > 5000)
+    }
+
+    @Test func anOldSingleFileLogIsRefusedNamingTheImportCommand() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let file = directory.path("reports.jsonl")
+        try "{}\n".write(toFile: file, atomically: false, encoding: .utf8)
+        #expect {
+            _ = try ReportLog(directory: file)
+        } throws: { error in
+            "\(error)".contains("dynamic-home reports import \(file) --report-log") && !"\(error)".contains("\n")
+        }
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import ScreenKit
+import TestSupport
 
 /// A controller that declares whatever a test needs.
 final class Declaring: ViewController {
@@ -41,8 +42,8 @@ final class Declaring: ViewController {
         let page = Page(root: Notice.onion(dismissURL: "/onboarding/dismiss"),
                         configuration: PageConfiguration(titleSuffix: "Pizzeria"))
         let html = String(decoding: page.render(context: RenderContext(csrfToken: "t")), as: UTF8.self)
-        let tree = try HTMLTree.parse(html)
-        #expect(tree.first { $0.tag == "title" }?.allText == "Closed on Monday · Pizzeria")
+        let tree = try HTMLDocument.parse(html)
+        #expect(tree.first { $0.tag == "title" }?.text == "Closed on Monday · Pizzeria")
         let theme = tree.all("meta").first { $0.attributes["name"] == "theme-color" }
         #expect(theme?.attributes["content"] == "#204060")
     }
@@ -56,13 +57,30 @@ final class Declaring: ViewController {
         let container = ViewController()
         container.embed(LateTitle())
         let html = String(decoding: Page(root: container).render(context: RenderContext(csrfToken: "t")), as: UTF8.self)
-        #expect(try HTMLTree.parse(html).first { $0.tag == "title" }?.allText == "Set in viewDidLoad")
+        #expect(try HTMLDocument.parse(html).first { $0.tag == "title" }?.text == "Set in viewDidLoad")
     }
 
     @Test func pageFallsBackToConfiguredDefaults() throws {
         let page = Page(root: ViewController(), configuration: PageConfiguration(defaultTitle: "Home", defaultThemeColor: "#abcdef"))
-        let tree = try HTMLTree.parse(String(decoding: page.render(context: RenderContext(csrfToken: "t")), as: UTF8.self))
-        #expect(tree.first { $0.tag == "title" }?.allText == "Home")
+        let tree = try HTMLDocument.parse(String(decoding: page.render(context: RenderContext(csrfToken: "t")), as: UTF8.self))
+        #expect(tree.first { $0.tag == "title" }?.text == "Home")
         #expect(tree.all("meta").first { $0.attributes["name"] == "theme-color" }?.attributes["content"] == "#abcdef")
+    }
+}
+
+@Suite struct PresentedAppearanceTests {
+    @Test func aPresentedChildsInnermostDeclarationWinsOverTheContent() {
+        final class Presenting: ViewController {
+            override var pageTitle: String? { "Home" }
+            override var presentedChild: ViewController? { children.last { $0.slot == "modal" } }
+        }
+        let container = Presenting()
+        container.embed(Declaring(title: "Content", theme: "#111111"))
+        #expect(container.resolvedPageTitle == "Content")
+        let modal = Declaring(title: nil, theme: "#222222")
+        container.embed(modal, in: "modal")
+        modal.embed(Declaring(title: "Notice"))
+        #expect(container.resolvedPageTitle == "Notice")
+        #expect(container.resolvedThemeColor == "#222222")
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import ScreenKit
+import TestSupport
 
 /// A typed screen: `GreetingController` + `GreetingView`.
 final class GreetingView: RootView {
@@ -40,10 +41,10 @@ final class GreetingController: GenericViewController<String, GreetingView> {
         controller.additionalSafeAreaInsets = EdgeInsets(top: .lg, bottom: .sm)
         let html = renderHTML(controller)
         #expect(html.hasPrefix("<section data-controller=\"GreetingController\" data-inset-top=\"lg\" data-inset-bottom=\"sm\" class=\"greeting greeting--loud\"><h2>&lt;b&gt;Tom &amp; Jerry&lt;/b&gt;</h2>"))
-        let tree = try HTMLTree.parse(html)
+        let tree = try HTMLDocument.parse(html)
         let section = try #require(tree.children.first)
         #expect(section.tag == "section" && section.children.last?.attributes["data-controller"] == "GreetingController")
-        #expect(section.children.first?.allText == "<b>Tom & Jerry</b>")
+        #expect(section.children.first?.text == "<b>Tom & Jerry</b>")
     }
 
     @Test func modelChangesShowOnTheNextRender() {

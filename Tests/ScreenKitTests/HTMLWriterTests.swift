@@ -15,7 +15,7 @@ import Testing
             #expect(!output.contains(forbidden), "raw \(Unicode.Scalar(forbidden)) for input \(input.debugDescription)")
         }
         for index in output.indices where output[index] == UInt8(ascii: "&") {
-            #expect(HTMLTree.entity(in: output, at: index) != nil, "bare & for input \(input.debugDescription)")
+            #expect(HTMLDocument.entity(in: output, at: index) != nil, "bare & for input \(input.debugDescription)")
         }
     }
 
@@ -26,13 +26,13 @@ import Testing
             let expected = RandomStrings.expectedText(input)
             let text = Array(written { $0.text(input) }.utf8)[...]
             expectInert(text, input: input)
-            #expect(Array(HTMLTree.decode(text).utf8) == Array(expected.utf8))
+            #expect(Array(HTMLDocument.decode(text).utf8) == Array(expected.utf8))
 
             let attribute = Array(written { $0.attribute("title", input) }.utf8)[...]
             #expect(attribute.starts(with: " title=\"".utf8) && attribute.last == UInt8(ascii: "\""))
             let value = attribute.dropFirst(8).dropLast()
             expectInert(value, input: input)
-            #expect(Array(HTMLTree.decode(value).utf8) == Array(expected.utf8))
+            #expect(Array(HTMLDocument.decode(value).utf8) == Array(expected.utf8))
         }
     }
 

@@ -1,14 +1,15 @@
 import Testing
 @testable import ScreenKit
+import TestSupport
 
 @Suite struct OnionTests {
     let dismiss = "/onboarding/dismiss"
 
-    private func onionTree() throws -> Element {
+    private func onionTree() throws -> HTMLElement {
         try renderTree(Notice.onion(dismissURL: dismiss), csrf: "csrf-42")
     }
 
-    private func element(_ name: String, in tree: Element) throws -> Element {
+    private func element(_ name: String, in tree: HTMLElement) throws -> HTMLElement {
         try #require(tree.first { $0.attributes["data-controller"] == name })
     }
 
@@ -23,7 +24,7 @@ import Testing
 
     @Test func supportingButtonIsInTheTemplatesRowNotInTheContent() throws {
         let tree = try onionTree()
-        let button = try #require(tree.all("button").first { $0.allText == "Understood" })
+        let button = try #require(tree.all("button").first { $0.text == "Understood" })
         let row = try #require(button.ancestors.first { $0.hasClass("onboarding__actions") })
         #expect(row.parent?.attributes["data-controller"] == "OnboardingTemplate")
         let content = try element("Notice", in: tree)
@@ -53,8 +54,8 @@ import Testing
 
     @Test func contentShowsTheNoticeAndIllustration() throws {
         let content = try element("Notice", in: try onionTree())
-        #expect(content.first { $0.tag == "h1" }?.allText == "Closed on Monday")
-        #expect(content.first { $0.tag == "p" }?.allText
+        #expect(content.first { $0.tag == "h1" }?.text == "Closed on Monday")
+        #expect(content.first { $0.tag == "p" }?.text
             == "The kitchen is being repainted; we are back on Tuesday at noon.")
         let image = try #require(content.first { $0.tag == "img" })
         #expect(image.attributes["src"] == "/assets/images/notice.svg")
@@ -69,7 +70,7 @@ import Testing
         second.viewModel.buttonTitle = "Thanks"
         template.replace(first, with: second)
         let tree = try renderTree(template)
-        let buttons = tree.all("button").map(\.allText)
+        let buttons = tree.all("button").map(\.text)
         #expect(buttons == ["Thanks"])
     }
 
@@ -82,6 +83,6 @@ import Testing
         template.embed(GreetingController(viewModel: "hello"), actionsDatasource: actions)
         let tree = try renderTree(template)
         let link = try #require(tree.all("a").first)
-        #expect(link.allText == "Later" && link.parent?.hasClass("onboarding__actions") == true)
+        #expect(link.text == "Later" && link.parent?.hasClass("onboarding__actions") == true)
     }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import ScreenKit
+import TestSupport
 
 @Suite struct TextInputTests {
     final class Sink { var received: [String] = [] }
@@ -17,7 +18,7 @@ import Testing
         #expect(sink.received.isEmpty)
         let tree = try renderTree(controller)
         let error = try #require(tree.first { $0.hasClass("text-input__error") })
-        #expect(error.allText == "Please enter some text.")
+        #expect(error.text == "Please enter some text.")
         let field = try #require(tree.all("input").first { $0.attributes["name"] == "q" })
         #expect(field.attributes["aria-invalid"] == "true")
         #expect(field.attributes["aria-describedby"] == error.attributes["id"])
@@ -31,10 +32,10 @@ import Testing
         #expect(sink.received.isEmpty)
         let html = renderHTML(controller)
         #expect(html.contains("value=\"&lt;b&gt;&quot;pizza&quot; &amp; &#39;pasta&#39;&lt;/b&gt;\""))
-        let tree = try HTMLTree.parse(html)
+        let tree = try HTMLDocument.parse(html)
         let field = try #require(tree.all("input").first { $0.attributes["name"] == "q" })
         #expect(field.attributes["value"] == typed)
-        #expect(tree.first { $0.hasClass("text-input__error") }?.allText == "Please use at most 10 characters.")
+        #expect(tree.first { $0.hasClass("text-input__error") }?.text == "Please use at most 10 characters.")
     }
 
     @Test func limitCountsCharactersOfTheTrimmedText() {
@@ -63,7 +64,7 @@ import Testing
         #expect(!form.all("input").contains { $0.attributes["name"] == "_csrf" })
         let field = try #require(form.all("input").first { $0.attributes["name"] == "q" })
         let label = try #require(form.all("label").first)
-        #expect(label.attributes["for"] == field.attributes["id"] && label.allText == "Search for")
+        #expect(label.attributes["for"] == field.attributes["id"] && label.text == "Search for")
         #expect(field.attributes["maxlength"] == "10")
 
         let postTree = try renderTree(TextInputController(request: request(Sink(), method: .post)), csrf: "c1")

@@ -139,12 +139,17 @@ public enum HTMLDocument {
         (Array("&#39;".utf8), UInt8(ascii: "'")),
     ]
 
+    /// Whether the bytes at `index` start one of the five entities ScreenKit writes.
+    public static func entity(in bytes: ArraySlice<UInt8>, at index: Int) -> (name: [UInt8], value: UInt8)? {
+        entities.first { bytes[index...].starts(with: $0.name) }
+    }
+
     /// Decodes the five entities ScreenKit writes; any other `&` stays as it is.
-    static func decode(_ bytes: ArraySlice<UInt8>) -> String {
+    public static func decode(_ bytes: ArraySlice<UInt8>) -> String {
         var output: [UInt8] = []
         var index = bytes.startIndex
         while index < bytes.endIndex {
-            if bytes[index] == UInt8(ascii: "&"), let entity = entities.first(where: { bytes[index...].starts(with: $0.name) }) {
+            if bytes[index] == UInt8(ascii: "&"), let entity = entity(in: bytes, at: index) {
                 output.append(entity.value)
                 index += entity.name.count
             } else {
@@ -154,4 +159,7 @@ public enum HTMLDocument {
         }
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// Decodes entities in a string.
+    public static func decode(_ text: String) -> String { decode(Array(text.utf8)[...]) }
 }

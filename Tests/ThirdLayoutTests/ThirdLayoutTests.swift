@@ -16,7 +16,7 @@ struct ThirdLayoutTests {
     static let catalogue: [(id: String, kind: String, title: String)] = {
         struct Entry: Decodable { let id, kind, title: String }
         struct File: Decodable { let items: [Entry] }
-        let data = try! Data(contentsOf: AppFixture.publicFolder.appendingPathComponent("content.json"))
+        let data = try! Data(contentsOf: AppFixture.configFolder.appendingPathComponent("content.json"))
         return try! JSONDecoder().decode(File.self, from: data).items.map { ($0.id, $0.kind, $0.title) }
     }()
 

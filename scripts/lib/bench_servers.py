@@ -52,10 +52,24 @@ def free_port():
         return probe.getsockname()[1]
 
 
-def fetch(url, cookie=COOKIE):
-    request = urllib.request.Request(url, headers={"Cookie": cookie})
+def fetch(url, cookie=COOKIE, encoding=None):
+    headers = {"Cookie": cookie} | ({"Accept-Encoding": encoding} if encoding else {})
+    request = urllib.request.Request(url, headers=headers)
     with urllib.request.urlopen(request) as response:
         return response.read()
+
+
+def fetch_compressed(url, encoding):
+    """The page in `encoding` once it is steady: the first answers after a render are compressed
+    per response, then the page's form compressed once takes over."""
+    sizes = []
+    for _ in range(100):
+        body = fetch(url, encoding=encoding)
+        sizes.append(len(body))
+        if len(sizes) >= 3 and sizes[-1] == sizes[-2] == sizes[-3]:
+            return body
+        time.sleep(0.1)
+    return body
 
 
 def wait_until_up(url, process):
@@ -90,7 +104,7 @@ def stop_all():
 
 def bench_content(root, work, count=120):
     """The default catalogue cycled to `count` items with fresh ids (posters reused)."""
-    items = json.loads((root / "Public/content.json").read_text())["items"]
+    items = json.loads((root / "Config/content.json").read_text())["items"]
     made = []
     for index in range(count):
         item = dict(items[index % len(items)])
@@ -106,10 +120,12 @@ def start_dynamic_home(root, work, threads):
     toggles.write_text(json.dumps({"defaultLayout": "grid", "onboarding": False}))
     server = launch([str(root / ".build-release/release/dynamic-home"), "--port", "{port}", "--public", str(root / "Public"),
                      "--content", str(bench_content(root, work)), "--toggles", str(toggles),
-                     "--report-log", str(work / "reports.jsonl"), "--threads", str(threads), "--log-level", "warning"],
+                     "--report-log", str(work / "reports"), "--threads", str(threads), "--log-level", "warning"],
                     stderr=subprocess.DEVNULL)
     (work / "www").mkdir(exist_ok=True)
     (work / "www/home-grid.html").write_bytes(fetch(server.url + "/?layout=grid"))
+    # The same visitor's page as ours sends it in gzip, for nginx's gzip_static to send as is.
+    (work / "www/home-grid.html.gz").write_bytes(fetch_compressed(server.url + "/?layout=grid", "gzip"))
     return server
 
 
@@ -144,7 +160,14 @@ http {{
     tcp_nopush on;
     keepalive_requests 1000000;
     types {{ text/html html; }}
-    server {{ listen 127.0.0.1:{port}; root {work}/www; }}
+    server {{
+        listen 127.0.0.1:{port};
+        root {work}/www;
+        # The precompressed page (home-grid.html.gz) as it is, and the page compressed per request.
+        location /static/ {{ alias {work}/www/; gzip_static on; }}
+        location /fly/ {{ alias {work}/www/; gzip on; gzip_comp_level 6; gzip_min_length 0; }}
+        location /fly1/ {{ alias {work}/www/; gzip on; gzip_comp_level 1; gzip_min_length 0; }}
+    }}
 }}
 """)
     subprocess.run(["nginx", "-p", str(work), "-c", str(work / "nginx.conf")], check=True)
@@ -186,9 +209,10 @@ def masked_token(page):
     return page.replace(token, b"CSRF-TOKEN")
 
 
-def cookie_script(work, name):
+def cookie_script(work, name, encoding=None):
     path = work / f"{name}.lua"
-    path.write_text(f'wrk.headers["Cookie"] = "{COOKIE}"\n')
+    accept = f'wrk.headers["Accept-Encoding"] = "{encoding}"\n' if encoding else ""
+    path.write_text(f'wrk.headers["Cookie"] = "{COOKIE}"\n' + accept)
     return path
 
 

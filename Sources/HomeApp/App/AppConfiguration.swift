@@ -1,16 +1,29 @@
+import Foundation
+import Reporting
+
 /// Where the app finds its files and what it is told at start. The command line fills it in;
 /// tests point it at their own files.
 public struct AppConfiguration: Sendable {
     /// The folder served under `/assets/`.
     public var publicFolder: String
-    /// The content catalogue (default `Public/content.json`).
+    /// The content catalogue (default `Config/content.json` beside the public folder: never served).
     public var contentFile: String
-    /// The feature toggles (default `Public/toggles.json`).
+    /// The feature toggles (default `Config/toggles.json` beside the public folder).
     public var togglesFile: String
-    /// The JSON Lines report log, appended to.
+    /// The report log's directory of segments.
     public var reportLog: String
     /// Also write each report line to standard output.
     public var reportToStandardOutput = false
+    /// A segment is closed at this size.
+    public var reportSegmentBytes: Int64 = 64 << 20
+    /// fsync report lines before a `POST /report` is answered.
+    public var reportFsync = false
+    /// Delete closed segments older than this many seconds (nil: keep).
+    public var reportRetention: TimeInterval?
+    /// Delete the oldest closed segments while the log takes more than this (nil: no limit).
+    public var reportMaxBytes: Int64?
+    /// Below this much free space report events are dropped and counted.
+    public var reportMinimumFree: ReportLog.FreeSpaceFloor = .fraction(0.05)
     /// Signs CSRF tokens; instances sharing it accept each other's forms. Nil: random per process.
     public var secret: String?
     /// How often the content and toggles files are checked for changes.
@@ -35,10 +48,16 @@ public struct AppConfiguration: Sendable {
     public var reportAddressBurst = 500
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
-                reportLog: String = "reports.jsonl") {
+                reportLog: String = "reports") {
         self.publicFolder = publicFolder
-        self.contentFile = contentFile ?? publicFolder + "/content.json"
-        self.togglesFile = togglesFile ?? publicFolder + "/toggles.json"
+        let config = Self.configFolder(beside: publicFolder)
+        self.contentFile = contentFile ?? config + "/content.json"
+        self.togglesFile = togglesFile ?? config + "/toggles.json"
         self.reportLog = reportLog
+    }
+
+    /// `Config`, in the folder that holds the public folder: the files there are read, not served.
+    public static func configFolder(beside publicFolder: String) -> String {
+        URL(fileURLWithPath: publicFolder).standardizedFileURL.deletingLastPathComponent().appendingPathComponent("Config").path
     }
 }

@@ -5,6 +5,7 @@ public enum AppError: Error, CustomStringConvertible {
     case toggles(String)
     /// A `--secret` or `--report-token` too short to resist guessing.
     case tooShort(option: String, bytes: Int)
+    case reportLog(String)
 
     public var description: String {
         switch self {
@@ -14,6 +15,7 @@ public enum AppError: Error, CustomStringConvertible {
         case .tooShort(let option, let bytes):
             "\(option) must be at least \(AppConfiguration.minimumSecretBytes) bytes, and this one has \(bytes): "
                 + "a short one can be guessed or computed offline"
+        case .reportLog(let reason): "--report-log: \(reason)"
         }
     }
 }

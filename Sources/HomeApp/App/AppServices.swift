@@ -15,11 +15,12 @@ struct AppServices: Sendable {
     let factory: HomeFactory
     let homeItems: HomeItemsCache
     let pages: PageCache
+    let assets: AssetLinks
     let logger: Logger
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 
-    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf) }
+    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf, assets: assets) }
 
     /// The catalogue as home items, made once per content version.
     var items: [any HomeItem] { homeItems.items(for: content.snapshot) }
@@ -37,12 +38,13 @@ struct AppServices: Sendable {
         Analytics(log: reportLog, decisions: decisions ?? toggles.decisions, visit: visit, trace: trace)
     }
 
-    /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles, then
-    /// the list (or the first layout of a factory without one). Always one the factory makes.
+    /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles (their
+    /// experiment group's layout, their rollout layout, the default), then the factory's fallback.
+    /// Always one the factory makes.
     func defaultLayout(for visit: Visit) -> String {
         if let chosen = visit.chosenLayout, factory.has(chosen) { return chosen }
         let decided = toggles.decisions.defaultLayout(for: visit.visitor.id)
         if factory.has(decided) { return decided }
-        return factory.has(ListHome.layoutName) ? ListHome.layoutName : factory.names[0]
+        return factory.fallbackLayout
     }
 }

@@ -51,12 +51,23 @@ public final class HomeApplication: Service {
         } catch {
             throw AppError.toggles(error.description)
         }
-        let reportLog = ReportLog(configuration: .init(path: configuration.reportLog,
-                                                       mirrorToStandardOutput: configuration.reportToStandardOutput),
-                                  logger: logger)
+        var logConfiguration = ReportLog.Configuration(directory: configuration.reportLog,
+                                                       mirrorToStandardOutput: configuration.reportToStandardOutput)
+        logConfiguration.segmentBytes = configuration.reportSegmentBytes
+        logConfiguration.fsync = configuration.reportFsync
+        logConfiguration.retention = configuration.reportRetention
+        logConfiguration.maxBytes = configuration.reportMaxBytes
+        logConfiguration.minimumFree = configuration.reportMinimumFree
+        let reportLog: ReportLog
+        do {
+            reportLog = try ReportLog(configuration: logConfiguration, logger: logger)
+        } catch {
+            throw AppError.reportLog("\(error)")
+        }
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
-                               homeItems: HomeItemsCache(), pages: PageCache(), logger: logger)
+                               homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
+                               logger: logger)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval, logger: logger)
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, logger: logger)
@@ -66,6 +77,7 @@ public final class HomeApplication: Service {
         reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
+            if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         background = ServiceGroup([content, togglesWatcher, live], logger: logger)
     }
@@ -80,6 +92,7 @@ public final class HomeApplication: Service {
         OnboardingRoutes(services: services).register(in: &router)
         ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                      limit: reportRateLimit).register(in: &router)
+        ExperimentReportRoutes(services: services, access: reportAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
@@ -92,7 +105,7 @@ public final class HomeApplication: Service {
         ErrorPage { [services] error in
             let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
                                                                  requestID: error.requestID))
-            let bytes = Page(root: screen, configuration: services.page).render(context: RenderContext(csrfToken: ""))
+            let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))
             return Response.html(bytes, status: error.status)
         }
     }
@@ -101,6 +114,7 @@ public final class HomeApplication: Service {
     public func reload() {
         services.content.reload()
         Self.reloadToggles(services, onlyIfChanged: false)
+        services.assets.refresh()
     }
 
     /// Starts the watchers and the heartbeat.

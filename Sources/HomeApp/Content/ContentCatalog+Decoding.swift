@@ -1,17 +1,48 @@
 import Basics
 import Foundation
+import Glibc
 
 extension ContentCatalog {
+    /// The largest content file read: the default is about 30 KB, and a file is decoded whole.
+    public static let maximumFileBytes = 4 * 1024 * 1024
+    /// The most items a catalogue may have: every home page shows them all.
+    public static let maximumItems = 1_000
+
     /// Reads and validates a content file; images are checked to exist when `publicDirectory` is given.
     public static func load(contentsOf url: URL, publicDirectory: URL? = nil) throws(ContentCatalogError) -> ContentCatalog {
         let file = url.relativePath
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw ContentCatalogError(file: file, problem: "cannot be read (\(error.localizedDescription))")
+        return try decode(try read(url.path, file: file), file: file, publicDirectory: publicDirectory)
+    }
+
+    /// The bytes of a regular file of at most `maximumFileBytes`. Opened without blocking: a named
+    /// pipe would otherwise wait for a writer, holding up reloads and shutdown.
+    static func read(_ path: String, file: String) throws(ContentCatalogError) -> Data {
+        func failure(_ code: Int32) -> ContentCatalogError {
+            ContentCatalogError(file: file, problem: "cannot be read (\(String(cString: strerror(code))))")
         }
-        return try decode(data, file: file, publicDirectory: publicDirectory)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw failure(errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw failure(errno) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw ContentCatalogError(file: file, problem: "is not a regular file") }
+        let tooLarge = ContentCatalogError(file: file, problem: "is larger than the \(maximumFileBytes / (1024 * 1024)) MiB a content file may have")
+        guard Int(info.st_size) <= maximumFileBytes else { throw tooLarge }
+        var data = Data(count: Int(info.st_size) + 1)
+        var filled = 0
+        while true {
+            if filled == data.count {
+                guard data.count <= maximumFileBytes else { throw tooLarge }
+                data.count = min(data.count * 2, maximumFileBytes + 1)
+            }
+            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw failure(errno) }
+            if count == 0 { break }
+            filled += count
+        }
+        data.count = filled
+        return data
     }
 
     /// Validates the JSON of a content file; `file` is the name used in error messages.
@@ -36,6 +67,10 @@ extension ContentCatalog {
         }
         guard !elements.isEmpty else {
             throw ContentCatalogError(file: file, field: "items", problem: "must not be empty")
+        }
+        guard elements.count <= maximumItems else {
+            throw ContentCatalogError(file: file, field: "items",
+                                      problem: "has \(elements.count) items; the most a catalogue may have is \(maximumItems)")
         }
         var items: [ContentItem] = []
         var firstIndexOfID: [String: Int] = [:]

@@ -13,6 +13,17 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     /// The search whose results `items` are, or nil for the whole home. The child's form posts
     /// it back, so the post is decoded against the same items the page showed.
     let query: String?
+    /// Names the items in their order (a hash of their ids): the child's form posts it back, and
+    /// a post from a page drawn from other items is not decoded, since its positions may name
+    /// other items now. Unlike a version number it survives restarts and unrelated edits.
+    private(set) lazy var itemsFingerprint: String = {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for item in items {
+            for byte in item.identifier.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            hash = (hash ^ 0x0A) &* 0x100_0000_01b3
+        }
+        return String(hash, radix: 16)
+    }()
     /// What the last action decided; the route answers with it.
     private(set) var outcome: Presentation?
     /// The layout a replace switched to, for the cookie.
@@ -34,6 +45,9 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     override var pageTitle: String? { viewModel.title }
 
     var child: (any HomeChild)? { children.lazy.compactMap { $0 as? any HomeChild }.first }
+
+    /// The modal over the home (the New Year notice): its innermost child titles the page.
+    override var presentedChild: ViewController? { children.last { $0.slot == HomeContainerView.modalSlot } }
 
     /// Embeds `child`, injects it and loads the content into it.
     func show(_ child: any HomeChild) {
@@ -61,6 +75,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     private func inject(_ child: any HomeChild) {
         let layout = child.layoutName
         child.formAction = HomeRoutes.actionsPath + (query.map { "?q=" + URLQuery.component($0) } ?? "")
+        child.baseViewModel.hiddenFields = [(HomeRoutes.catalogueField, itemsFingerprint)]
         child.longSelected = { [unowned self, unowned child] path in
             open(path, in: child, event: .longSelected, scene: .long)
         }
@@ -105,4 +120,6 @@ struct HomeContainerModel {
     var title: String
     /// Search results render through the child too, but are not a launch of the home.
     var reportsLaunch = true
+    /// One line above the home, e.g. that the catalogue changed under a post.
+    var notice: String?
 }

@@ -16,10 +16,15 @@ final class HomeContainerView: RootView {
         scope.render(Self.modalSlot, into: &writer)
         let covered = scope.hasChildren(in: Self.modalSlot)
         writer.write(covered ? "<div class=\"home-container__frame\" data-covered>" : "<div class=\"home-container__frame\">")
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("<div class=\"home-container__content\"><h1 class=\"visually-hidden\">")
         writer.text(model.title)
         writer.write("</h1>")
+        if let notice = model.notice {
+            writer.write("<p class=\"home-container__notice\" role=\"status\">")
+            writer.text(notice)
+            writer.write("</p>")
+        }
         scope.render(.content, into: &writer)
         writer.write("</div></div>")
     }

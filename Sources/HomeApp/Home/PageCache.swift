@@ -11,6 +11,8 @@ final class PageCache: Sendable {
         let contentVersion: Int
         let display: HomeItemsCache.DisplayState
         let withOnboarding: Bool
+        /// `AssetLinks.version`: a page links its files by their versioned names.
+        let assets: Int
     }
 
     struct Page: Sendable {
@@ -28,7 +30,8 @@ final class PageCache: Sendable {
     /// Stores `page`, dropping pages of other content versions and display states.
     func store(_ page: Page, for key: Key) {
         pages.withLock { pages in
-            pages.removeAll { $0.key == key || $0.key.contentVersion != key.contentVersion || $0.key.display != key.display }
+            pages.removeAll { $0.key == key || $0.key.contentVersion != key.contentVersion || $0.key.display != key.display
+                || $0.key.assets != key.assets }
             pages.append((key, page))
         }
     }

@@ -9,11 +9,14 @@ struct Visit {
     let request: Request
     let visitor: Visitor
     private let csrf: CSRFProtection
+    /// Versioned asset URLs, for the pages this visit renders.
+    let assets: AssetLinks
 
-    init(_ request: Request, csrf: CSRFProtection) {
+    init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks) {
         self.request = request
         visitor = Visitor(request: request)
         self.csrf = csrf
+        self.assets = assets
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
@@ -23,7 +26,7 @@ struct Visit {
     var csrfToken: String { csrfTokenFilling.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
     var renderContext: RenderContext {
-        RenderContext(csrfToken: csrfToken, path: String(request.path))
+        assets.apply(to: RenderContext(csrfToken: csrfToken, path: String(request.path)))
     }
 
     /// The layout the visitor chose before (settings, the layout card or a switch).

@@ -15,7 +15,7 @@ final class NewYearContentView: RootView {
     func renderContent(_ model: NewYearContentModel, into writer: inout HTMLWriter,
                               scope: RenderScope) {
         writer.write("<img class=\"notice__illustration\" width=\"320\" height=\"220\"")
-        writer.urlAttribute("src", model.imageURL)
+        writer.urlAttribute("src", scope.context.assetURL(model.imageURL))
         writer.attribute("alt", model.imageDescription)
         writer.write("><h1 class=\"notice__title\">")
         writer.text(model.title)

@@ -4,29 +4,22 @@ import MicroHTTP
 import Reporting
 import Synchronization
 
-/// The watchers of `/reports/stream`. The writer hands each run of lines it wrote to one feed
-/// thread, which formats it once as server-sent events and queues the same bytes on every
-/// watcher's stream. Nothing here slows the writer or costs memory per stalled watcher beyond a
-/// small buffer: a watcher that falls behind is cut, and reconnects with `Last-Event-ID`.
+/// The watchers of `/reports/stream`. One feed thread takes the lines the log writes (through
+/// one `ReportWatcher`), formats them once as server-sent events and queues the same bytes on
+/// every watcher's stream. Nothing here slows the writer or costs memory per stalled watcher
+/// beyond a small buffer: a watcher that falls behind is cut, and reconnects with `Last-Event-ID`.
 final class LiveReports: Service {
     let name = "report stream"
     /// How far behind a watcher may fall before it is cut.
     static let watcherBuffer = 256 * 1024
-    /// Runs waiting for the feed thread; past it every watcher is cut and resumes from the log.
-    static let feedLimit = 8 << 20
-
-    private struct Feed {
-        var runs: [(lines: [UInt8], offset: Int)] = []
-        var bytes = 0
-        var overflowed = false
-        var stopping = false
-    }
+    /// Lines the feed may fall behind the writer; past it every watcher is cut and resumes.
+    static let feedLines = 65_536
 
     /// What the writer's callback, the heartbeat and the streams' close handlers share.
     private final class Shared: Sendable {
-        let feed = Mutex(Feed())
         let watchers = Mutex<[ObjectIdentifier: LiveWatcher]>([:])
         let doorbell = Doorbell()
+        let stopping = Atomic<Bool>(false)
         var all: [LiveWatcher] { watchers.withLock { Array($0.values) } }
     }
 
@@ -34,9 +27,8 @@ final class LiveReports: Service {
     private let logger: Logger
     private let shared = Shared()
     private let feeder = Mutex<WorkerThread?>(nil)
-    private let subscription = Mutex<ReportLog.SubscriptionToken?>(nil)
     private let heartbeat: PeriodicTask
-    /// Catch-ups of resuming watchers: file reads, paced by the watcher, off the server's threads.
+    /// Catch-ups of resuming watchers: store reads, paced by the watcher, off the server's threads.
     private let replays: WorkPool
 
     init(log: ReportLog, heartbeatInterval: Double, logger: Logger) {
@@ -51,12 +43,12 @@ final class LiveReports: Service {
 
     var watcherCount: Int { shared.watchers.withLock { $0.count } }
 
-    /// A new watcher's stream: a retry hint, then one event per line written from now on, or,
-    /// with `resumeFrom`, from that position in the log (`replay` then runs the catch-up).
-    func watch(resumeFrom: Int? = nil) -> (stream: ResponseStream, watcher: LiveWatcher) {
+    /// A new watcher's stream: a retry hint, then one event per line written from now on; one
+    /// that resumes gets the lines after its position first (see `resume`).
+    func watch(resuming: Bool = false) -> (stream: ResponseStream, watcher: LiveWatcher) {
         let stream = ResponseStream(maximumPendingBytes: Self.watcherBuffer)
         stream.write(Array("retry: 3000\n: watching the report log\n\n".utf8))
-        let watcher = LiveWatcher(stream: stream, catchingUp: resumeFrom != nil)
+        let watcher = LiveWatcher(stream: stream, catchingUp: resuming)
         let key = ObjectIdentifier(watcher)
         shared.watchers.withLock { $0[key] = watcher }
         stream.onClose { [shared] in shared.watchers.withLock { _ = $0.removeValue(forKey: key) } }
@@ -73,54 +65,37 @@ final class LiveReports: Service {
     }
 
     func start() throws {
-        let token = log.subscribeRuns { [shared] lines, offset in
-            let ring = shared.feed.withLock { feed -> Bool in
-                guard !feed.overflowed else { return false }
-                guard feed.bytes + lines.count <= Self.feedLimit else {
-                    feed.overflowed = true
-                    feed.runs = []
-                    feed.bytes = 0
-                    return true
-                }
-                feed.runs.append((lines, offset))
-                feed.bytes += lines.count
-                return true
-            }
-            if ring { shared.doorbell.ring() }
-        }
-        subscription.withLock { $0 = token }
-        let thread = try WorkerThread(name: "report-stream") { [self] in run() }
+        let first = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
+        let thread = try WorkerThread(name: "report-stream") { [self] in run(first) }
         feeder.withLock { $0 = thread }
         try heartbeat.start()
     }
 
     func shutdown() {
         heartbeat.shutdown()
-        if let token = subscription.withLock({ $0 }) { log.unsubscribe(token) }
-        shared.feed.withLock { $0.stopping = true }
+        shared.stopping.store(true, ordering: .relaxed)
         shared.doorbell.ring()
         feeder.withLock { $0 }?.join()
         replays.shutdown()
     }
 
-    private func run() {
-        while true {
+    private func run(_ first: ReportWatcher) {
+        var feed = first
+        while !shared.stopping.load(ordering: .relaxed) {
             shared.doorbell.wait(seconds: 1)
-            let (runs, overflowed, stopping) = shared.feed.withLock { feed in
-                defer { feed.runs = []; feed.bytes = 0; feed.overflowed = false }
-                return (feed.runs, feed.overflowed, feed.stopping)
-            }
-            let all = shared.all
-            if overflowed {
+            guard let lines = feed.take() else {
+                // The feed itself fell behind: every watcher resumes from the store.
+                let all = shared.all
                 logger.warning("report stream fell behind the log; its watchers resume from the log",
                                metadata: ["watchers": "\(all.count)"])
                 for watcher in all { watcher.stream.finish() }
+                feed = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
+                continue
             }
-            for run in runs {
-                let events = ServerSentEvents.events(run.lines, at: run.offset)
-                for watcher in all { watcher.deliver(run.lines, at: run.offset, events: events) }
-            }
-            if stopping { return }
+            guard !lines.isEmpty else { continue }
+            let events = ServerSentEvents.events(lines)
+            for watcher in shared.all { watcher.deliver(lines, events: events) }
         }
+        log.unwatch(feed)
     }
 }

@@ -113,21 +113,20 @@ struct ReportRoutes {
         }
     }
 
-    /// Server-sent events: one per line as it is written, its `id:` the position after it in the
-    /// log. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
+    /// Server-sent events: one per line as it is written, its `id:` the line's position in the
+    /// store. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
-        var resume: Int?
+        var resume: ReportPosition?
         if let id = request.headers["Last-Event-ID"], !id.isEmpty {
-            guard let offset = Int(id), offset >= 0 else {
-                throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent: a whole number.")
+            guard let position = ReportPosition(id) else {
+                throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
             }
-            resume = offset
+            resume = position
         }
-        let (stream, watcher) = live.watch(resumeFrom: resume)
+        let (stream, watcher) = live.watch(resuming: resume != nil)
         if let resume {
-            live.resume(LiveReplay(path: services.reportLog.configuration.path, from: resume, watcher: watcher,
-                                   logger: services.logger))
+            live.resume(LiveReplay(store: services.reportLog.store, after: resume, watcher: watcher))
         }
         return Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
                         body: .stream(stream))

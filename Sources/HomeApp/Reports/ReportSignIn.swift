@@ -52,7 +52,7 @@ final class ReportSignInView: RootView {
     static var cssClass: StaticString? { "sign-in" }
 
     func renderContent(_ model: ReportSignInModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("<div class=\"sign-in__body\"><h1>Report log</h1>")
         guard model.available else {
             writer.write("<p>This server was started without <code>--report-token</code>, so its report log cannot be read from other machines.</p></div>")

@@ -13,12 +13,12 @@ final class ReportsScreenView: RootView {
     }
 
     func renderContent(_ model: ReportsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("""
             <div class="reports__body"><div class="reports__title"><h1>Report log</h1>\
             <p class="reports__live" data-live-status>Updates when you reload</p></div>\
             <p class="reports__intro">Every home render and every action, newest first. \
-            <a href="/reports.jsonl">The raw log (JSON Lines)</a></p>
+            <a href="/reports.jsonl">The raw log (JSON Lines)</a> · <a href="/reports/experiments">Experiments</a></p>
             """)
         ReportsFilterForm.render(model, into: &writer)
         writer.write("<div class=\"reports__overview\"><section class=\"reports__summary\" aria-labelledby=\"summary-heading\">")

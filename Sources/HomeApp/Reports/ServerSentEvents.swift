@@ -1,22 +1,17 @@
-/// Report lines as server-sent events: `id:` is where the line ends in the log (where a watcher
-/// that reconnects with it as `Last-Event-ID` resumes), `data:` the line itself.
+import Reporting
+
+/// Report lines as server-sent events: `id:` is the line's position in the store (a watcher that
+/// reconnects with it as `Last-Event-ID` resumes after it), `data:` the line itself.
 enum ServerSentEvents {
-    /// The events for the whole lines of `run`, which starts at `offset` in the log; lines that
-    /// end at or before `after` are left out (a watcher has them already).
-    static func events(_ run: [UInt8], at offset: Int, after: Int = -1) -> [UInt8] {
+    static func events(_ lines: [ReportWatcher.Line]) -> [UInt8] {
         var events: [UInt8] = []
-        events.reserveCapacity(run.count + run.count / 8)
-        var start = 0
-        while let newline = run[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let end = offset + newline + 1
-            if end > after, isLine(run[start..<newline]) {
-                events += Array("id: \(end)\ndata: ".utf8)
-                events += run[start..<newline]
-                events += [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
-            }
-            start = newline + 1
-        }
+        for line in lines { events += Array("id: \(line.position)\ndata: \(line.text)\n\n".utf8) }
         return events
+    }
+
+    /// The event of one line read back from the store.
+    static func event(_ text: ArraySlice<UInt8>, at position: ReportPosition) -> [UInt8] {
+        Array("id: \(position)\ndata: ".utf8) + text + [UInt8(ascii: "\n"), UInt8(ascii: "\n")]
     }
 
     /// A JSON object line; a line torn by a crash is not sent.

@@ -6,6 +6,9 @@ import ScreenKit
 /// `GET /` (the home, in the visitor's layout) and `POST /home/actions` (a child's form).
 struct HomeRoutes {
     static let actionsPath = "/home/actions"
+    /// The form field naming the items the page was drawn from (`HomeContainer.itemsFingerprint`).
+    static let catalogueField = "catalogue"
+    static let staleNotice = "The catalogue changed since that page was shown, so nothing was opened. Here is the current one."
     let services: AppServices
 
     func register(in router: inout Router) {
@@ -29,13 +32,14 @@ struct HomeRoutes {
         // but the CSRF token.
         let scrollPosition = Self.scrollPosition(request.query)
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
-                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding)
+                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
+                                assets: services.assets.version)
         if scrollPosition == nil, let cached = services.pages.page(for: key) {
             services.analytics(for: visit, decisions: decisions).replay(cached.events)
             return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
         }
         let trace = EventTrace()
-        let container = makeContainer(for: visit, items: catalogue.items, trace: trace)
+        let container = makeContainer(for: visit, catalogue: catalogue, trace: trace)
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition
         container.show(child)
@@ -46,6 +50,8 @@ struct HomeRoutes {
         let template = Page(root: container, configuration: services.page).renderPage(context: visit.renderContext)
         if scrollPosition == nil {
             let spliced = SplicedBytes(base: template.bytes, holes: template.tokenRanges)
+            // Compressed once, off this thread; until then responses are compressed one by one.
+            spliced.prepareEncodingsInBackground()
             services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
         }
         return visit.html(.bytes(template.bytes))
@@ -63,6 +69,14 @@ struct HomeRoutes {
         }
         // A post from search results names its query: decode it against those results.
         let container = makeContainer(for: visit, search: request.query["q"])
+        if let posted = form[Self.catalogueField], posted != container.itemsFingerprint {
+            // Positions from an older catalogue may name other items now: open none, show the current home.
+            services.logger.info("post from an older catalogue", metadata: ["request": "\(request.id)"])
+            container.viewModel.reportsLaunch = false
+            container.viewModel.notice = Self.staleNotice
+            container.show(child)
+            return visit.page(container, status: .conflict, configuration: services.page)
+        }
         container.show(child)
         do {
             try child.handle(form)
@@ -79,12 +93,14 @@ struct HomeRoutes {
         return response
     }
 
-    /// The container for the whole home (`items`, else the current catalogue), or for the
-    /// results of `query`.
-    func makeContainer(for visit: Visit, items: [any HomeItem]? = nil, title: String = "Home",
+    /// The container for the whole home (`catalogue`, else the current one), or for the
+    /// results of `query` in the current catalogue.
+    func makeContainer(for visit: Visit, catalogue given: HomeItemsCache.Entry? = nil, title: String = "Home",
                        search query: String? = nil, trace: EventTrace? = nil,
                        whenWritten: (@Sendable (Bool) -> Void)? = nil) -> HomeContainer {
-        let shown = query.map { services.content.catalog.search($0).map { $0 as any HomeItem } } ?? items ?? services.items
+        let snapshot = services.content.snapshot
+        let catalogue = given ?? services.homeItems.entry(for: snapshot)
+        let shown = query.map { snapshot.catalog.search($0).map { $0 as any HomeItem } } ?? catalogue.items
         var analytics = services.analytics(for: visit, trace: trace)
         analytics.whenWritten = whenWritten
         return HomeContainer(items: shown, analytics: analytics,

@@ -32,7 +32,7 @@ final class ErrorScreenView: RootView {
     }
 
     func renderContent(_ model: ErrorScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("<div class=\"error-screen__body\"><p class=\"error-screen__status\">")
         writer.write(model.status.rawValue)
         writer.write(" · ")

@@ -21,7 +21,7 @@ final class SettingsScreenView: RootView {
     static var cssClass: StaticString? { "settings-screen" }
 
     func renderContent(_ model: SettingsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer)
+        AppHeader.render(into: &writer, context: scope.context)
         writer.write("<div class=\"settings-screen__body\"><h1>Settings</h1>")
         writer.write("<form class=\"settings-form\" method=\"post\" action=\"/settings\">")
         writer.csrfField(scope.context)

@@ -10,6 +10,9 @@ public struct HomeFactory: Sendable {
     /// The layouts this product ships.
     public static let standard = HomeFactory([ListHome.self, GridHome.self])
 
+    /// The layout shown when nothing else decides: the list, when the factory has it.
+    public var fallbackLayout: String { has(ListHome.layoutName) ? ListHome.layoutName : names[0] }
+
     /// Adds a layout, or replaces the one with the same name.
     public mutating func register(_ layout: any HomeChild.Type) {
         layouts.removeAll { $0.layoutName == layout.layoutName }

@@ -13,6 +13,12 @@ public enum HomeMarkup {
         writer.write("<input type=\"hidden\" name=\"layout\"")
         writer.attribute("value", model.layout)
         writer.write(">")
+        for field in model.hiddenFields {
+            writer.write("<input type=\"hidden\"")
+            writer.attribute("name", field.name)
+            writer.attribute("value", field.value)
+            writer.write(">")
+        }
     }
 
     public static func closeForm(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
@@ -50,15 +56,20 @@ public enum HomeMarkup {
         writer.write("</p>")
     }
 
+    /// Posters of the first row's first tiles are on the first screen: loaded at once. The rest
+    /// load as they come near; all carry their size, so nothing moves when they arrive.
+    static let eagerPosters = 4
+
     /// The poster; decorative, since the title is written beside it.
-    public static func poster(_ item: any HomeItem, className: StaticString, width: Int, into writer: inout HTMLWriter) {
+    public static func poster(_ item: any HomeItem, at path: HomeIndexPath, className: StaticString, width: Int,
+                       into writer: inout HTMLWriter, context: RenderContext) {
         writer.write("<img class=\"")
         writer.write(className)
         writer.write("\"")
-        writer.urlAttribute("src", item.imageURL)
+        writer.urlAttribute("src", context.assetURL(item.imageURL))
         writer.write(" alt=\"\"")
         writer.attribute("width", width)
         writer.attribute("height", width * 9 / 16)
-        writer.write(" loading=\"lazy\">")
+        writer.write(path.section == 0 && path.item < eagerPosters ? " decoding=\"async\">" : " decoding=\"async\" loading=\"lazy\">")
     }
 }

@@ -1,15 +1,15 @@
 /// The grid layout: a sideways-scrolling row of tiles per kind, live streams first. Live tiles
 /// also offer "Watch live"; each row has a "more" button that scrolls it without JavaScript.
-public final class GridHome: HomeTemplate<GridHomeViewModel, GridHomeView>, HomeChild {
-    public static let layoutName = "grid"
-    public static let displayName = "Grid"
+final class GridHome: HomeTemplate<GridHomeViewModel, GridHomeView>, HomeChild {
+    static let layoutName = "grid"
+    static let displayName = "Grid"
 
-    public required init() {
+    required init() {
         super.init()
         viewModel.alternative = (ListHome.layoutName, "Show as list")
     }
 
-    public func handle(_ form: [String: String]) throws(HomeFormError) {
+    func handle(_ form: [String: String]) throws(HomeFormError) {
         if try handleSharedActions(form) { return }
         if let position = form[HomeFormField.watch] {
             let path = try indexPath(position)

@@ -1,13 +1,13 @@
 import ScreenKit
 
 /// The grid's markup: per kind a heading, a "more" button and a row of tiles that scrolls sideways.
-public final class GridHomeView: RootView {
-    public init() {}
+final class GridHomeView: RootView {
+    init() {}
 
     /// The root element's class.
-    public static var cssClass: StaticString? { "home-grid" }
+    static var cssClass: StaticString? { "home-grid" }
 
-    public func renderContent(_ model: GridHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+    func renderContent(_ model: GridHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
         HomeMarkup.openForm(model, into: &writer, context: scope.context)
         HomeMarkup.toolbar(model, into: &writer)
         if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
@@ -29,14 +29,15 @@ public final class GridHomeView: RootView {
             writer.attribute("data-row", index)
             writer.write(">")
             for (position, item) in section.items.enumerated() {
-                tile(item, HomeIndexPath(section: index, item: position), model, into: &writer)
+                tile(item, HomeIndexPath(section: index, item: position), model, into: &writer, context: scope.context)
             }
             writer.write("</ul></section>")
         }
         HomeMarkup.closeForm(model, into: &writer)
     }
 
-    private func tile(_ item: any HomeItem, _ path: HomeIndexPath, _ model: GridHomeViewModel, into writer: inout HTMLWriter) {
+    private func tile(_ item: any HomeItem, _ path: HomeIndexPath, _ model: GridHomeViewModel, into writer: inout HTMLWriter,
+                      context: RenderContext) {
         writer.write("<li class=\"grid-tile\"")
         writer.attribute("id", "\(model.layout)-tile-\(path.section)-\(path.item)")
         writer.write(">")
@@ -47,7 +48,7 @@ public final class GridHomeView: RootView {
             writer.attribute("value", path.description)
             writer.write(">")
         }
-        HomeMarkup.poster(item, className: "grid-tile__image", width: 320, into: &writer)
+        HomeMarkup.poster(item, at: path, className: "grid-tile__image", width: 320, into: &writer, context: context)
         writer.write("<span class=\"grid-tile__title\">")
         writer.text(item.title)
         writer.write("</span><span class=\"grid-tile__meta")

@@ -1,13 +1,13 @@
 import ScreenKit
 
 /// The list's markup: sections of rows, each row a button naming its index path.
-public final class ListHomeView: RootView {
-    public init() {}
+final class ListHomeView: RootView {
+    init() {}
 
     /// The root element's class.
-    public static var cssClass: StaticString? { "home-list" }
+    static var cssClass: StaticString? { "home-list" }
 
-    public func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
+    func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
         HomeMarkup.openForm(model, into: &writer, context: scope.context)
         HomeMarkup.toolbar(model, into: &writer)
         if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
@@ -20,14 +20,15 @@ public final class ListHomeView: RootView {
             writer.text(section.kind.sectionTitle)
             writer.write("</h2><ul class=\"home-list__rows\">")
             for (position, item) in section.items.enumerated() {
-                row(item, HomeIndexPath(section: index, item: position), model, into: &writer)
+                row(item, HomeIndexPath(section: index, item: position), model, into: &writer, context: scope.context)
             }
             writer.write("</ul></section>")
         }
         HomeMarkup.closeForm(model, into: &writer)
     }
 
-    private func row(_ item: any HomeItem, _ path: HomeIndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter) {
+    private func row(_ item: any HomeItem, _ path: HomeIndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter,
+                      context: RenderContext) {
         writer.write("<li class=\"home-list__row\">")
         if model.isPreview {
             writer.write("<div class=\"list-row\">")
@@ -36,7 +37,7 @@ public final class ListHomeView: RootView {
             writer.attribute("value", path.description)
             writer.write(">")
         }
-        HomeMarkup.poster(item, className: "list-row__image", width: 160, into: &writer)
+        HomeMarkup.poster(item, at: path, className: "list-row__image", width: 160, into: &writer, context: context)
         writer.write("<span class=\"list-row__text\"><span class=\"list-row__title\">")
         writer.text(item.title)
         writer.write("</span><span class=\"list-row__meta")

@@ -21,6 +21,9 @@ open class BaseHomeViewModel {
     public internal(set) var layout = ""
     /// Where the child's form posts.
     public internal(set) var formAction = "/home/actions"
+    /// Hidden fields the container adds to the child's form, such as the catalogue version the
+    /// positions in it refer to.
+    public var hiddenFields: [(name: String, value: String)] = []
     /// A preview draws without a form or buttons.
     public internal(set) var isPreview = false
     /// The layout the child's switch button offers, and its label.

@@ -26,6 +26,16 @@ public final class OpenFile: Sendable {
         self.length = min(length ?? size, size - self.offset)
     }
 
+    /// Takes over `fd`, open read-only on a regular file, to send it whole.
+    init(adopting fd: Int32) {
+        var info = stat()
+        fstat(fd, &info)
+        self.info = info
+        descriptor = Atomic(fd)
+        offset = 0
+        length = UInt64(max(0, info.st_size))
+    }
+
     /// Hands the descriptor over; later calls return -1.
     func take() -> Int32 { descriptor.exchange(-1, ordering: .acquiringAndReleasing) }
 

@@ -12,10 +12,12 @@ public struct Status: RawRepresentable, Hashable, Sendable {
     public static let forbidden = Status(rawValue: 403)
     public static let notFound = Status(rawValue: 404)
     public static let methodNotAllowed = Status(rawValue: 405)
+    public static let conflict = Status(rawValue: 409)
     public static let payloadTooLarge = Status(rawValue: 413)
     public static let uriTooLong = Status(rawValue: 414)
     public static let unsupportedMediaType = Status(rawValue: 415)
     public static let tooManyRequests = Status(rawValue: 429)
+    public static let requestHeaderFieldsTooLarge = Status(rawValue: 431)
     public static let internalServerError = Status(rawValue: 500)
     public static let serviceUnavailable = Status(rawValue: 503)
 
@@ -31,10 +33,12 @@ public struct Status: RawRepresentable, Hashable, Sendable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 409: "Conflict"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         default: "Status \(rawValue)"

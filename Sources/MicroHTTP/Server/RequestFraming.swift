@@ -1,31 +1,48 @@
 import CMicroHTTPD
+import Glibc
 
-/// Refuses, before any of the body is read, a request whose body length is ambiguous or that
-/// sends a body where none belongs. libmicrohttpd 0.9.75 picks one reading of such a request
-/// and carries on; a front proxy may pick another, which is how request smuggling works.
+/// Refuses, before any of the body is read, a request whose headers are malformed, whose body
+/// length is ambiguous or that sends a body where none belongs. libmicrohttpd 0.9.75 picks one
+/// reading of such a request and carries on; a front proxy may pick another, which is how
+/// request smuggling works. The headers are read with their true lengths (`dh_check_head`):
+/// the NUL-terminated view would end `Content-Length: 0\0 5` at the NUL.
 enum RequestFraming {
-    static func problem(on connection: OpaquePointer, method: Method) -> String? {
-        // Most requests have neither header: two look-ups, no allocation.
-        guard MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") != nil
-            || MHD_lookup_connection_value(connection, .HEADER_KIND, "Transfer-Encoding") != nil else { return nil }
-        let collector = PairCollector.collect(.HEADER_KIND, on: connection)
-        let lengths = collector.pairs.filter { $0.name.caseInsensitiveEquals("Content-Length") }.map(\.value)
-        let codings = collector.pairs.filter { $0.name.caseInsensitiveEquals("Transfer-Encoding") }.map(\.value)
-        // RFC 9112 §6.3: differing lengths are an unrecoverable framing error.
-        if Set(lengths).count > 1 { return "The request has conflicting Content-Length headers." }
-        if !codings.isEmpty {
-            // §6.1: a server may refuse both at once; 0.9.75 would keep the connection open after it.
-            if !lengths.isEmpty { return "The request has both Content-Length and Transfer-Encoding." }
+    static func problem(on connection: OpaquePointer, method: Method, headStart: UnsafePointer<CChar>?,
+                        span: Int) -> String? {
+        var check = dh_check_head(connection, headStart, span)
+        let name = withUnsafeBytes(of: &check.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        switch check.problem {
+        case DH_HEAD_BAD_NAME:
+            return "A header name holds a character a name cannot have (such as a space before the colon): \"\(name)\"."
+        case DH_HEAD_BAD_VALUE:
+            return "The header \"\(name)\" holds a control character (NUL, CR or LF)."
+        case DH_HEAD_BAD_LENGTH:
+            return "Content-Length must be a plain decimal number."
+        case DH_HEAD_REPEATED_LENGTH:
+            // RFC 9112 §6.3: differing lengths are an unrecoverable framing error; equal ones are refused too.
+            return "The request has more than one Content-Length header."
+        case DH_HEAD_HIDDEN_BYTES:
+            return "The header \"\(name)\" hides bytes after its value (a NUL, or a folded line)."
+        case DH_HEAD_BAD_CODING:
             // §6.3: unless chunked is the one and final coding the length is unknown: 400 and close.
             // 0.9.75 would instead read the body until the client closes or the timeout strikes.
-            guard codings.count == 1, codings[0].lowercased() == "chunked" else {
-                return "Only the chunked transfer coding is accepted."
-            }
+            return "Only the chunked transfer coding is accepted, in one Transfer-Encoding header."
+        default:
+            break
         }
+        let hasLength = check.content_lengths > 0, isChunked = check.transfer_encodings > 0
+        // §6.1: a server may refuse both at once; 0.9.75 would keep the connection open after it.
+        if hasLength && isChunked { return "The request has both Content-Length and Transfer-Encoding." }
         // RFC 9110 §9.3.1: a GET body has no meaning, and may be refused as a smuggling vector.
-        if method == .get || method == .head, !codings.isEmpty || lengths.contains(where: { $0 != "0" }) {
+        if method == .get || method == .head, isChunked || (hasLength && !lengthIsZero(on: connection)) {
             return "A \(method) request cannot carry a body."
         }
         return nil
+    }
+
+    /// Whether the (one, all-digit) Content-Length is exactly `0`.
+    private static func lengthIsZero(on connection: OpaquePointer) -> Bool {
+        guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return true }
+        return strcmp(value, "0") == 0
     }
 }

@@ -12,6 +12,9 @@ final class RequestState {
     let queryArgumentCount: Int
     let id: String
     var headersSeen = false
+    /// The method as libmicrohttpd passed it on the first call: the start of the head in its read
+    /// buffer, valid during that call only (`RequestFraming` checks the head's layout from it).
+    var headStart: UnsafePointer<CChar>?
     var postProcessor: OpaquePointer?
     var formFields: [FormField] = []
     var body: [UInt8] = []

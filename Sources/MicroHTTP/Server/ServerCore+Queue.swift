@@ -13,23 +13,46 @@ extension ServerCore {
 
     /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one from a reused
     /// copy of its template (with the response built over it last time), a file through sendfile.
+    /// A compressible body goes in the coding the client prefers: a spliced page from its
+    /// template's compressed form when it has one, anything else compressed on the spot.
     func queue(_ response: Response, for context: RequestState, on connection: OpaquePointer) -> MHD_Result {
         let status = UInt32(response.status.rawValue)
-        if case .spliced(let body) = response.body, let copy = body.template.lease(filling: body.filling) {
+        let varies = response.isCompressible
+        let coding = varies ? acceptedCoding(connection) : .identity
+        if case .spliced(let body) = response.body,
+           let template = coding == .identity ? body.template : body.template.encoded(coding),
+           let copy = template.lease(filling: body.filling) {
             // Given back when the request completes: the connection reads the copy until then.
             context.lentCopy = copy
-            guard let handle = prepare(copy, for: response, id: context.id) else { return refused(response) }
+            let encoding = Encoding(coding: coding, varies: varies)
+            guard let handle = prepare(copy, for: response, encoding: encoding, id: context.id) else {
+                return refused(response)
+            }
             return MHD_queue_response(connection, status, handle)
         }
-        guard let handle = makeHandle(response.body, connection) else { return refused(response) }
+        guard let (handle, sent) = makeHandle(response.body, coding, connection) else { return refused(response) }
         defer { MHD_destroy_response(handle) }
-        addHeaders(of: response, id: context.id, to: handle)
+        addHeaders(of: response, encoding: Encoding(coding: sent, varies: varies), id: context.id, to: handle)
         return MHD_queue_response(connection, status, handle)
     }
 
+    /// How a body goes out: its coding, and whether it would have gone otherwise for another client.
+    struct Encoding {
+        var coding: ContentCoding
+        var varies: Bool
+    }
+
+    /// The coding the request's `Accept-Encoding` prefers, read in place.
+    private func acceptedCoding(_ connection: OpaquePointer) -> ContentCoding {
+        guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Accept-Encoding").cString)
+        else { return .identity }
+        return AcceptEncoding.preferred(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+    }
+
     /// The copy's response from last time when it carries the same headers, with this request's
-    /// id; otherwise a new one, kept with the copy for next time.
-    private func prepare(_ copy: SplicedCopy, for response: Response, id: String) -> OpaquePointer? {
+    /// id; otherwise a new one, kept with the copy for next time. A copy belongs to one template,
+    /// so its coding never changes.
+    private func prepare(_ copy: SplicedCopy, for response: Response, encoding: Encoding, id: String) -> OpaquePointer? {
         if let prepared = copy.prepared, prepared.headers == response.headers, prepared.setRequestID(id) {
             return prepared.handle
         }
@@ -37,7 +60,7 @@ extension ServerCore {
         guard let handle = MHD_create_response_from_buffer(copy.count, copy.bytes, .RESPMEM_PERSISTENT) else {
             return nil
         }
-        addHeaders(of: response, id: id, to: handle)
+        addHeaders(of: response, encoding: encoding, id: id, to: handle)
         copy.prepared = PreparedResponse(handle: handle, headers: response.headers, requestID: id)
         return handle
     }
@@ -47,15 +70,32 @@ extension ServerCore {
         return .NO
     }
 
-    private func addHeaders(of response: Response, id: String, to handle: OpaquePointer) {
+    private func addHeaders(of response: Response, encoding: Encoding, id: String, to handle: OpaquePointer) {
         for (name, value) in response.headers {
-            name.withCString { name in value.withCString { add(name, $0, to: handle) } }
+            // Each coding's bytes have their own tag.
+            let sent = encoding.coding != .identity && name.caseInsensitiveEquals("ETag") ? encoding.coding.etag(value) : value
+            name.withCString { name in sent.withCString { add(name, $0, to: handle) } }
         }
+        if let token = encoding.coding.token { add(StaticString("Content-Encoding").cString, token.cString, to: handle) }
+        if encoding.varies { add(StaticString("Vary").cString, StaticString("Accept-Encoding").cString, to: handle) }
         if response.isHTML {
             for (name, value) in Self.htmlSecurityHeaders { add(name.cString, value.cString, to: handle) }
         }
         add(StaticString("X-Content-Type-Options").cString, StaticString("nosniff").cString, to: handle)
         id.withCString { add(Self.requestIDHeader.cString, $0, to: handle) }
+    }
+
+    /// A libmicrohttpd response over `body`, and the coding it went out in: `coding` for a body
+    /// in memory that got smaller compressed, else identity.
+    private func makeHandle(_ body: ResponseBody, _ coding: ContentCoding,
+                            _ connection: OpaquePointer) -> (OpaquePointer, ContentCoding)? {
+        if coding != .identity, let compressed = OnTheFly.compress(body, coding) {
+            let handle = MHD_create_response_from_buffer_with_free_callback(
+                compressed.count, compressed.bytes, freeBufferCallback)
+            if handle == nil { free(compressed.bytes) }
+            return handle.map { ($0, coding) }
+        }
+        return makeHandle(body, connection).map { ($0, .identity) }
     }
 
     private func makeHandle(_ body: ResponseBody, _ connection: OpaquePointer) -> OpaquePointer? {

@@ -13,15 +13,22 @@ final class ServerCore: Sendable {
     /// Cleared when shutdown starts: new connections are then closed as they are accepted.
     let accepting = Atomic<Bool>(true)
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }
-    let openStreams = OpenStreams()
+    let openStreams: OpenStreams
     let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
+
+    /// Connection memory kept free for the answer's head (the error page's headers take ~600 bytes).
+    static let answerReserve = 1536
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout, logger: logger)
+        let streams = OpenStreams()
+        openStreams = streams
+        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout,
+                                      connectionLimit: configuration.connectionLimit, logger: logger,
+                                      onSweep: { streams.finishThoseWhosePeerLeft() })
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
@@ -52,7 +59,15 @@ final class ServerCore: Sendable {
                 + "query arguments, and it has \(context.queryArgumentCount)."
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
-        if let problem = RequestFraming.problem(on: connection, method: method) {
+        if dh_request_header_size(connection) > configuration.connectionMemoryLimit - Self.answerReserve {
+            // libmicrohttpd builds the answer's head in the memory the request's head still fills:
+            // past this it closes the connection without a word. A short answer still fits.
+            logger.notice("request head too large", metadata: ["request": "\(context.id)"])
+            let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts.\n"
+            return queue(.text(message, status: .requestHeaderFieldsTooLarge), for: context, on: connection)
+        }
+        if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
+                                                       span: configuration.connectionMemoryLimit) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
@@ -85,6 +100,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        headDeadlines.requestArrived(connection)
         if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()

@@ -7,17 +7,21 @@ import Synchronization
 /// with its head. An entry is used only while the file's identity (device, inode, size, mtime,
 /// ctime) is what it was when read, so an edited, replaced or re-linked file is read again.
 final class FileCache: Sendable {
-    /// One file's bytes, read whole, what identified the file when it was read, and its ETag,
-    /// formatted once rather than on every hit.
+    /// One file's bytes, read whole, what identified the file when it was read, its ETag,
+    /// formatted once rather than on every hit, its fingerprint and its compressed forms.
     struct Entry: Sendable {
         let identity: FileStamp
         let bytes: [UInt8]
         let etag: String
+        let fingerprint: String
+        let compressed: PrecompressedFile?
 
-        init(identity: FileStamp, bytes: [UInt8]) {
+        init(identity: FileStamp, bytes: [UInt8], compressed: PrecompressedFile?) {
             self.identity = identity
             self.bytes = bytes
             etag = identity.etag
+            fingerprint = Fingerprint.of(bytes)
+            self.compressed = compressed
         }
     }
 
@@ -56,17 +60,32 @@ final class FileCache: Sendable {
         }
     }
 
-    /// Reads the regular file at `path` whole and holds it under `key`, when it is small enough,
-    /// fits the budget and did not change while it was read; nil otherwise.
-    func load(_ key: String, path: String) -> Entry? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
+    /// Reads the regular file open as `fd` whole (from its start; the caller closes it) and holds
+    /// it under `key`, when it is small enough, fits the budget and did not change while it was
+    /// read; nil otherwise. A text file's compressed forms are made now (`compressNow`, at start)
+    /// or on another thread (a file that changed while serving: its requests get the plain bytes
+    /// until they are ready); `sharedAs` names the file among every server's in this process.
+    func load(_ key: String, descriptor fd: Int32, sharedAs name: String = "", compressible: Bool = false,
+              compressNow: Bool = false) -> Entry? {
         guard let before = FileStamp(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
         var bytes = [UInt8](repeating: 0, count: before.size)
         let read = bytes.withUnsafeMutableBytes { Self.readFully(fd, into: $0) }
         guard read == before.size, FileStamp(descriptor: fd) == before else { return nil }
-        let entry = Entry(identity: before, bytes: bytes)
+        var compressed: PrecompressedFile? = nil
+        var isNew = false
+        // Made once, so even a small icon is worth it (the forms are kept only when smaller).
+        if compressible && !bytes.isEmpty {
+            (compressed, isNew) = PrecompressedFile.forFile(name, before)
+        }
+        let entry = Entry(identity: before, bytes: bytes, compressed: compressed)
+        if let compressed, isNew {
+            if compressNow {
+                compressed.make(from: bytes)
+            } else {
+                let held = bytes
+                Task.detached(priority: .utility) { compressed.make(from: held) }
+            }
+        }
         return entries.withLock { state in
             let replaced = state.files[key]?.bytes.count ?? 0
             guard state.bytes - replaced + bytes.count <= budget else { return nil }

@@ -44,9 +44,13 @@ open class ViewController {
     /// The `theme-color` this controller declares (a CSS colour), if any.
     open var themeColor: String? { nil }
 
+    /// A child presented over this controller's content in the same page (a modal), if any.
+    /// As with UIKit's presented controller, it decides the page's appearance, not the content.
+    open var presentedChild: ViewController? { nil }
+
     /// The child whose title and theme colour win over this one's (`childForStatusBarStyle`).
-    /// Defaults to the first child; return nil to stop the chain here.
-    open var childForPageAppearance: ViewController? { children.first }
+    /// Defaults to the presented child, else the first child; return nil to stop the chain here.
+    open var childForPageAppearance: ViewController? { presentedChild ?? children.first }
 
     /// The title of the innermost controller on the appearance chain that declares one.
     public var resolvedPageTitle: String? {

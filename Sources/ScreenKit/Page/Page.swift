@@ -52,13 +52,13 @@ public struct Page {
         writer.write("><meta name=\"color-scheme\" content=\"light dark\"><meta name=\"csrf-token\" content=\"")
         writer.token(context.csrfToken)
         writer.write("\"><link rel=\"stylesheet\"")
-        writer.urlAttribute("href", configuration.stylesheetURL)
+        writer.urlAttribute("href", context.assetURL(configuration.stylesheetURL))
         if let iconURL = configuration.iconURL {
             writer.write("><link rel=\"icon\"")
-            writer.urlAttribute("href", iconURL)
+            writer.urlAttribute("href", context.assetURL(iconURL))
         }
         writer.write("><script defer")
-        writer.urlAttribute("src", configuration.scriptURL)
+        writer.urlAttribute("src", context.assetURL(configuration.scriptURL))
         writer.write("></script></head><body><main class=\"page\">")
         root.render(into: &writer, context: context)
         writer.write("</main></body></html>")

@@ -34,7 +34,9 @@ public final class TextInputController: GenericViewController<TextInputModel, Te
             viewModel.request.completion(text)
             return true
         case .failure(let failure):
-            viewModel.text = raw
+            // Shown again to be corrected, but no longer than the field takes.
+            viewModel.text = raw.utf8.count > viewModel.request.maxBytes
+                ? String(String.UnicodeScalarView(raw.unicodeScalars.prefix(viewModel.request.maxBytes / 4))) : raw
             viewModel.errorMessage = viewModel.request.message(for: failure)
             return false
         }

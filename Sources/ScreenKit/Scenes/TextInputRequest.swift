@@ -54,11 +54,16 @@ public struct TextInputRequest: SceneRequest {
         self.completion = completion
     }
 
-    /// The trimmed text if `raw` is acceptable: not empty once trimmed, at most `maxLength` characters.
+    /// The most UTF-8 bytes accepted: a character may stack any number of combining marks, so a
+    /// limit in characters alone bounds nothing. Four bytes per character, as most scripts need.
+    public var maxBytes: Int { maxLength * 4 }
+
+    /// The trimmed text if `raw` is acceptable: not empty once trimmed, at most `maxLength`
+    /// characters and `maxBytes` bytes.
     public func validate(_ raw: String) -> Result<String, Failure> {
         let trimmed = Self.trimmed(raw)
         if trimmed.isEmpty { return .failure(.empty) }
-        if trimmed.count > maxLength { return .failure(.tooLong(maxLength: maxLength)) }
+        if trimmed.count > maxLength || trimmed.utf8.count > maxBytes { return .failure(.tooLong(maxLength: maxLength)) }
         return .success(trimmed)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import HomeAppTestSupport
 import TestSupport
 
-/// The default catalogue as the tests expect to see it, read straight from `Public/content.json`
+/// The default catalogue as the tests expect to see it, read straight from `Config/content.json`
 /// (not through the app), so the app's own mapping is what is checked.
 enum Catalogue {
     struct Entry: Decodable {
@@ -14,7 +14,7 @@ enum Catalogue {
 
     static let entries: [Entry] = {
         struct File: Decodable { let items: [Entry] }
-        let data = try! Data(contentsOf: AppFixture.publicFolder.appendingPathComponent("content.json"))
+        let data = try! Data(contentsOf: AppFixture.configFolder.appendingPathComponent("content.json"))
         return try! JSONDecoder().decode(File.self, from: data).items
     }()
 

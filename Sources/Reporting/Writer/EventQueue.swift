@@ -1,11 +1,19 @@
+/// An event waiting for the writer, with the callback to tell once it is written (or dropped).
+struct PendingEvent {
+    var event: ReportEvent
+    var whenWritten: (@Sendable (Bool) -> Void)?
+}
+
 /// A bounded FIFO of events that drops the oldest when full; O(1) amortised append.
 struct EventQueue {
     let capacity: Int
-    private var storage: [ReportEvent] = []
+    private var storage: [PendingEvent] = []
     /// Events before `head` are dropped and wait for the next compaction.
     private var head = 0
     /// Events dropped since the last `take`.
     private(set) var dropped = 0
+    /// Callbacks of dropped events, for the writer thread to call with `false`.
+    private(set) var droppedCallbacks: [@Sendable (Bool) -> Void] = []
 
     init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -13,8 +21,10 @@ struct EventQueue {
 
     var count: Int { storage.count - head }
 
-    mutating func append(_ event: consuming ReportEvent) {
+    mutating func append(_ pending: consuming PendingEvent) {
         if count >= capacity {
+            if let callback = storage[head].whenWritten { droppedCallbacks.append(callback) }
+            storage[head].whenWritten = nil
             head += 1
             dropped += 1
             if head >= capacity {
@@ -22,13 +32,14 @@ struct EventQueue {
                 head = 0
             }
         }
-        storage.append(consume event)
+        storage.append(consume pending)
     }
 
     /// Moves all queued events into `batch` (which must be empty), keeping its capacity for reuse.
-    mutating func take(into batch: inout [ReportEvent]) -> (dropped: Int, count: Int) {
-        let result = (dropped, count)
+    mutating func take(into batch: inout [PendingEvent]) -> (dropped: Int, count: Int, callbacks: [@Sendable (Bool) -> Void]) {
+        let result = (dropped, count, droppedCallbacks)
         dropped = 0
+        if !droppedCallbacks.isEmpty { droppedCallbacks = [] }
         if head == 0 {
             swap(&storage, &batch)
         } else {

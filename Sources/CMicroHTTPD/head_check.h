@@ -1,0 +1,124 @@
+// A pass over a request's headers in C, with their true lengths: libmicrohttpd 0.9.75 reads a
+// header leniently (a name with a space before its colon, a NUL or bare CR inside a value) and
+// its NUL-terminated view hides what follows a NUL. Cheap enough for every request.
+#ifndef CMICROHTTPD_HEAD_CHECK_H
+#define CMICROHTTPD_HEAD_CHECK_H
+
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+#include <microhttpd.h>
+
+enum dh_head_problem {
+    DH_HEAD_OK = 0,
+    DH_HEAD_BAD_NAME,          // empty, or a byte that is not a token character (whitespace, control, ...)
+    DH_HEAD_BAD_VALUE,         // NUL, CR, LF or another control byte but tab
+    DH_HEAD_BAD_LENGTH,        // Content-Length that is not 1 to 18 digits
+    DH_HEAD_REPEATED_LENGTH,   // more than one Content-Length
+    DH_HEAD_BAD_CODING,        // Transfer-Encoding other than exactly one "chunked"
+    DH_HEAD_HIDDEN_BYTES,      // bytes after a value that the value does not show (after a NUL, a folded line)
+};
+
+struct dh_head_check {
+    enum dh_head_problem problem;
+    unsigned int content_lengths;
+    unsigned int transfer_encodings;
+    /// Bytes of the headers as received, about: names, values and ": " and CRLF for each.
+    size_t bytes;
+    /// The first offending header's name (cut, NUL-terminated), for the error page.
+    char name[48];
+    /// Where the last value read ended, and its name; the most bytes two headers may lie apart.
+    const char *previous_end;
+    const char *previous_key;
+    size_t previous_key_size;
+    size_t span;
+};
+
+/// libmicrohttpd 0.9.75 parses the head in place: a header's name follows the previous value
+/// with only its line end (made NULs) and whitespace between. Anything else there was hidden
+/// from the value: the text after a NUL, or a folded continuation line.
+static inline int dh_only_line_ends(const char *from, const char *to, size_t span) {
+    if (to < from || (size_t)(to - from) > span) return 0;
+    for (const char *p = from; p < to; p++) {
+        char c = *p;
+        if (c != 0 && c != '\r' && c != '\n' && c != ' ' && c != '\t') return 0;
+    }
+    return 1;
+}
+
+static inline int dh_is_token_char(unsigned char c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return 1;
+    return c != 0 && strchr("!#$%&'*+-.^_`|~", c) != NULL;
+}
+
+static inline void dh_head_flag(struct dh_head_check *check, enum dh_head_problem problem,
+                                const char *key, size_t key_size) {
+    if (check->problem != DH_HEAD_OK) return;
+    check->problem = problem;
+    size_t n = key_size < sizeof(check->name) - 1 ? key_size : sizeof(check->name) - 1;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)key[i];
+        check->name[i] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    }
+    check->name[n] = 0;
+}
+
+static inline enum MHD_Result dh_head_check_pair(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                 size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    struct dh_head_check *check = (struct dh_head_check *)cls;
+    if (key == NULL) return MHD_YES;
+    check->bytes += key_size + value_size + 4;
+    if (check->previous_end != NULL && !dh_only_line_ends(check->previous_end, key, check->span))
+        dh_head_flag(check, DH_HEAD_HIDDEN_BYTES, check->previous_key, check->previous_key_size);
+    check->previous_end = value != NULL ? value + value_size : key + key_size;
+    check->previous_key = key;
+    check->previous_key_size = key_size;
+    if (key_size == 0) dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size);
+    for (size_t i = 0; i < key_size; i++) {
+        if (!dh_is_token_char((unsigned char)key[i])) { dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size); break; }
+    }
+    for (size_t i = 0; value != NULL && i < value_size; i++) {
+        unsigned char c = (unsigned char)value[i];
+        if ((c < 0x20 && c != '\t') || c == 0x7F) { dh_head_flag(check, DH_HEAD_BAD_VALUE, key, key_size); break; }
+    }
+    if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
+        check->content_lengths += 1;
+        if (check->content_lengths > 1) dh_head_flag(check, DH_HEAD_REPEATED_LENGTH, key, key_size);
+        int digits = value != NULL && value_size > 0 && value_size <= 18;
+        for (size_t i = 0; digits && i < value_size; i++) digits = value[i] >= '0' && value[i] <= '9';
+        if (!digits) dh_head_flag(check, DH_HEAD_BAD_LENGTH, key, key_size);
+    } else if (key_size == 17 && strncasecmp(key, "Transfer-Encoding", 17) == 0) {
+        check->transfer_encodings += 1;
+        if (check->transfer_encodings > 1 || value == NULL || value_size != 7 || strncasecmp(value, "chunked", 7) != 0)
+            dh_head_flag(check, DH_HEAD_BAD_CODING, key, key_size);
+    }
+    return MHD_YES;
+}
+
+/// Checks every header of `connection`; the first problem found, and the counts and size.
+/// `method` is the request's method as the access handler got it: in 0.9.75 it points at the
+/// start of the head in the read buffer, so with the head's size it tells where the last
+/// header must end. `span` is the connection memory limit: no two parts of a head lie further apart.
+static inline struct dh_head_check dh_check_head(struct MHD_Connection *connection, const char *method, size_t span) {
+    struct dh_head_check check;
+    memset(&check, 0, sizeof(check));
+    check.span = span;
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_head_check_pair, &check);
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    if (check.previous_end != NULL && info != NULL && method != NULL
+        && method < check.previous_end && (size_t)(check.previous_end - method) < span) {
+        const char *end = method + info->header_size;
+        if (end >= check.previous_end && !dh_only_line_ends(check.previous_end, end, span))
+            dh_head_flag(&check, DH_HEAD_HIDDEN_BYTES, check.previous_key, check.previous_key_size);
+    }
+    return check;
+}
+
+/// The bytes of the request line and headers as received; 0 when libmicrohttpd cannot say.
+static inline size_t dh_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info != NULL ? info->header_size : 0;
+}
+
+#endif

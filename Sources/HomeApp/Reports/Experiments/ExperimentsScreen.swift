@@ -1,0 +1,13 @@
+import Foundation
+import ScreenKit
+
+/// `/reports/experiments`: per experiment and group the selection rate per home view, how each
+/// group differs from the first, and how many more views a clear answer needs.
+final class ExperimentsScreen: GenericViewController<ExperimentsScreenModel, ExperimentsScreenView> {
+    override var pageTitle: String? { "Experiments" }
+}
+
+struct ExperimentsScreenModel {
+    let range: ReportRangeQuery
+    let results: [ExperimentResult]
+}

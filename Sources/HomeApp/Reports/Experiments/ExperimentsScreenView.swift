@@ -1,0 +1,125 @@
+import Foundation
+import ScreenKit
+
+final class ExperimentsScreenView: RootView {
+    static var cssClass: StaticString? { "reports experiments" }
+
+    init() {}
+
+    func renderContent(_ model: ExperimentsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
+        AppHeader.render(into: &writer, context: scope.context)
+        writer.write("""
+            <div class="reports__body"><div class="reports__title"><h1>Experiments</h1></div>\
+            <p class="reports__intro">Selections (long, short and stream) per home view, for each group of each \
+            experiment, with 95% intervals; each group is compared with the first. \
+            <a href="/reports">The report log</a></p>
+            """)
+        rangeForm(model.range, into: &writer)
+        if model.results.isEmpty {
+            writer.write("<p class=\"reports__empty\">No experiment in the toggles, and no events tagged with one in this range.</p>")
+        }
+        for (index, result) in model.results.enumerated() { experiment(result, index: index, into: &writer) }
+        writer.write("</div>")
+    }
+
+    private func rangeForm(_ range: ReportRangeQuery, into writer: inout HTMLWriter) {
+        writer.write("<form class=\"reports-filter\" method=\"get\" action=\"/reports/experiments\">")
+        for (name, label, value) in [("from", "From (UTC day)", range.from), ("to", "To (UTC day, included)", range.to)] {
+            writer.write("<label class=\"field\"><span class=\"field__label\">")
+            writer.text(label)
+            writer.write("</span><input type=\"date\"")
+            writer.attribute("name", name)
+            writer.attribute("value", value.map { String($0.prefix(10)) } ?? "")
+            writer.write("></label>")
+        }
+        writer.write("""
+            <div class="reports-filter__actions"><button class="button button--primary" type="submit">Show</button>\
+            <a class="button button--secondary" href="/reports/experiments">All time</a></div></form>
+            """)
+    }
+
+    private func experiment(_ result: ExperimentResult, index: Int, into writer: inout HTMLWriter) {
+        let heading = "experiment-\(index)"
+        writer.write("<section class=\"experiment\"")
+        writer.attribute("aria-labelledby", heading)
+        writer.attribute("data-experiment", result.name)
+        writer.write("><h2")
+        writer.attribute("id", heading)
+        writer.write(">")
+        writer.text(result.name)
+        writer.write(" <span class=\"experiment__status\">")
+        switch result.active {
+        case true?: writer.write("running")
+        case false?: writer.write("stopped")
+        case nil: writer.write("not in the toggles")
+        }
+        writer.write("</span></h2>")
+        let sentences = result.groups.compactMap { result.sentence(for: $0) }
+        if !sentences.isEmpty {
+            writer.write("<ul class=\"experiment__findings\">")
+            for sentence in sentences {
+                writer.write("<li>")
+                writer.text(sentence)
+                writer.write("</li>")
+            }
+            writer.write("</ul>")
+        }
+        if result.active != false, let needed = result.stillNeeded {
+            writer.write("<p class=\"experiment__power\">")
+            writer.text(needed == 0
+                ? "Enough home views per group to detect this difference at 95% confidence and 80% power."
+                : "About \(ExperimentResult.count(needed)) more home views per group to detect \(plannedDifference(result)) at 95% confidence and 80% power.")
+            writer.write("</p>")
+        }
+        table(result, heading: heading, into: &writer)
+        RateChart.render(result, into: &writer)
+        writer.write("</section>")
+    }
+
+    private func plannedDifference(_ result: ExperimentResult) -> String {
+        let observed = result.groups.compactMap { $0.comparison?.difference }.filter { $0 != 0 }
+        guard let smallest = observed.min(by: { abs($0) < abs($1) }) else { return "a 1-point difference" }
+        return String(format: "the observed difference of %.1f points", abs(smallest) * 100)
+    }
+
+    private func table(_ result: ExperimentResult, heading: String, into writer: inout HTMLWriter) {
+        writer.write("<div class=\"table-scroll\" tabindex=\"0\" role=\"region\"")
+        writer.attribute("aria-labelledby", heading)
+        writer.write("""
+            ><table class="events experiment__table"><thead><tr><th scope="col">Group</th><th scope="col">Layout</th>\
+            <th scope="col">Visitors (est.)</th><th scope="col">Views</th><th scope="col">Selections</th>\
+            <th scope="col">Rate (95% interval)</th><th scope="col">Difference (95% interval)</th>\
+            <th scope="col">p</th><th scope="col">Views still needed</th></tr></thead><tbody>
+            """)
+        for group in result.groups {
+            writer.write("<tr")
+            writer.attribute("data-group", group.name)
+            writer.write("><th scope=\"row\">")
+            writer.text(group.name)
+            writer.write("</th><td>")
+            writer.text(group.layout ?? "")
+            writer.write("</td><td data-visitors>")
+            writer.write(group.visitors)
+            writer.write("</td><td data-views>")
+            writer.write(group.views)
+            writer.write("</td><td data-selections>")
+            writer.write(group.selections)
+            writer.write("</td><td data-rate>")
+            writer.text("\(ExperimentResult.percent(group.rate.rate)) (\(ExperimentResult.range(group.interval)))")
+            writer.write("</td><td>")
+            if let comparison = group.comparison {
+                writer.text("\(ExperimentResult.points(comparison.difference)) pts (\(ExperimentResult.points(comparison.interval.lowerBound)) "
+                            + "to \(ExperimentResult.points(comparison.interval.upperBound)))")
+                writer.write("</td><td data-p>")
+                writer.text(ExperimentResult.p(comparison.pValue).replacingOccurrences(of: "p = ", with: "")
+                    .replacingOccurrences(of: "p ", with: ""))
+                writer.write("</td><td>")
+                writer.text(group.stillNeeded.map(ExperimentResult.count) ?? "")
+            } else {
+                writer.write("first group</td><td></td><td>")
+            }
+            writer.write("</td></tr>")
+        }
+        writer.write("</tbody></table></div>")
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Reporting
+import ScreenKit
+
+/// The selection rate per day of each group, as an inline SVG line chart in the style of the
+/// events chart (no script, no style attribute; colours from classes), with a legend.
+enum RateChart {
+    static let width = 600, chartHeight = 130, left = 44
+
+    static func render(_ result: ExperimentResult, into writer: inout HTMLWriter) {
+        let days = Array(Set(result.groups.flatMap { $0.days.map(\.day) })).sorted()
+        writer.write("<figure class=\"reports__chart experiment__chart\"><figcaption>Selection rate per day (UTC)</figcaption>")
+        guard let firstDay = days.first, let lastDay = days.last else {
+            writer.write("<p class=\"reports__empty\">No home views yet.</p></figure>")
+            return
+        }
+        let rates = result.groups.map { group in
+            group.days.filter { $0.views > 0 }.map { (day: $0.day, rate: min(1, Double($0.selections) / Double($0.views))) }
+        }
+        // The top of the scale: the highest daily rate rounded up to a whole 5 points (at least 5%).
+        let peak = rates.flatMap { $0.map(\.rate) }.max() ?? 0
+        let top = max(0.05, (peak * 20).rounded(.up) / 20)
+        writer.write("<svg class=\"chart\" viewBox=\"0 0 600 160\" role=\"img\"")
+        writer.attribute("aria-label", result.groups.map { "\($0.label) \(ExperimentResult.percent($0.rate.rate)) overall" }
+            .joined(separator: ", ") + "; \(days.count) day\(days.count == 1 ? "" : "s")")
+        writer.write(">")
+        writer.write("<line class=\"chart__axis\" x1=\"44\" y1=\"130\" x2=\"600\" y2=\"130\"/>")
+        writer.write("<line class=\"chart__axis\" x1=\"44\" y1=\"4\" x2=\"44\" y2=\"130\"/>")
+        let span = max(1, days.count - 1)
+        func x(_ day: Date) -> Int {
+            let index = days.firstIndex(of: day) ?? 0
+            return days.count == 1 ? (left + width) / 2 : left + 8 + (width - left - 16) * index / span
+        }
+        func y(_ rate: Double) -> Int { chartHeight - Int(Double(chartHeight - 8) * rate / top) }
+        for (index, points) in rates.enumerated() where !points.isEmpty {
+            let series = index % 4
+            if points.count > 1 {
+                writer.write("<polyline class=\"chart__line chart__line--")
+                writer.write(series)
+                writer.write("\"")
+                writer.attribute("points", points.map { "\(x($0.day)),\(y($0.rate))" }.joined(separator: " "))
+                writer.write("/>")
+            }
+            for point in points {
+                writer.write("<circle class=\"chart__point chart__point--")
+                writer.write(series)
+                writer.write("\"")
+                writer.attribute("cx", x(point.day))
+                writer.attribute("cy", y(point.rate))
+                writer.write(" r=\"4\"><title>")
+                writer.text("\(result.groups[index].label), \(day(point.day)): \(ExperimentResult.percent(point.rate))")
+                writer.write("</title></circle>")
+            }
+        }
+        writer.write("<text class=\"chart__label\" x=\"38\" y=\"14\" text-anchor=\"end\">")
+        writer.text(String(format: "%.0f%%", top * 100))
+        writer.write("</text><text class=\"chart__label\" x=\"38\" y=\"130\" text-anchor=\"end\">0%</text>")
+        writer.write("<text class=\"chart__label\" x=\"44\" y=\"152\">")
+        writer.text(day(firstDay))
+        writer.write("</text>")
+        if days.count > 1 {
+            writer.write("<text class=\"chart__label\" x=\"600\" y=\"152\" text-anchor=\"end\">")
+            writer.text(day(lastDay))
+            writer.write("</text>")
+        }
+        writer.write("</svg><ul class=\"chart-legend\">")
+        for (index, group) in result.groups.enumerated() {
+            writer.write("<li><span class=\"chart-legend__swatch chart-legend__swatch--")
+            writer.write(index % 4)
+            writer.write("\"></span>")
+            writer.text(group.label == "Group \(group.name)" ? group.label : "\(group.label) (group \(group.name))")
+            writer.write("</li>")
+        }
+        writer.write("</ul></figure>")
+    }
+
+    /// `YYYY-MM-DD`, from the report timestamp format.
+    private static func day(_ date: Date) -> String {
+        String(ReportTimestamp.string(from: date).prefix(10))
+    }
+}

@@ -1,0 +1,63 @@
+import CZlib
+
+/// Compresses a page with holes into a gzip member a response only has to patch: the tokens go
+/// into DEFLATE stored blocks and the CRC-32 into the trailer, both in place.
+///
+/// Each fixed part is its own raw DEFLATE stream, primed with the page before it (the tokens
+/// stood in by `Placeholder` bytes no part contains) as a preset dictionary: back-references
+/// reach across a token into the text before it at the right distance, yet never into a token.
+/// Each part but the last ends with a sync flush, whose empty stored block (`00 00 FF FF` after
+/// the block header) becomes the token's stored block by rewriting its length.
+///
+/// Every part ends a DEFLATE block, so it pays for its own code tables: a page is compressed
+/// once, so each part is compressed at level 9 with both of zlib's useful strategies and the
+/// smaller kept, which wins back most of that.
+enum GzipSplicer {
+    /// The member for `page` with `holes`, all of one length, or nil when the page cannot be
+    /// spliced (holes of several lengths, a token longer than a stored block, a failed check).
+    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], level: Int32 = 9) -> SplicedBytes? {
+        let length = holes.first?.count ?? 0
+        guard holes.allSatisfy({ $0.count == length }), length <= 0xFFFF, page.count <= Int(UInt32.max),
+              let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
+        let primed = Placeholder.filled(page, holes: holes, with: fillings)
+        var output = Gzip.header
+        var tokenOffsets: [Int] = []
+        var start = 0
+        primed.withUnsafeBytes { primed in
+            for (index, hole) in (holes + [page.count..<page.count]).enumerated() {
+                let isLast = index == holes.count
+                output += smallest(UnsafeRawBufferPointer(rebasing: primed[start..<hole.lowerBound]),
+                                   after: UnsafeRawBufferPointer(rebasing: primed[max(0, start - 32 * 1024)..<start]),
+                                   level: level, flush: isLast ? Z_FINISH : Z_SYNC_FLUSH)
+                if isLast { break }
+                // The sync flush's empty stored block: keep its header bits, give it the token's length.
+                precondition(output.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]), "a sync flush ends with an empty stored block")
+                output.removeLast(4)
+                let length16 = UInt16(length)
+                output += [UInt8(length16 & 0xFF), UInt8(length16 >> 8), UInt8(~length16 & 0xFF), UInt8(~length16 >> 8)]
+                tokenOffsets.append(output.count)
+                output += fillings[index]
+                start = hole.upperBound
+            }
+        }
+        let checksum = SplicedChecksum(offset: output.count, page: page, holes: holes, tokenLength: length)
+        output += [0, 0, 0, 0]  // the CRC, per response
+        let size = UInt32(truncatingIfNeeded: page.count).littleEndian
+        withUnsafeBytes(of: size) { output += $0 }
+        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, checksum: checksum)
+        return SpliceCheck.holds(template, page: page, holes: holes, decode: { Gzip.decompress($0) }) ? template : nil
+    }
+
+    /// One part as raw DEFLATE with `history` as its dictionary, the smaller of two strategies.
+    private static func smallest(_ part: UnsafeRawBufferPointer, after history: UnsafeRawBufferPointer,
+                                 level: Int32, flush: Int32) -> [UInt8] {
+        let tries = [Z_DEFAULT_STRATEGY, Z_FILTERED].map { strategy in
+            var output: [UInt8] = []
+            let stream = RawDeflate(level: level, memLevel: 9, strategy: strategy)
+            if history.count > 0 { stream.setDictionary(history) }
+            stream.deflate(part, flush: flush, into: &output)
+            return output
+        }
+        return tries.min { $0.count < $1.count }!
+    }
+}

@@ -1,0 +1,18 @@
+/// Decodes a compressed splice with two tokens that differ in every byte and compares each with
+/// the page it stands for. A back-reference into a token, or a decoder state that depends on
+/// one, would make at least one of the two differ; when both match, every token of that length
+/// decodes right. Done once per compressed page, so a fault in the splicers costs compression,
+/// never a wrong page.
+enum SpliceCheck {
+    static func holds(_ template: SplicedBytes, page: UnsafeRawBufferPointer, holes: [Range<Int>],
+                      decode: ([UInt8]) -> [UInt8]?) -> Bool {
+        let length = holes.first?.count ?? 0
+        guard length <= SplicedFilling.capacity else { return false }
+        for byte in [UInt8(ascii: "a"), UInt8(ascii: "b")] {
+            let filling = SplicedFilling([UInt8](repeating: byte, count: length))
+            let expected = Placeholder.filled(page, holes: holes, with: holes.map { _ in [UInt8](repeating: byte, count: length) })
+            guard let decoded = decode(template.filled(with: filling)), decoded == expected else { return false }
+        }
+        return true
+    }
+}

@@ -1,0 +1,67 @@
+/// A HyperLogLog sketch of distinct visitors: 4,096 one-byte registers (about 1.6% standard error),
+/// mergeable by register-wise maximum, so hours and segments combine exactly as one sketch would.
+struct HyperLogLog: Sendable, Equatable {
+    static let precision = 12
+    static let count = 1 << precision
+    var registers: [UInt8]
+
+    init() { registers = [UInt8](repeating: 0, count: Self.count) }
+
+    init?(registers: [UInt8]) {
+        guard registers.count == Self.count else { return nil }
+        self.registers = registers
+    }
+
+    @inline(__always)
+    mutating func add(hash: UInt64) {
+        let index = Int(hash >> UInt64(64 - Self.precision))
+        let rank = UInt8(truncatingIfNeeded: ((hash << UInt64(Self.precision)) | (1 << (Self.precision - 1))).leadingZeroBitCount + 1)
+        registers.withUnsafeMutableBufferPointer { registers in
+            if registers[index] < rank { registers[index] = rank }
+        }
+    }
+
+    mutating func merge(_ other: HyperLogLog) {
+        registers.withUnsafeMutableBufferPointer { mine in
+            other.registers.withUnsafeBufferPointer { theirs in
+                for index in 0..<Self.count where theirs[index] > mine[index] { mine[index] = theirs[index] }
+            }
+        }
+    }
+
+    /// The estimated number of distinct values added (with the small-range correction).
+    var estimate: Int {
+        var sum = 0.0
+        var zeros = 0
+        for register in registers {
+            sum += 1.0 / Double(UInt64(1) << UInt64(register))
+            if register == 0 { zeros += 1 }
+        }
+        let m = Double(Self.count)
+        let raw = 0.7213 / (1 + 1.079 / m) * m * m / sum
+        if raw <= 2.5 * m, zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
+        return Int(raw.rounded())
+    }
+
+    /// A stable 64-bit hash of a visitor id (FNV-1a with a final avalanche): sketches are persisted,
+    /// so Swift's per-process seeded hashing cannot be used.
+    static func hash(_ string: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var copy = string
+        copy.withUTF8 { bytes in
+            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        }
+        hash ^= hash >> 33
+        hash = hash &* 0xff51_afd7_ed55_8ccd
+        hash ^= hash >> 33
+        hash = hash &* 0xc4ce_b9fe_1a85_ec53
+        hash ^= hash >> 33
+        return hash
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

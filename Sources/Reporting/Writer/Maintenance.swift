@@ -1,0 +1,170 @@
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The store's background thread: persists rollups, compresses closed segments and applies
+/// retention, so none of it delays the writer.
+final class Maintenance: Sendable {
+    enum Job: Sendable {
+        case persist(String, Rollup, closed: Bool)
+        case visitors(String, VisitorFilter)
+        case compress(String)
+        case retention
+    }
+
+    struct Retention: Sendable {
+        /// Delete closed segments whose newest event is older than this many seconds.
+        var age: TimeInterval?
+        /// Delete the oldest closed segments while all of them take more than this.
+        var maxBytes: Int64?
+        var now: @Sendable () -> Date = { Date() }
+    }
+
+    let catalog: SegmentCatalog
+    let sync: Bool
+    let compress: Bool
+    let retention: Retention
+    let logger: Logger
+    private let jobs = Mutex<(queue: [Job], stopping: Bool)>(([], false))
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchGroup()
+
+    init(catalog: SegmentCatalog, sync: Bool, compress: Bool, retention: Retention, logger: Logger) {
+        self.catalog = catalog
+        self.sync = sync
+        self.compress = compress
+        self.retention = retention
+        self.logger = logger
+        finished.enter()
+        let thread = Thread { [self] in
+            run()
+            finished.leave()
+        }
+        thread.name = "report-maintenance"
+        thread.start()
+    }
+
+    func submit(_ job: Job) {
+        jobs.withLock { $0.queue.append(job) }
+        wake.signal()
+    }
+
+    /// A segment was closed: its final rollup, then compression, then retention.
+    func closed(_ stamp: String, rollup: Rollup, visitors: VisitorFilter) {
+        submit(.persist(stamp, rollup, closed: true))
+        submit(.visitors(stamp, visitors))
+        if compress { submit(.compress(stamp)) }
+        submit(.retention)
+    }
+
+    /// Finishes the rollups and retention queued (compression left for the next start unless `drain`) and stops the thread.
+    func shutdown(drain: Bool = false) {
+        jobs.withLock { state in
+            state.stopping = true
+            if !drain { state.queue.removeAll { if case .compress = $0 { true } else { false } } }
+        }
+        wake.signal()
+        finished.wait()
+    }
+
+    private func run() {
+        while true {
+            wake.wait()
+            while true {
+                let (job, stopping) = jobs.withLock { state -> (Job?, Bool) in
+                    return (state.queue.isEmpty ? nil : state.queue.removeFirst(), state.stopping)
+                }
+                guard let job else {
+                    if stopping { return }
+                    break
+                }
+                perform(job)
+            }
+        }
+    }
+
+    func perform(_ job: Job) {
+        switch job {
+        case .persist(let stamp, let rollup, let closed):
+            // A segment deleted meanwhile by retention keeps no rollup.
+            guard catalog.entry(stamp) != nil else { return }
+            let bytes = RollupFile.encode(rollup, closed: closed, names: catalog.interner.names)
+            if !RollupFile.writeAtomically(bytes, to: catalog.rollupPath(stamp), sync: sync) {
+                logger.error("cannot write a segment's rollup; it will be rebuilt at the next start", metadata: ["segment": "\(stamp)"])
+            } else if closed {
+                // On disk now: the full-grain counts can leave memory.
+                catalog.update(stamp) { $0.freeze() }
+            }
+        case .visitors(let stamp, let filter):
+            guard catalog.entry(stamp) != nil else { return }
+            _ = RollupFile.writeAtomically(filter.encode(), to: catalog.visitorsPath(stamp), sync: sync)
+        case .compress(let stamp):
+            compressSegment(stamp)
+        case .retention:
+            applyRetention()
+        }
+    }
+
+    func compressSegment(_ stamp: String) {
+        guard let entry = catalog.entry(stamp), !entry.active, !entry.compressed else { return }
+        let plain = catalog.path(stamp: stamp, compressed: false)
+        let target = catalog.path(stamp: stamp, compressed: true)
+        let temporary = target + SegmentName.temporary
+        // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
+        guard let index = Gzip.compress(plain, to: temporary),
+            RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
+            rename(temporary, target) == 0
+        else {
+            unlink(temporary)
+            logger.error("cannot compress a closed report segment; it stays plain", metadata: ["segment": "\(stamp)"])
+            return
+        }
+        var kept = false
+        let size = SegmentDirectory.fileSize(target) ?? 0
+        catalog.update(stamp) { entry in
+            entry.compressed = true
+            entry.fileBytes = size
+            if index.members.last?.uncompressed == entry.rollup.bytes { entry.index = index }
+            kept = true
+        }
+        if kept {
+            unlink(plain)
+        } else {
+            unlink(target)
+            unlink(catalog.indexPath(stamp))
+        }
+    }
+
+    func applyRetention() {
+        guard retention.age != nil || retention.maxBytes != nil else { return }
+        let nowMs = ReportTimestamp.milliseconds(retention.now())
+        let segments = catalog.segments
+        var total = segments.reduce(Int64(0)) { $0 + $1.fileBytes }
+        for segment in segments where !segment.active {
+            var reason: String?
+            if let age = retention.age, segment.rollup.lastMs < nowMs - Int64(age * 1000) {
+                reason = "older than --report-retention"
+            } else if let maxBytes = retention.maxBytes, total > maxBytes {
+                reason = "over --report-max-bytes"
+            }
+            guard let reason else { break }
+            catalog.remove(segment.stamp)
+            unlink(catalog.path(stamp: segment.stamp, compressed: segment.compressed))
+            unlink(catalog.path(stamp: segment.stamp, compressed: !segment.compressed))
+            unlink(catalog.rollupPath(segment.stamp))
+            unlink(catalog.indexPath(segment.stamp))
+            unlink(catalog.visitorsPath(segment.stamp))
+            total -= segment.fileBytes
+            logger.notice(
+                "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",
+                                                       "reason": "\(reason)", "events": "\(segment.rollup.lines)",
+                                                       "bytes": "\(segment.fileBytes)"])
+        }
+    }
+}

@@ -1,0 +1,227 @@
+import Dispatch
+import Foundation
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The writer thread's side of `ReportLog`: takes everything queued, writes it with one `write`
+/// per chunk (group commit), then tells the callbacks, the mirror and the watchers.
+/// `@unchecked Sendable` because it is handed to the thread once and only ever used there.
+final class ReportWriter: @unchecked Sendable {
+    let configuration: ReportLog.Configuration
+    let logger: Logger
+    let sink: SegmentSink
+    let maintenance: Maintenance
+    let mirror: OutputMirror?
+    /// Events taken from the queue but not yet written, oldest first.
+    var backlog: [PendingEvent] = []
+    var incoming: [PendingEvent] = []
+    /// The error of the current failure streak; logged once when it starts.
+    var failure: String?
+    var belowFloor = false
+    var droppedLogged = 0
+    var lastFreeCheck = DispatchTime(uptimeNanoseconds: 0)
+    var lastPersist = DispatchTime.now()
+    var lastRetention = DispatchTime.now()
+    var persistedBytes: Int64 = -1
+
+    init(configuration: ReportLog.Configuration, catalog: SegmentCatalog, maintenance: Maintenance, logger: Logger) {
+        self.configuration = configuration
+        self.logger = logger
+        self.maintenance = maintenance
+        sink = SegmentSink(
+            catalog: catalog, segmentBytes: configuration.segmentBytes, sync: configuration.fsync, chunkBytes: 128 << 10,
+            maintenance: maintenance, logger: logger, writeBytes: configuration.writeBytes)
+        mirror = configuration.mirrorToStandardOutput ? OutputMirror(logger: logger) : nil
+    }
+
+    func run(_ log: ReportLog) {
+        while true {
+            _ = log.wake.wait(timeout: .now() + configuration.flushInterval)
+            let (stopping, callbacks) = log.state.withLock { state in
+                state.wakeRequested = false
+                if state.stopping { state.closed = true }
+                let taken = state.queue.take(into: &incoming)
+                state.dropped += taken.dropped
+                state.held = backlog.count + taken.count
+                return (state.stopping, taken.callbacks)
+            }
+            for callback in callbacks { callback(false) }
+            var dropped = mergeIncoming()
+            var written = 0
+            if checkFloor() {
+                dropped += dropAll()
+            } else {
+                written = writeBacklog(log)
+            }
+            if stopping && !backlog.isEmpty {
+                logger.error(
+                    "report log still unwritable at shutdown; events lost",
+                    metadata: ["directory": "\(configuration.directory)", "report_events_dropped": "\(backlog.count)"])
+                dropped += dropAll()
+            }
+            publish(log, written: written, dropped: dropped)
+            housekeeping(stopping: stopping)
+            if stopping {
+                sink.closeActive()
+                maintenance.shutdown()
+                mirror?.shutdown()
+                return
+            }
+        }
+    }
+
+    /// Appends the new batch to the backlog and trims it to capacity; returns how many were dropped.
+    func mergeIncoming() -> Int {
+        if backlog.isEmpty {
+            swap(&backlog, &incoming)
+        } else {
+            backlog.append(contentsOf: incoming)
+            incoming.removeAll(keepingCapacity: true)
+        }
+        let excess = backlog.count - configuration.bufferCapacity
+        guard excess > 0 else { return 0 }
+        for pending in backlog[..<excess] { pending.whenWritten?(false) }
+        backlog.removeFirst(excess)
+        return excess
+    }
+
+    func dropAll() -> Int {
+        let count = backlog.count
+        for pending in backlog { pending.whenWritten?(false) }
+        backlog.removeAll(keepingCapacity: true)
+        return count
+    }
+
+    /// True while free space is below `--report-min-free` (checked at most every 250 ms).
+    func checkFloor() -> Bool {
+        guard !backlog.isEmpty else { return belowFloor }
+        let now = DispatchTime.now()
+        guard now.uptimeNanoseconds - lastFreeCheck.uptimeNanoseconds >= 250_000_000 else { return belowFloor }
+        lastFreeCheck = now
+        guard let space = configuration.freeSpace(configuration.directory) else { return false }
+        let floor = configuration.minimumFree.bytes(ofTotal: space.total)
+        let below = space.available < floor
+        if below != belowFloor {
+            if below {
+                logger.error(
+                    "free space below --report-min-free; report events are dropped until space returns",
+                    metadata: ["available": "\(space.available)", "floor": "\(floor)"])
+            } else {
+                logger.notice("free space back above --report-min-free; report events written again")
+            }
+            belowFloor = below
+        }
+        return below
+    }
+
+    func publish(_ log: ReportLog, written: Int, dropped: Int) {
+        let total = log.state.withLock { state in
+            state.written += written
+            state.dropped += dropped
+            state.held = backlog.count
+            state.lastError = failure
+            return state.dropped
+        }
+        if dropped > 0 { sink.catalog.addDropped(dropped) }
+        if total > droppedLogged {
+            logger.warning(
+                "report events dropped",
+                metadata: ["report_events_dropped": "\(total - droppedLogged)", "total": "\(total)"])
+            droppedLogged = total
+        }
+    }
+
+    /// Writes the backlog a chunk at a time; stops at the first failure. Returns lines written.
+    func writeBacklog(_ log: ReportLog) -> Int {
+        guard !backlog.isEmpty else { return 0 }
+        var done = 0
+        while done < backlog.count {
+            _ = backlog.withUnsafeMutableBufferPointer { events in
+                var next = done
+                while next < events.count {
+                    if !Self.append(&events[next].event, to: sink) { break }
+                    next += 1
+                }
+                return next
+            }
+            let stamp = sink.active
+            let (lines, error) = sink.flush { bytes in deliver(log, bytes, stamp: sink.active ?? stamp) }
+            for index in done..<(done + lines) { backlog[index].whenWritten?(true) }
+            done += lines
+            if error != 0 {
+                fail("write failed", errno: error)
+                break
+            }
+        }
+        if done == backlog.count { backlog.removeAll(keepingCapacity: true) } else { backlog.removeFirst(done) }
+        if backlog.isEmpty, let failure {
+            logger.notice("report log writable again", metadata: ["directory": "\(configuration.directory)", "after": "\(failure)"])
+            self.failure = nil
+        }
+        return done
+    }
+
+    /// Encodes the event into the sink's chunk (its time made monotonic); false if the chunk must be written first.
+    private static func append(_ event: inout ReportEvent, to sink: SegmentSink) -> Bool {
+        let original = ReportTimestamp.milliseconds(event.timestamp)
+        let ms = sink.monotonic(original)
+        guard let target = sink.room(ms: ms, bound: event.jsonLineBound) else { return false }
+        if original != ms { event.timestamp = ReportTimestamp.date(milliseconds: ms) }
+        sink.commit(event.writeJSONLine(to: target), &event, ms: ms)
+        return true
+    }
+
+    /// Mirrors the lines just written to stdout and hands them to watchers.
+    func deliver(_ log: ReportLog, _ bytes: UnsafeRawBufferPointer, stamp: String?) {
+        mirror?.offer(bytes)
+        let watchers = log.watchers.withLock { $0.isEmpty ? [] : Array($0.values) }
+        let handlers = log.subscribers.withLock { $0.handlers.isEmpty ? [] : Array($0.handlers.values) }
+        guard !watchers.isEmpty || !handlers.isEmpty, let stamp else { return }
+        // The chunk ends the segment now: its lines start `bytes.count` before the end.
+        let base = (sink.catalog.entry(stamp)?.rollup.bytes ?? Int64(bytes.count)) - Int64(bytes.count)
+        var lines: [ReportWatcher.Line] = []
+        var offset = 0
+        let typed = bytes.bindMemory(to: UInt8.self)
+        while offset < typed.count, let newline = typed[offset...].firstIndex(of: 10) {
+            let text = String(decoding: UnsafeBufferPointer(rebasing: typed[offset..<newline]), as: UTF8.self)
+            lines.append(ReportWatcher.Line(text: text, position: ReportPosition(segment: stamp, offset: base + Int64(offset))))
+            offset = newline + 1
+        }
+        for handler in handlers { for line in lines { handler(line.text) } }
+        var over: [ObjectIdentifier] = []
+        for watcher in watchers where !watcher.deliver(lines) { over.append(ObjectIdentifier(watcher)) }
+        if !over.isEmpty {
+            log.watchers.withLock { all in for id in over { all.removeValue(forKey: id) } }
+            logger.notice("report watchers fell behind and were cut", metadata: ["count": "\(over.count)"])
+        }
+    }
+
+    /// Persists the active rollup every `rollupInterval` and applies retention every minute.
+    func housekeeping(stopping: Bool) {
+        let now = DispatchTime.now()
+        if !stopping, now.uptimeNanoseconds - lastPersist.uptimeNanoseconds >= UInt64(configuration.rollupInterval * 1e9) {
+            lastPersist = now
+            if let (stamp, rollup) = sink.activeRollup, rollup.bytes != persistedBytes {
+                persistedBytes = rollup.bytes
+                maintenance.submit(.persist(stamp, rollup, closed: false))
+            }
+        }
+        if now.uptimeNanoseconds - lastRetention.uptimeNanoseconds >= 60_000_000_000 {
+            lastRetention = now
+            maintenance.submit(.retention)
+        }
+    }
+
+    func fail(_ what: String, errno code: Int32) {
+        let message = "\(what): \(configuration.directory): \(String(cString: strerror(code)))"
+        if failure != message {
+            logger.error("report log unwritable; keeping events and retrying", metadata: ["error": "\(message)"])
+        }
+        failure = message
+    }
+}

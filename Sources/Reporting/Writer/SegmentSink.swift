@@ -1,0 +1,241 @@
+import Logging
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Appends lines to the active segment: the writer thread's (or an import's) side of the store.
+/// Lines are gathered in a chunk and written with one `write`; the segment is closed at the size
+/// limit and when the UTC day changes; timestamps are made monotonic; the rollup of what was written
+/// is merged into the catalog after each write.
+final class SegmentSink {
+    let catalog: SegmentCatalog
+    let segmentBytes: Int64
+    let sync: Bool
+    let maintenance: Maintenance?
+    let logger: Logger
+    /// `write(2)` with retries; a seam for tests of a full disk.
+    let writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32)
+    /// The chunk: lines are encoded straight into it.
+    private(set) var buffer: [UInt8]
+    private(set) var length = 0
+    private var chunkLines = 0
+    private var chunkFirstMs: Int64 = 0
+    private var chunkDay: Int64 = 0
+    /// After this chunk is written, the segment is full or the day is over.
+    private var closeAfterFlush = false
+    private var builder: RollupBuilder
+    /// The active segment's visitors, saved beside it when it closes.
+    private var visitors = VisitorFilter()
+    private var fd: Int32 = -1
+    private(set) var active: String?
+    private var activeDay: Int64 = 0
+    private var activeBytes: Int64 = 0
+    private var lastStampMs: Int64
+    /// The newest timestamp written: no later line is older (equal times are allowed).
+    private(set) var lastMs: Int64
+
+    init(
+        catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger,
+        writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
+    ) {
+        self.writeBytes = writeBytes
+        self.catalog = catalog
+        self.segmentBytes = max(1024, segmentBytes)
+        self.sync = sync
+        self.maintenance = maintenance
+        self.logger = logger
+        buffer = [UInt8](repeating: 0, count: chunkBytes)
+        builder = RollupBuilder(interner: catalog.interner)
+        let newest = catalog.segments.last
+        lastStampMs = newest?.startMs ?? .min
+        lastMs = newest.map { max($0.startMs, $0.rollup.lastMs) } ?? .min
+    }
+
+    /// The time an event at `ms` is written with: never older than the last line.
+    @inline(__always)
+    func monotonic(_ ms: Int64) -> Int64 { ms < lastMs ? lastMs : ms }
+
+    /// Room for a line of at most `bound` bytes at time `ms` (already monotonic), or nil when the
+    /// chunk must be flushed first.
+    func room(ms: Int64, bound: Int) -> UnsafeMutablePointer<UInt8>? {
+        let day = ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay)
+        if length == 0 {
+            if active != nil, activeDay != day || (activeBytes > 0 && activeBytes + Int64(bound) > segmentBytes) {
+                closeActive()
+            }
+            chunkDay = day
+            chunkFirstMs = ms
+            if bound > buffer.count { buffer = [UInt8](repeating: 0, count: bound) }
+        } else {
+            if day != chunkDay || (active == nil ? 0 : activeBytes) + Int64(length + bound) > segmentBytes {
+                closeAfterFlush = true
+                return nil
+            }
+            if length + bound > buffer.count { return nil }
+        }
+        return buffer.withUnsafeMutableBufferPointer { $0.baseAddress! + length }
+    }
+
+    /// Takes the line just written at `room`'s pointer into the chunk.
+    @inline(__always)
+    /// `inout` lends the event in place: passed by value it was copied, every field retained and released.
+    func commit(_ count: Int, _ event: inout ReportEvent, ms: Int64) {
+        length += count
+        chunkLines += 1
+        lastMs = ms
+        if let hash = builder.add(event, ms: ms, bytes: count) { visitors.add(hash: hash) }
+    }
+
+    var isEmpty: Bool { length == 0 }
+
+    /// Writes the chunk (opening a segment if needed), then hands the bytes written to `written`.
+    /// Returns the whole lines written and the errno of a failure (0 if none).
+    @discardableResult
+    func flush(_ written: (UnsafeRawBufferPointer) -> Void = { _ in }) -> (lines: Int, error: Int32) {
+        guard length > 0 else { return (0, 0) }
+        if active == nil, let error = openSegment() {
+            discardChunk()
+            return (0, error)
+        }
+        let (count, error) = buffer.withUnsafeBytes { writeBytes(fd, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+        var lines = chunkLines
+        if count < length {
+            // Keep whole lines only: cut the fragment and recount what made it.
+            let whole = buffer[..<count].lastIndex(of: 10).map { $0 + 1 } ?? 0
+            if count > whole { _ = ftruncate(fd, off_t(activeBytes + Int64(whole))) }
+            builder.reset()
+            lines = 0
+            var offset = 0
+            while offset < whole, let newline = buffer[offset..<whole].firstIndex(of: 10) {
+                if let event = try? buffer[offset..<newline].withUnsafeBufferPointer({ try ReportEvent(parsing: $0) }) {
+                    builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: newline + 1 - offset)
+                    lines += 1
+                }
+                offset = newline + 1
+            }
+            activeBytes += Int64(whole)
+            publish()
+            buffer.withUnsafeBytes { written(UnsafeRawBufferPointer(rebasing: $0[..<whole])) }
+            discardChunk()
+            return (lines, error == 0 ? EIO : error)
+        }
+        if sync, fsync(fd) != 0 {
+            logger.error("fsync of report segment failed", metadata: ["error": "\(String(cString: strerror(errno)))"])
+        }
+        activeBytes += Int64(count)
+        publish()
+        buffer.withUnsafeBytes { written(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        discardChunk()
+        if closeAfterFlush { closeActive() }
+        return (lines, 0)
+    }
+
+    private func discardChunk() {
+        length = 0
+        chunkLines = 0
+        closeAfterFlush = false
+        builder.reset()
+    }
+
+    private func publish() {
+        guard let active else { return }
+        let delta = builder.rollup
+        let bytes = activeBytes
+        catalog.update(active) { entry in
+            entry.rollup.merge(delta)
+            entry.rollup.bytes = bytes
+            entry.fileBytes = bytes
+        }
+        builder.reset()
+    }
+
+    /// Creates the next segment, named after the chunk's first time (and after the previous name).
+    private func openSegment() -> Int32? {
+        let stampMs = max(chunkFirstMs, lastStampMs == .min ? chunkFirstMs : lastStampMs + 1)
+        let stamp = SegmentName.stamp(milliseconds: stampMs)
+        let path = catalog.path(stamp: stamp, compressed: false)
+        var opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if opened < 0 && errno == ENOENT {
+            // The directory was removed under the running log: make it again.
+            _ = mkdir(catalog.directory, 0o755)
+            opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        }
+        guard opened >= 0 else { return errno }
+        var info = stat()
+        _ = fstat(opened, &info)
+        fd = opened
+        if sync { syncDirectory() }
+        active = stamp
+        activeDay = ReportTimestamp.floorDiv(stampMs, ReportTimestamp.msPerDay)
+        activeBytes = Int64(info.st_size)
+        lastStampMs = stampMs
+        catalog.add(SegmentEntry(stamp: stamp, startMs: stampMs, compressed: false, active: true, rollup: Rollup(), fileBytes: activeBytes))
+        return nil
+    }
+
+    private func syncDirectory() {
+        let dir = open(catalog.directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 {
+            _ = fsync(dir)
+            close(dir)
+        }
+    }
+
+    /// Ends the active segment: its rollup is written as closed, then it is compressed.
+    func closeActive() {
+        guard let stamp = active else { return }
+        if sync { _ = fsync(fd) }
+        closeFile()
+        active = nil
+        var closed: Rollup?
+        catalog.update(stamp) { entry in
+            entry.active = false
+            closed = entry.rollup
+        }
+        // The next segment's first chunk is encoded before its file is opened: start afresh here.
+        let visitors = self.visitors
+        self.visitors = VisitorFilter()
+        if let closed {
+            if let maintenance {
+                maintenance.closed(stamp, rollup: closed, visitors: visitors)
+            } else {
+                if RollupFile.writeAtomically(
+                    RollupFile.encode(closed, closed: true, names: catalog.interner.names), to: catalog.rollupPath(stamp), sync: sync)
+                {
+                    catalog.update(stamp) { $0.freeze() }
+                }
+                _ = RollupFile.writeAtomically(visitors.encode(), to: catalog.visitorsPath(stamp), sync: sync)
+            }
+        }
+    }
+
+    /// The active segment's rollup so far, for persisting while it is written.
+    var activeRollup: (stamp: String, rollup: Rollup)? {
+        guard let active, let entry = catalog.entry(active) else { return nil }
+        return (active, entry.rollup)
+    }
+
+    private func closeFile() {
+        guard fd >= 0 else { return }
+        close(fd)
+        fd = -1
+    }
+}
+
+/// Writes all of `bytes`, retrying short writes and EINTR; returns the bytes written and the errno.
+func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (count: Int, error: Int32) {
+    var offset = 0
+    while offset < bytes.count {
+        let result = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if result < 0 {
+            if errno == EINTR { continue }
+            return (offset, errno)
+        }
+        if result == 0 { return (offset, EIO) }
+        offset += result
+    }
+    return (offset, 0)
+}

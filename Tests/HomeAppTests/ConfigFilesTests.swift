@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import HomeAppTestSupport
+import Testing
+import TestSupport
+@testable import HomeApp
+
+private typealias F = ContentFixtures
+
+/// The configuration is read, never served, and a content file is bounded in size and items.
+@Suite("Configuration files")
+struct ConfigFilesTests {
+    @Test("content, toggles and the folder's notes are not served under /assets/", arguments: [
+        "/assets/content.json", "/assets/toggles.json", "/assets/README.md",
+    ])
+    func notServed(path: String) throws {
+        let fixture = try AppFixture()
+        #expect(try fixture.browser().get(path).status == 404)
+        #expect(try fixture.browser().get("/assets/app.css").status == 200)
+    }
+
+    @Test("without --content and --toggles the app reads Config/ beside the public folder")
+    func defaults() {
+        let configuration = AppConfiguration(publicFolder: AppFixture.publicFolder.path)
+        #expect(configuration.contentFile == AppFixture.configFolder.appendingPathComponent("content.json").path)
+        #expect(configuration.togglesFile == AppFixture.configFolder.appendingPathComponent("toggles.json").path)
+        #expect(FileManager.default.fileExists(atPath: configuration.contentFile))
+        #expect(FileManager.default.fileExists(atPath: configuration.togglesFile))
+    }
+
+    @Test("a content file over the size cap is refused, naming the cap")
+    func sizeCap() throws {
+        let directory = try F.temporaryDirectory()
+        defer { directory.remove() }
+        let url = directory.url.appendingPathComponent("big.json")
+        let padding = String(repeating: " ", count: ContentCatalog.maximumFileBytes)
+        try F.write(F.file(F.longItem) + padding, to: url)
+        let error = #expect(throws: ContentCatalogError.self) { try ContentCatalog.load(contentsOf: url) }
+        #expect(error?.description == "\(url.relativePath): is larger than the 4 MiB a content file may have")
+    }
+
+    @Test("a catalogue over the item cap is refused, naming the cap")
+    func itemCap() throws {
+        let items = (0...ContentCatalog.maximumItems).map { index in
+            F.longItem.replacingOccurrences(of: "m-001", with: "m-\(index)")
+                .replacingOccurrences(of: "images/posters/m-\(index).svg", with: "images/posters/m-001.svg")
+        }
+        let text = "{\"version\":1,\"items\":[" + items.joined(separator: ",") + "]}"
+        let error = #expect(throws: ContentCatalogError.self) {
+            try ContentCatalog.decode(Data(text.utf8), file: "content.json")
+        }
+        #expect(error?.description == "content.json: field \"items\" has 1001 items; the most a catalogue may have is 1000")
+    }
+
+    @Test("a named pipe as the content file is refused at once")
+    func fifo() throws {
+        let directory = try F.temporaryDirectory()
+        defer { directory.remove() }
+        let path = directory.url.appendingPathComponent("pipe.json").path
+        #expect(mkfifo(path, 0o600) == 0)
+        let error = #expect(throws: ContentCatalogError.self) { try ContentCatalog.load(contentsOf: URL(fileURLWithPath: path)) }
+        #expect(error?.description.hasSuffix("is not a regular file") == true)
+    }
+}

@@ -1,0 +1,121 @@
+import FeatureToggles
+import Foundation
+import HomeAppTestSupport
+import Reporting
+import Testing
+import TestSupport
+
+@testable import HomeApp
+@testable import Reporting
+
+/// `/reports/experiments`: the visits and selections of each group, compared with the first.
+@Suite("Experiment report")
+struct ExperimentReportTests {
+    static let toggles = #"""
+        {"experiments": [{"name": "home-layout", "groups": [
+          {"name": "a", "weight": 1, "layout": "list"}, {"name": "b", "weight": 1, "layout": "grid"}]}]}
+        """#
+
+    @Test("new visitors' views and selections land in their groups on /reports/experiments, linked from /reports")
+    func selectionsLandInTheirGroups() async throws {
+        let fixture = try AppFixture(toggles: Self.toggles)
+        var expected: [String: (visitors: Int, views: Int, selections: Int)] = ["a": (0, 0, 0), "b": (0, 0, 0)]
+        for index in 0..<20 {
+            let browser = fixture.browser()
+            let html = try browser.page("/").html
+            let visitor = try #require(browser.cookies["visitor"])
+            let group = try ExperimentTests.group(of: visitor)
+            expected[group]!.visitors += 1
+            expected[group]!.views += 1
+            // Group b selects on every visit, group a on every other one.
+            if group == "b" || index % 2 == 0 {
+                let open = try #require(html.buttons(named: "open").first)
+                #expect(try browser.press(open).status == 303)
+                expected[group]!.selections += 1
+            }
+        }
+        #expect(expected["a"]!.visitors > 0 && expected["b"]!.visitors > 0, "20 new visitors should land in both groups")
+        let selections = expected.values.reduce(0) { $0 + $1.selections }
+        try await eventually {
+            try fixture.events().filter { [.longSelected, .shortSelected, .streamSelected].contains($0.name) }.count == selections
+                && fixture.events().filter { $0.name == .launch }.count == 20
+        }
+
+        let browser = fixture.browser()
+        let reports = try browser.page("/reports").html
+        #expect(reports.all("a").contains { $0["href"] == "/reports/experiments" })
+        let (response, page) = try browser.page("/reports/experiments")
+        #expect(response.status == 200)
+        let section = try #require(page.first { $0["data-experiment"] == "home-layout" })
+        for (group, counts) in expected {
+            let row = try #require(section.first { $0["data-group"] == group })
+            #expect(row.first { $0["data-visitors"] != nil }?.text == "\(counts.visitors)")
+            #expect(row.first { $0["data-views"] != nil }?.text == "\(counts.views)")
+            #expect(row.first { $0["data-selections"] != nil }?.text == "\(counts.selections)")
+            let rate = Proportion(successes: counts.selections, trials: counts.views)
+            #expect(row.first { $0["data-rate"] != nil }?.text.hasPrefix(ExperimentResult.percent(rate.rate)) == true)
+        }
+        let sentence = try #require(section.first { $0.hasClass("experiment__findings") }?.text)
+        let a = Proportion(successes: expected["a"]!.selections, trials: expected["a"]!.views)
+        let b = Proportion(successes: expected["b"]!.selections, trials: expected["b"]!.views)
+        #expect(sentence.hasPrefix("Grid: \(ExperimentResult.percent(b.rate)) (\(ExperimentResult.range(b.wilson()))) vs List: "
+                                   + "\(ExperimentResult.percent(a.rate)) (\(ExperimentResult.range(a.wilson()))), p"), "\(sentence)")
+        #expect(section.first { $0.hasClass("experiment__power") } != nil)
+        #expect(!section.all("circle").isEmpty, "a point per group and day")
+
+        // The range: nothing from tomorrow on; a bad day is a 400 that says what was wrong.
+        let tomorrow = String(ReportTimestamp.string(from: Date().addingTimeInterval(86_400)).prefix(10))
+        let later = try browser.page("/reports/experiments?from=\(tomorrow)").html
+        #expect(later.first { $0["data-group"] == "a" }?.first { $0["data-views"] != nil }?.text == "0")
+        let bad = try browser.get("/reports/experiments?from=yesterday")
+        #expect(bad.status == 400)
+        #expect(try bad.html().errorMessage?.contains("\"from\" must be a UTC day like 2026-11-24") == true)
+    }
+
+    @Test("older lines tagged experiment and group count as experiment.<name>, in an experiment the toggles no longer name")
+    func legacyTags() async throws {
+        let fixture = try AppFixture(toggles: Self.toggles)
+        let log = fixture.app.services.reportLog
+        for (name, visitor) in [(ReportEvent.Name.launch, "v1"), (.launch, "v2"), (.shortSelected, "v2")] {
+            log.record(ReportEvent(name, layout: "list", visitor: visitor, properties: ["experiment": "home-hero", "group": "b"]))
+        }
+        try await eventually { log.store.experiments(ReportRange()).contains { $0.name == "home-hero" && $0.groups.first?.selections == 1 } }
+        let section = try #require(try fixture.browser().page("/reports/experiments").html.first { $0["data-experiment"] == "home-hero" })
+        #expect(section.first { $0.hasClass("experiment__status") }?.text == "not in the toggles")
+        let row = try #require(section.first { $0["data-group"] == "b" })
+        #expect(row.first { $0["data-views"] != nil }?.text == "2" && row.first { $0["data-selections"] != nil }?.text == "1")
+        #expect(row.first { $0["data-rate"] != nil }?.text.hasPrefix("50.0% (") == true)
+    }
+
+    @Test("a range that ends before it starts, or a time that is not one, is a 400 that says so", arguments: [
+        ("from=2026-11-24&to=2026-11-23", "\"to\" must be after \"from\"."),
+        ("to=2026-11-24T12:00:00", "\"to\" must be a UTC day like 2026-11-24 or a time like 2026-11-24T12:00:00.000Z."),
+    ])
+    func badRange(_ query: String, _ message: String) throws {
+        let response = try AppFixture(toggles: Self.toggles).browser().get("/reports/experiments?\(query)")
+        #expect(response.status == 400)
+        #expect(try response.html().errorMessage == message)
+    }
+
+    @Test("the /reports.json member has the agreed shape")
+    func json() throws {
+        let counts = [ReportExperimentCounts(name: "home-layout", groups: [
+            ReportGroupCounts(group: "a", layouts: ["list": 1000], views: 1000, selections: 101, visitors: 900, days: []),
+            ReportGroupCounts(group: "b", layouts: ["grid": 1000], views: 1000, selections: 124, visitors: 910, days: []),
+        ])]
+        let toggles = try Toggles(json: Data(Self.toggles.utf8), file: "t.json")
+        let results = ExperimentReportRoutes.results(counts, toggles: toggles, displayNames: ["list": "List", "grid": "Grid"])
+        let text = "{" + ExperimentsJSON.member(results) + "}"
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let experiment = try #require((object["experiments"] as? [[String: Any]])?.first)
+        #expect(experiment["name"] as? String == "home-layout")
+        let groups = try #require(experiment["groups"] as? [[String: Any]])
+        #expect(groups.map { Set($0.keys) } == Array(repeating: ["group", "layout", "visitors", "views", "selections", "rate", "low", "high"], count: 2))
+        #expect(groups[1]["group"] as? String == "b" && groups[1]["layout"] as? String == "grid" && groups[1]["views"] as? Int == 1000)
+        #expect(groups[1]["rate"] as? Double == 0.124)
+        let p = try #require(experiment["pValue"] as? Double)
+        let expectedP = ProportionDifference(Proportion(successes: 124, trials: 1000), baseline: Proportion(successes: 101, trials: 1000)).pValue
+        #expect(abs(p - expectedP) < 1e-6 && p > 0.05)
+        #expect(results[0].sentence(for: results[0].groups[1])?.hasPrefix("Grid: 12.4% (") == true)
+    }
+}
