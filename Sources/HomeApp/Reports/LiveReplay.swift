@@ -14,14 +14,14 @@ struct LiveReplay: Sendable {
         let stream = watcher.stream
         let clock = ContinuousClock()
         let deadline = clock.now + Self.patience
-        var last: String?
+        var last: ReportPosition?
         var lines = store.lines(after: after).makeIterator()
         var events: [UInt8] = []
         while true {
             let line = lines.nextLine()
             if let line, ServerSentEvents.isLine(line.text) {
                 events += ServerSentEvents.event(line.text, at: line.position)
-                last = String(decoding: line.text, as: UTF8.self)
+                last = line.position
             }
             guard events.count >= 8 * 1024 || (line == nil && !events.isEmpty) else {
                 if line == nil { break } else { continue }
@@ -35,6 +35,6 @@ struct LiveReplay: Sendable {
             events = []
             if line == nil { break }
         }
-        watcher.caughtUp(last: last)
+        watcher.caughtUp(through: last ?? after)
     }
 }
