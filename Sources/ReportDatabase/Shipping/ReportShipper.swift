@@ -89,8 +89,9 @@ public final class ReportShipper: Service {
                     $0.lastError = message
                     $0.refused = refused
                 }
-                // One line per kind of trouble, not one per attempt.
-                if loggedFailure != message {
+                // One line per kind of trouble (down, or refused), not one per attempt.
+                let kind = refused ? "refused" : "unavailable"
+                if loggedFailure != kind {
                     if refused {
                         logger.error("the report database refused this server; events stay in the local log until that is fixed",
                                      metadata: ["error": "\(message)"])
@@ -98,7 +99,7 @@ public final class ReportShipper: Service {
                         logger.warning("report database unavailable; events stay in the local log, retrying",
                                        metadata: ["error": "\(message)"])
                     }
-                    loggedFailure = message
+                    loggedFailure = kind
                 }
                 doorbell.wait(seconds: refused ? configuration.refusedBackoff : backoff)
                 backoff = min(backoff * 2, configuration.maxBackoff)
