@@ -31,7 +31,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "MicroHTTP", dependencies: [
-            "CMicroHTTPD", "Basics", "CZlib", "CBrotli",
+            "CMicroHTTPD", "CZlib", "CBrotli", "Basics",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // SHA-256 and HMAC in C with the x86 SHA extensions: every home page signs a CSRF token.

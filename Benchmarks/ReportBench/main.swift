@@ -1,49 +1,181 @@
-// Sustained ReportLog throughput: N events recorded from 2 threads into a temporary file,
-// timed until shutdown() has written and fsynced the last one.
-// Usage: report-bench [events] [--keep]
+// The report store's figures (see docs/performance.md, "Report store").
+//   report-bench writer [events]        events/s through ReportLog from 2 threads, rollups kept
+//   report-bench writer-simple [events] the same with the single-file writer's old event shape
+//   report-bench day [events] [--keep]  a day's log in today's single-file format: import, then query timings
+// Events: 8 names, 2 layouts, 200 items, 50,000 visitors in sessions, a third tagged experiment.hero.
 import Foundation
 import Reporting
 
-let arguments = CommandLine.arguments.dropFirst()
-let total = arguments.compactMap { Int($0) }.first ?? 2_000_000
-let threads = 2
-let path = FileManager.default.temporaryDirectory.appendingPathComponent("report-bench-\(getpid())").path
-try? FileManager.default.removeItem(atPath: path)
-
-// A buffer as large as the run, so the figure is the writer's sustained rate rather than drops.
-let log = try ReportLog(configuration: .init(path: path, bufferCapacity: total))
-let layouts = ["list", "grid"]
-let names: [ReportEvent.Name] = [.launch, .longSelected, .horizontalSwipe, .streamSelected]
-let start = DispatchTime.now()
-DispatchQueue.concurrentPerform(iterations: threads) { thread in
-    let visitor = UUID().uuidString
-    for index in 0..<(total / threads) {
-        log.record(ReportEvent(
-            names[index & 3], layout: layouts[index & 1], item: "m-\(index % 60)", visitor: visitor,
-            request: "req-\(thread)-\(index)"))
-    }
+/// Prints a line at once (stdout is a pipe or file when run in the background).
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
 }
-let recorded = DispatchTime.now()
-log.shutdown()
-let end = DispatchTime.now()
 
-func seconds(_ from: DispatchTime, _ to: DispatchTime) -> Double {
+let arguments = Array(CommandLine.arguments.dropFirst())
+let mode = arguments.first ?? "writer"
+let count = arguments.dropFirst().compactMap { Int($0) }.first
+
+func seconds(_ from: DispatchTime, _ to: DispatchTime = .now()) -> Double {
     Double(to.uptimeNanoseconds - from.uptimeNanoseconds) / 1e9
 }
-let status = log.status
-let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-let elapsed = seconds(start, end)
-print("events:           \(total) from \(threads) threads")
-print("written:          \(status.written) lines, \(bytes / 1_048_576) MiB, dropped \(status.dropped)")
-print("record() calls:   \(Int(Double(total) / seconds(start, recorded))) events/s")
-print("sustained:        \(Int(Double(status.written) / elapsed)) events/s to the file (incl. final flush + fsync, \(String(format: "%.2f", elapsed)) s)")
-// What a /reports page costs on this file: a full counting scan and a newest-first page.
-let reader = ReportReader(path: path)
-let scanStart = DispatchTime.now()
-let summary = try reader.summary()
-let scanned = DispatchTime.now()
-let page = try reader.page(matching: ReportFilter(layout: "grid"), limit: 50)
-let paged = DispatchTime.now()
-print("reader summary:   \(summary.total) lines in \(String(format: "%.2f", seconds(scanStart, scanned))) s; newest page of \(page.events.count) in \(String(format: "%.4f", seconds(scanned, paged))) s")
-if !arguments.contains("--keep") { try? FileManager.default.removeItem(atPath: path) }
-exit(status.written == total && status.dropped == 0 ? 0 : 1)
+
+/// CPU seconds used by this process, or by the calling thread.
+func cpuSeconds(thread: Bool = false) -> Double {
+    var time = timespec()
+    clock_gettime(thread ? CLOCK_THREAD_CPUTIME_ID : CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+final class Total: @unchecked Sendable {
+    let lock = NSLock()
+    var value = 0.0
+    func add(_ amount: Double) { lock.lock(); value += amount; lock.unlock() }
+}
+
+func temporary(_ name: String) -> String {
+    FileManager.default.temporaryDirectory.appendingPathComponent("report-bench-\(getpid())-\(name)").path
+}
+
+let layouts = ["list", "grid"]
+let names: [ReportEvent.Name] = [.launch, .longSelected, .launch, .shortSelected, .horizontalSwipe, .streamSelected, .launch, .settingsSelected]
+let items = (0..<200).map { "item-\($0)" }
+let visitors = (0..<50_000).map { _ in UUID().uuidString.lowercased() }
+
+/// Visitors come in sessions: each quarter-million events draw on 2,000 of the 50,000.
+func visitorIndex(_ index: Int) -> Int { ((index / 250_000) * 2000 + (index * 7919) % 2000) % visitors.count }
+
+/// Event `index` of `total` spread over one day: two lines per home view, experiment tags on a third.
+func makeEvent(_ index: Int, total: Int, start: Int64) -> ReportEvent {
+    let ms = start + Int64(Double(index) / Double(total) * 86_400_000)
+    let name = names[index & 7]
+    var properties: [String: String] = [:]
+    if index % 3 == 0 { properties["experiment.hero"] = index % 2 == 0 ? "control" : "big" }
+    return ReportEvent(
+        name, timestamp: Date(timeIntervalSince1970: Double(ms) / 1000), layout: layouts[(index >> 3) & 1],
+        item: name == .launch ? nil : items[index % items.count], visitor: visitors[visitorIndex(index)],
+        request: "req-\(index)", properties: properties)
+}
+
+switch mode {
+case "writer", "writer-simple":
+    let total = count ?? 4_000_000
+    let directory = temporary("writer")
+    var configuration = ReportLog.Configuration(directory: directory, bufferCapacity: total)
+    configuration.compress = false  // compression is a background thread's; this measures the writer
+    let log = try ReportLog(configuration: configuration)
+    // The events are made first: what the callers' handlers cost to build them is theirs.
+    let base = ReportTimestamp.milliseconds(Date())
+    // "writer-simple": the shape the single-file writer was measured with (no properties, 5,000
+    // short visitor ids), for a side-by-side figure.
+    let names4: [ReportEvent.Name] = [.launch, .longSelected, .horizontalSwipe, .streamSelected]
+    let batches = (0..<2).map { thread in
+        stride(from: thread, to: total, by: 2).map { index in
+            mode == "writer" ? makeEvent(index, total: total * 100, start: base)
+                : ReportEvent(names4[index & 3], layout: layouts[index & 1], item: "m-\(index % 60)", visitor: "v\(index % 5000)",
+                              request: "req-\(thread)-\(index)")
+        }
+    }
+    let start = DispatchTime.now()
+    let cpuStart = cpuSeconds()
+    let producers = Total()
+    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+        let begin = cpuSeconds(thread: true)
+        for event in batches[thread] { log.record(event) }
+        producers.add(cpuSeconds(thread: true) - begin)
+    }
+    let recorded = seconds(start)
+    log.shutdown()
+    let elapsed = seconds(start)
+    // On a shared machine wall time says more about the neighbours than the writer: its CPU time
+    // (the process's, less the recording threads') is the steadier figure.
+    let writerCPU = cpuSeconds() - cpuStart - producers.value
+    say("writer: \(Int(Double(total) / writerCPU)) events per CPU second of the writer (\(String(format: "%.2f", writerCPU)) s CPU)")
+    let status = log.status
+    say("writer: \(total) events from 2 threads; record() \(Int(Double(total) / recorded))/s; written \(status.written), dropped \(status.dropped)")
+    say("writer: \(Int(Double(status.written) / elapsed)) events/s to segments with rollups (\(String(format: "%.2f", elapsed)) s incl. final flush)")
+    say("writer: \(log.store.segmentFiles.count) segments, summary total \(log.store.summary().total)")
+    try? FileManager.default.removeItem(atPath: directory)
+    exit(status.written == total ? 0 : 1)
+
+case "day":
+    let total = count ?? 10_000_000
+    let file = temporary("day.jsonl")
+    let directory = temporary("store")
+    let start = ReportTimestamp.milliseconds(ReportTimestamp.parse("2026-11-21T00:00:00Z")!)
+    // The single file, written as today's log writes it.
+    var generated = DispatchTime.now()
+    let handle = FileHandle(forWritingAtPath: file) ?? {
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
+        return FileHandle(forWritingAtPath: file)!
+    }()
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(8 << 20)
+    for index in 0..<total {
+        makeEvent(index, total: total, start: start).appendJSONLine(to: &buffer)
+        if buffer.count > 8 << 20 {
+            handle.write(Data(buffer))
+            buffer.removeAll(keepingCapacity: true)
+        }
+    }
+    handle.write(Data(buffer))
+    try handle.close()
+    let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+    say("day: generated \(total) events, \(size >> 20) MiB in \(String(format: "%.1f", seconds(generated))) s")
+    generated = .now()
+    let importCPU = cpuSeconds()
+    let result = try ReportImport.run(files: [file], directory: directory, compress: true)
+    say("import: \(result); \(Int(Double(total) / (cpuSeconds() - importCPU))) events per CPU second (parse, encode, rollups, gzip)")
+    let onDisk = try FileManager.default.contentsOfDirectory(atPath: directory).reduce(0) { total, name in
+        total + ((try? FileManager.default.attributesOfItem(atPath: directory + "/" + name)[.size] as? Int) ?? 0)
+    }
+    say("import: store on disk \(onDisk >> 20) MiB (compressed segments and rollups)")
+    let opened = DispatchTime.now()
+    let store = try ReportStore(directory: directory)
+    say("open: \(store.segmentFiles.count) segments, rollups loaded in \(String(format: "%.3f", seconds(opened))) s")
+    func residentMiB() -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+        return (Int(line.split(separator: " ").dropFirst().first ?? "0") ?? 0) / 1024
+    }
+    say("open: RSS \(residentMiB()) MiB with every rollup in memory")
+
+    func time(_ label: String, runs: Int = 30, _ body: () -> Int) {
+        var samples: [Double] = []
+        var answer = 0
+        for _ in 0..<runs {
+            let begin = DispatchTime.now()
+            answer = body()
+            samples.append(seconds(begin) * 1000)
+        }
+        samples.sort()
+        let p50 = samples[samples.count / 2]
+        let p99 = samples[min(samples.count - 1, Int(Double(samples.count) * 0.99))]
+        say(String(format: "query: %-44@ p50 %8.2f ms  p99 %8.2f ms  (answer %d)", label as NSString, p50, p99, answer))
+    }
+    let end = start + 86_400_000
+    let lastHour = ReportRange(from: ReportTimestamp.date(milliseconds: end - 3_600_000), to: nil)
+    let visitor = visitors[visitorIndex(total / 2)]
+    time("summary, everything") { store.summary().total }
+    time("summary, last hour") { store.summary(lastHour).total }
+    time("summary, event=long_selected") { store.summary(filter: ReportFilter(event: "long_selected")).total }
+    time("summary, layout=grid") { store.summary(filter: ReportFilter(layout: "grid")).total }
+    time("summary, item=item-7") { store.summary(filter: ReportFilter(item: "item-7")).total }
+    time("summary, visitor (reads the events)", runs: 3) { store.summary(filter: ReportFilter(visitor: visitor)).total }
+    time("events, newest 50") { store.events(limit: 50).events.count }
+    time("events, event=long_selected, 50") { store.events(matching: ReportFilter(event: "long_selected"), limit: 50).events.count }
+    time("events, visitor, one page (budget 16 MiB)") { store.events(matching: ReportFilter(visitor: visitor), limit: 50).events.count }
+    time("experiments, everything") { store.experiments().count }
+    time("lines since the last minute") {
+        store.lines(since: ReportTimestamp.date(milliseconds: end - 60_000)).reduce(0) { $0 + $1.count }
+    }
+    say("queries: RSS \(residentMiB()) MiB")
+    if !arguments.contains("--keep") {
+        try? FileManager.default.removeItem(atPath: file)
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+default:
+    say("usage: report-bench writer [events] | day [events] [--keep]")
+    exit(2)
+}

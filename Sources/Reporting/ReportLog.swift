@@ -61,6 +61,9 @@ public final class ReportLog: Sendable {
         public var freeSpace: @Sendable (String) -> (available: Int64, total: Int64)? = ReportLog.fileSystemSpace
         /// The clock retention ages are measured against; a seam for tests.
         public var now: @Sendable () -> Date = { Date() }
+        /// Writes bytes to a segment (`write(2)` with retries): the bytes written and the errno of a
+        /// failure; a seam for tests of a full disk.
+        var writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
 
         /// The directory (the configuration's older name for it).
         public var path: String {

@@ -6,7 +6,8 @@ import Reporting
 /// `dynamic-home reports …`: work on a report directory beside serving.
 struct ReportsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "reports", abstract: "Import JSON Lines into a report directory, or check its rollups.",
+        commandName: "reports",
+        abstract: "Import JSON Lines into a report directory, or check its rollups.",
         subcommands: [Import.self, Check.self])
 
     struct Import: ParsableCommand {

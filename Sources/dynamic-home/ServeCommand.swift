@@ -92,8 +92,14 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
-    @Option(help: "Seconds an idle connection is kept open.")
+    @Option(help: "Seconds an idle connection is kept open, and the most a request head, then its body, may take.")
     var connectionTimeout: UInt32 = 30
+
+    @Option(help: "Connections open at once.")
+    var connectionLimit: UInt32 = 1024
+
+    @Option(help: "Connections one client address may hold open at once (0: no limit).")
+    var perAddressLimit: UInt32 = 128
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: Logger.Level = .info
@@ -101,6 +107,11 @@ struct ServeCommand: ParsableCommand {
     func validate() throws {
         if let threads, !(1...256).contains(threads) {
             throw ValidationError("--threads must be between 1 and 256, not \(threads)")
+        }
+        if connectionLimit < 1 { throw ValidationError("--connection-limit must be at least 1") }
+        if perAddressLimit >= connectionLimit {
+            // Otherwise one address can hold every slot.
+            throw ValidationError("--per-address-limit must be below --connection-limit (\(connectionLimit)), not \(perAddressLimit)")
         }
         do {
             _ = try TrustedProxies(trustedProxy)
@@ -172,6 +183,8 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.host = host
         serverConfiguration.port = port
         serverConfiguration.connectionTimeout = connectionTimeout
+        serverConfiguration.connectionLimit = connectionLimit
+        serverConfiguration.perIPConnectionLimit = perAddressLimit
         if let threads { serverConfiguration.threads = threads }
         serverConfiguration.trustedProxies = try TrustedProxies(trustedProxy)
         serverConfiguration.metrics = metrics

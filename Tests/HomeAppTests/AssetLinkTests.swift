@@ -15,7 +15,7 @@ import TestSupport
             && parts[parts.count - 2].utf8.count == 8 && parts[parts.count - 2].allSatisfy(\.isHexDigit)
     }
 
-    @Test(arguments: ["/?layout=grid", "/?layout=list", "/search?q=a", "/settings", "/nowhere"])
+    @Test(arguments: ["/?layout=grid", "/?layout=list", "/search?q=a", "/settings", "/nowhere", "/long/m-001"])
     func everyPageLinksFingerprintedFiles(target: String) throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let (_, html) = try fixture.browser().page(target)
@@ -47,8 +47,10 @@ import TestSupport
         let folder = try TemporaryDirectory("asset-links")
         let public_ = folder.url.appendingPathComponent("Public")
         try FileManager.default.copyItem(at: AppFixture.publicFolder, to: public_)
-        try FileManager.default.copyItem(at: AppFixture.configFolder, to: folder.url.appendingPathComponent("Config"))
-        var configuration = AppConfiguration(publicFolder: public_.path)
+        let config = AppFixture.repositoryRoot.appendingPathComponent("Config")
+        var configuration = AppConfiguration(publicFolder: public_.path,
+                                             contentFile: config.appendingPathComponent("content.json").path,
+                                             togglesFile: config.appendingPathComponent("toggles.json").path)
         configuration.reportLog = folder.path("reports")
         configuration.reloadInterval = 0.1
         let app = try HomeApplication(configuration: configuration)

@@ -67,4 +67,12 @@ import Testing
         let bare = String(cookie.value.drop { $0 != "." }.dropFirst())
         #expect(throws: HTTPError.self) { try access(clock: Clock()).authorize(request(cookie: bare)) }
     }
+
+    @Test func anIPv6ClientIsCountedByItsSlash64() {
+        let throttle = SignInThrottle()
+        for host in 1...6 { throttle.failed(from: "2001:db8:1:2::\(host)") }
+        #expect(throttle.lockout(for: "2001:db8:1:2:ffff::9") != nil)
+        #expect(throttle.lockout(for: "2001:db8:1:3::1") == nil)
+        #expect(SignInThrottle.key(for: "192.0.2.7") == "192.0.2.7")
+    }
 }

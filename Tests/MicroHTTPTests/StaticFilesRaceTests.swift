@@ -24,8 +24,9 @@ import TestSupport
         }
     }
 
-    @Test(arguments: [0, 256 * 1024])
-    func aFolderSwappedForALinkOutsideNeverServesTheOutside(heldFileSize: Int) throws {
+    /// `useProc` false: the check a system without `/proc` gets (`ConfinedOpen`'s fallback).
+    @Test(arguments: [(0, true), (256 * 1024, true), (0, false)])
+    func aFolderSwappedForALinkOutsideNeverServesTheOutside(heldFileSize: Int, useProc: Bool) throws {
         let base = try TemporaryDirectory("static-race")
         defer { base.remove() }
         let root = base.url.appendingPathComponent("Public")
@@ -52,9 +53,15 @@ import TestSupport
         swapper.start()
         var served = 0, leaked = 0
         for _ in 0..<Self.requests {
-            guard let response = try? files.response(for: ["x", "f.txt"], headers: Headers()) else { continue }
-            served += 1
-            if Self.bytes(of: response) != Array("inside".utf8) { leaked += 1 }
+            if useProc {
+                guard let response = try? files.response(for: ["x", "f.txt"], headers: Headers()) else { continue }
+                served += 1
+                if Self.bytes(of: response) != Array("inside".utf8) { leaked += 1 }
+            } else {
+                guard let fd = ConfinedOpen.open("x/f.txt", below: files.root, useProc: false) else { continue }
+                served += 1
+                if Self.bytes(of: Response(body: .file(OpenFile(adopting: fd)))) != Array("inside".utf8) { leaked += 1 }
+            }
         }
         stop.store(true, ordering: .relaxed)
         #expect(leaked == 0, "\(leaked) of \(served) answers were not the file inside")

@@ -95,6 +95,42 @@ import TestSupport
         #expect(log.dropped == 10)
     }
 
+    @Test func aFullDiskKeepsEventsForRetryCutsTornWritesAndCountsWhatOverflows() async throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        // The disk fills after 300 bytes of the first write: half a line goes out, then ENOSPC.
+        let full = Atomic<Bool>(true)
+        let budget = Atomic<Int>(300)
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"), bufferCapacity: 50, flushInterval: 0.01)
+        configuration.writeBytes = { fd, bytes in
+            guard full.load(ordering: .relaxed) else { return writeAll(fd, bytes) }
+            let allowed = min(bytes.count, budget.exchange(0, ordering: .relaxed))
+            let written = allowed > 0 ? writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<allowed])).count : 0
+            return (written, ENOSPC)
+        }
+        let log = try ReportLog(configuration: configuration)
+        let told = Collected<Bool>()
+        for index in 0..<10 { log.record(event(at: dayStart + Int64(index), item: "e\(index)")) { told.append($0) } }
+        #expect(await eventually(within: 5) { log.status.lastError?.contains("No space left") == true })
+        // 70 more with nothing writable, into a buffer of 50: 50 wait, the oldest others are dropped.
+        for index in 10..<80 { log.record(event(at: dayStart + Int64(index), item: "e\(index)")) { told.append($0) } }
+        #expect(await eventually(within: 5) { log.status.pending == 50 })
+        full.store(false, ordering: .relaxed)
+        #expect(await eventually(within: 5) { log.status.pending == 0 })
+        log.shutdown()
+        // Whole lines only (a torn one would not parse), none twice: those written before the disk
+        // filled, then the 50 kept; the rest dropped, counted and told.
+        let items = try storeLines(log.store).map { try ReportEvent(jsonLine: $0).item ?? "" }
+        let early = items.prefix { Int($0.dropFirst())! < 30 }
+        #expect(!early.isEmpty && early.count < 5)
+        #expect(items == Array(early) + (30..<80).map { "e\($0)" })
+        #expect(early == ArraySlice((0..<early.count).map { "e\($0)" }))
+        #expect(log.dropped == 30 - early.count)
+        #expect(told.all.filter { $0 }.count == items.count)
+        #expect(told.all.filter { !$0 }.count == log.dropped)
+        #expect(log.store.summary().total == items.count)
+    }
+
     @Test func retentionDeletesTheOldestClosedSegmentsByAgeAndByTotalNeverTheActiveOne() async throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }

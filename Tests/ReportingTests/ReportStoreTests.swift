@@ -84,8 +84,34 @@ import TestSupport
                 #expect(point.count == inBucket.count, "round \(round)")
             }
         }
+        // Each closed segment has a visitor filter: a visitor's summary reads only the segments
+        // that may hold them (the visitor rounds above check it still counts every event).
+        let filtered = store.catalog.segments.filter { !store.mayHold(visitor: "nobody-at-all", $0) }
+        #expect(filtered.count >= store.catalog.segments.count - 1)
         // The live store (the writer's own rollups) agrees with the one read from disk.
         #expect(log.store.summary() == store.summary())
+        // Closed segments hold items by the hour: whole hours, partial ones and single minutes agree.
+        for (from, to) in [(0, 7_200_000), (1_234_567, 5_555_555), (3_600_000, 3_660_000), (59_999, 60_001), (0, 200_000_000)] {
+            let range = ReportRange(from: ReportTimestamp.date(milliseconds: first + Int64(from)), to: ReportTimestamp.date(milliseconds: first + Int64(to)))
+            for item in ["m3", "m11"] {
+                let summary = store.summary(range, filter: ReportFilter(item: item))
+                #expect(summary.total == Self.naive(events, range, ReportFilter(item: item)).0, "\(from)-\(to) \(item)")
+                #expect(summary.series.isEmpty || summary.bucket >= 3600)
+                #expect(summary.series.reduce(0) { $0 + $1.count } == summary.total)
+            }
+        }
+        #expect(store.catalog.segments.allSatisfy { $0.hourlyItems != nil && $0.rollup.counts.isEmpty })
+        // Per minute for a chart window, items included, at full grain.
+        let window = ReportTimestamp.floorDiv(first, 60_000) + 700
+        for filter in [ReportFilter(item: "m3"), ReportFilter(event: "launch"), ReportFilter()] {
+            let perMinute = store.minuteCounts(from: window, to: window + 120, filter: filter)
+            var expected: [Int64: Int] = [:]
+            for event in events where filter.matches(event) {
+                let minute = ReportTimestamp.floorDiv(ReportTimestamp.milliseconds(event.timestamp), 60_000)
+                if minute >= window && minute < window + 120 { expected[minute, default: 0] += 1 }
+            }
+            #expect(perMinute.filter { $0.value > 0 } == expected)
+        }
         // Visitors: a HyperLogLog estimate within a few percent.
         let distinct = Set(events.compactMap(\.visitor)).count
         #expect(abs(store.summary().visitors - distinct) <= distinct / 20 + 1)
@@ -121,12 +147,16 @@ import TestSupport
         // An older segment compressed, a newer one plain with a malformed line and a torn tail.
         let older = (0..<40).map(line).joined(separator: "\n") + "\n"
         try older.write(toFile: reports + "/older.jsonl", atomically: false, encoding: .utf8)
-        #expect(Gzip.compress(reports + "/older.jsonl", to: reports + "/events-20261121T000000.000Z.jsonl.gz"))
+        // Small gzip members, with their index: read backwards a member at a time.
+        let index = try #require(Gzip.compress(reports + "/older.jsonl", to: reports + "/events-20261121T000000.000Z.jsonl.gz", memberBytes: 500))
+        #expect(index.members.count > 5)
+        #expect(RollupFile.writeAtomically(index.encode(), to: reports + "/events-20261121T000000.000Z.gzi", sync: false))
         try FileManager.default.removeItem(atPath: reports + "/older.jsonl")
         let newer = (40..<60).map(line).joined(separator: "\n") + "\n{\"timestamp\":\"broken\n" + (60..<80).map(line).joined(separator: "\n")
             + "\n" + #"{"timestamp":"2026-11-21T00:01:20.000Z","ev"#
         try newer.write(toFile: reports + "/events-20261121T000040.000Z.jsonl", atomically: false, encoding: .utf8)
         let store = try ReportStore(directory: reports)
+        #expect(store.catalog.segments.first?.index != nil)
         var seen: [String] = []
         var before: ReportPosition?
         var pages = 0
@@ -148,6 +178,10 @@ import TestSupport
             pages += 1
         } while before != nil && pages < 500
         #expect(odd == ["i7"])
+        // Lines since a time inside the compressed segment start at the right member.
+        let since = storeLines(ReportStoreView(store: store, since: dayStart + 17_000))
+        #expect(since.compactMap { try? ReportEvent(jsonLine: $0).item } == (17..<80).map { "i\($0)" })
+        #expect(store.lineStart(in: store.catalog.segments[0], atOrAfter: dayStart + 30_000) > 0)
         // A range stops the reading at its start.
         let ranged = store.events(range: ReportRange(from: ReportTimestamp.date(milliseconds: dayStart + 60_000)), limit: 100)
         #expect(ranged.events.map { $0.item ?? "" } == (60..<80).reversed().map { "i\($0)" })
@@ -211,10 +245,10 @@ import TestSupport
 
         // A rollup that counts one event too many, written whole (valid checksum): found.
         let segment = store.catalog.segments[1]
-        var wrong = segment.rollup
+        let path = reports + "/" + SegmentName.rollupFile(segment.stamp)
+        var wrong = try #require(RollupFile.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: path))), interner: store.catalog.interner)).rollup
         let key = wrong.counts.keys.first!
         wrong.counts[key]! += 1
-        let path = reports + "/" + SegmentName.rollupFile(segment.stamp)
         #expect(RollupFile.writeAtomically(RollupFile.encode(wrong, closed: true, names: store.catalog.interner.names), to: path, sync: false))
         // And one torn.
         let torn = reports + "/" + SegmentName.rollupFile(store.catalog.segments[0].stamp)
@@ -256,7 +290,7 @@ import TestSupport
         behind.bytes = 0
         #expect(RollupFile.writeAtomically(RollupFile.encode(behind, closed: false, names: [""]), to: reports + "/" + SegmentName.rollupFile(segments.last!.stamp), sync: false))
         let plain2 = reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: false)
-        #expect(Gzip.compress(plain2, to: reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: true)))
+        #expect(nil != Gzip.compress(plain2, to: reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: true)))
 
         var reopenedConfiguration = configuration
         reopenedConfiguration.compress = true
@@ -268,6 +302,24 @@ import TestSupport
         #expect(reopened.store.summary().total == 301)
         #expect(listing(reports).allSatisfy { !$0.hasSuffix(".tmp") })
         #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        // Every closed segment has its visitor filter again, those rebuilt included.
+        let data = listing(reports).filter { $0.contains(".jsonl") }.count
+        #expect(listing(reports).filter { $0.hasSuffix(".visitors") }.count == data)
+        #expect(reopened.store.summary(filter: ReportFilter(visitor: "v3")).total == (0..<300).filter { $0 % 9 == 3 }.count)
+    }
+
+    @Test func checkFindsAVisitorFilterThatWouldHideAVisitor() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let reports = directory.path("reports")
+        let log = try ReportLog(directory: reports)
+        for index in 0..<50 { log.record(event(at: dayStart + Int64(index), visitor: "v\(index)")) }
+        log.shutdown()
+        #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        let stamp = try #require(log.store.catalog.segments.first?.stamp)
+        #expect(RollupFile.writeAtomically(VisitorFilter().encode(), to: log.store.catalog.visitorsPath(stamp), sync: false))
+        let checked = try ReportCheck.run(directory: reports)
+        #expect(checked.mismatches.map(\.reason) == ["visitor filter misses visitors of the segment"])
     }
 
     @Test func killedMidWriteAndMidCloseNoAcknowledgedLineIsLostNorWrittenTwice() throws {

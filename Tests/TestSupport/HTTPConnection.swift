@@ -12,7 +12,8 @@ public final class HTTPConnection {
     private let descriptor: Int32
     private var buffer: [UInt8] = []
 
-    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15) throws {
+    /// `source` binds the client's own address first (another loopback address, e.g. 127.0.0.2).
+    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15, source: String? = nil) throws {
         // The descriptor is stored only once connected: a throw after every stored property is set
         // still runs deinit, which would close it a second time, and by then the number may belong
         // to another test's server (libmicrohttpd then aborts: "Close socket failed").
@@ -20,6 +21,18 @@ public final class HTTPConnection {
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw Failure(description: "cannot bind to \(source)")
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian

@@ -6,6 +6,8 @@ public final class ServerProcess: Sendable {
     public struct Failure: Error, CustomStringConvertible { public let description: String }
 
     private let process: Process
+    /// Kept open and never read, for `stalledStandardOutput`.
+    private let stalled = Pipe()
     private let output = OutputBuffer()
     /// The port it listens on (0 when started without waiting for it).
     public let port: UInt16
@@ -26,9 +28,11 @@ public final class ServerProcess: Sendable {
     }
 
     /// Starts the server; with `waitForListening` it returns once the log names the port.
-    /// `environment` adds to (or, with an empty value, sets empty) the inherited variables.
+    /// `environment` adds to (or, with an empty value, sets empty) the inherited variables. With
+    /// `stalledStandardOutput`, standard output is a pipe nobody reads (the log is still read from
+    /// standard error).
     public init(arguments: [String], workingDirectory: URL? = nil, environment: [String: String] = [:],
-                waitForListening: Bool = true) throws {
+                waitForListening: Bool = true, stalledStandardOutput: Bool = false) throws {
         process = Process()
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
@@ -38,7 +42,7 @@ public final class ServerProcess: Sendable {
         process.currentDirectoryURL = workingDirectory ?? Self.repositoryRoot
         let pipe = Pipe()
         process.standardError = pipe
-        process.standardOutput = pipe
+        process.standardOutput = stalledStandardOutput ? stalled : pipe
         try process.run()
         output.read(from: pipe.fileHandleForReading)
         guard waitForListening else {

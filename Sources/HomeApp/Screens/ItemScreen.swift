@@ -29,7 +29,7 @@ final class ItemScreenView: RootView {
         AppHeader.render(into: &writer, context: scope.context)
         writer.write("<article class=\"item-screen__article\"><a class=\"item-screen__back\" href=\"/\">Back to home</a>")
         writer.write("<img class=\"item-screen__poster\"")
-        writer.urlAttribute("src", "/assets/" + item.image)
+        writer.urlAttribute("src", scope.context.assetURL("/assets/" + item.image))
         writer.attribute("alt", "Poster of \(item.title)")
         writer.write(" width=\"960\" height=\"540\"><div class=\"item-screen__body\"><p class=\"item-screen__kind")
         if item.isLive() { writer.write(" is-live") }
@@ -49,8 +49,8 @@ final class ItemScreenView: RootView {
             writer.write("<li><a class=\"related-list__link\"")
             writer.urlAttribute("href", "/\(ItemRequest.Scene(other.kind).rawValue)/\(other.id)")
             writer.write("><img")
-            writer.urlAttribute("src", "/assets/" + other.image)
-            writer.write(" alt=\"\" width=\"160\" height=\"90\" loading=\"lazy\"><span>")
+            writer.urlAttribute("src", scope.context.assetURL("/assets/" + other.image))
+            writer.write(" alt=\"\" width=\"160\" height=\"90\" decoding=\"async\" loading=\"lazy\"><span>")
             writer.text(other.title)
             writer.write("</span></a></li>")
         }

@@ -26,8 +26,17 @@ final class SignInThrottle: Sendable {
         self.clock = clock
     }
 
+    /// What failures are counted under: the address, or for IPv6 its /64, which one client
+    /// usually holds whole (counting each address of it would give it 2^64 fresh starts).
+    static func key(for address: String) -> String {
+        var bytes = in6_addr()
+        guard address.contains(":"), inet_pton(AF_INET6, address, &bytes) == 1 else { return address }
+        return withUnsafeBytes(of: bytes) { raw in raw.prefix(8).map { String($0, radix: 16) }.joined(separator: ".") } + "/64"
+    }
+
     /// Seconds until `address` may try again; nil when it may now.
-    func lockout(for address: String) -> Int64? {
+    func lockout(for client: String) -> Int64? {
+        let address = Self.key(for: client)
         let now = clock()
         return entries.withLock { entries in
             guard let entry = entries[address], entry.lockedUntil > now else { return nil }
@@ -37,7 +46,8 @@ final class SignInThrottle: Sendable {
 
     /// Notes a wrong token from `address`; returns its failures in a row, for the log.
     @discardableResult
-    func failed(from address: String) -> Int {
+    func failed(from client: String) -> Int {
+        let address = Self.key(for: client)
         let now = clock()
         return entries.withLock { entries in
             var entry = entries[address].flatMap { now - $0.lastFailure < Self.memory ? $0 : nil }
@@ -55,8 +65,8 @@ final class SignInThrottle: Sendable {
     }
 
     /// The right token: the address starts over.
-    func succeeded(from address: String) {
-        _ = entries.withLock { $0.removeValue(forKey: address) }
+    func succeeded(from client: String) {
+        _ = entries.withLock { $0.removeValue(forKey: Self.key(for: client)) }
     }
 
     private static func evict(_ entries: inout [String: Entry], now: Int64) {

@@ -3,13 +3,18 @@ import Glibc
 import Logging
 import Synchronization
 
-/// Closes a connection that takes longer than the connection timeout to send a request head.
+/// Closes a connection that takes longer than the connection timeout to send a request head,
+/// or then its body.
 ///
 /// libmicrohttpd's timeout counts idle time, and every byte received resets it: a client that
-/// sends one header byte a second holds its connection, and a slot of the connection limit, for
-/// as long as it likes. Each connection gets a deadline when it opens and again after each
-/// answer; the head arriving (the access handler's first call) clears it. A sweeper thread shuts
+/// sends one header byte a second, or a body byte every two, holds its connection, and a slot of
+/// the connection limit, for as long as it likes. Each connection gets a deadline when it opens
+/// and again after each answer; the head arriving (the access handler's first call) starts a
+/// new one for the body, and the whole request having arrived clears it. A sweeper thread shuts
 /// down the socket of a connection past its deadline; libmicrohttpd reads end-of-file and closes it.
+///
+/// When the open connections near the limit, the sweeper also closes the keep-alive ones idle
+/// between requests (a client reopens at no cost), so they cannot hold every slot either.
 ///
 /// The deadline lives in the connection's libmicrohttpd socket context, so the per-request
 /// updates are single atomic stores; the lock guards only the set of open connections.
@@ -19,13 +24,21 @@ final class HeadDeadlines: Sendable {
     private let connections = Mutex<[ObjectIdentifier: ConnectionDeadline]>([:])
     private let stopping = Atomic<Bool>(false)
     private let sweeper = Mutex<pthread_t?>(nil)
-    /// Connections closed because their head was late.
+    /// Connections closed because their head (or body) was late.
     let closedCount = Atomic<Int>(0)
+    /// Idle keep-alive connections closed to make room.
+    let reclaimedCount = Atomic<Int>(0)
+    /// Past this many open connections, idle keep-alive ones are closed.
+    private let reclaimAbove: Int
+    /// Run on every sweep (a quarter second), on the sweeper thread.
+    private let onSweep: @Sendable () -> Void
 
     /// `seconds` of 0 turns the deadlines off, as it turns off libmicrohttpd's timeout.
-    init(seconds: UInt32, logger: Logger) {
+    init(seconds: UInt32, connectionLimit: UInt32 = 1024, logger: Logger, onSweep: @escaping @Sendable () -> Void = {}) {
         limit = Int64(seconds) * 1_000_000_000
+        reclaimAbove = Int(connectionLimit) * 3 / 4
         self.logger = logger
+        self.onSweep = onSweep
     }
 
     private var isEnabled: Bool { limit > 0 }
@@ -38,12 +51,22 @@ final class HeadDeadlines: Sendable {
         socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
     }
 
+    /// The head is in: the body, if any, gets one more timeout to arrive, however it trickles.
     func headArrived(_ connection: OpaquePointer) {
+        guard let entry = entry(of: connection) else { return }
+        entry.idle.store(false, ordering: .relaxed)
+        entry.deadline.store(Self.now() + limit, ordering: .relaxed)
+    }
+
+    /// The whole request is in: answering (a stream may take hours) has no deadline.
+    func requestArrived(_ connection: OpaquePointer) {
         entry(of: connection)?.deadline.store(0, ordering: .relaxed)
     }
 
     func answered(_ connection: OpaquePointer) {
-        entry(of: connection)?.deadline.store(Self.now() + limit, ordering: .relaxed)
+        guard let entry = entry(of: connection) else { return }
+        entry.deadline.store(Self.now() + limit, ordering: .relaxed)
+        entry.idle.store(true, ordering: .relaxed)
     }
 
     /// libmicrohttpd reports the close before it closes the descriptor, so the sweeper, holding
@@ -67,8 +90,8 @@ final class HeadDeadlines: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
+    /// Runs without deadlines too (a timeout of 0): the sweep also ends streams whose client left.
     func start() {
-        guard isEnabled else { return }
         stopping.store(false, ordering: .relaxed)
         var handle = pthread_t()
         let retained = Unmanaged.passRetained(self)
@@ -94,23 +117,31 @@ final class HeadDeadlines: Sendable {
     private func sweep() {
         while !stopping.load(ordering: .relaxed) {
             usleep(250_000)
+            onSweep()
             let now = Self.now()
-            let late = connections.withLock { connections in
-                var late = 0
+            let (late, reclaimed) = connections.withLock { connections in
+                var late = 0, reclaimed = 0
+                let crowded = connections.count > reclaimAbove
                 for entry in connections.values {
                     let deadline = entry.deadline.load(ordering: .relaxed)
-                    guard deadline != 0, deadline <= now,
+                    let isLate = deadline <= now
+                    guard deadline != 0, isLate || (crowded && entry.idle.load(ordering: .relaxed)),
                           entry.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
                     else { continue }
+                    // Counted before the client can see the close.
+                    if isLate { closedCount.add(1, ordering: .relaxed); late += 1 } else {
+                        reclaimedCount.add(1, ordering: .relaxed); reclaimed += 1
+                    }
                     shutdown(entry.descriptor, Int32(SHUT_RDWR))
-                    late += 1
                 }
-                return late
+                return (late, reclaimed)
+            }
+            if reclaimed > 0 {
+                logger.info("closed idle keep-alive connections to make room", metadata: ["count": "\(reclaimed)"])
             }
             if late > 0 {
-                closedCount.add(late, ordering: .relaxed)
                 // Idle keep-alive connections count too: they also sent no head within the timeout.
-                logger.info("closed connections without a complete request head in time", metadata: ["count": "\(late)"])
+                logger.info("closed connections without a complete request in time", metadata: ["count": "\(late)"])
             }
         }
     }
@@ -120,6 +151,8 @@ final class HeadDeadlines: Sendable {
 final class ConnectionDeadline: Sendable {
     let descriptor: Int32
     let deadline: Atomic<Int64>
+    /// Between an answer and the next request's head: a keep-alive connection that may be reclaimed.
+    let idle = Atomic<Bool>(false)
 
     init(descriptor: Int32, deadline: Int64) {
         self.descriptor = descriptor

@@ -13,6 +13,12 @@ final class OpenStreams: Sendable {
 
     var count: Int { streams.withLock { $0.count } }
 
+    /// Ends the streams whose client has gone: a suspended connection is not read, so without
+    /// this a closed peer would hold its slot until the next write fails (a heartbeat, seconds away).
+    func finishThoseWhosePeerLeft() {
+        for stream in streams.withLock({ Array($0.values) }) where stream.peerHasLeft() { stream.finish() }
+    }
+
     func finishAll() {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
     }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Glibc
 
 /// Refuses, before any of the body is read, a request whose headers are malformed, whose body
 /// length is ambiguous or that sends a body where none belongs. libmicrohttpd 0.9.75 picks one
@@ -33,10 +34,15 @@ enum RequestFraming {
         // §6.1: a server may refuse both at once; 0.9.75 would keep the connection open after it.
         if hasLength && isChunked { return "The request has both Content-Length and Transfer-Encoding." }
         // RFC 9110 §9.3.1: a GET body has no meaning, and may be refused as a smuggling vector.
-        if method == .get || method == .head, isChunked
-            || (hasLength && MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length").map({ $0.pointee != 0x30 || $0[1] != 0 }) == true) {
+        if method == .get || method == .head, isChunked || (hasLength && !lengthIsZero(on: connection)) {
             return "A \(method) request cannot carry a body."
         }
         return nil
+    }
+
+    /// Whether the (one, all-digit) Content-Length is exactly `0`.
+    private static func lengthIsZero(on connection: OpaquePointer) -> Bool {
+        guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return true }
+        return strcmp(value, "0") == 0
     }
 }

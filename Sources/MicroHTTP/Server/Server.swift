@@ -34,6 +34,9 @@ public final class Server: Service {
         return snapshot
     }
 
+    /// Idle keep-alive connections closed because the open connections neared the limit.
+    public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
+
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
@@ -48,6 +51,11 @@ public final class Server: Service {
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
             if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            let connectionLimit = DescriptorBudget.connections(wanted: configuration.connectionLimit)
+            if connectionLimit < configuration.connectionLimit {
+                core.logger.warning("connection limit lowered to fit the descriptor limit", metadata: [
+                    "wanted": "\(configuration.connectionLimit)", "limit": "\(connectionLimit)"])
+            }
             let retained = Unmanaged.passRetained(core)
             var options = dh_daemon_options(
                 flags: flags, listen_socket: socket.descriptor,
@@ -55,7 +63,7 @@ public final class Server: Service {
                 notify_connection: connectionNotifyCallback, accept_policy: acceptPolicyCallback,
                 context: retained.toOpaque(), thread_pool_size: UInt32(max(1, configuration.threads)),
                 connection_timeout_seconds: configuration.connectionTimeout,
-                connection_limit: configuration.connectionLimit,
+                connection_limit: connectionLimit,
                 per_ip_connection_limit: configuration.perIPConnectionLimit,
                 connection_memory_limit: configuration.connectionMemoryLimit)
             guard let daemon = dh_start_daemon(&options) else {

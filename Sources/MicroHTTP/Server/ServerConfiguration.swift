@@ -11,9 +11,11 @@ public struct ServerConfiguration: Sendable {
     /// Idle seconds before a connection is closed (libmicrohttpd's own default is never), and the
     /// most a request head may take to arrive however steadily its bytes trickle in; 0: no limit.
     public var connectionTimeout: UInt32 = 30
+    /// Connections open at once; lowered at start if the descriptor limit leaves no room for it.
     public var connectionLimit: UInt32 = 1024
-    /// Connections one IP address may hold at once; 0 means no limit.
-    public var perIPConnectionLimit: UInt32 = 512
+    /// Connections one IP address may hold at once; 0 means no limit. Well below the total, so a
+    /// few addresses cannot take every slot (it takes eight to fill them at the defaults).
+    public var perIPConnectionLimit: UInt32 = 128
     /// Bytes libmicrohttpd may use per connection for the request line, headers and buffers:
     /// 8 KiB takes heads up to about 7 KB (nginx and Apache allow 8 KB per header line); larger
     /// ones get 431. libmicrohttpd zeroes the whole pool after every request, so a larger one

@@ -13,7 +13,7 @@ final class ServerCore: Sendable {
     /// Cleared when shutdown starts: new connections are then closed as they are accepted.
     let accepting = Atomic<Bool>(true)
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }
-    let openStreams = OpenStreams()
+    let openStreams: OpenStreams
     let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
     let metrics: ServerMetrics
@@ -25,7 +25,11 @@ final class ServerCore: Sendable {
         self.router = router
         self.configuration = configuration
         self.logger = logger
-        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout, logger: logger)
+        let streams = OpenStreams()
+        openStreams = streams
+        headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout,
+                                      connectionLimit: configuration.connectionLimit, logger: logger,
+                                      onSweep: { streams.finishThoseWhosePeerLeft() })
         metrics = ServerMetrics(routes: router.labels)
     }
 
@@ -98,6 +102,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        headDeadlines.requestArrived(connection)
         if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()

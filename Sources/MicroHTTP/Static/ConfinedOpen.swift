@@ -6,20 +6,49 @@ import Glibc
 /// swapped for a symbolic link to elsewhere, and the open follows it. Here the file is opened
 /// first and the kernel is then asked where the open descriptor really leads
 /// (`/proc/self/fd/N`): that cannot change after the open, so no swap can slip past the check.
+/// Without `/proc` the path is walked one name at a time with `O_NOFOLLOW`, so no link is
+/// followed at all (links inside the folder then go unserved too).
 enum ConfinedOpen {
+    /// Whether `/proc/self/fd` tells where descriptors lead (a bare chroot may lack it).
+    static let hasProc = access("/proc/self/fd", F_OK) == 0
+
     /// A read-only descriptor of the regular file at `relative` below `root` (an absolute path
     /// with every link resolved), or nil when it is missing, not a regular file, or outside.
-    /// Non-blocking, so a named pipe is never waited on.
-    static func open(_ relative: String, below root: String) -> Int32? {
-        let fd = Glibc.open(root + "/" + relative, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
-        guard fd >= 0 else { return nil }
+    /// Non-blocking, so a named pipe is never waited on. `useProc` false takes the walk even
+    /// where `/proc` is mounted (for tests).
+    static func open(_ relative: String, below root: String, useProc: Bool = true) -> Int32? {
+        let confined = useProc && hasProc ? openThenCheck(relative, below: root) : openWithoutLinks(relative, below: root)
+        guard let fd = confined else { return nil }
         var info = stat()
-        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
-              let real = realPath(of: fd), real.hasPrefix(root + "/") else {
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
             close(fd)
             return nil
         }
         return fd
+    }
+
+    private static let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+
+    private static func openThenCheck(_ relative: String, below root: String) -> Int32? {
+        let fd = Glibc.open(root + "/" + relative, flags)
+        guard fd >= 0 else { return nil }
+        guard let real = realPath(of: fd), real.hasPrefix(root + "/") else {
+            close(fd)
+            return nil
+        }
+        return fd
+    }
+
+    /// Each folder opened below the last with `O_NOFOLLOW`: a link anywhere on the way fails the open.
+    private static func openWithoutLinks(_ relative: String, below root: String) -> Int32? {
+        var current = Glibc.open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let names = relative.split(separator: "/")
+        for (index, name) in names.enumerated() where current >= 0 {
+            let next = openat(current, String(name), O_NOFOLLOW | (index == names.count - 1 ? flags : O_RDONLY | O_DIRECTORY | O_CLOEXEC))
+            close(current)
+            current = next
+        }
+        return current >= 0 ? current : nil
     }
 
     /// Where `fd` leads, as the kernel resolved it when it was opened.

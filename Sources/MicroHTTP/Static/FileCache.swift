@@ -62,10 +62,10 @@ final class FileCache: Sendable {
 
     /// Reads the regular file open as `fd` whole (from its start; the caller closes it) and holds
     /// it under `key`, when it is small enough, fits the budget and did not change while it was
-    /// read; nil otherwise. `path` names it for its compressed forms. A text file's
-    /// compressed forms are made now (`compressNow`, at start) or on another thread (a file that
-    /// changed while serving: its requests get the plain bytes until they are ready).
-    func load(_ key: String, descriptor fd: Int32, path: String, compressible: Bool = false,
+    /// read; nil otherwise. A text file's compressed forms are made now (`compressNow`, at start)
+    /// or on another thread (a file that changed while serving: its requests get the plain bytes
+    /// until they are ready); `sharedAs` names the file among every server's in this process.
+    func load(_ key: String, descriptor fd: Int32, sharedAs name: String = "", compressible: Bool = false,
               compressNow: Bool = false) -> Entry? {
         guard let before = FileStamp(descriptor: fd), before.isRegularFile, canHold(before.size) else { return nil }
         var bytes = [UInt8](repeating: 0, count: before.size)
@@ -75,7 +75,7 @@ final class FileCache: Sendable {
         var isNew = false
         // Made once, so even a small icon is worth it (the forms are kept only when smaller).
         if compressible && !bytes.isEmpty {
-            (compressed, isNew) = PrecompressedFile.forFile(path, before)
+            (compressed, isNew) = PrecompressedFile.forFile(name, before)
         }
         let entry = Entry(identity: before, bytes: bytes, compressed: compressed)
         if let compressed, isNew {

@@ -67,14 +67,13 @@ public struct StaticFiles: Sendable {
         // Opened, then checked: the descriptor is what gets read or sent, and it is inside the folder.
         guard let fd = ConfinedOpen.open(relative, below: root) else { throw notFound }
         if cache.canHold(identity.size),
-           let entry = cache.load(relative, descriptor: fd, path: named, compressible: Self.compressible(name)) {
+           let entry = cache.load(relative, descriptor: fd, sharedAs: named, compressible: Self.compressible(name)) {
             close(fd)
             return answer(entry, named: name, headers: headers, cacheControl: caching(entry.fingerprint))
         }
         // Its own status, not the one taken before: the name may have moved to a new file since.
         let file = OpenFile(adopting: fd)
-        return answer(etag: FileStamp(file.info).etag, named: name, headers: headers,
-                      cacheControl: caching(nil)) { .file(file) }
+        return answer(etag: FileStamp(file.info).etag, named: name, headers: headers, cacheControl: caching(nil)) { .file(file) }
     }
 
     /// A held file in the coding the client prefers, when it was compressed.
@@ -124,13 +123,13 @@ public struct StaticFiles: Sendable {
         for relative in Self.files(below: root, prefix: "") {
             let path = root + "/" + relative
             guard let identity = FileStamp(path: path), identity.isRegularFile else { continue }
-            // Opened confined, as requests are: a link that leads out of the folder is never read.
-            let entry = cache.entry(relative, matching: identity) ?? { () -> FileCache.Entry? in
-                guard cache.canHold(identity.size), let fd = ConfinedOpen.open(relative, below: root) else { return nil }
-                defer { close(fd) }
-                return cache.load(relative, descriptor: fd, path: path, compressible: Self.compressible(relative),
-                                  compressNow: true)
-            }()
+            var entry = cache.entry(relative, matching: identity)
+            // Opened confined, as a request would: a link that leads out of the folder is never read.
+            if entry == nil, cache.canHold(identity.size), let fd = ConfinedOpen.open(relative, below: root) {
+                entry = cache.load(relative, descriptor: fd, sharedAs: path, compressible: Self.compressible(relative),
+                                   compressNow: true)
+                close(fd)
+            }
             if let entry { names[relative] = Fingerprint.name(relative, entry.fingerprint) }
         }
         return names

@@ -34,11 +34,24 @@ public enum ReportCheck {
                 mismatches.append(Mismatch(segment: name, reason: "segment has \(size) bytes, its closed rollup counts \(stored.rollup.bytes)"))
                 continue
             }
-            let scanned = try SegmentDirectory.scan(path, compressed: segment.compressed, end: stored.rollup.bytes, interner: interner)
+            var visitors = VisitorFilter()
+            let scanned = try SegmentDirectory.scan(
+                path, compressed: segment.compressed, end: stored.rollup.bytes, interner: interner, visitors: &visitors)
             if scanned != stored.rollup {
                 var reason = "rollup differs from the events"
                 if scanned.lines != stored.rollup.lines { reason += ": \(scanned.lines) events, rollup says \(stored.rollup.lines)" }
                 mismatches.append(Mismatch(segment: name, reason: reason))
+            }
+            // A visitor filter may say "maybe" wrongly, never "no": it must hold every visitor.
+            let filterPath = directory + "/" + SegmentName.visitorsFile(segment.stamp)
+            if FileManager.default.fileExists(atPath: filterPath) {
+                if let filter = VisitorFilter.load(filterPath) {
+                    if stored.closed && !filter.covers(visitors) {
+                        mismatches.append(Mismatch(segment: name, reason: "visitor filter misses visitors of the segment"))
+                    }
+                } else {
+                    mismatches.append(Mismatch(segment: name, reason: "visitor filter torn or corrupt"))
+                }
             }
         }
         return (opened.segments.count, mismatches)

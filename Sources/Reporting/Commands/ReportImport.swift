@@ -76,7 +76,7 @@ public enum ReportImport {
                         try flush(sink)
                         target = sink.room(ms: ms, bound: bound)
                     }
-                    sink.commit(event.writeJSONLine(to: target!), event, ms: ms)
+                    sink.commit(event.writeJSONLine(to: target!), &event, ms: ms)
                     result.imported += 1
                 }
             } catch let error as ScanError {

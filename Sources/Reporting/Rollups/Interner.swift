@@ -32,15 +32,15 @@ final class Interner: Sendable {
 /// The writer's lock-free front to an `Interner`.
 struct InternCache {
     let interner: Interner
-    private var cache: [String: UInt32] = [:]
+    private var cache = StringTable()
 
     init(interner: Interner) { self.interner = interner }
 
     mutating func id(_ string: String?) -> UInt32 {
         guard let string else { return 0 }
-        if let id = cache[string] { return id }
+        if let id = cache.find(string) { return id }
         let id = interner.intern(string)
-        cache[string] = id
+        cache.insert(string, id: id)
         return id
     }
 }

@@ -78,9 +78,11 @@ struct ForwardLineScanner {
     }
 }
 
-/// Reads `[0, end)` of a file backwards in chunks, newest line first.
+/// Reads `[0, end)` of a file backwards in chunks, newest line first; of a plain file, or of a
+/// compressed segment a gzip member at a time through its index.
 struct BackwardLineScanner {
     let fd: Int32
+    let members: (index: GzipIndex, path: String)?
     private var window: [UInt8] = []
     private var windowOffset: Int64
     private var cursor = 0
@@ -88,6 +90,13 @@ struct BackwardLineScanner {
 
     init(fd: Int32, end: Int64) {
         self.fd = fd
+        members = nil
+        windowOffset = end
+    }
+
+    init(index: GzipIndex, path: String, end: Int64) {
+        fd = -1
+        members = (index, path)
         windowOffset = end
     }
 
@@ -117,15 +126,24 @@ struct BackwardLineScanner {
                 dropping = true
                 cursor = 0
             }
-            let count = Int(min(Int64(scanChunkBytes), windowOffset))
-            var earlier = [UInt8](repeating: 0, count: count)
-            let got = try earlier.withUnsafeMutableBytes { bytes throws in
-                try readFully(fd, bytes, at: windowOffset - Int64(count))
+            var earlier: [UInt8]
+            if let (index, path) = members {
+                let member = index.member(containing: windowOffset - 1)
+                earlier = try index.read(member, of: path)
+                let start = index.members[member].uncompressed
+                earlier.removeLast(max(0, earlier.count - Int(windowOffset - start)))
+                windowOffset = start
+            } else {
+                let count = Int(min(Int64(scanChunkBytes), windowOffset))
+                earlier = [UInt8](repeating: 0, count: count)
+                let got = try earlier.withUnsafeMutableBytes { bytes throws in
+                    try readFully(fd, bytes, at: windowOffset - Int64(count))
+                }
+                guard got == count else { throw ScanError(code: EIO) }
+                windowOffset -= Int64(count)
             }
-            guard got == count else { throw ScanError(code: EIO) }
             earlier.append(contentsOf: window[0..<cursor])
             window = earlier
-            windowOffset -= Int64(count)
             cursor = window.count
         }
     }

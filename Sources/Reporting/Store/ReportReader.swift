@@ -54,14 +54,9 @@ public final class ReportReader: Sendable {
         let count = max(1, minutes)
         let lastMinute = ReportTimestamp.floorDiv(ReportTimestamp.milliseconds(now), 60_000)
         let firstMinute = lastMinute - Int64(count - 1)
-        let range = ReportRange(
-            from: ReportTimestamp.date(milliseconds: firstMinute * 60_000), to: ReportTimestamp.date(milliseconds: (lastMinute + 1) * 60_000))
-        let summary = try store().summary(range, filter: filter)
+        let perMinute = try store().minuteCounts(from: firstMinute, to: lastMinute + 1, filter: filter)
         var counts = [Int](repeating: 0, count: count)
-        for point in summary.series {
-            let minute = ReportTimestamp.floorDiv(ReportTimestamp.milliseconds(point.start), 60_000)
-            if minute >= firstMinute, minute <= lastMinute { counts[Int(minute - firstMinute)] += point.count }
-        }
+        for (minute, value) in perMinute where minute >= firstMinute && minute <= lastMinute { counts[Int(minute - firstMinute)] += value }
         return counts.enumerated().map { offset, value in
             MinuteCount(start: ReportTimestamp.date(milliseconds: (firstMinute + Int64(offset)) * 60_000), count: value)
         }

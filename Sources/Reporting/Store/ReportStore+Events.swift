@@ -28,7 +28,7 @@ extension ReportStore {
             }
             if let fromMs, segment.rollup.isEmpty || segment.rollup.lastMs < fromMs { break }
             if let toMs, segment.startMs >= toMs, segment.rollup.firstMs >= toMs { continue }
-            guard end > 0 else { continue }
+            guard end > 0, mayHold(visitor: filter.visitor, segment) else { continue }
             // Matches of this segment, newest first, with their offsets.
             var found: [(ReportEvent, Int64)] = []
             var reachedFrom = false
@@ -46,7 +46,18 @@ extension ReportStore {
                 return true
             }
             do {
-                if segment.compressed {
+                if segment.compressed, let index = segment.index {
+                    var scanner = BackwardLineScanner(index: index, path: catalog.path(segment), end: end)
+                    while found.count < want, let line = try scanner.next() {
+                        scanned += (line.bytes?.count ?? 0) + 1
+                        if !consider(line) { break }
+                        if scanned >= budget && found.count < want {
+                            stoppedAt = line.offset
+                            break
+                        }
+                    }
+                    if found.count == want, let last = found.last { stoppedAt = last.1 }
+                } else if segment.compressed {
                     // No reading backwards in gzip: read forward, keeping the newest `want` matches.
                     guard let reader = try reader(segment, end: end) else { continue }
                     while let line = try reader.next() {

@@ -81,7 +81,7 @@ public struct ReportLines: Sequence, Sendable {
                     }
                     index = low
                     guard index < segments.count else { return false }
-                    if !segments[index].compressed { from = store.lineStart(in: segments[index], atOrAfter: since) }
+                    from = store.lineStart(in: segments[index], atOrAfter: since)
                 }
             }
             guard index < segments.count else { return false }
@@ -109,6 +109,22 @@ extension ReportStore {
     /// A line start in a plain segment with no line at or after `ms` before it (binary search on
     /// byte offsets; the reader then skips the few older lines left).
     func lineStart(in segment: SegmentEntry, atOrAfter ms: Int64) -> Int64 {
+        if segment.compressed {
+            // Members start at line starts: the last member whose first line is older than `ms`.
+            guard let index = segment.index else { return 0 }
+            let path = catalog.path(segment)
+            var low = 0
+            var high = index.members.count - 2
+            while low < high {
+                let mid = (low + high + 1) / 2
+                guard let first = try? index.prefix(64, ofMember: mid, of: path), let lineMs = Self.lineMilliseconds(first[...]) else {
+                    high = mid - 1
+                    continue
+                }
+                if lineMs < ms { low = mid } else { high = mid - 1 }
+            }
+            return index.members[max(0, low)].uncompressed
+        }
         let fd = open(catalog.path(segment), O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return 0 }
         defer { close(fd) }

@@ -17,7 +17,9 @@ extension ReportStore {
         let endMinute = range.toMinute ?? segments.last.map { ReportTimestamp.floorDiv($0.rollup.lastMs, 60_000) + 1 }
         guard let firstMinute, let endMinute, endMinute > firstMinute else { return summary }
         let span = endMinute - firstMinute
-        let bucket: Int64 = Self.bucketMinutes.first(where: { span / $0 <= 300 }) ?? 10080
+        // Items are counted by hour in closed segments: an item's series is by the hour at least.
+        let smallest: Int64 = filter.item == nil ? 1 : 60
+        let bucket: Int64 = Self.bucketMinutes.first(where: { $0 >= smallest && span / $0 <= 300 }) ?? 10080
         let base = ReportTimestamp.floorDiv(firstMinute, bucket) * bucket
         var series = [Int](repeating: 0, count: Int((endMinute - 1 - base) / bucket + 1))
         summary.bucket = TimeInterval(bucket * 60)
@@ -43,25 +45,116 @@ extension ReportStore {
             var byEvent: [UInt32: Int] = [:]
             var byLayout: [UInt32: Int] = [:]
             var total = 0
+            // Per event and layout in flat arrays by id: dictionary updates per key cost more
+            // than the scan of the keys.
+            let idCount = names.count
+            var eventCounts = [Int](repeating: 0, count: idCount)
+            var layoutCounts = [Int](repeating: 0, count: idCount)
+            let base32 = Int64(base)
+            func add(_ key: CountKey, _ count: Int) {
+                if let event, key.event != event { return }
+                if let layout, key.layout != layout { return }
+                if let item, key.item != item { return }
+                total += count
+                if Int(key.event) < idCount { eventCounts[Int(key.event)] += count } else { byEvent[key.event, default: 0] += count }
+                if key.layout != 0 {
+                    if Int(key.layout) < idCount { layoutCounts[Int(key.layout)] += count } else { byLayout[key.layout, default: 0] += count }
+                }
+                series[Int((Int64(key.minute) - base32) / bucket)] += count
+            }
             for segment in segments {
-                for (key, count) in segment.rollup.counts {
-                    guard key.minute >= from, key.minute < to else { continue }
-                    if let event, key.event != event { continue }
-                    if let layout, key.layout != layout { continue }
-                    if let item, key.item != item { continue }
-                    total += count
-                    byEvent[key.event, default: 0] += count
-                    if key.layout != 0 { byLayout[key.layout, default: 0] += count }
-                    series[Int((Int64(key.minute) - base) / bucket)] += count
+                guard item != nil, let hourly = segment.hourlyItems else {
+                    segment.forEachCount(from: from, to: to, add)
+                    continue
+                }
+                // Whole hours from the hourly item counts; the partial hours at the ends from the
+                // segment's saved rollup, which has every minute.
+                let firstHour = Int32(ReportTimestamp.floorDiv(Int64(from) + 59, 60) * 60)
+                let endHour = Int32(ReportTimestamp.floorDiv(Int64(to), 60) * 60)
+                var edges: [(Int32, Int32)] = []
+                if firstHour < endHour {
+                    hourly.forEach(from: firstHour, to: endHour, add)
+                    if from < firstHour { edges.append((from, firstHour)) }
+                    if endHour < to { edges.append((endHour, to)) }
+                } else {
+                    edges.append((from, to))
+                }
+                let firstMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.firstMs, 60_000))
+                let lastMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.lastMs, 60_000))
+                edges.removeAll { $0.1 <= firstMinute || $0.0 > lastMinute }
+                guard !edges.isEmpty else { continue }
+                for (key, count) in fullCounts(segment) where edges.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
+                    add(key, count)
                 }
             }
+            for id in 0..<idCount {
+                if eventCounts[id] > 0 { byEvent[UInt32(id), default: 0] += eventCounts[id] }
+                if layoutCounts[id] > 0 { byLayout[UInt32(id), default: 0] += layoutCounts[id] }
+            }
+            let allNames = catalog.interner.names  // strings numbered meanwhile included
             summary.total = total
-            summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (names[Int($0.key)], $0.value) })
-            summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (names[Int($0.key)], $0.value) })
+            summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (allNames[Int($0.key)], $0.value) })
+            summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (allNames[Int($0.key)], $0.value) })
             summary.visitors = visitorEstimate(segments, firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
         }
         summary.series = seriesPoints(series, base: base, bucket: bucket)
         return summary
+    }
+
+    /// Matching events per minute in `[from, to)` (minutes since 1970), at full grain whatever the
+    /// filter: for a short window such as the last hour's chart (it may read saved rollups).
+    func minuteCounts(from: Int64, to: Int64, filter: ReportFilter) -> [Int64: Int] {
+        let range = ReportRange(from: ReportTimestamp.date(milliseconds: from * 60_000), to: ReportTimestamp.date(milliseconds: to * 60_000))
+        var result: [Int64: Int] = [:]
+        if filter.visitor != nil || filter.since != nil {
+            for segment in segments(in: range) {
+                guard mayHold(visitor: filter.visitor, segment), let reader = try? reader(segment, end: segment.rollup.bytes) else { continue }
+                while let line = try? reader.next() {
+                    guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { continue }
+                    let ms = ReportTimestamp.milliseconds(event.timestamp)
+                    if range.contains(ms: ms) { result[ReportTimestamp.floorDiv(ms, 60_000), default: 0] += 1 }
+                }
+            }
+            return result
+        }
+        func id(_ value: String?) -> UInt32?? {
+            guard let value else { return .some(nil) }
+            guard let id = catalog.interner.existingID(value) else { return .none }
+            return .some(id)
+        }
+        guard let event = id(filter.event), let layout = id(filter.layout), let item = id(filter.item) else { return [:] }
+        let from32 = Int32(clamping: from)
+        let to32 = Int32(clamping: to)
+        func add(_ key: CountKey, _ count: Int) {
+            if let event, key.event != event { return }
+            if let layout, key.layout != layout { return }
+            if let item, key.item != item { return }
+            result[Int64(key.minute), default: 0] += count
+        }
+        for segment in segments(in: range) {
+            if item != nil, segment.frozen != nil {
+                for (key, count) in fullCounts(segment) where key.minute >= from32 && key.minute < to32 { add(key, count) }
+            } else {
+                segment.forEachCount(from: from32, to: to32, add)
+            }
+        }
+        return result
+    }
+
+    /// A closed segment's counts at full grain (every minute, every item): its saved rollup, or a
+    /// recount if that cannot be read.
+    func fullCounts(_ segment: SegmentEntry) -> [CountKey: Int] {
+        if let data = try? Data(contentsOf: URL(fileURLWithPath: catalog.rollupPath(segment.stamp))),
+            let stored = RollupFile.decode([UInt8](data), interner: catalog.interner), stored.closed,
+            stored.rollup.bytes == segment.rollup.bytes
+        {
+            return stored.rollup.counts
+        }
+        logger.warning("a segment's saved rollup is unreadable; recounting it", metadata: ["segment": "\(segment.stamp)"])
+        let current = catalog.entry(segment.stamp) ?? segment  // compressed meanwhile?
+        let rollup = try? SegmentDirectory.scan(
+            catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner)
+        return rollup?.counts ?? [:]
     }
 
     func seriesPoints(_ series: [Int], base: Int64, bucket: Int64) -> [(start: Date, count: Int)] {
@@ -91,7 +184,7 @@ extension ReportStore {
     ) {
         let needles = LineNeedles(filter)
         var visitors = Set<String>()
-        for segment in segments {
+        for segment in segments where mayHold(visitor: filter.visitor, segment) {
             do {
                 guard let reader = try reader(segment, end: segment.rollup.bytes) else { continue }
                 while let line = try reader.next() {

@@ -55,11 +55,17 @@ public final class ReportStore: Sendable {
 
     /// Opens a segment to read forward; follows it if it was compressed meanwhile. Nil if it is gone.
     func reader(_ entry: SegmentEntry, from: Int64 = 0, end: Int64 = .max) throws -> SegmentLineReader? {
-        if let reader = try SegmentLineReader(path: catalog.path(entry), compressed: entry.compressed, from: from, end: end) {
+        if let reader = try SegmentLineReader(path: catalog.path(entry), compressed: entry.compressed, from: from, end: end, index: entry.index) {
             return reader
         }
-        guard !entry.compressed else { return nil }
-        return try SegmentLineReader(path: catalog.path(stamp: entry.stamp, compressed: true), compressed: true, from: from, end: end)
+        guard !entry.compressed, let moved = catalog.entry(entry.stamp), moved.compressed else { return nil }
+        return try SegmentLineReader(path: catalog.path(moved), compressed: true, from: from, end: end, index: moved.index)
+    }
+
+    /// False only when the segment's visitor filter says it holds no event of `visitor`.
+    func mayHold(visitor: String?, _ segment: SegmentEntry) -> Bool {
+        guard let visitor, !segment.active, let filter = VisitorFilter.load(catalog.visitorsPath(segment.stamp)) else { return true }
+        return filter.mayContain(hash: HyperLogLog.hash(visitor))
     }
 
     /// Decodes a line; nil (logged once) if malformed.

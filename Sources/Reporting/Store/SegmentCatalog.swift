@@ -13,6 +13,39 @@ struct SegmentEntry: Sendable {
     var rollup: Rollup
     /// Its size on disk (compressed once compressed).
     var fileBytes: Int64
+    /// Where its gzip members start, once compressed (nil: read it from the start).
+    var index: GzipIndex? = nil
+    /// Once closed and its rollup saved: the per-minute counts with items folded out, and the
+    /// per-item counts by hour, in compact form (`rollup.counts` is then empty). A few MiB a day
+    /// at any volume; a range's partial hours with an item filter are read from the saved rollup.
+    var frozen: FrozenCounts? = nil
+    var hourlyItems: FrozenCounts? = nil
+
+    /// Moves the counts of a closed segment whose rollup is on disk into their compact form.
+    mutating func freeze() {
+        guard frozen == nil else { return }
+        var minutes: [CountKey: Int] = [:]
+        var hours: [CountKey: Int] = [:]
+        for (key, count) in rollup.counts {
+            minutes[CountKey(minute: key.minute, event: key.event, layout: key.layout, item: 0), default: 0] += count
+            if key.item != 0 {
+                let hour = Int32(ReportTimestamp.floorDiv(Int64(key.minute), 60) * 60)
+                hours[CountKey(minute: hour, event: key.event, layout: key.layout, item: key.item), default: 0] += count
+            }
+        }
+        frozen = FrozenCounts(minutes)
+        hourlyItems = FrozenCounts(hours)
+        rollup.counts = [:]
+    }
+
+    /// Calls `body` with each count of a minute in `[from, to)` (items folded out once frozen).
+    func forEachCount(from: Int32, to: Int32, _ body: (CountKey, Int) -> Void) {
+        if let frozen {
+            frozen.forEach(from: from, to: to, body)
+        } else {
+            for (key, count) in rollup.counts where key.minute >= from && key.minute < to { body(key, count) }
+        }
+    }
 }
 
 /// The segments of one report directory and their rollups: written by the log's writer (or an
@@ -47,6 +80,10 @@ final class SegmentCatalog: Sendable {
     }
 
     func rollupPath(_ stamp: String) -> String { directory + "/" + SegmentName.rollupFile(stamp) }
+
+    func indexPath(_ stamp: String) -> String { directory + "/" + SegmentName.indexFile(stamp) }
+
+    func visitorsPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorsFile(stamp) }
 
     func add(_ entry: SegmentEntry) {
         state.withLock { state in

@@ -85,38 +85,46 @@ enum SegmentDirectory {
                 RollupFile.decode([UInt8]($0), interner: interner)
             }
             var rollup: Rollup
-            var rewrite = false
+            var onDisk = true
             if let stored, stored.closed, isCompressed || stored.rollup.bytes == size {
                 rollup = stored.rollup
-            } else if let stored, !isCompressed, stored.rollup.bytes <= size {
-                // Persisted while the segment was active: count the lines written after it.
-                rollup = stored.rollup
-                if stored.rollup.bytes < size {
-                    rollup.merge(try scan(path, compressed: false, from: stored.rollup.bytes, end: size, interner: interner))
-                }
-                rewrite = true
             } else {
+                // Missing, torn, or saved while the segment was being written: count it again,
+                // its visitor filter with it (the filter is only saved when a segment closes).
                 logger.notice(
                     "rebuilding a segment's rollup from its events",
                     metadata: ["segment": "\(SegmentName.dataFile(stamp, compressed: isCompressed))",
-                               "reason": "\(stored == nil ? "missing or torn" : "does not match the segment")"])
-                rollup = try scan(path, compressed: isCompressed, interner: interner)
-                rewrite = true
+                               "reason": "\(stored == nil ? "missing or torn" : "behind the segment")"])
+                var visitors = VisitorFilter()
+                rollup = try scan(path, compressed: isCompressed, interner: interner, visitors: &visitors)
+                onDisk = repair
+                    && RollupFile.writeAtomically(RollupFile.encode(rollup, closed: true, names: interner.names), to: rollupPath, sync: sync)
+                if repair {
+                    _ = RollupFile.writeAtomically(visitors.encode(), to: directory + "/" + SegmentName.visitorsFile(stamp), sync: sync)
+                }
             }
-            if repair && rewrite {
-                _ = RollupFile.writeAtomically(RollupFile.encode(rollup, closed: true, names: interner.names), to: rollupPath, sync: sync)
-            }
-            let entry = SegmentEntry(
+            var entry = SegmentEntry(
                 stamp: stamp, startMs: SegmentName.milliseconds(stamp: stamp) ?? 0, compressed: isCompressed, active: false,
                 rollup: rollup, fileBytes: fileSize(path) ?? 0)
+            if isCompressed, let index = GzipIndex.load(directory + "/" + SegmentName.indexFile(stamp)),
+                index.members.last?.uncompressed == rollup.bytes
+            {
+                entry.index = index
+            }
+            // Without its rollup on disk (rebuilt by a reader), it keeps the counts at full grain.
+            if onDisk { entry.freeze() }
             opened.segments.append(entry)
             if !isCompressed { opened.uncompressed.append(stamp) }
         }
         if repair {
             // Rollups whose segment is gone (deleted by hand or by retention cut short).
-            for name in names where name.hasPrefix(SegmentName.prefix) && name.hasSuffix(SegmentName.rollup) {
-                let stamp = String(name.dropFirst(SegmentName.prefix.count).dropLast(SegmentName.rollup.count))
-                if !stamps.contains(stamp) { unlink(directory + "/" + name) }
+            for name in names where name.hasPrefix(SegmentName.prefix) {
+                for suffix in [SegmentName.rollup, SegmentName.index, SegmentName.visitors] where name.hasSuffix(suffix) {
+                    let stamp = String(name.dropFirst(SegmentName.prefix.count).dropLast(suffix.count))
+                    if !stamps.contains(stamp) || (suffix == SegmentName.index && !compressed.contains(stamp)) {
+                        unlink(directory + "/" + name)
+                    }
+                }
             }
         }
         return opened
@@ -150,6 +158,14 @@ enum SegmentDirectory {
 
     /// Counts a segment's lines `[from, end)` into a rollup; malformed lines take bytes but count no event.
     static func scan(_ path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max, interner: Interner) throws -> Rollup {
+        var visitors = VisitorFilter()
+        return try scan(path, compressed: compressed, from: from, end: end, interner: interner, visitors: &visitors)
+    }
+
+    /// The same, adding the visitors met to `visitors`.
+    static func scan(
+        _ path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max, interner: Interner, visitors: inout VisitorFilter
+    ) throws -> Rollup {
         guard let reader = try SegmentLineReader(path: path, compressed: compressed, from: from, end: end) else { return Rollup() }
         var builder = RollupBuilder(interner: interner)
         var counted = from
@@ -158,11 +174,14 @@ enum SegmentDirectory {
                 let event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) })
             else { continue }
             let lineEnd = line.offset + Int64(bytes.count) + 1
-            builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: Int(lineEnd - counted))
+            if let hash = builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: Int(lineEnd - counted)) {
+                visitors.add(hash: hash)
+            }
             counted = lineEnd
         }
-        builder.rollup.bytes += reader.position - counted
-        return builder.rollup
+        var rollup = builder.rollup
+        rollup.bytes += reader.position - counted
+        return rollup
     }
 
     static func fileSize(_ path: String) -> Int64? {

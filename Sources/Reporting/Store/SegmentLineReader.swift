@@ -21,7 +21,7 @@ final class SegmentLineReader {
     private var skippingFrom: Int64?
 
     /// Opens the segment; nil if it is gone. `from` must be a line start (or 0).
-    init?(path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max) throws {
+    init?(path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max, index: GzipIndex? = nil) throws {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
@@ -29,12 +29,18 @@ final class SegmentLineReader {
         }
         self.end = end
         if compressed {
+            // With an index, start at the member holding `from` rather than at the beginning.
+            var start: Int64 = 0
+            if let index, from > 0 {
+                let member = index.member(containing: from)
+                if lseek(fd, off_t(index.members[member].compressed), SEEK_SET) >= 0 { start = index.members[member].uncompressed }
+            }
             guard let reader = GzipReader(fd: fd) else { throw ScanError(code: EIO) }
             gzip = reader
             self.fd = -1
-            bufferOffset = 0
-            readOffset = 0
-            if from > 0 { try skip(to: from) }
+            bufferOffset = start
+            readOffset = start
+            if from > start { try skip(to: from) }
         } else {
             gzip = nil
             self.fd = fd

@@ -6,6 +6,8 @@ enum SegmentName {
     static let compressed = ".jsonl.gz"
     static let rollup = ".rollup"
     static let temporary = ".tmp"
+    static let index = ".gzi"
+    static let visitors = ".visitors"
 
     /// The stamp part for a time in epoch milliseconds: `20261124T141500.123Z`.
     static func stamp(milliseconds ms: Int64) -> String {
@@ -50,4 +52,8 @@ enum SegmentName {
     }
 
     static func rollupFile(_ stamp: String) -> String { prefix + stamp + rollup }
+
+    static func indexFile(_ stamp: String) -> String { prefix + stamp + index }
+
+    static func visitorsFile(_ stamp: String) -> String { prefix + stamp + visitors }
 }

@@ -13,6 +13,7 @@ import Synchronization
 final class Maintenance: Sendable {
     enum Job: Sendable {
         case persist(String, Rollup, closed: Bool)
+        case visitors(String, VisitorFilter)
         case compress(String)
         case retention
     }
@@ -57,8 +58,9 @@ final class Maintenance: Sendable {
     }
 
     /// A segment was closed: its final rollup, then compression, then retention.
-    func closed(_ stamp: String, rollup: Rollup) {
+    func closed(_ stamp: String, rollup: Rollup, visitors: VisitorFilter) {
         submit(.persist(stamp, rollup, closed: true))
+        submit(.visitors(stamp, visitors))
         if compress { submit(.compress(stamp)) }
         submit(.retention)
     }
@@ -97,7 +99,13 @@ final class Maintenance: Sendable {
             let bytes = RollupFile.encode(rollup, closed: closed, names: catalog.interner.names)
             if !RollupFile.writeAtomically(bytes, to: catalog.rollupPath(stamp), sync: sync) {
                 logger.error("cannot write a segment's rollup; it will be rebuilt at the next start", metadata: ["segment": "\(stamp)"])
+            } else if closed {
+                // On disk now: the full-grain counts can leave memory.
+                catalog.update(stamp) { $0.freeze() }
             }
+        case .visitors(let stamp, let filter):
+            guard catalog.entry(stamp) != nil else { return }
+            _ = RollupFile.writeAtomically(filter.encode(), to: catalog.visitorsPath(stamp), sync: sync)
         case .compress(let stamp):
             compressSegment(stamp)
         case .retention:
@@ -110,7 +118,11 @@ final class Maintenance: Sendable {
         let plain = catalog.path(stamp: stamp, compressed: false)
         let target = catalog.path(stamp: stamp, compressed: true)
         let temporary = target + SegmentName.temporary
-        guard Gzip.compress(plain, to: temporary), rename(temporary, target) == 0 else {
+        // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
+        guard let index = Gzip.compress(plain, to: temporary),
+            RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
+            rename(temporary, target) == 0
+        else {
             unlink(temporary)
             logger.error("cannot compress a closed report segment; it stays plain", metadata: ["segment": "\(stamp)"])
             return
@@ -120,9 +132,15 @@ final class Maintenance: Sendable {
         catalog.update(stamp) { entry in
             entry.compressed = true
             entry.fileBytes = size
+            if index.members.last?.uncompressed == entry.rollup.bytes { entry.index = index }
             kept = true
         }
-        if kept { unlink(plain) } else { unlink(target) }
+        if kept {
+            unlink(plain)
+        } else {
+            unlink(target)
+            unlink(catalog.indexPath(stamp))
+        }
     }
 
     func applyRetention() {
@@ -152,6 +170,8 @@ final class Maintenance: Sendable {
             unlink(catalog.path(stamp: segment.stamp, compressed: segment.compressed))
             unlink(catalog.path(stamp: segment.stamp, compressed: !segment.compressed))
             unlink(catalog.rollupPath(segment.stamp))
+            unlink(catalog.indexPath(segment.stamp))
+            unlink(catalog.visitorsPath(segment.stamp))
             total -= segment.fileBytes
             logger.notice(
                 "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",

@@ -34,8 +34,8 @@ final class ReportWriter: @unchecked Sendable {
         self.logger = logger
         self.maintenance = maintenance
         sink = SegmentSink(
-            catalog: catalog, segmentBytes: configuration.segmentBytes, sync: configuration.fsync, chunkBytes: 1 << 20,
-            maintenance: maintenance, logger: logger)
+            catalog: catalog, segmentBytes: configuration.segmentBytes, sync: configuration.fsync, chunkBytes: 128 << 10,
+            maintenance: maintenance, logger: logger, writeBytes: configuration.writeBytes)
         mirror = configuration.mirrorToStandardOutput ? OutputMirror(logger: logger) : nil
     }
 
@@ -144,12 +144,7 @@ final class ReportWriter: @unchecked Sendable {
             _ = backlog.withUnsafeMutableBufferPointer { events in
                 var next = done
                 while next < events.count {
-                    let ms = sink.monotonic(ReportTimestamp.milliseconds(events[next].event.timestamp))
-                    guard let target = sink.room(ms: ms, bound: events[next].event.jsonLineBound) else { break }
-                    if ReportTimestamp.milliseconds(events[next].event.timestamp) != ms {
-                        events[next].event.timestamp = ReportTimestamp.date(milliseconds: ms)
-                    }
-                    sink.commit(events[next].event.writeJSONLine(to: target), events[next].event, ms: ms)
+                    if !Self.append(&events[next].event, to: sink) { break }
                     next += 1
                 }
                 return next
@@ -169,6 +164,16 @@ final class ReportWriter: @unchecked Sendable {
             self.failure = nil
         }
         return done
+    }
+
+    /// Encodes the event into the sink's chunk (its time made monotonic); false if the chunk must be written first.
+    private static func append(_ event: inout ReportEvent, to sink: SegmentSink) -> Bool {
+        let original = ReportTimestamp.milliseconds(event.timestamp)
+        let ms = sink.monotonic(original)
+        guard let target = sink.room(ms: ms, bound: event.jsonLineBound) else { return false }
+        if original != ms { event.timestamp = ReportTimestamp.date(milliseconds: ms) }
+        sink.commit(event.writeJSONLine(to: target), &event, ms: ms)
+        return true
     }
 
     /// Mirrors the lines just written to stdout and hands them to watchers.

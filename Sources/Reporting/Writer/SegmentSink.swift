@@ -16,6 +16,8 @@ final class SegmentSink {
     let sync: Bool
     let maintenance: Maintenance?
     let logger: Logger
+    /// `write(2)` with retries; a seam for tests of a full disk.
+    let writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32)
     /// The chunk: lines are encoded straight into it.
     private(set) var buffer: [UInt8]
     private(set) var length = 0
@@ -25,6 +27,8 @@ final class SegmentSink {
     /// After this chunk is written, the segment is full or the day is over.
     private var closeAfterFlush = false
     private var builder: RollupBuilder
+    /// The active segment's visitors, saved beside it when it closes.
+    private var visitors = VisitorFilter()
     private var fd: Int32 = -1
     private(set) var active: String?
     private var activeDay: Int64 = 0
@@ -33,7 +37,11 @@ final class SegmentSink {
     /// The newest timestamp written: no later line is older (equal times are allowed).
     private(set) var lastMs: Int64
 
-    init(catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger) {
+    init(
+        catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger,
+        writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
+    ) {
+        self.writeBytes = writeBytes
         self.catalog = catalog
         self.segmentBytes = max(1024, segmentBytes)
         self.sync = sync
@@ -73,11 +81,12 @@ final class SegmentSink {
 
     /// Takes the line just written at `room`'s pointer into the chunk.
     @inline(__always)
-    func commit(_ count: Int, _ event: ReportEvent, ms: Int64) {
+    /// `inout` lends the event in place: passed by value it was copied, every field retained and released.
+    func commit(_ count: Int, _ event: inout ReportEvent, ms: Int64) {
         length += count
         chunkLines += 1
         lastMs = ms
-        builder.add(event, ms: ms, bytes: count)
+        if let hash = builder.add(event, ms: ms, bytes: count) { visitors.add(hash: hash) }
     }
 
     var isEmpty: Bool { length == 0 }
@@ -91,7 +100,7 @@ final class SegmentSink {
             discardChunk()
             return (0, error)
         }
-        let (count, error) = buffer.withUnsafeBytes { writeAll(fd, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+        let (count, error) = buffer.withUnsafeBytes { writeBytes(fd, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
         var lines = chunkLines
         if count < length {
             // Keep whole lines only: cut the fragment and recount what made it.
@@ -148,7 +157,12 @@ final class SegmentSink {
         let stampMs = max(chunkFirstMs, lastStampMs == .min ? chunkFirstMs : lastStampMs + 1)
         let stamp = SegmentName.stamp(milliseconds: stampMs)
         let path = catalog.path(stamp: stamp, compressed: false)
-        let opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        var opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        if opened < 0 && errno == ENOENT {
+            // The directory was removed under the running log: make it again.
+            _ = mkdir(catalog.directory, 0o755)
+            opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        }
         guard opened >= 0 else { return errno }
         var info = stat()
         _ = fstat(opened, &info)
@@ -181,12 +195,19 @@ final class SegmentSink {
             entry.active = false
             closed = entry.rollup
         }
+        // The next segment's first chunk is encoded before its file is opened: start afresh here.
+        let visitors = self.visitors
+        self.visitors = VisitorFilter()
         if let closed {
             if let maintenance {
-                maintenance.closed(stamp, rollup: closed)
+                maintenance.closed(stamp, rollup: closed, visitors: visitors)
             } else {
-                _ = RollupFile.writeAtomically(
+                if RollupFile.writeAtomically(
                     RollupFile.encode(closed, closed: true, names: catalog.interner.names), to: catalog.rollupPath(stamp), sync: sync)
+                {
+                    catalog.update(stamp) { $0.freeze() }
+                }
+                _ = RollupFile.writeAtomically(visitors.encode(), to: catalog.visitorsPath(stamp), sync: sync)
             }
         }
     }
