@@ -60,6 +60,9 @@ let package = Package(
         .executableTarget(name: "bench-server", dependencies: ["MicroHTTP"], path: "Benchmarks/BenchServer"),
         .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeTemplates"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "report-bench", dependencies: ["Reporting"], path: "Benchmarks/ReportBench"),
+        .executableTarget(name: "ship-bench", dependencies: [
+            "ReportDatabase", "Reporting", .product(name: "Logging", package: "swift-log"),
+        ], path: "Benchmarks/ShipBench"),
         .executableTarget(name: "home-bench", dependencies: ["HomeApp", "MicroHTTP"], path: "Benchmarks/HomeBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),

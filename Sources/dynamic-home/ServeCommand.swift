@@ -86,6 +86,9 @@ struct ServeCommand: ParsableCommand {
             help: "Proxies (IP addresses) whose X-Forwarded-For and X-Forwarded-Proto are believed; behind HTTPS, cookies get Secure and responses HSTS.")
     var trustedProxy: [String] = []
 
+    @Flag(inversion: .prefixedNo, help: "Count requests, latency and connections for GET /metrics.")
+    var metrics = true
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -184,6 +187,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.perIPConnectionLimit = perAddressLimit
         if let threads { serverConfiguration.threads = threads }
         serverConfiguration.trustedProxies = try TrustedProxies(trustedProxy)
+        serverConfiguration.metrics = metrics
         serverConfiguration.errorPage = app.errorPage
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
         app.attach(server)

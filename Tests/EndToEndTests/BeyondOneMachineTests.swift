@@ -122,7 +122,9 @@ final class BeyondOneMachineTests {
         stop.set()
         let duringKill = running.wait().flatMap { $0 }
         #expect(!duringKill.isEmpty)
-        #expect(duringKill.allSatisfy { $0 == 200 }, "nginx answered \(Set(duringKill)) while an instance was down")
+        // nginx retries a request the dead instance failed, unless part of its answer had already
+        // reached the client (the one request cut mid-answer by the kill, at most).
+        #expect(duringKill.filter { $0 != 200 }.count <= 1, "nginx answered \(Set(duringKill)) while an instance was down")
         let afterKill = settle()
         #expect(afterKill.database == afterKill.local)
         #expect(duplicates() == "0")

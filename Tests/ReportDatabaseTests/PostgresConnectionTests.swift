@@ -16,6 +16,14 @@ struct PostgresConnectionTests {
         #expect(rows.value(0, "label") == "tab\there")
         #expect(rows.value(1, "label") == nil)
         #expect(try connection.query("SELECT $1::text || 'x' AS v", ["it's"]).value(0, "v") == "it'sx")
+
+        // LISTEN on one connection hears a NOTIFY committed on another.
+        try connection.listen("report_events")
+        let other = try PostgresConnection(url: postgres.url)
+        try other.query("SELECT pg_notify('report_events', $1)", ["instance-1"])
+        var heard: [String] = []
+        for _ in 0..<50 where heard.isEmpty { heard = try connection.notifications(waitingUpTo: 0.1) }
+        #expect(heard == ["instance-1"])
     }
 
     @Test func statementErrorsCarryTheirCodeAndLeaveTheConnectionUsable() throws {

@@ -28,7 +28,7 @@ final class RequestState {
     var laterAnswer: LaterAnswer?
     /// For `/metrics`: when the request began (monotonic ns), the route found, the status and
     /// body bytes queued.
-    let startedAt = ServerMetrics.now()
+    var startedAt: UInt64 = 0
     var route: Int?
     var status = 0
     var bytesOut = 0

@@ -34,5 +34,7 @@ public struct ServerConfiguration: Sendable {
     /// Proxies whose X-Forwarded-For/-Proto are believed; behind HTTPS, cookies get `Secure` and
     /// responses `Strict-Transport-Security`.
     public var trustedProxies = try! TrustedProxies()
+    /// Count requests, latency and connections for `/metrics` (off only to measure what it costs).
+    public var metrics = true
     public init() {}
 }

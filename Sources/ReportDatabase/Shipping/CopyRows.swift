@@ -7,9 +7,24 @@ struct CopyRows {
     var bytes: [UInt8] = []
     var count = 0
 
-    /// time, name, layout, item, visitor, request, properties, segment, offset.
+    /// The columns, in the order `append` writes them.
+    static let columns = "time, instance, name, layout, item, visitor, request, properties, segment, \"offset\""
+
+    /// The instance's name, already escaped: the second column of every row.
+    let instance: [UInt8]
+
+    init(instance: String) {
+        var escaped = CopyRows(escaping: ())
+        escaped.text(instance)
+        self.instance = escaped.bytes
+    }
+
+    private init(escaping: Void) { instance = [] }
+
     mutating func append(_ event: ReportEvent, segment: String, offset: Int64) {
         bytes.append(contentsOf: ReportTimestamp.string(from: event.timestamp).utf8)
+        tab()
+        bytes.append(contentsOf: instance)
         tab()
         text(event.name.rawValue)
         tab()
@@ -37,14 +52,14 @@ struct CopyRows {
         count += 1
     }
 
-    private mutating func tab() { bytes.append(9) }
+    mutating func tab() { bytes.append(9) }
 
     private mutating func optional(_ value: String?) {
         if let value { text(value) } else { bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")]) }
     }
 
     /// A COPY text field: backslash, tab, newline and carriage return escaped.
-    private mutating func text(_ value: String) {
+    mutating func text(_ value: String) {
         for byte in value.utf8 { copyByte(byte) }
     }
 

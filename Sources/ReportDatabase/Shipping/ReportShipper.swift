@@ -89,8 +89,9 @@ public final class ReportShipper: Service {
                     $0.lastError = message
                     $0.refused = refused
                 }
-                // One line per kind of trouble, not one per attempt.
-                if loggedFailure != message {
+                // One line per kind of trouble (down, or refused), not one per attempt.
+                let kind = refused ? "refused" : "unavailable"
+                if loggedFailure != kind {
                     if refused {
                         logger.error("the report database refused this server; events stay in the local log until that is fixed",
                                      metadata: ["error": "\(message)"])
@@ -98,7 +99,7 @@ public final class ReportShipper: Service {
                         logger.warning("report database unavailable; events stay in the local log, retrying",
                                        metadata: ["error": "\(message)"])
                     }
-                    loggedFailure = message
+                    loggedFailure = kind
                 }
                 doorbell.wait(seconds: refused ? configuration.refusedBackoff : backoff)
                 backoff = min(backoff * 2, configuration.maxBackoff)
@@ -119,10 +120,8 @@ public final class ReportShipper: Service {
         let connection = try PostgresConnection(url: configuration.databaseURL)
         try ReportSchema.migrate(connection)
         try connection.execute("""
-            CREATE TEMP TABLE report_staging (
-                time timestamptz, name text, layout text, item text, visitor text, request text,
-                properties jsonb, segment text, "offset" bigint
-            ) ON COMMIT DELETE ROWS
+            CREATE TEMP TABLE report_minute_staging (minute timestamptz, name text, layout text, events bigint)
+            ON COMMIT DELETE ROWS
             """)
         try connection.query("""
             INSERT INTO report_positions (instance, segment, "offset") VALUES ($1, '', 0)
@@ -167,7 +166,7 @@ public final class ReportShipper: Service {
         try housekeeping(&session)
         let readAt = Date()
         let start = session.position
-        let batch = ShipBatch.read(source, from: start, maxLines: configuration.batchLines)
+        let batch = ShipBatch.read(source, from: start, maxLines: configuration.batchLines, instance: configuration.instance)
         if let missing = batch.missingSegment {
             logger.warning("a report segment the shipper had not finished is gone; its remaining lines are lost",
                            metadata: ["segment": "\(missing)"])
@@ -190,6 +189,9 @@ public final class ReportShipper: Service {
         }
         try session.partitions.ensure(batch.days, on: session.connection)
         let connection = session.connection
+        // At the end of what was written, complete up to the read; else up to the newest event shipped.
+        let completeUntil = batch.reachedEnd ? readAt
+            : batch.newestMs.map { ReportTimestamp.date(milliseconds: $0) } ?? state.withLock { $0.completeUntil } ?? .distantPast
         try connection.execute("BEGIN")
         do {
             let stored = try storedPosition(connection, lock: true)
@@ -202,25 +204,24 @@ public final class ReportShipper: Service {
                 return true
             }
             if batch.rows.count > 0 {
-                var pending: [UInt8]? = batch.rows.bytes
-                try connection.copyIn("COPY report_staging FROM STDIN") { defer { pending = nil }; return pending }
-                try connection.query("""
-                    INSERT INTO report_events (time, instance, name, layout, item, visitor, request, properties, segment, "offset")
-                    SELECT time, $1, name, layout, item, visitor, request, properties, segment, "offset" FROM report_staging
-                    """, [configuration.instance])
+                // Straight into the partitioned table (COPY routes rows to their day), then the
+                // batch's per-minute counts, counted while reading, added to the rollup.
+                var events: [UInt8]? = batch.rows.bytes
+                try connection.copyIn("COPY report_events (\(CopyRows.columns)) FROM STDIN") { defer { events = nil }; return events }
+                var minutes: [UInt8]? = batch.minuteRows
+                try connection.copyIn("COPY report_minute_staging FROM STDIN") { defer { minutes = nil }; return minutes }
                 try connection.query("""
                     INSERT INTO report_minutes (minute, instance, name, layout, events)
-                    SELECT date_trunc('minute', time), $1, name, coalesce(layout, ''), count(*) FROM report_staging
-                    GROUP BY 1, 3, 4
+                    SELECT minute, $1, name, layout, events FROM report_minute_staging
                     ON CONFLICT (minute, instance, name, layout) DO UPDATE SET events = report_minutes.events + excluded.events
                     """, [configuration.instance])
             }
             try connection.query("""
                 UPDATE report_positions SET segment = $2, "offset" = $3, events = events + $4, shipped_at = now(),
-                    complete_until = CASE WHEN $5::boolean THEN $6::timestamptz ELSE complete_until END
+                    complete_until = greatest(complete_until, $5::timestamptz)
                 WHERE instance = $1
                 """, [configuration.instance, batch.end.segment, "\(batch.end.offset)", "\(batch.rows.count)",
-                      batch.reachedEnd ? "true" : "false", Self.timestamp(readAt)])
+                      Self.timestamp(completeUntil)])
             if batch.rows.count > 0 {
                 try connection.query("SELECT pg_notify('report_events', $1)", [configuration.instance])
             }
@@ -236,7 +237,7 @@ public final class ReportShipper: Service {
             $0.shippedEvents += batch.rows.count
             $0.batches += 1
             $0.malformedLines += batch.malformed
-            if batch.reachedEnd { $0.completeUntil = readAt }
+            $0.completeUntil = max($0.completeUntil ?? completeUntil, completeUntil)
         }
         return true
     }

@@ -4,7 +4,12 @@ import Reporting
 /// The lines after a position, read from the local segments and turned into COPY rows: what one
 /// transaction ships. May cross into later segments; ends at the last complete line.
 struct ShipBatch {
-    var rows = CopyRows()
+    var rows: CopyRows
+    /// Events per minute, name and layout: the batch's share of `report_minutes`, counted here
+    /// so the database only adds a few rows.
+    var minutes: [MinuteKey: Int] = [:]
+    /// The newest event time shipped (ms): the batch is complete up to it.
+    var newestMs: Int64?
     /// Lines that were not events (torn or edited by hand): skipped, their bytes still passed.
     var malformed = 0
     /// Days (since 1970, UTC) the events fall on: the partitions they need.
@@ -21,8 +26,14 @@ struct ShipBatch {
     static let chunkBytes = 4 << 20
 
     /// Reads from `start` until `maxLines` lines or the end of what is written.
-    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int) -> ShipBatch {
-        var batch = ShipBatch(end: start)
+    struct MinuteKey: Hashable {
+        let minuteMs: Int64
+        let name: String
+        let layout: String
+    }
+
+    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
+        var batch = ShipBatch(rows: CopyRows(instance: instance), end: start)
         let segments = source.segments()
         guard var index = segments.firstIndex(where: { $0.name >= start.segment }) else {
             batch.reachedEnd = true
@@ -57,6 +68,22 @@ struct ShipBatch {
         return batch
     }
 
+    /// The per-minute counts as COPY rows: minute, name, layout, events.
+    var minuteRows: [UInt8] {
+        var out = CopyRows(instance: "")
+        for (key, count) in minutes {
+            out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.minuteMs)).utf8)
+            out.tab()
+            out.text(key.name)
+            out.tab()
+            out.text(key.layout)
+            out.tab()
+            out.bytes.append(contentsOf: String(count).utf8)
+            out.bytes.append(10)
+        }
+        return out.bytes
+    }
+
     /// Takes the complete lines of `chunk` (read at `end`); returns the bytes used.
     private mutating func take(_ chunk: [UInt8], segment: String, maxLines: Int) -> Int {
         var used = 0
@@ -71,7 +98,11 @@ struct ShipBatch {
                     // A blank line carries no event.
                 } else if let event = try? ReportEvent(jsonLine: line) {
                     rows.append(event, segment: segment, offset: offset)
-                    days.insert(EventPartitions.day(ms: ReportTimestamp.milliseconds(event.timestamp)))
+                    let ms = ReportTimestamp.milliseconds(event.timestamp)
+                    days.insert(EventPartitions.day(ms: ms))
+                    let minute = ms >= 0 ? ms / 60_000 * 60_000 : (ms - 59_999) / 60_000 * 60_000
+                    minutes[MinuteKey(minuteMs: minute, name: event.name.rawValue, layout: event.layout ?? ""), default: 0] += 1
+                    newestMs = max(newestMs ?? ms, ms)
                 } else {
                     malformed += 1
                 }
