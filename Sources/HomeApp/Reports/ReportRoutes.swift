@@ -8,8 +8,6 @@ import Synchronization
 /// The report log over HTTP: client events in (`POST /report`), the log out as a page, as raw
 /// JSON Lines, and as a live stream of server-sent events.
 struct ReportRoutes {
-    /// The only events a browser may report; everything else is the server's to say.
-    static let clientEvents: Set<ReportEvent.Name> = [.horizontalSwipe]
     static let pageSize = 50
 
     let services: AppServices
@@ -21,50 +19,12 @@ struct ReportRoutes {
     let limit: ReportRateLimit
 
     func register(in router: inout Router) {
-        router.post("/report") { request in try report(request) }
         router.get("/reports") { request in try reportsPage(request) }
         router.get("/reports.jsonl") { request in try rawLog(request) }
         router.get("/reports/stream") { request in try stream(request) }
-        ReportSignIn(services: services, access: access).register(in: &router)
-    }
-
-    /// A beacon from the page's script, e.g. the grid's sideways scroll. Answered 204 only once
-    /// its line is written, so an acknowledged event survives a crash.
-    func report(_ request: Request) throws(HTTPError) -> Response {
-        try limit.check(address: request.remoteAddress)
-        let visit = services.visit(request)
-        try visit.requireValidCSRF()
-        try limit.check(visitor: visit.visitor.id)
-        let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
-        guard Self.clientEvents.contains(name) else {
-            throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
-        }
-        guard let layout = request.form["layout"], let child = services.factory.make(layout) else {
-            throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
-        }
-        // The swipe reaches the child that drew the row, which tells its container through the
-        // injected `didHorizontalSwipe`: the container reports it, as it does for "more".
-        let acknowledgement = WriteAcknowledgement()
-        let container = HomeRoutes(services: services).makeContainer(for: visit, whenWritten: acknowledgement.written)
-        container.show(child)
-        guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
-            throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
-        }
-        var path = HomeIndexPath(section: row, item: 0)
-        if let id = request.form["item"] {
-            guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
-                throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")
-            }
-            path = named
-            container.swipeNamesItem = true
-        }
-        container.swipeSource = .scroll
-        child.didHorizontalSwipe?(path)
-        return .later { reply in acknowledgement.attach(reply) }
     }
 
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         let query = request.query
         func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
         let filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
@@ -91,7 +51,6 @@ struct ReportRoutes {
     /// The log file as it is, streamed a chunk at a time; `?since=` skips older lines. The first
     /// chunk (which skips them) is read on the pool; each later one is a bounded read.
     func rawLog(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         var since: Date?
         if let text = request.query["since"] {
             guard let date = ReportTimestamp.parse(text) else {
@@ -115,7 +74,6 @@ struct ReportRoutes {
 
     /// Server-sent events: one `data:` line per event as it is written.
     func stream(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         return Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
                         body: .stream(live.watch()))
     }

@@ -13,7 +13,9 @@ struct HomeRoutes {
 
     func register(in router: inout Router) {
         router.get("/") { request in try home(request) }
-        router.post(Self.actionsPath) { request in try action(request) }
+        router.group(services.csrf.middleware) { posts in
+            posts.post(Self.actionsPath) { request in try action(request) }
+        }
     }
 
     func home(_ request: Request) throws(HTTPError) -> Response {
@@ -60,7 +62,6 @@ struct HomeRoutes {
     /// The child that drew the form decodes it into one of the container's actions.
     func action(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF()
         let form = request.form.reduce(into: [String: String]()) { fields, field in
             if fields[field.name] == nil { fields[field.name] = field.value }
         }
