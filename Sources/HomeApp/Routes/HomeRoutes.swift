@@ -67,17 +67,17 @@ struct HomeRoutes {
             container.show(child)
             return visit.page(container, status: .conflict, configuration: services.page)
         }
-        container.show(child)
+        let answer: HomeContainer.Answer?
         do {
-            try child.handle(form)
+            answer = try container.answer(form, with: child)
         } catch {
             throw HTTPError(.badRequest, error.description)
         }
-        guard let outcome = container.outcome else {
+        guard let answer else {
             throw HTTPError(.badRequest, "That action is not available here.")
         }
-        var response = services.respond(outcome, for: visit)
-        if let replaced = container.replacedLayout {
+        var response = services.respond(answer.presentation, for: visit)
+        if let replaced = answer.replacedLayout {
             response.setCookie(SetCookie(name: Visit.layoutCookie, value: replaced, maxAge: 365 * 24 * 3600))
         }
         return response
