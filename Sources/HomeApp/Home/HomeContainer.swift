@@ -32,11 +32,6 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     }
     /// What the injected actions tell: the answer of the form being decoded, else nothing.
     typealias Answering = (Answer) -> Void
-    /// How a row was scrolled sideways: the "more" button's post, or the page script's beacon.
-    enum SwipeSource: String { case more, scroll }
-    var swipeSource = SwipeSource.more
-    /// Whether a beacon named the item it scrolled to; then the report line names it too.
-    var swipeNamesItem = false
 
     init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home", query: String? = nil) {
         self.items = items
@@ -111,10 +106,10 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.didLaunch = { [unowned self] in
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
         }
-        child.didHorizontalSwipe = { [unowned self, unowned child] path in
-            let item = swipeNamesItem ? child.baseViewModel.item(at: path)?.identifier : nil
-            analytics.record(.horizontalSwipe, layout: layout, item: item,
-                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": swipeSource.rawValue])
+        // The "more" button's post; the page script's scroll is reported by `SwipeBeacon`.
+        child.didHorizontalSwipe = { [unowned self] path in
+            analytics.record(.horizontalSwipe, layout: layout,
+                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
             let page = query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(layout)"
             answering(Answer(presentation: .redirect(
                 to: page + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")))

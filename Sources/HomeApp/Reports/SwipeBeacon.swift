@@ -1,4 +1,3 @@
-import HomeTemplates
 import MicroHTTP
 import Reporting
 
@@ -33,24 +32,25 @@ struct SwipeBeacon {
         guard let layout = request.form["layout"], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
-        // The swipe reaches the child that drew the row, which tells its container through the
-        // injected `didHorizontalSwipe`: the container reports it, as it does for "more".
-        let acknowledgement = WriteAcknowledgement()
-        let container = HomeRoutes(services: services).makeContainer(for: visit, whenWritten: acknowledgement.written)
-        container.show(child)
+        // The rows are the layout's own: its child arranges the catalogue as the page did.
+        child.baseViewModel.items = services.items
         guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
             throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
         }
-        var path = HomeIndexPath(section: row, item: 0)
+        var item: String?, to = 0
         if let id = request.form["item"] {
             guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
                 throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")
             }
-            path = named
-            container.swipeNamesItem = true
+            item = id
+            to = named.item
         }
-        container.swipeSource = .scroll
-        child.didHorizontalSwipe?(path)
+        // The line a "more" press writes, but by the script's scroll, and naming the item it reached.
+        let acknowledgement = WriteAcknowledgement()
+        var analytics = services.analytics(for: visit)
+        analytics.whenWritten = acknowledgement.written
+        analytics.record(.horizontalSwipe, layout: child.layoutName, item: item,
+                         properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
         return .later { reply in acknowledgement.attach(reply) }
     }
 }

@@ -86,14 +86,11 @@ struct HomeRoutes {
     /// The container for the whole home (`catalogue`, else the current one), or for the
     /// results of `query` in the current catalogue.
     func makeContainer(for visit: Visit, catalogue given: HomeItemsCache.Entry? = nil, title: String = "Home",
-                       search query: String? = nil, trace: EventTrace? = nil,
-                       whenWritten: (@Sendable (Bool) -> Void)? = nil) -> HomeContainer {
+                       search query: String? = nil, trace: EventTrace? = nil) -> HomeContainer {
         let snapshot = services.content.snapshot
         let catalogue = given ?? services.homeItems.entry(for: snapshot)
         let shown = query.map { snapshot.catalog.search($0).map { $0 as any HomeItem } } ?? catalogue.items
-        var analytics = services.analytics(for: visit, trace: trace)
-        analytics.whenWritten = whenWritten
-        return HomeContainer(items: shown, analytics: analytics,
+        return HomeContainer(items: shown, analytics: services.analytics(for: visit, trace: trace),
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 
