@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Modules depend downwards only (docs/architecture.md has the map):
-// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles, Reporting, CSHA256} → Basics
+// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles,
+//   ReportDatabase → {CPostgres, Reporting}, CSHA256} → Basics
 let package = Package(
     name: "DynamicHomeScreen",
     platforms: [.macOS(.v14)],
@@ -23,6 +24,8 @@ let package = Package(
         // zlib and brotli from Debian (zlib1g-dev, libbrotli-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
+        // libpq, PostgreSQL's C client (libpq-dev): the shared report database.
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // What several modules need: services and worker threads, file stamps, reloading files, JSON values.
         .target(name: "Basics", dependencies: [
             .product(name: "Logging", package: "swift-log"),
@@ -40,8 +43,13 @@ let package = Package(
             "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The report log shipped into PostgreSQL, and read back for the report pages.
+        .target(name: "ReportDatabase", dependencies: [
+            "CPostgres", "CZlib", "Basics", "Reporting",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .target(name: "HomeApp", dependencies: [
-            "Basics", "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "CSHA256",
+            "Basics", "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "ReportDatabase", "CSHA256",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
@@ -52,6 +60,9 @@ let package = Package(
         .executableTarget(name: "bench-server", dependencies: ["MicroHTTP"], path: "Benchmarks/BenchServer"),
         .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeTemplates"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "report-bench", dependencies: ["Reporting"], path: "Benchmarks/ReportBench"),
+        .executableTarget(name: "ship-bench", dependencies: [
+            "ReportDatabase", "Reporting", .product(name: "Logging", package: "swift-log"),
+        ], path: "Benchmarks/ShipBench"),
         .executableTarget(name: "home-bench", dependencies: ["HomeApp", "MicroHTTP"], path: "Benchmarks/HomeBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
@@ -63,6 +74,8 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "report-harness"]),
         // Written to and killed by the report store's crash tests.
         .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
+        .testTarget(name: "ReportDatabaseTests", dependencies: ["ReportDatabase", "Reporting", "TestSupport",
+                                                                .product(name: "Logging", package: "swift-log")]),
         .target(name: "HomeAppTestSupport", dependencies: [
             "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
             .product(name: "Logging", package: "swift-log"),

@@ -58,6 +58,21 @@ public final class ToggleRouter: Sendable {
     }
 
     /// Decisions from the toggles in force.
+    /// The toggles' version (1 at start, up by one per accepted change) and the reloads refused.
+    public var version: Int {
+        switch source {
+        case .file(let file): file.current.version
+        default: 1
+        }
+    }
+
+    public var rejectedReloads: Int {
+        switch source {
+        case .file(let file): file.rejectedReloads
+        default: 0
+        }
+    }
+
     public var decisions: FeatureDecisions { FeatureDecisions(toggles: toggles) }
 
     /// Re-reads the file; on a bad file keeps the current toggles and returns why.

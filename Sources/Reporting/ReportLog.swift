@@ -49,6 +49,10 @@ public final class ReportLog: Sendable {
         public var retention: TimeInterval?
         /// Delete the oldest closed segments while the log takes more than this (`--report-max-bytes`).
         public var maxBytes: Int64?
+        /// Asked before retention deletes a closed segment (named `events-<stamp>.jsonl`, without
+        /// `.gz`); false keeps it. The report shipper answers, so age never deletes what is not in
+        /// the database yet; the size cap still does, logged and counted in `unshippedDeleted`.
+        public var mayDelete: (@Sendable (String) -> Bool)?
         /// Below this much free space, events are dropped and counted (`--report-min-free`).
         public var minimumFree: FreeSpaceFloor = .fraction(0.05)
         /// Seconds between saves of the active segment's rollup.
@@ -147,7 +151,8 @@ public final class ReportLog: Sendable {
         self.wakeThreshold = max(1, min(8192, configuration.bufferCapacity / 2))
         let maintenance = Maintenance(
             catalog: catalog, sync: configuration.fsync, compress: configuration.compress,
-            retention: .init(age: configuration.retention, maxBytes: configuration.maxBytes, now: configuration.now), logger: logger)
+            retention: .init(age: configuration.retention, maxBytes: configuration.maxBytes, now: configuration.now,
+                             mayDelete: configuration.mayDelete), logger: logger)
         if configuration.compress { for stamp in opened.uncompressed { maintenance.submit(.compress(stamp)) } }
         maintenance.submit(.retention)
         finished.enter()
@@ -243,6 +248,12 @@ public final class ReportLog: Sendable {
 
     /// Events lost since start: full buffer, free-space floor, unwritable at shutdown.
     public var dropped: Int { state.withLock { $0.dropped } }
+
+    /// Bytes the segments take on disk (compressed ones as compressed).
+    public var segmentBytes: Int64 { store.catalog.segments.reduce(0) { $0 + $1.fileBytes } }
+
+    /// Events in segments the size cap deleted before the shipper had them in the database.
+    public var unshippedDeleted: Int { store.catalog.state.withLock { $0.unshippedDeleted } }
 
     /// A snapshot of the counters.
     public var status: Status {

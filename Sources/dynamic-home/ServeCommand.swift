@@ -73,6 +73,22 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "POST /report events an address may send at once before the rate applies.")
     var reportAddressBurst = 500
 
+    @Option(help: "The shared report database, a PostgreSQL URL (default: $DYNAMIC_HOME_DATABASE_URL): the log is shipped there and the report pages count every instance.")
+    var reportDatabase: String?
+
+    @Option(help: "This server's name in the report database (default: the host name and port).")
+    var instance: String?
+
+    @Option(help: "Days of events the report database keeps (default: all).")
+    var reportDatabaseRetention: Int?
+
+    @Option(parsing: .upToNextOption,
+            help: "Proxies (IP addresses) whose X-Forwarded-For and X-Forwarded-Proto are believed; behind HTTPS, cookies get Secure and responses HSTS.")
+    var trustedProxy: [String] = []
+
+    @Flag(inversion: .prefixedNo, help: "Count requests, latency and connections for GET /metrics.")
+    var metrics = true
+
     @Option(help: "Worker threads (default: one per core).")
     var threads: Int?
 
@@ -96,6 +112,14 @@ struct ServeCommand: ParsableCommand {
         if perAddressLimit >= connectionLimit {
             // Otherwise one address can hold every slot.
             throw ValidationError("--per-address-limit must be below --connection-limit (\(connectionLimit)), not \(perAddressLimit)")
+        }
+        do {
+            _ = try TrustedProxies(trustedProxy)
+        } catch {
+            throw ValidationError("--trusted-proxy: \(error)")
+        }
+        if let days = reportDatabaseRetention, days < 1 {
+            throw ValidationError("--report-database-retention must be at least 1 day, not \(days)")
         }
         if !(1...64).contains(reportWorkers) {
             throw ValidationError("--report-workers must be between 1 and 64, not \(reportWorkers)")
@@ -122,6 +146,13 @@ struct ServeCommand: ParsableCommand {
             // Requests reach the log (paths, layouts, errors): escaped, cut and rate-limited.
             return SafeLogHandler(wrapping: handler, limiter: limiter)
         }
+        let environment = ProcessInfo.processInfo.environment
+        let database = reportDatabase ?? environment["DYNAMIC_HOME_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+        let signingSecret = secret ?? environment["DYNAMIC_HOME_SECRET"]
+        // Behind a balancer a form may land on another instance: a random secret would refuse it.
+        if database != nil, signingSecret == nil {
+            throw ValidationError("--report-database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another")
+        }
         let logger = Logger(label: "dynamic-home")
         // Blocked before any thread starts, so the daemon's threads inherit the mask.
         let signals = SignalWaiter()
@@ -135,7 +166,10 @@ struct ServeCommand: ParsableCommand {
         appConfiguration.reportRetention = reportRetention
         appConfiguration.reportMaxBytes = reportMaxBytes
         appConfiguration.reportMinimumFree = reportMinFree
-        appConfiguration.secret = secret ?? ProcessInfo.processInfo.environment["DYNAMIC_HOME_SECRET"]
+        appConfiguration.secret = signingSecret
+        appConfiguration.reportDatabase = database
+        appConfiguration.instance = instance ?? "\(ProcessInfo.processInfo.hostName):\(port)"
+        appConfiguration.reportDatabaseRetention = reportDatabaseRetention
         appConfiguration.host = host
         appConfiguration.reportWorkers = reportWorkers
         appConfiguration.reportQueue = reportQueue
@@ -152,8 +186,11 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.connectionLimit = connectionLimit
         serverConfiguration.perIPConnectionLimit = perAddressLimit
         if let threads { serverConfiguration.threads = threads }
+        serverConfiguration.trustedProxies = try TrustedProxies(trustedProxy)
+        serverConfiguration.metrics = metrics
         serverConfiguration.errorPage = app.errorPage
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
+        app.attach(server)
         let services = ServiceGroup([app, server], logger: logger)
         try services.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host

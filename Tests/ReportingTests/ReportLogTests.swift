@@ -162,6 +162,38 @@ import TestSupport
         #expect(items.last == "s199")
     }
 
+    @Test func ageNeverDeletesASegmentTheShipperHasNotShippedButTheSizeCapDoesAndCountsIt() async throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        // Shipped up to (not including) day 1's segment.
+        let shippedBefore = Mutex<String>("")
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
+        configuration.compress = false
+        configuration.retention = 2 * 86_400
+        configuration.now = { ReportTimestamp.date(milliseconds: dayStart + 5 * 86_400_000) }
+        configuration.mayDelete = { name in name < shippedBefore.withLock { $0 } }
+        let log = try ReportLog(configuration: configuration)
+        for day in 0..<6 { log.record(event(at: dayStart + Int64(day) * 86_400_000 + 43_200_000, item: "d\(day)")) }
+        log.shutdown()
+        let segments = listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.sorted()
+        #expect(segments.count == 6)
+        shippedBefore.withLock { $0 = segments[1] }
+        let reopened = try ReportLog(configuration: configuration)
+        #expect(await eventually(within: 10) { listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.count == 5 })
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.sorted() == Array(segments.dropFirst()))
+        #expect(reopened.unshippedDeleted == 0)
+        reopened.shutdown()
+
+        // The size cap cannot wait: it deletes, and counts what the database never got.
+        var capped = configuration
+        capped.retention = nil
+        capped.maxBytes = 1
+        let sized = try ReportLog(configuration: capped)
+        #expect(await eventually(within: 10) { sized.unshippedDeleted >= 4 })
+        sized.shutdown()
+    }
+
     @Test func stalledWatchersAreCutAndTheLogLosesNothing() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }

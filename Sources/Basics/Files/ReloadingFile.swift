@@ -27,6 +27,7 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
     private let load: @Sendable (String) throws(Failure) -> Value
     private let same: @Sendable (Value, Value) -> Bool
     private let state: Mutex<State>
+    private let rejections = Atomic<Int>(0)
     /// One reload at a time, so versions follow the order of the files read.
     private let reloading = Mutex<Void>(())
 
@@ -46,6 +47,9 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
     public var current: (value: Value, version: Int) {
         state.withLock { ($0.value, $0.version) }
     }
+
+    /// Reloads refused since start (the previous value kept serving), for `/metrics`.
+    public var rejectedReloads: Int { rejections.load(ordering: .relaxed) }
 
     /// Loads the file again now.
     @discardableResult
@@ -71,6 +75,7 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
             loaded = try load(path)
         } catch {
             state.withLock { $0.stamp = stamp }
+            rejections.add(1, ordering: .relaxed)
             return .rejected(error)
         }
         return state.withLock { state in

@@ -46,6 +46,13 @@ public struct AppConfiguration: Sendable {
     /// `POST /report` events a second per client address (many visitors may share one), and the burst.
     public var reportAddressRate: Double = 50
     public var reportAddressBurst = 500
+    /// The shared report database (`--report-database`): the log is shipped there and the report
+    /// pages count every instance. Nil: this instance's log alone.
+    public var reportDatabase: String?
+    /// This server's name in the report database (`--instance`).
+    public var instance = "dynamic-home"
+    /// Days of events the report database keeps; nil keeps everything.
+    public var reportDatabaseRetention: Int?
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports") {

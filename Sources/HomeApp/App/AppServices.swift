@@ -2,6 +2,7 @@ import FeatureToggles
 import HomeTemplates
 import Logging
 import MicroHTTP
+import ReportDatabase
 import Reporting
 import ScreenKit
 
@@ -17,6 +18,9 @@ struct AppServices: Sendable {
     let pages: PageCache
     let assets: AssetLinks
     let logger: Logger
+    /// Every instance's counts, from the report database (nil without one).
+    var shared: SharedReports? = nil
+    var shipper: ReportShipper? = nil
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 

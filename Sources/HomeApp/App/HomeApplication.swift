@@ -4,6 +4,7 @@ import Foundation
 import HomeTemplates
 import Logging
 import MicroHTTP
+import ReportDatabase
 import Reporting
 import ScreenKit
 
@@ -18,6 +19,9 @@ public final class HomeApplication: Service {
     private let live: LiveReports
     private let background: ServiceGroup
     private let reportAccess: ReportAccess
+    private let metrics = MetricsRoute()
+    /// Ships the log into the report database, when there is one.
+    public let shipper: ReportShipper?
     private let reportPool: WorkPool
     private let reportRateLimit: ReportRateLimit
 
@@ -51,6 +55,14 @@ public final class HomeApplication: Service {
         } catch {
             throw AppError.toggles(error.description)
         }
+        if let url = configuration.reportDatabase {
+            var shipping = ShipperConfiguration(databaseURL: url, instance: configuration.instance,
+                                                reportLog: configuration.reportLog)
+            shipping.retentionDays = configuration.reportDatabaseRetention
+            shipper = ReportShipper(configuration: shipping, logger: logger)
+        } else {
+            shipper = nil
+        }
         var logConfiguration = ReportLog.Configuration(directory: configuration.reportLog,
                                                        mirrorToStandardOutput: configuration.reportToStandardOutput)
         logConfiguration.segmentBytes = configuration.reportSegmentBytes
@@ -58,6 +70,7 @@ public final class HomeApplication: Service {
         logConfiguration.retention = configuration.reportRetention
         logConfiguration.maxBytes = configuration.reportMaxBytes
         logConfiguration.minimumFree = configuration.reportMinimumFree
+        if let shipper { logConfiguration.mayDelete = { [shipper] in shipper.mayDelete(segment: $0) } }
         let reportLog: ReportLog
         do {
             reportLog = try ReportLog(configuration: logConfiguration, logger: logger)
@@ -67,7 +80,8 @@ public final class HomeApplication: Service {
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
-                               logger: logger)
+                               logger: logger, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
+                               shipper: shipper)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval, logger: logger)
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, logger: logger)
@@ -79,7 +93,7 @@ public final class HomeApplication: Service {
             Self.reloadToggles(services, onlyIfChanged: true)
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
-        background = ServiceGroup([content, togglesWatcher, live], logger: logger)
+        background = ServiceGroup([content, togglesWatcher, live] + (shipper.map { [$0] } ?? []), logger: logger)
     }
 
     /// Every route of the app.
@@ -93,12 +107,16 @@ public final class HomeApplication: Service {
         ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                      limit: reportRateLimit).register(in: &router)
         ExperimentReportRoutes(services: services, access: reportAccess, pool: reportPool).register(in: &router)
+        metrics.register(in: &router, services: services, access: reportAccess, pool: reportPool)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)
         }
         return router
     }
+
+    /// Gives `/metrics` the server's counters (requests, latency, connections).
+    public func attach(_ server: Server) { metrics.attach(server) }
 
     /// Every 4xx and 5xx page, drawn like the rest of the app.
     public var errorPage: ErrorPage {

@@ -48,6 +48,9 @@ public final class ContentStore: Service {
     /// The version in force: 1 after start-up, one more after each successful reload.
     public var version: Int { snapshot.version }
 
+    /// Reloads refused since start (the previous catalogue kept serving).
+    public var rejectedReloads: Int { file.rejectedReloads }
+
     /// Re-reads the file now (the app calls this on SIGHUP); on success publishes it under the next
     /// version and returns that version, otherwise logs why and keeps the old catalogue.
     @discardableResult

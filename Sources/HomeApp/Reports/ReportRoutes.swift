@@ -72,10 +72,11 @@ struct ReportRoutes {
         let refused = limit.counts.visitor.load(ordering: .relaxed) + limit.counts.address.load(ordering: .relaxed)
         return try pool.respond { [services] in
             let store = services.reportLog.store
-            let model = ReportsScreenModel(
+            var model = ReportsScreenModel(
                 query: query, summary: store.summary(query.range, filter: query.filter),
                 page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
                 eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
+            model.shared = Self.sharedSection(services, query.filter)
             return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
         }
     }
@@ -88,6 +89,18 @@ struct ReportRoutes {
             let summary = services.reportLog.store.summary(query.range, filter: query.filter)
             return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
                             body: .bytes(Array(ReportsJSON.document(summary).utf8)))
+        }
+    }
+
+    /// Every instance's counts, or why they cannot be shown; the page works either way.
+    private static func sharedSection(_ services: AppServices, _ filter: ReportFilter) -> SharedReportsSection? {
+        guard let shared = services.shared else { return nil }
+        do {
+            let overview = try shared.overview(event: filter.event, layout: filter.layout, item: filter.item,
+                                               visitor: filter.visitor)
+            return .overview(overview, local: services.shipper?.status)
+        } catch {
+            return .unavailable("\(error)")
         }
     }
 

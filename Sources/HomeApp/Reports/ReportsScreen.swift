@@ -16,6 +16,8 @@ struct ReportsScreenModel {
     let layouts: [String]
     /// `POST /report` refused by the rate limit since the server started.
     let refused: Int
+    /// Every instance's counts from the report database; nil without one.
+    var shared: SharedReportsSection? = nil
 
     var filter: ReportFilter { query.filter }
 }

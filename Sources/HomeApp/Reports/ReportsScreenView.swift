@@ -43,6 +43,7 @@ final class ReportsScreenView: RootView {
         writer.write("</section>")
         EventsChart.render(model.summary.series, bucket: model.summary.bucket, into: &writer)
         writer.write("</div>")
+        if let shared = model.shared { SharedReportsView.render(shared, into: &writer) }
         events(model, into: &writer)
         writer.write("</div>")
     }

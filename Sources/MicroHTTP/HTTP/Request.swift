@@ -6,6 +6,8 @@ public struct Request: Sendable {
     private let storage: Storage
     /// Values of the route's named parameters (`/long/:id` → `parameters["id"]`).
     public internal(set) var parameters: [String: String] = [:]
+    /// The client reached a trusted proxy over HTTPS (`X-Forwarded-Proto: https`).
+    public internal(set) var isHTTPS = false
 
     /// A process-unique id, also sent back as `X-Request-Id` and written in logs.
     public var id: String { storage.id }

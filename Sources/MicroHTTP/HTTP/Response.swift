@@ -37,6 +37,16 @@ public struct Response: Sendable {
 
     public mutating func setCookie(_ cookie: SetCookie) { headers.add("Set-Cookie", cookie.headerValue) }
 
+    /// Behind HTTPS: every cookie `Secure`, and browsers told to use HTTPS from now on (HSTS).
+    mutating func secureForHTTPS() {
+        headers = Headers(headers.fields.map { field in
+            guard field.name.caseInsensitiveEquals("Set-Cookie"),
+                  !field.value.lowercased().contains("; secure") else { return field }
+            return (field.name, field.value + "; Secure")
+        })
+        headers.set("Strict-Transport-Security", "max-age=31536000")
+    }
+
     /// Whether the body is an HTML document, which gets the CSP and related headers.
     /// Compares bytes with `memcmp`: `hasPrefix` walks grapheme boundaries and a UTF-8 view
     /// byte by byte, and this runs on every response.

@@ -23,7 +23,8 @@ extension ServerCore {
     /// The access handler's call after the answer resumed the connection.
     func sendLater(_ answer: LaterAnswer, method: Method, for context: RequestState,
                    on connection: OpaquePointer) -> MHD_Result {
-        guard let response = answer.take() else { return .YES }
+        guard var response = answer.take() else { return .YES }
+        if context.https { response.secureForHTTPS() }
         return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 

@@ -28,18 +28,26 @@ public struct Router: Sendable {
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { add(.post, pattern, handler) }
 
+    /// Each route's method and pattern, in the order added: the labels of `/metrics`.
+    public var labels: [String] { routes.map { "\($0.method.rawValue) \($0.pattern.description)" } }
+
     /// Finds the handler; `HEAD` is answered by the `GET` route (the server drops the body).
     public func resolve(_ method: Method, _ path: [String]) -> Resolution {
+        resolveNumbered(method, path).resolution
+    }
+
+    /// The same, with the index of the route found (its label in `labels`).
+    func resolveNumbered(_ method: Method, _ path: [String]) -> (resolution: Resolution, route: Int?) {
         var allowed: [Method] = []
-        for route in routes {
+        for (index, route) in routes.enumerated() {
             guard let parameters = route.pattern.match(path) else { continue }
             if route.method == method || (method == .head && route.method == .get) {
-                return .found(route.handler, parameters: parameters)
+                return (.found(route.handler, parameters: parameters), index)
             }
             if !allowed.contains(route.method) { allowed.append(route.method) }
         }
-        guard !allowed.isEmpty else { return .notFound }
+        guard !allowed.isEmpty else { return (.notFound, nil) }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.insert(.head, at: allowed.firstIndex(of: .get)! + 1) }
-        return .methodNotAllowed(allowed: allowed)
+        return (.methodNotAllowed(allowed: allowed), nil)
     }
 }

@@ -15,7 +15,9 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
     let arguments = uri.map(QueryTakeover.take) ?? 0
     let context = Unmanaged<ServerCore>.fromOpaque(cls!)._withUnsafeGuaranteedRef { core in
         core.requestStarted()
-        return RequestState(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
+        let state = RequestState(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
+        if core.configuration.metrics { state.startedAt = ServerMetrics.now() }
+        return state
     }
     return Unmanaged.passRetained(context).toOpaque()
 }
@@ -44,8 +46,12 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ termination: MHD_RequestTerminationCode) {
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
-    Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue().complete()
+    let context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        if core.configuration.metrics {
+            core.metrics.record(route: context.route, status: context.status, startedAt: context.startedAt, bytes: context.bytesOut)
+        }
         if let connection { core.headDeadlines.answered(connection) }
         core.requestFinished()
     }
@@ -62,9 +68,12 @@ func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ code: MHD_ConnectionNotificationCode) {
     guard let cls, let connection, let socketContext else { return }
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        let counting = core.configuration.metrics
         if code == .CONNECTION_NOTIFY_STARTED {
+            if counting { core.metrics.openConnections.add(1, ordering: .relaxed) }
             core.headDeadlines.opened(connection, socketContext)
         } else {
+            if counting { core.metrics.openConnections.subtract(1, ordering: .relaxed) }
             core.headDeadlines.closed(socketContext)
         }
     }

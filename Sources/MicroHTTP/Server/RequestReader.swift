@@ -6,6 +6,7 @@ struct RequestReader {
     let connection: OpaquePointer
     let context: RequestState
     let method: Method
+    let trustedProxies: TrustedProxies
 
     func read() throws(HTTPError) -> Request {
         guard let target = context.rawTarget else {
@@ -37,11 +38,21 @@ struct RequestReader {
         if let name = headers.invalidName {
             throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
         }
-        return Request(
+        var client = ClientAddress(dh_client_address(connection))
+        var https = false
+        let fields = Headers(headers.pairs)
+        if !trustedProxies.isEmpty {
+            let forwarded = trustedProxies.resolve(peer: client.text, headers: fields)
+            if let address = forwarded.client { client = ClientAddress(text: address) }
+            https = forwarded.https
+        }
+        var request = Request(
             id: context.id, method: method, target: target, pathSegments: segments,
-            query: QueryParameters(arguments), headers: Headers(headers.pairs),
+            query: QueryParameters(arguments), headers: fields,
             cookies: Cookies(header: headers.cookie),
-            form: try form(), body: context.body, clientAddress: ClientAddress(dh_client_address(connection)))
+            form: try form(), body: context.body, clientAddress: client)
+        request.isHTTPS = https
+        return request
     }
 
     private func form() throws(HTTPError) -> FormFields {

@@ -22,8 +22,16 @@ final class RequestState {
     var problem: BodyProblem?
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
+    /// Came through a trusted proxy over HTTPS: a later answer is secured like an immediate one.
+    var https = false
     /// Set while the connection waits for a `Response.later` answer.
     var laterAnswer: LaterAnswer?
+    /// For `/metrics`: when the request began (monotonic ns), the route found, the status and
+    /// body bytes queued.
+    var startedAt: UInt64 = 0
+    var route: Int?
+    var status = 0
+    var bytesOut = 0
 
     init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {
         self.rawTarget = rawTarget

@@ -27,6 +27,13 @@ public final class Server: Service {
     /// Connections closed because they took longer than the connection timeout to send a request head.
     public var lateHeadsClosed: Int { core.headDeadlines.closedCount.load(ordering: .relaxed) }
 
+    /// Requests by route and status, latency, bytes, open connections and streams, for `/metrics`.
+    public func metrics() -> ServerMetrics.Snapshot {
+        var snapshot = core.metrics.snapshot()
+        snapshot.openStreams = core.openStreams.count
+        return snapshot
+    }
+
     /// Idle keep-alive connections closed because the open connections neared the limit.
     public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
 

@@ -31,5 +31,10 @@ public struct ServerConfiguration: Sendable {
     /// Renders the page of every error answer (404, 405, 413, 500, a thrown `HTTPError`).
     public var errorPage: ErrorPage = .plain
 
+    /// Proxies whose X-Forwarded-For/-Proto are believed; behind HTTPS, cookies get `Secure` and
+    /// responses `Strict-Transport-Security`.
+    public var trustedProxies = try! TrustedProxies()
+    /// Count requests, latency and connections for `/metrics` (off only to measure what it costs).
+    public var metrics = true
     public init() {}
 }

@@ -17,6 +17,12 @@ extension ServerCore {
     /// template's compressed form when it has one, anything else compressed on the spot.
     func queue(_ response: Response, for context: RequestState, on connection: OpaquePointer) -> MHD_Result {
         let status = UInt32(response.status.rawValue)
+        context.status = Int(status)
+        switch response.body {
+        case .bytes(let bytes): context.bytesOut = bytes.count
+        case .spliced(let body): context.bytesOut = body.count
+        default: break
+        }
         let varies = response.isCompressible
         let coding = varies ? acceptedCoding(connection) : .identity
         if case .spliced(let body) = response.body,

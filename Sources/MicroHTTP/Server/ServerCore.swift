@@ -16,6 +16,7 @@ final class ServerCore: Sendable {
     let openStreams: OpenStreams
     let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
+    let metrics: ServerMetrics
 
     /// Connection memory kept free for the answer's head (the error page's headers take ~600 bytes).
     static let answerReserve = 1536
@@ -29,6 +30,7 @@ final class ServerCore: Sendable {
         headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout,
                                       connectionLimit: configuration.connectionLimit, logger: logger,
                                       onSweep: { streams.finishThoseWhosePeerLeft() })
+        metrics = ServerMetrics(routes: router.labels)
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
@@ -114,19 +116,26 @@ final class ServerCore: Sendable {
         }
         let request: Request
         do {
-            request = try RequestReader(connection: connection, context: context, method: method).read()
+            request = try RequestReader(connection: connection, context: context, method: method,
+                                        trustedProxies: configuration.trustedProxies).read()
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
             return queue(errorResponse(error.status, error.message, id: context.id), for: context, on: connection)
         }
-        let response = dispatch(request)
+        var response = dispatch(request, context)
+        if request.isHTTPS {
+            response.secureForHTTPS()
+            context.https = true
+        }
         if let later = response.later { return answerLater(later, for: context, on: connection, path: request.path) }
         return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 
-    private func dispatch(_ incoming: Request) -> Response {
+    private func dispatch(_ incoming: Request, _ context: RequestState) -> Response {
         var request = incoming
-        switch router.resolve(request.method, request.pathSegments) {
+        let (resolution, route) = router.resolveNumbered(request.method, request.pathSegments)
+        context.route = route
+        switch resolution {
         case .found(let handler, let parameters):
             request.parameters = parameters
             do {

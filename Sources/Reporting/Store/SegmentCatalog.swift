@@ -55,6 +55,8 @@ final class SegmentCatalog: Sendable {
     struct State {
         var segments: [SegmentEntry] = []
         var dropped = 0
+        /// Events in segments deleted by the size cap before they were shipped.
+        var unshippedDeleted = 0
     }
 
     let directory: String

@@ -24,6 +24,8 @@ final class Maintenance: Sendable {
         /// Delete the oldest closed segments while all of them take more than this.
         var maxBytes: Int64?
         var now: @Sendable () -> Date = { Date() }
+        /// False for a segment not yet shipped to the report database: age keeps it.
+        var mayDelete: (@Sendable (String) -> Bool)?
     }
 
     let catalog: SegmentCatalog
@@ -154,6 +156,16 @@ final class Maintenance: Sendable {
                 reason = "over --report-max-bytes"
             }
             guard let reason else { break }
+            let shipped = retention.mayDelete?(SegmentName.dataFile(segment.stamp, compressed: false)) ?? true
+            if !shipped {
+                // Later segments are not shipped either: age waits for the shipper; the cap cannot.
+                guard retention.maxBytes.map({ total > $0 }) == true else { break }
+                catalog.state.withLock { $0.unshippedDeleted += segment.rollup.lines }
+                logger.warning(
+                    "the size cap deleted a report segment not yet in the report database",
+                    metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",
+                               "events": "\(segment.rollup.lines)"])
+            }
             catalog.remove(segment.stamp)
             unlink(catalog.path(stamp: segment.stamp, compressed: segment.compressed))
             unlink(catalog.path(stamp: segment.stamp, compressed: !segment.compressed))

@@ -1,0 +1,69 @@
+// The shipper's throughput into PostgreSQL: writes N report events into segments in a fresh
+// directory, then times a ReportShipper from start until the database holds them all.
+// Usage: ship-bench <postgres URL> [events] [batch lines]   (scripts/bench-beyond runs it)
+import Foundation
+import Logging
+import ReportDatabase
+import Reporting
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 2 else {
+    FileHandle.standardError.write(Data("usage: ship-bench <postgres URL> [events] [batch lines]\n".utf8))
+    exit(2)
+}
+let url = arguments[1]
+let total = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
+let batch = arguments.count > 3 ? Int(arguments[3]) ?? 50_000 : 50_000
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ship-bench-\(UUID().uuidString)").path
+try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+defer { try? FileManager.default.removeItem(atPath: directory) }
+
+// Segments of 250,000 events, shaped like the home's: launch and selections with a visitor,
+// a request id and an experiment property.
+let start = Date()
+let names: [ReportEvent.Name] = [.launch, .launch, .longSelected, .shortSelected, .horizontalSwipe]
+var written = 0
+var segment = 0
+while written < total {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(64 << 20)
+    let count = min(250_000, total - written)
+    for index in written..<(written + count) {
+        ReportEvent(names[index % names.count], timestamp: start.addingTimeInterval(Double(index) / 10_000),
+                    layout: index % 2 == 0 ? "grid" : "list", item: "item-\(index % 40)",
+                    visitor: String(format: "%016llx", UInt64(index % 50_000) &* 0x9E3779B97F4A7C15),
+                    request: "req-\(index)", properties: ["experiment.hero": index % 2 == 0 ? "a" : "b"])
+            .appendJSONLine(to: &bytes)
+    }
+    let name = String(format: "events-20261124T%06d.000Z.jsonl", segment)
+    _ = FileManager.default.createFile(atPath: directory + "/" + name, contents: Data(bytes))
+    written += count
+    segment += 1
+}
+
+var configuration = ShipperConfiguration(databaseURL: url, instance: "ship-bench-\(UUID().uuidString.prefix(8))",
+                                         reportLog: directory)
+configuration.batchLines = batch
+configuration.pollInterval = 0.01
+let shipper = ReportShipper(configuration: configuration, logger: Logger(label: "ship-bench"))
+func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+let cpuBefore = cpuSeconds()
+let began = Date()
+try shipper.start()
+while shipper.status.shippedEvents < total {
+    if let error = shipper.status.lastError, shipper.status.errors > 20 {
+        print("ship-bench: giving up: \(error)")
+        exit(1)
+    }
+    Thread.sleep(forTimeInterval: 0.005)
+}
+let seconds = Date().timeIntervalSince(began)
+let cpu = cpuSeconds() - cpuBefore
+shipper.shutdown()
+// The shipper's own CPU (reading, parsing, COPY rows) apart from PostgreSQL's.
+print(String(format: "shipped %d events in %.2f s: %.0f events/s (batches of %d); the shipper's CPU %.2f s, %.0f events per CPU second",
+             total, seconds, Double(total) / seconds, batch, cpu, Double(total) / cpu))

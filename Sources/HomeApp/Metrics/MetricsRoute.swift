@@ -1,0 +1,26 @@
+import MicroHTTP
+import Synchronization
+
+/// `GET /metrics`, under the report pages' access rule, rendered on the report workers. The
+/// server's own counters come from the `Server` attached after it is made (it is made from this
+/// app's router, so it cannot be given at init).
+final class MetricsRoute: Sendable {
+    private let source = Mutex<(@Sendable () -> (ServerMetrics.Snapshot, Int))?>(nil)
+
+    func attach(_ server: Server) {
+        source.withLock { $0 = { [weak server] in (server?.metrics() ?? .init(), server?.requestsInFlight ?? 0) } }
+    }
+
+    func register(in router: inout Router, services: AppServices, access: ReportAccess, pool: WorkPool) {
+        router.get("/metrics") { [self] request in
+            try access.authorize(request)
+            return try pool.respond { [self] in
+                let server = source.withLock { $0 }?()
+                let text = MetricsPage(services: services, server: server?.0, requestsInFlight: server?.1).render()
+                return Response(headers: Headers([("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
+                                                  ("Cache-Control", "no-store")]),
+                                body: .bytes(Array(text.utf8)))
+            }
+        }
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The report database's tables, created and migrated by the server: numbered migrations applied
+/// in order, all pending ones in one transaction under an advisory lock (so instances starting
+/// together migrate once), each recorded in `report_schema_version`.
+public enum ReportSchema {
+    /// Why the schema cannot be used: newer than this build knows, or not ours to change.
+    public struct Refusal: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Migration `n` is `migrations[n - 1]`; append, never edit a released one.
+    static let migrations: [String] = [
+        """
+        CREATE TABLE report_events (
+            time timestamptz NOT NULL,
+            instance text NOT NULL,
+            name text NOT NULL,
+            layout text,
+            item text,
+            visitor text,
+            request text,
+            properties jsonb NOT NULL DEFAULT '{}',
+            segment text NOT NULL,
+            "offset" bigint NOT NULL
+        ) PARTITION BY RANGE (time);
+        CREATE INDEX report_events_time ON report_events USING brin (time);
+        CREATE TABLE report_minutes (
+            minute timestamptz NOT NULL,
+            instance text NOT NULL,
+            name text NOT NULL,
+            layout text NOT NULL DEFAULT '',
+            events bigint NOT NULL,
+            PRIMARY KEY (minute, instance, name, layout)
+        );
+        CREATE TABLE report_positions (
+            instance text PRIMARY KEY,
+            segment text NOT NULL,
+            "offset" bigint NOT NULL,
+            events bigint NOT NULL DEFAULT 0,
+            shipped_at timestamptz NOT NULL DEFAULT now(),
+            complete_until timestamptz
+        );
+        """,
+    ]
+
+    /// The version this build writes.
+    public static var currentVersion: Int { migrations.count }
+
+    /// The lock key instances take while migrating or creating partitions ("dhreport").
+    static let lockKey = 0x6468_7265_706f_7274
+
+    /// Brings the schema to `currentVersion`; returns the version found before.
+    @discardableResult
+    public static func migrate(_ connection: PostgresConnection) throws -> Int {
+        try connection.execute("BEGIN")
+        do {
+            try connection.query("SELECT pg_advisory_xact_lock($1)", ["\(lockKey)"])
+            try connection.execute("""
+                CREATE TABLE IF NOT EXISTS report_schema_version (
+                    version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
+                """)
+            let found = try connection.query("SELECT coalesce(max(version), 0) AS version FROM report_schema_version")
+                .int(0, "version") ?? 0
+            guard found <= currentVersion else {
+                throw Refusal(description: "the report database's schema is version \(found), newer than this "
+                    + "build's \(currentVersion): upgrade dynamic-home or point it at another database")
+            }
+            for version in stride(from: found + 1, through: currentVersion, by: 1) {
+                try connection.execute(migrations[version - 1])
+                try connection.query("INSERT INTO report_schema_version (version) VALUES ($1)", ["\(version)"])
+            }
+            try connection.execute("COMMIT")
+            return found
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import Reporting
+
+/// The lines after a position, read from the local segments and turned into COPY rows: what one
+/// transaction ships. May cross into later segments; ends at the last complete line.
+struct ShipBatch {
+    var rows: CopyRows
+    /// Events per minute, name and layout: the batch's share of `report_minutes`, counted here
+    /// so the database only adds a few rows.
+    var minutes: [MinuteKey: Int] = [:]
+    /// The newest event time shipped (ms): the batch is complete up to it.
+    var newestMs: Int64?
+    /// Lines that were not events (torn or edited by hand): skipped, their bytes still passed.
+    var malformed = 0
+    /// Days (since 1970, UTC) the events fall on: the partitions they need.
+    var days = Set<Int64>()
+    /// The position after the batch; equal to the start when there was nothing new.
+    var end: ShipPosition
+    /// True when the batch reached the end of what was written when it was read.
+    var reachedEnd = false
+    /// Bytes at the end of a closed segment that were not a whole line (a write torn by a crash).
+    var tornBytes = 0
+    /// Segments named by the position but gone from disk (deleted by hand): lines lost.
+    var missingSegment: String?
+
+    static let chunkBytes = 4 << 20
+
+    /// Reads from `start` until `maxLines` lines or the end of what is written.
+    struct MinuteKey: Hashable {
+        let minuteMs: Int64
+        let name: String
+        let layout: String
+    }
+
+    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
+        var batch = ShipBatch(rows: CopyRows(instance: instance), end: start)
+        let segments = source.segments()
+        guard var index = segments.firstIndex(where: { $0.name >= start.segment }) else {
+            batch.reachedEnd = true
+            return batch
+        }
+        if segments[index].name != start.segment, !start.segment.isEmpty, start.offset > 0 {
+            batch.missingSegment = start.segment
+        }
+        if segments[index].name != start.segment { batch.end = ShipPosition(segment: segments[index].name, offset: 0) }
+        while batch.rows.count < maxLines {
+            let segment = segments[index]
+            guard let chunk = source.read(segment.name, from: batch.end.offset, limit: chunkBytes) else {
+                // Gone between listing and reading (retention): nothing more to take from it.
+                batch.missingSegment = segment.name
+                guard index + 1 < segments.count else { batch.reachedEnd = true; break }
+                index += 1
+                batch.end = ShipPosition(segment: segments[index].name, offset: 0)
+                continue
+            }
+            let used = batch.take(chunk, segment: segment.name, maxLines: maxLines)
+            if batch.rows.count >= maxLines { break }
+            if chunk.count == chunkBytes, used > 0 { continue }  // more in this segment
+            // The end of what this segment holds now.
+            guard segment.closed, index + 1 < segments.count else {
+                batch.reachedEnd = true
+                break
+            }
+            batch.tornBytes += chunk.count - used
+            index += 1
+            batch.end = ShipPosition(segment: segments[index].name, offset: 0)
+        }
+        return batch
+    }
+
+    /// The per-minute counts as COPY rows: minute, name, layout, events.
+    var minuteRows: [UInt8] {
+        var out = CopyRows(instance: "")
+        for (key, count) in minutes {
+            out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.minuteMs)).utf8)
+            out.tab()
+            out.text(key.name)
+            out.tab()
+            out.text(key.layout)
+            out.tab()
+            out.bytes.append(contentsOf: String(count).utf8)
+            out.bytes.append(10)
+        }
+        return out.bytes
+    }
+
+    /// Takes the complete lines of `chunk` (read at `end`); returns the bytes used.
+    private mutating func take(_ chunk: [UInt8], segment: String, maxLines: Int) -> Int {
+        var used = 0
+        chunk.withUnsafeBufferPointer { bytes in
+            var lineStart = 0
+            while rows.count < maxLines,
+                  let newline = UnsafeBufferPointer(rebasing: bytes[lineStart...]).firstIndex(of: 10).map({ $0 + lineStart })
+            {
+                let line = UnsafeBufferPointer(rebasing: bytes[lineStart..<newline])
+                let offset = end.offset + Int64(lineStart)
+                if line.isEmpty {
+                    // A blank line carries no event.
+                } else if let event = try? ReportEvent(jsonLine: line) {
+                    rows.append(event, segment: segment, offset: offset)
+                    let ms = ReportTimestamp.milliseconds(event.timestamp)
+                    days.insert(EventPartitions.day(ms: ms))
+                    let minute = ms >= 0 ? ms / 60_000 * 60_000 : (ms - 59_999) / 60_000 * 60_000
+                    minutes[MinuteKey(minuteMs: minute, name: event.name.rawValue, layout: event.layout ?? ""), default: 0] += 1
+                    newestMs = max(newestMs ?? ms, ms)
+                } else {
+                    malformed += 1
+                }
+                lineStart = newline + 1
+            }
+            used = lineStart
+        }
+        end.offset += Int64(used)
+        return used
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The shipper's counters, for the report pages, `/metrics` and tests.
+public struct ShipperStatus: Sendable, Equatable {
+    /// Connected, with the schema in place.
+    public var connected = false
+    /// Events shipped since start, and the transactions that carried them.
+    public var shippedEvents = 0
+    public var batches = 0
+    /// Lines skipped because they were not events.
+    public var malformedLines = 0
+    /// Failed attempts (connection, statement or commit) since start.
+    public var errors = 0
+    /// The latest failure, nil once shipping works again.
+    public var lastError: String?
+    /// The database refused the login or the schema: retried slowly, logged once.
+    public var refused = false
+    /// How far this instance's log is in the database (nil until connected once).
+    public var position: ShipPosition?
+    /// Every event written before this time is in the database.
+    public var completeUntil: Date?
+    /// Seconds of recent events not yet in the database (0 when caught up).
+    public func lag(now: Date = Date()) -> Double? {
+        completeUntil.map { max(0, now.timeIntervalSince($0)) }
+    }
+}

@@ -1,0 +1,162 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+/// The deployment beyond one machine, with the real parts: a throwaway PostgreSQL, three
+/// instances sharing it and one --secret, nginx in front with the repository's own proxy
+/// configuration. Every event any instance writes arrives in PostgreSQL exactly once, through an
+/// instance killed under load and a database stopped for ten seconds under load.
+@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary),
+                "PostgreSQL and nginx are not installed (Debian: apt-get install postgresql nginx; scripts/test does)"))
+final class BeyondOneMachineTests {
+    static let secret = "a-secret-shared-by-every-instance"
+    let postgres: TemporaryPostgres
+    let folders: TemporaryDirectory
+    let ports: [UInt16]
+    var instances: [ServerProcess] = []
+
+    init() throws {
+        postgres = try TemporaryPostgres()
+        folders = try TemporaryDirectory("beyond-one-machine")
+        ports = try (0..<3).map { _ in try FreePort.find() }
+        instances = try (0..<3).map { try start($0) }
+    }
+
+    func start(_ index: Int) throws -> ServerProcess {
+        try ServerProcess(arguments: [
+            "--port", "\(ports[index])", "--report-log", folders.path("reports-\(index)"),
+            "--secret", Self.secret, "--report-database", postgres.url, "--instance", "instance-\(index)",
+        ])
+    }
+
+    /// Lines in an instance's local log (plain and gzipped segments).
+    func localLines(_ index: Int) -> Int {
+        let folder = folders.path("reports-\(index)")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var lines = 0
+        for name in names where name.hasSuffix(".jsonl") || name.hasSuffix(".jsonl.gz") {
+            let path = folder + "/" + name
+            let bytes: [UInt8]
+            if name.hasSuffix(".gz") {
+                let result = try? Subprocess.run("/bin/sh", ["-c", "gzip -dc '\(path)' | wc -l"])
+                lines += Int(result?.output.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+                continue
+            }
+            bytes = (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? []
+            lines += bytes.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
+        }
+        return lines
+    }
+
+    func rows(_ condition: String = "true") -> Int {
+        Int((try? postgres.psql("SELECT count(*) FROM report_events WHERE \(condition)")) ?? "") ?? -1
+    }
+
+    /// Waits (bounded) until the database holds exactly what the three local logs hold; returns both.
+    func settle() -> (database: Int, local: Int) {
+        var last = (database: -1, local: -2)
+        for _ in 0..<240 {
+            let local = (0..<3).reduce(0) { $0 + localLines($1) }
+            let database = rows()
+            last = (database, local)
+            if database == local { break }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return last
+    }
+
+    func duplicates() -> String {
+        (try? postgres.psql("""
+            SELECT count(*) FROM (SELECT instance, segment, "offset" FROM report_events
+            GROUP BY 1, 2, 3 HAVING count(*) > 1) d
+            """)) ?? "?"
+    }
+
+    /// Home pages through nginx from `threads` threads until `stop` is set (at most `limit` each);
+    /// returns the statuses seen.
+    func load(through port: UInt16, threads: Int, limit: Int, stop: StopFlag) -> Threads.Running<[Int]> {
+        Threads.start(threads) { _ in
+            var statuses: [Int] = []
+            while !stop.isSet, statuses.count < limit {
+                statuses.append((try? HTTPClient(port: port).get("/").status) ?? 0)
+                usleep(5_000)
+            }
+            return statuses
+        }
+    }
+
+    @Test func everyEventArrivesOnceThroughAKilledInstanceAndAStoppedDatabase() throws {
+        let nginx = try TemporaryNginx(upstreams: ports)
+        let front = HTTPClient(port: nginx.port)
+
+        // N home views through nginx give exactly N launch rows.
+        let views = 90
+        for _ in 0..<views { #expect(try front.get("/").status == 200) }
+        let first = settle()
+        #expect(first.database == first.local)
+        #expect(rows("name = 'launch'") == views)
+        #expect(try postgres.psql("SELECT count(DISTINCT instance) FROM report_events") == "3")
+
+        // A visitor's journey alternates instances: a form drawn by one is accepted by another.
+        let drawing = Browser(port: ports[0])
+        _ = try drawing.get("/settings")
+        let token = try #require(drawing.csrfToken)
+        let posting = Browser(port: ports[1])
+        for (name, value) in drawing.cookies { posting.setCookie(name, value) }
+        let saved = try posting.post("/settings", form: [("layout", "grid"), ("_csrf", token)])
+        #expect(saved.status == 303)
+        let third = Browser(port: ports[2])
+        for (name, value) in posting.cookies { third.setCookie(name, value) }
+        #expect(try third.get("/").text.contains("grid"))
+
+        // One instance SIGKILLed under load: nginx routes around it; restarted, it ships what it had.
+        var stop = StopFlag()
+        var running = load(through: nginx.port, threads: 2, limit: 2000, stop: stop)
+        Thread.sleep(forTimeInterval: 1)
+        instances[1].signal(SIGKILL)
+        _ = instances[1].waitForExit()
+        Thread.sleep(forTimeInterval: 1.5)
+        instances[1] = try start(1)
+        Thread.sleep(forTimeInterval: 1)
+        stop.set()
+        let duringKill = running.wait().flatMap { $0 }
+        #expect(!duringKill.isEmpty)
+        // nginx retries a request the dead instance failed, unless part of its answer had already
+        // reached the client (the one request cut mid-answer by the kill, at most).
+        #expect(duringKill.filter { $0 != 200 }.count <= 1, "nginx answered \(Set(duringKill)) while an instance was down")
+        let afterKill = settle()
+        #expect(afterKill.database == afterKill.local)
+        #expect(duplicates() == "0")
+
+        // PostgreSQL stopped for ten seconds under load, then started: nothing lost, nothing twice.
+        stop = StopFlag()
+        running = load(through: nginx.port, threads: 2, limit: 4000, stop: stop)
+        Thread.sleep(forTimeInterval: 0.5)
+        try postgres.stop()
+        Thread.sleep(forTimeInterval: 10)
+        try postgres.start()
+        Thread.sleep(forTimeInterval: 0.5)
+        stop.set()
+        let duringOutage = running.wait().flatMap { $0 }
+        #expect(duringOutage.allSatisfy { $0 == 200 }, "pages failed while the database was down: \(Set(duringOutage))")
+        let afterOutage = settle()
+        #expect(afterOutage.database == afterOutage.local)
+        #expect(afterOutage.database > afterKill.database + duringOutage.count / 2)
+        #expect(duplicates() == "0")
+
+        // /reports on any instance shows the total of all three.
+        for port in ports {
+            let page = try HTTPClient(port: port).get("/reports").text
+            let total = page.range(of: "data-shared-total>").map { page[$0.upperBound...].prefix { $0.isNumber } }
+            #expect(total.map(String.init) == "\(afterOutage.database)")
+        }
+    }
+}
+
+/// Tells load threads to finish.
+final class StopFlag: Sendable {
+    private let flag = Atomic<Bool>(false)
+    var isSet: Bool { flag.load(ordering: .relaxed) }
+    func set() { flag.store(true, ordering: .relaxed) }
+}

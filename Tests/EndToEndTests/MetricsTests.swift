@@ -1,0 +1,58 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `GET /metrics` from the real server: valid Prometheus text by `promtool`, counters that move.
+@Suite struct MetricsTests {
+    /// The sample's value, e.g. `dynamic_home_http_requests_total{route="GET /",status="200"}`.
+    static func value(_ text: String, _ sample: String) -> Double? {
+        text.split(separator: "\n").first { $0.hasPrefix(sample + " ") }.flatMap { Double($0.dropFirst(sample.count + 1)) }
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/promtool"),
+                   "promtool is not installed (Debian: apt-get install prometheus; scripts/test does)"))
+    func promtoolAcceptsTheMetrics() throws {
+        let folder = try TemporaryDirectory("metrics")
+        let server = try ServerProcess(arguments: ["--port", "0", "--report-log", folder.path("reports")])
+        _ = try server.client.get("/")
+        let metrics = try server.client.get("/metrics")
+        #expect(metrics.status == 200)
+        #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+        try Data(metrics.body).write(to: URL(fileURLWithPath: folder.path("metrics.txt")))
+        let check = try Subprocess.run("/bin/sh", ["-c", "/usr/bin/promtool check metrics < '\(folder.path("metrics.txt"))'"])
+        #expect(check.status == 0, "\(check.output)")
+    }
+
+    @Test func countersMoveAsRequestsAreMade() throws {
+        let folder = try TemporaryDirectory("metrics")
+        let server = try ServerProcess(arguments: ["--port", "0", "--report-log", folder.path("reports")])
+        let home = "dynamic_home_http_requests_total{route=\"GET /\",status=\"200\"}"
+        let before = try server.client.get("/metrics").text
+        for _ in 0..<5 { #expect(try server.client.get("/").status == 200) }
+        #expect(try server.client.get("/nowhere").status == 404)
+        // The home's report events are written within the log's flush interval.
+        var after = ""
+        for _ in 0..<100 {
+            after = try server.client.get("/metrics").text
+            if (Self.value(after, "dynamic_home_report_events_written_total") ?? 0) >= 5 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect((Self.value(after, home) ?? 0) - (Self.value(before, home) ?? 0) == 5)
+        #expect(Self.value(after, "dynamic_home_http_requests_total{route=\"unmatched\",status=\"404\"}") == 1)
+        #expect(Self.value(after, "dynamic_home_http_request_duration_seconds_count{route=\"GET /\"}") ?? 0 >= 5)
+        #expect((Self.value(after, "dynamic_home_http_response_body_bytes_total") ?? 0) > (Self.value(before, "dynamic_home_http_response_body_bytes_total") ?? 0))
+        #expect((Self.value(after, "dynamic_home_report_events_written_total") ?? 0) >= 5)
+        #expect((Self.value(after, "process_resident_memory_bytes") ?? 0) > 0)
+        #expect(Self.value(after, "dynamic_home_content_version") == 1)
+        #expect((Self.value(after, "dynamic_home_http_open_connections") ?? 0) >= 1)
+    }
+
+    @Test func offLoopbackTheMetricsNeedTheReportToken() throws {
+        let folder = try TemporaryDirectory("metrics")
+        let server = try ServerProcess(arguments: ["--port", "0", "--host", "0.0.0.0", "--report-log", folder.path("reports"),
+                                                   "--report-token", "a-report-token-long-enough"])
+        #expect(try server.client.get("/metrics").status != 200)
+        let signedIn = try server.client.get("/metrics", headers: [("Authorization", "Bearer a-report-token-long-enough")])
+        #expect(signedIn.status == 200)
+    }
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Logging
+import ReportDatabase
+import Reporting
+import Testing
+import TestSupport
+
+/// The shipper against a real PostgreSQL: segments written by hand in the on-disk format, shipped
+/// exactly once across restarts, a stopped database, and compression behind its back.
+@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+struct ReportShipperTests {
+    let directory: TemporaryDirectory
+
+    init() throws { directory = try TemporaryDirectory("shipper") }
+
+    /// Appends `count` launch events, numbered from `first` (in `item`), to `segment`.
+    func append(_ count: Int, from first: Int, to segment: String, day: String = "2026-11-24") throws {
+        var bytes: [UInt8] = []
+        for number in first..<(first + count) {
+            let event = ReportEvent(.launch, timestamp: ReportTimestamp.parse("\(day)T10:00:00.000Z")!.addingTimeInterval(Double(number)),
+                                    layout: "grid", item: "\(number)", visitor: "v\(number % 7)",
+                                    properties: ["experiment.hero": "a\\b\t\"c\""])
+            event.appendJSONLine(to: &bytes)
+        }
+        let path = directory.path(segment)
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(bytes))
+        try handle.close()
+    }
+
+    func shipper(_ postgres: TemporaryPostgres, instance: String = "a:1") -> ReportShipper {
+        var configuration = ShipperConfiguration(databaseURL: postgres.url, instance: instance, reportLog: directory.url.path)
+        configuration.pollInterval = 0.05
+        configuration.maxBackoff = 0.2
+        configuration.batchLines = 1000
+        return ReportShipper(configuration: configuration, logger: Logger(label: "test"))
+    }
+
+    /// Waits (bounded) until the database holds `count` events.
+    func waitForRows(_ postgres: TemporaryPostgres, _ count: Int) throws -> Int {
+        var rows = -1
+        for _ in 0..<600 {
+            rows = Int((try? postgres.psql("SELECT count(*) FROM report_events")) ?? "") ?? -1
+            if rows >= count { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return rows
+    }
+
+    func distinctItems(_ postgres: TemporaryPostgres) throws -> Int {
+        Int(try postgres.psql("SELECT count(DISTINCT item) FROM report_events")) ?? -1
+    }
+
+    @Test func shipsEverySegmentOnceAcrossRestartsAndAStoppedDatabase() throws {
+        let postgres = try TemporaryPostgres()
+        let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"
+        try append(2500, from: 0, to: first)
+        try append(10, from: 2500, to: second, day: "2026-11-25")
+        var running = shipper(postgres)
+        try running.start()
+        #expect(try waitForRows(postgres, 2510) == 2510)
+        running.shutdown()
+
+        // Restarted: resumes from the stored position, ships only what is new.
+        try append(5, from: 2510, to: second, day: "2026-11-25")
+        running = shipper(postgres)
+        try running.start()
+        #expect(try waitForRows(postgres, 2515) == 2515)
+
+        // The database goes away while lines keep coming; back, it catches up.
+        try postgres.stop()
+        try append(100, from: 2515, to: second, day: "2026-11-25")
+        for _ in 0..<200 where running.status.errors == 0 { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(running.status.errors > 0)
+        try postgres.start()
+        #expect(try waitForRows(postgres, 2615) == 2615)
+        running.shutdown()
+        Thread.sleep(forTimeInterval: 0.2)
+        #expect(try postgres.psql("SELECT count(*) FROM report_events") == "2615")
+        #expect(try distinctItems(postgres) == 2615)
+        #expect(try postgres.psql("SELECT sum(events) FROM report_minutes") == "2615")
+        #expect(try postgres.psql("SELECT segment || ':' || \"offset\" FROM report_positions WHERE instance = 'a:1'")
+                == "\(second):\(try Data(contentsOf: URL(fileURLWithPath: directory.path(second))).count)")
+        #expect(try postgres.psql("SELECT properties->>'experiment.hero' FROM report_events LIMIT 1") == "a\\b\t\"c\"")
+        // One partition per day, a BRIN index on time.
+        #expect(try postgres.psql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'report_events'::regclass") >= "2")
+        #expect(try postgres.psql("SELECT count(*) FROM report_events_20261125") == "115")
+    }
+
+    @Test func readsASegmentCompressedAfterPartOfItWasShipped() throws {
+        let postgres = try TemporaryPostgres()
+        let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"
+        try append(300, from: 0, to: first)
+        var running = shipper(postgres)
+        try running.start()
+        #expect(try waitForRows(postgres, 300) == 300)
+        running.shutdown()
+        // More lines, then the segment is closed and compressed (as the log does) before shipping.
+        try append(200, from: 300, to: first)
+        try append(1, from: 500, to: second)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = [directory.path(first)]
+        try gzip.run()
+        gzip.waitUntilExit()
+        #expect(FileManager.default.fileExists(atPath: directory.path(first + ".gz")))
+        running = shipper(postgres)
+        try running.start()
+        #expect(try waitForRows(postgres, 501) == 501)
+        running.shutdown()
+        #expect(try distinctItems(postgres) == 501)
+        #expect(running.mayDelete(segment: first))
+        #expect(!running.mayDelete(segment: second))
+    }
+
+    @Test func aTornLastLineWaitsUntilItIsWhole() throws {
+        let postgres = try TemporaryPostgres()
+        let segment = "events-20261124T100000.000Z.jsonl"
+        try append(3, from: 0, to: segment)
+        var line: [UInt8] = []
+        ReportEvent(.launch, item: "3").appendJSONLine(to: &line)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: directory.path(segment)))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(line.prefix(20)))
+        let running = shipper(postgres)
+        try running.start()
+        defer { running.shutdown() }
+        #expect(try waitForRows(postgres, 3) == 3)
+        try handle.write(contentsOf: Data(line.dropFirst(20)))
+        try handle.close()
+        #expect(try waitForRows(postgres, 4) == 4)
+        #expect(try distinctItems(postgres) == 4)
+    }
+
+    @Test func aRefusedLoginIsLoggedOnceAndRetriedQuietly() throws {
+        let postgres = try TemporaryPostgres()
+        try append(1, from: 0, to: "events-20261124T100000.000Z.jsonl")
+        var configuration = ShipperConfiguration(databaseURL: postgres.url(database: "missing"), instance: "a:1",
+                                                 reportLog: directory.url.path)
+        configuration.refusedBackoff = 0.05
+        let lines = LogCapture()
+        let running = ReportShipper(configuration: configuration, logger: Logger(label: "test") { _ in lines.handler })
+        try running.start()
+        for _ in 0..<200 where running.status.errors < 5 { Thread.sleep(forTimeInterval: 0.02) }
+        running.shutdown()
+        #expect(running.status.errors >= 5)
+        #expect(running.status.refused)
+        #expect(lines.messages.filter { $0.contains("refused") }.count == 1)
+    }
+}

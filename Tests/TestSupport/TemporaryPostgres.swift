@@ -1,0 +1,91 @@
+import Foundation
+
+/// A throwaway PostgreSQL cluster from the Debian package: `initdb` in a temporary folder, then
+/// `pg_ctl` on a free loopback port, run as the `postgres` user when the tests run as root
+/// (PostgreSQL refuses root). Stopped and removed when released.
+public final class TemporaryPostgres: @unchecked Sendable {
+    // @unchecked: every property is set once in init.
+    public struct Unavailable: Error, CustomStringConvertible { public let description: String }
+
+    public let port: UInt16
+    private let directory: TemporaryDirectory
+    private let binaries: URL
+    private let asRoot: Bool
+
+    /// A URL for the `postgres` database as the `postgres` superuser (trust on loopback).
+    public var url: String { "postgresql://postgres@127.0.0.1:\(port)/postgres" }
+
+    /// The URL of another database (created by `createDatabase`).
+    public func url(database: String) -> String { "postgresql://postgres@127.0.0.1:\(port)/\(database)" }
+
+    /// The binaries of the newest PostgreSQL installed, or nil.
+    public static var binaryFolder: URL? {
+        let root = URL(fileURLWithPath: "/usr/lib/postgresql")
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        return versions.compactMap { Int($0) }.sorted().last.map {
+            root.appendingPathComponent("\($0)/bin")
+        }.flatMap { FileManager.default.isExecutableFile(atPath: $0.appendingPathComponent("pg_ctl").path) ? $0 : nil }
+    }
+
+    /// Creates and starts the cluster; throws `Unavailable` when PostgreSQL is not installed.
+    public init() throws {
+        guard let binaries = Self.binaryFolder else {
+            throw Unavailable(description: "PostgreSQL is not installed (Debian: apt-get install postgresql)")
+        }
+        self.binaries = binaries
+        asRoot = geteuid() == 0
+        directory = try TemporaryDirectory("postgres")
+        if asRoot {
+            _ = try Self.run("/bin/chown", ["-R", "postgres:postgres", directory.url.path])
+            _ = try Self.run("/bin/chmod", ["755", directory.url.path])
+        }
+        port = try FreePort.find()
+        let initdb = try run("initdb", ["-D", directory.path("data"), "-U", "postgres", "--auth=trust",
+                                        "--no-sync", "-E", "UTF8", "--locale=C"])
+        guard initdb.status == 0 else { throw Unavailable(description: "initdb failed: \(initdb.output)") }
+        try start()
+    }
+
+    deinit {
+        _ = try? run("pg_ctl", ["-D", directory.path("data"), "-m", "immediate", "-w", "stop"])
+    }
+
+    /// Starts the server (after `stop`) and waits until it accepts connections.
+    public func start() throws {
+        let options = "-p \(port) -c listen_addresses=127.0.0.1 -k \(directory.url.path) -c fsync=off "
+            + "-c synchronous_commit=off -c full_page_writes=off -c max_connections=50"
+        let started = try run("pg_ctl", ["-D", directory.path("data"), "-l", directory.path("server.log"),
+                                         "-o", options, "-w", "-t", "60", "start"])
+        guard started.status == 0 else {
+            let log = (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8)) ?? ""
+            throw Unavailable(description: "pg_ctl start failed: \(started.output) \(log.suffix(2000))")
+        }
+    }
+
+    /// Stops the server, closing every connection (fast shutdown).
+    public func stop() throws {
+        _ = try run("pg_ctl", ["-D", directory.path("data"), "-m", "fast", "-w", "stop"])
+    }
+
+    /// Runs SQL through `psql` and returns its unaligned, tuples-only output.
+    public func psql(_ sql: String, database: String = "postgres") throws -> String {
+        let result = try run("psql", ["-h", "127.0.0.1", "-p", "\(port)", "-U", "postgres", "-d", database,
+                                      "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-c", sql])
+        guard result.status == 0 else { throw Unavailable(description: "psql failed: \(result.output)") }
+        return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    public func createDatabase(_ name: String) throws {
+        _ = try psql("CREATE DATABASE \(name)")
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        let path = binaries.appendingPathComponent(tool).path
+        if asRoot { return try Self.run("/usr/sbin/runuser", ["-u", "postgres", "--", path] + arguments) }
+        return try Self.run(path, arguments)
+    }
+
+    private static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+        try Subprocess.run(executable, arguments)
+    }
+}
