@@ -6,6 +6,7 @@ import ScreenKit
 /// bar chart (no script, no style attribute).
 enum EventsChart {
     static let width = 600, height = 140, chartHeight = 110
+    static let minimumSlots = 60
 
     static func render(_ series: [(start: Date, count: Int)], bucket: TimeInterval, into writer: inout HTMLWriter) {
         let peak = max(1, series.map(\.count).max() ?? 0)
@@ -17,11 +18,13 @@ enum EventsChart {
         writer.attribute("aria-label", "\(total) events; at most \(peak) in one \(unit)")
         writer.write("><line class=\"chart__axis\" x1=\"0\" y1=\"110\" x2=\"600\" y2=\"110\"/>")
         if let first = series.first, let last = series.last {
-            let buckets = Int((last.start.timeIntervalSince(first.start) / bucket).rounded()) + 1
-            let slot = Double(width) / Double(max(1, buckets))
+            // At least a day's worth of slots for the bucket, so a short series is not one wide bar.
+            let buckets = max(Self.minimumSlots, Int((last.start.timeIntervalSince(first.start) / bucket).rounded()) + 1)
+            let slot = Double(width) / Double(buckets)
+            let end = first.start.addingTimeInterval(Double(buckets - 1) * bucket)
             for point in series where point.count > 0 {
                 let index = (point.start.timeIntervalSince(first.start) / bucket).rounded()
-                let barHeight = max(2, Int(Double(chartHeight - 6) * Double(point.count) / Double(peak)))
+                let barHeight = max(2, Int(Double(chartHeight - 18) * Double(point.count) / Double(peak)))  // under the peak label
                 writer.write("<rect class=\"chart__bar\"")
                 writer.attribute("x", Int(index * slot + 1))
                 writer.attribute("y", chartHeight - barHeight)
@@ -34,7 +37,7 @@ enum EventsChart {
             writer.write("<text class=\"chart__label\" x=\"0\" y=\"132\">")
             writer.text(label(first.start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"600\" y=\"132\" text-anchor=\"end\">")
-            writer.text(label(last.start, bucket))
+            writer.text(label(end, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"0\" y=\"12\">")
             writer.text("\(peak)/\(unit)")
             writer.write("</text>")

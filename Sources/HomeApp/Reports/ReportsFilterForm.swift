@@ -41,10 +41,12 @@ enum ReportsFilterForm {
         writer.write("<label class=\"field\"><span class=\"field__label\">")
         writer.write(label)
         writer.write("</span><input")
-        writer.attribute("type", (value?.utf8.count ?? 0) > 10 ? "text" : "date")
+        let isTime = (value?.utf8.count ?? 0) > 10
+        writer.attribute("type", isTime ? "text" : "date")
         writer.attribute("name", "\(name)")
         writer.attribute("value", value ?? "")
-        writer.write(" maxlength=\"30\"></label>")
+        if isTime { writer.write(" maxlength=\"30\"") }
+        writer.write("></label>")
     }
 
     private static func input(_ name: StaticString, _ label: StaticString, _ value: String?, into writer: inout HTMLWriter) {
