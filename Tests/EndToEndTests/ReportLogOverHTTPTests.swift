@@ -92,7 +92,8 @@ import TestSupport
             if text.contains("\"event\":\"long_selected\"") { received = text }
         }
         #expect(ContinuousClock.now - sent < .seconds(1))
-        #expect(received?.hasPrefix("data: {") == true)
+        #expect(received?.hasPrefix("id: ") == true)
+        #expect(received?.contains("\ndata: {") == true)
         #expect(received?.contains(posted.header("X-Request-Id") ?? "?") == true)
     }
 

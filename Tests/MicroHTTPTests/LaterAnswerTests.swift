@@ -39,7 +39,10 @@ import TestSupport
             return .later { reply in Thread { reply(Response(body: .bytes(body.reversed()))) }.start() }
         }
         router.get("/healthz") { _ in .text("ok") }
-        server = try TestServer(router: router) { $0.threads = 1 }
+        server = try TestServer(router: router) {
+            $0.threads = 1
+            $0.shutdownGracePeriod = .milliseconds(500)
+        }
     }
 
     @Test func anAnswerFromAnotherThreadIsSent() throws {
@@ -100,6 +103,7 @@ import TestSupport
         #expect(results.allSatisfy { $0 })
     }
 
+    /// Past the grace period: replies still owed then get 503.
     @Test func shutdownAnswersEveryOwedReply() throws {
         let connections = try (0..<3).map { _ in try HTTPConnection(port: server.port) }
         for connection in connections { try connection.send("GET /held HTTP/1.1\r\nHost: x\r\n\r\n") }

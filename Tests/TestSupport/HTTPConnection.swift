@@ -13,7 +13,10 @@ public final class HTTPConnection {
     private var buffer: [UInt8] = []
 
     /// `source` binds the client's own address first (another loopback address, e.g. 127.0.0.2).
-    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15, source: String? = nil) throws {
+    /// `receiveBufferBytes` shrinks the socket's receive buffer, so a client that stops reading
+    /// pushes back on the server sooner.
+    public init(port: UInt16, host: String = "127.0.0.1", timeoutSeconds: Int = 15, source: String? = nil,
+                receiveBufferBytes: Int32? = nil) throws {
         // The descriptor is stored only once connected: a throw after every stored property is set
         // still runs deinit, which would close it a second time, and by then the number may belong
         // to another test's server (libmicrohttpd then aborts: "Close socket failed").
@@ -21,6 +24,9 @@ public final class HTTPConnection {
         guard fd >= 0 else { throw Failure(description: "socket failed") }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        if var bytes = receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &bytes, socklen_t(MemoryLayout<Int32>.size))
+        }
         if let source {
             var local = sockaddr_in()
             local.sin_family = sa_family_t(AF_INET)

@@ -66,6 +66,15 @@ public final class ServerProcess: Sendable {
 
     public var client: HTTPClient { HTTPClient(port: port) }
 
+    public var processIdentifier: Int32 { process.processIdentifier }
+
+    /// The resident memory in KiB (`VmRSS` of /proc/PID/status); nil once it has exited.
+    public var residentKiB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(process.processIdentifier)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
+    }
+
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the process to end and returns its exit status.

@@ -2,43 +2,61 @@ import Foundation
 import Reporting
 import ScreenKit
 
-/// Events per minute over the last hour, as an inline SVG bar chart (no script, no style attribute).
+/// Events over the range, one bar per bucket (the bucket grows with the range), as an inline SVG
+/// bar chart (no script, no style attribute).
 enum EventsChart {
     static let width = 600, height = 140, chartHeight = 110
 
-    static func render(_ minutes: [MinuteCount], into writer: inout HTMLWriter) {
-        let peak = max(1, minutes.map(\.count).max() ?? 0)
-        let total = minutes.reduce(0) { $0 + $1.count }
-        writer.write("<figure class=\"reports__chart\"><figcaption>Events per minute, last hour</figcaption>")
-        writer.write("<svg class=\"chart\" viewBox=\"0 0 600 140\" role=\"img\"")
-        writer.attribute("aria-label", "\(total) events in the last hour; at most \(peak) in one minute")
+    static func render(_ series: [(start: Date, count: Int)], bucket: TimeInterval, into writer: inout HTMLWriter) {
+        let peak = max(1, series.map(\.count).max() ?? 0)
+        let total = series.reduce(0) { $0 + $1.count }
+        let unit = unitName(bucket)
+        writer.write("<figure class=\"reports__chart\"><figcaption>")
+        writer.text("Events per \(unit)")
+        writer.write("</figcaption><svg class=\"chart\" viewBox=\"0 0 600 140\" role=\"img\"")
+        writer.attribute("aria-label", "\(total) events; at most \(peak) in one \(unit)")
         writer.write("><line class=\"chart__axis\" x1=\"0\" y1=\"110\" x2=\"600\" y2=\"110\"/>")
-        let slot = Double(width) / Double(max(1, minutes.count))
-        for (index, minute) in minutes.enumerated() where minute.count > 0 {
-            let barHeight = max(2, Int(Double(chartHeight - 6) * Double(minute.count) / Double(peak)))
-            writer.write("<rect class=\"chart__bar\"")
-            writer.attribute("x", Int(Double(index) * slot + 1))
-            writer.attribute("y", chartHeight - barHeight)
-            writer.attribute("width", max(1, Int(slot) - 2))
-            writer.attribute("height", barHeight)
-            writer.write("><title>")
-            writer.text("\(clock(minute.start)): \(minute.count) event\(minute.count == 1 ? "" : "s")")
-            writer.write("</title></rect>")
-        }
-        if let first = minutes.first, let last = minutes.last {
+        if let first = series.first, let last = series.last {
+            let buckets = Int((last.start.timeIntervalSince(first.start) / bucket).rounded()) + 1
+            let slot = Double(width) / Double(max(1, buckets))
+            for point in series where point.count > 0 {
+                let index = (point.start.timeIntervalSince(first.start) / bucket).rounded()
+                let barHeight = max(2, Int(Double(chartHeight - 6) * Double(point.count) / Double(peak)))
+                writer.write("<rect class=\"chart__bar\"")
+                writer.attribute("x", Int(index * slot + 1))
+                writer.attribute("y", chartHeight - barHeight)
+                writer.attribute("width", max(1, Int(slot) - 2))
+                writer.attribute("height", barHeight)
+                writer.write("><title>")
+                writer.text("\(label(point.start, bucket)): \(point.count) event\(point.count == 1 ? "" : "s")")
+                writer.write("</title></rect>")
+            }
             writer.write("<text class=\"chart__label\" x=\"0\" y=\"132\">")
-            writer.text(clock(first.start))
+            writer.text(label(first.start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"600\" y=\"132\" text-anchor=\"end\">")
-            writer.text(clock(last.start))
+            writer.text(label(last.start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"0\" y=\"12\">")
-            writer.write(peak)
-            writer.write("/min</text>")
+            writer.text("\(peak)/\(unit)")
+            writer.write("</text>")
         }
         writer.write("</svg></figure>")
     }
 
-    /// `HH:MM` UTC, from the report timestamp format.
-    private static func clock(_ date: Date) -> String {
-        String(ReportTimestamp.string(from: date).dropFirst(11).prefix(5))
+    static func unitName(_ bucket: TimeInterval) -> String {
+        switch bucket {
+        case 60: "minute"
+        case 3_600: "hour"
+        case 86_400: "day"
+        case ..<3_600: "\(Int(bucket / 60)) minutes"
+        case ..<86_400: "\(Int(bucket / 3_600)) hours"
+        default: "\(Int(bucket / 86_400)) days"
+        }
+    }
+
+    /// UTC `MM-DD HH:MM` for buckets under a day, `YYYY-MM-DD` for longer ones.
+    static func label(_ date: Date, _ bucket: TimeInterval) -> String {
+        let stamp = ReportTimestamp.string(from: date)
+        return bucket < 86_400 ? String(stamp.dropFirst(5).prefix(11)).replacingOccurrences(of: "T", with: " ")
+            : String(stamp.prefix(10))
     }
 }

@@ -1,46 +1,101 @@
 import Basics
+import Logging
 import MicroHTTP
 import Reporting
 import Synchronization
 
-/// The watchers of `/reports/stream`: each gets every new report line as a server-sent event,
-/// and a heartbeat comment on a timer so a watcher that left is noticed and dropped.
+/// The watchers of `/reports/stream`. One feed thread takes the lines the log writes (through
+/// one `ReportWatcher`), formats them once as server-sent events and queues the same bytes on
+/// every watcher's stream. Nothing here slows the writer or costs memory per stalled watcher
+/// beyond a small buffer: a watcher that falls behind is cut, and reconnects with `Last-Event-ID`.
 final class LiveReports: Service {
-    let name = "report stream heartbeat"
-    /// The open streams, shared with the heartbeat timer.
-    final class Watchers: Sendable {
-        let streams = Mutex<[ObjectIdentifier: ResponseStream]>([:])
-        var all: [ResponseStream] { streams.withLock { Array($0.values) } }
+    let name = "report stream"
+    /// How far behind a watcher may fall before it is cut.
+    static let watcherBuffer = 256 * 1024
+    /// Lines the feed may fall behind the writer; past it every watcher is cut and resumes.
+    static let feedLines = 65_536
+
+    /// What the writer's callback, the heartbeat and the streams' close handlers share.
+    private final class Shared: Sendable {
+        let watchers = Mutex<[ObjectIdentifier: LiveWatcher]>([:])
+        let doorbell = Doorbell()
+        let stopping = Atomic<Bool>(false)
+        var all: [LiveWatcher] { watchers.withLock { Array($0.values) } }
     }
 
     private let log: ReportLog
-    private let watchers = Watchers()
+    private let logger: Logger
+    private let shared = Shared()
+    private let feeder = Mutex<WorkerThread?>(nil)
     private let heartbeat: PeriodicTask
+    /// Catch-ups of resuming watchers: store reads, paced by the watcher, off the server's threads.
+    private let replays: WorkPool
 
-    init(log: ReportLog, heartbeatInterval: Double) {
+    init(log: ReportLog, heartbeatInterval: Double, logger: Logger) {
         self.log = log
-        heartbeat = PeriodicTask(name: "heartbeat", every: heartbeatInterval) { [watchers] in
-            for stream in watchers.all { stream.write(Array(": heartbeat\n\n".utf8)) }
+        self.logger = logger
+        replays = WorkPool(name: "report-stream", workers: 2, queueLimit: 64, logger: logger)
+        heartbeat = PeriodicTask(name: "heartbeat", every: heartbeatInterval) { [shared] in
+            let beat = Array(": heartbeat\n\n".utf8)
+            for watcher in shared.all { watcher.stream.write(beat) }
         }
     }
 
-    /// A new watcher's stream: it starts with a retry hint, then one `data:` line per event.
-    func watch() -> ResponseStream {
-        let stream = ResponseStream()
+    var watcherCount: Int { shared.watchers.withLock { $0.count } }
+
+    /// A new watcher's stream: a retry hint, then one event per line written from now on; one
+    /// that resumes gets the lines after its position first (see `resume`).
+    func watch(resuming: Bool = false) -> (stream: ResponseStream, watcher: LiveWatcher) {
+        let stream = ResponseStream(maximumPendingBytes: Self.watcherBuffer)
         stream.write(Array("retry: 3000\n: watching the report log\n\n".utf8))
-        let key = ObjectIdentifier(stream)
-        let subscription = log.subscribe { [weak stream] line in
-            stream?.write(Array("data: \(line)\n\n".utf8))
-        }
-        watchers.streams.withLock { $0[key] = stream }
-        stream.onClose { [log, watchers] in
-            log.unsubscribe(subscription)
-            watchers.streams.withLock { _ = $0.removeValue(forKey: key) }
-        }
-        return stream
+        let watcher = LiveWatcher(stream: stream, catchingUp: resuming)
+        let key = ObjectIdentifier(watcher)
+        shared.watchers.withLock { $0[key] = watcher }
+        stream.onClose { [shared] in shared.watchers.withLock { _ = $0.removeValue(forKey: key) } }
+        return (stream, watcher)
     }
 
-    func start() throws { try heartbeat.start() }
+    /// Runs a resuming watcher's catch-up; when too many are under way, it is told to come back.
+    func resume(_ replay: LiveReplay) {
+        guard replays.submit({ replay.run() }) else {
+            replay.watcher.stream.write(Array("retry: 5000\n: busy; reconnect later\n\n".utf8))
+            replay.watcher.stream.finish()
+            return
+        }
+    }
 
-    func shutdown() { heartbeat.shutdown() }
+    func start() throws {
+        let first = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
+        let thread = try WorkerThread(name: "report-stream") { [self] in run(first) }
+        feeder.withLock { $0 = thread }
+        try heartbeat.start()
+    }
+
+    func shutdown() {
+        heartbeat.shutdown()
+        shared.stopping.store(true, ordering: .relaxed)
+        shared.doorbell.ring()
+        feeder.withLock { $0 }?.join()
+        replays.shutdown()
+    }
+
+    private func run(_ first: ReportWatcher) {
+        var feed = first
+        while !shared.stopping.load(ordering: .relaxed) {
+            shared.doorbell.wait(seconds: 1)
+            guard let lines = feed.take() else {
+                // The feed itself fell behind: every watcher resumes from the store.
+                let all = shared.all
+                logger.warning("report stream fell behind the log; its watchers resume from the log",
+                               metadata: ["watchers": "\(all.count)"])
+                for watcher in all { watcher.stream.finish() }
+                feed = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
+                continue
+            }
+            guard !lines.isEmpty else { continue }
+            let events = ServerSentEvents.events(lines)
+            for watcher in shared.all { watcher.deliver(lines, events: events) }
+        }
+        log.unwatch(feed)
+    }
 }

@@ -24,6 +24,7 @@ struct ReportRoutes {
         router.post("/report") { request in try report(request) }
         router.get("/reports") { request in try reportsPage(request) }
         router.get("/reports.jsonl") { request in try rawLog(request) }
+        router.get("/reports.json") { request in try numbers(request) }
         router.get("/reports/stream") { request in try stream(request) }
         ReportSignIn(services: services, access: access).register(in: &router)
     }
@@ -63,29 +64,31 @@ struct ReportRoutes {
         return .later { reply in acknowledgement.attach(reply) }
     }
 
+    /// The report page: counts, per-layout counts and the chart from the store's rollups for the
+    /// range; the newest matching events, read backwards a page at a time ("Older events").
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
-        let query = request.query
-        func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
-        let filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
-        var cursor: ReportCursor?
-        if let before = value("before") {
-            guard let parsed = ReportCursor(before) else { throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.") }
-            cursor = parsed
+        let query = try ReportsQuery(request.query)
+        let refused = limit.counts.visitor.load(ordering: .relaxed) + limit.counts.address.load(ordering: .relaxed)
+        return try pool.respond { [services] in
+            let store = services.reportLog.store
+            var model = ReportsScreenModel(
+                query: query, summary: store.summary(query.range, filter: query.filter),
+                page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
+                eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
+            model.shared = Self.sharedSection(services, query.filter)
+            return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
         }
-        return try pool.respond { [services, cursor] () throws(HTTPError) -> Response in
-            let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
-            do {
-                let model = ReportsScreenModel(
-                    filter: filter, page: try reader.page(matching: filter, limit: Self.pageSize, before: cursor),
-                    summary: try reader.summary(matching: filter), perMinute: try reader.eventsPerMinute(matching: filter),
-                    eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names,
-                    shared: Self.sharedSection(services, filter))
-                return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
-            } catch {
-                services.logger.error("report log unreadable", metadata: ["error": "\(error)"])
-                throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
-            }
+    }
+
+    /// The page's numbers as JSON, with the same range, filters and access rule.
+    func numbers(_ request: Request) throws(HTTPError) -> Response {
+        try access.authorize(request)
+        let query = try ReportsQuery(request.query)
+        return try pool.respond { [services] in
+            let summary = services.reportLog.store.summary(query.range, filter: query.filter)
+            return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
+                            body: .bytes(Array(ReportsJSON.document(summary).utf8)))
         }
     }
 
@@ -101,35 +104,45 @@ struct ReportRoutes {
         }
     }
 
-    /// The log file as it is, streamed a chunk at a time; `?since=` skips older lines. The first
-    /// chunk (which skips them) is read on the pool; each later one is a bounded read.
+    /// The log's lines, segment after segment, streamed a chunk at a time; `?since=` starts at the
+    /// first line at or after that time (found by binary search). The first chunk is read on the
+    /// pool; each later one is a bounded read.
     func rawLog(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
         var since: Date?
-        if let text = request.query["since"] {
-            guard let date = ReportTimestamp.parse(text) else {
-                throw HTTPError(.badRequest, "\"since\" must be a UTC time like 2026-11-21T12:00:00.000Z.")
+        if let text = request.query["since"], !text.isEmpty {
+            guard let date = ReportRangeQuery.parse(text, endOfDay: false) else {
+                throw HTTPError(.badRequest, "\"since\" must be a UTC time like 2026-11-21T12:00:00.000Z or a day like 2026-11-21.")
             }
             since = date
         }
-        return try pool.respond { [services, since] () throws(HTTPError) -> Response in
-            let reader = ReportReader(path: services.reportLog.configuration.path, logger: services.logger)
-            guard let lines = try? reader.lineStream(since: since) else {
-                throw HTTPError(.serviceUnavailable, "The report log cannot be read right now.")
-            }
-            let first = Mutex(lines.nextChunk())
+        return try pool.respond { [services, since] in
+            let lines = Mutex(services.reportLog.store.lines(since: since).makeIterator())
+            let first = Mutex(lines.withLock { $0.nextChunk(maxBytes: 64 * 1024) })
             let body = ChunkedBody(next: { maxBytes in
-                first.withLock { chunk in defer { chunk = nil }; return chunk } ?? lines.nextChunk(maxBytes: maxBytes)
-            }, close: { lines.close() })
+                first.withLock { chunk in defer { chunk = nil }; return chunk } ?? lines.withLock { $0.nextChunk(maxBytes: maxBytes) }
+            })
             return Response(headers: Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]),
                             body: .chunks(body))
         }
     }
 
-    /// Server-sent events: one `data:` line per event as it is written.
+    /// Server-sent events: one per line as it is written, its `id:` the line's position in the
+    /// store. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         try access.authorize(request)
+        var resume: ReportPosition?
+        if let id = request.headers["Last-Event-ID"], !id.isEmpty {
+            guard let position = ReportPosition(id) else {
+                throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
+            }
+            resume = position
+        }
+        let (stream, watcher) = live.watch(resuming: resume != nil)
+        if let resume {
+            live.resume(LiveReplay(store: services.reportLog.store, after: resume, watcher: watcher))
+        }
         return Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
-                        body: .stream(live.watch()))
+                        body: .stream(stream))
     }
 }

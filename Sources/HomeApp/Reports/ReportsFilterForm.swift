@@ -8,6 +8,8 @@ enum ReportsFilterForm {
         select("layout", "Layout", "All layouts", model.layouts, model.filter.layout, into: &writer)
         input("item", "Item", model.filter.item, into: &writer)
         input("visitor", "Visitor", model.filter.visitor, into: &writer)
+        day("from", "From (UTC day)", model.query.from, into: &writer)
+        day("to", "To (UTC day, included)", model.query.to, into: &writer)
         writer.write("""
             <div class="reports-filter__actions"><button class="button button--primary" type="submit">Filter</button>\
             <a class="button button--secondary" href="/reports">Clear</a></div></form>
@@ -32,6 +34,17 @@ enum ReportsFilterForm {
             writer.write("</option>")
         }
         writer.write("</select></label>")
+    }
+
+    /// A date field; a time given in the address (`2026-11-24T12:00:00.000Z`) is kept as text.
+    private static func day(_ name: StaticString, _ label: StaticString, _ value: String?, into writer: inout HTMLWriter) {
+        writer.write("<label class=\"field\"><span class=\"field__label\">")
+        writer.write(label)
+        writer.write("</span><input")
+        writer.attribute("type", (value?.utf8.count ?? 0) > 10 ? "text" : "date")
+        writer.attribute("name", "\(name)")
+        writer.attribute("value", value ?? "")
+        writer.write(" maxlength=\"30\"></label>")
     }
 
     private static func input(_ name: StaticString, _ label: StaticString, _ value: String?, into writer: inout HTMLWriter) {

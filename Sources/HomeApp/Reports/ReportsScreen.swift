@@ -2,28 +2,24 @@ import Foundation
 import Reporting
 import ScreenKit
 
-/// The report log as a page: filters, counts, a chart of the last hour, the newest events.
+/// The report log as a page: a time range, filters, counts, a chart, the newest events.
 /// With JavaScript it follows `/reports/stream` and adds new events as they are written.
 final class ReportsScreen: GenericViewController<ReportsScreenModel, ReportsScreenView> {
     override var pageTitle: String? { "Report log" }
 }
 
 struct ReportsScreenModel {
-    let filter: ReportFilter
-    let page: ReportPage
+    let query: ReportsQuery
     let summary: ReportSummary
-    let perMinute: [MinuteCount]
+    let page: ReportEventPage
     let eventNames: [String]
     let layouts: [String]
+    /// `POST /report` refused by the rate limit since the server started.
+    let refused: Int
     /// Every instance's counts from the report database; nil without one.
     var shared: SharedReportsSection? = nil
 
-    /// The query string of the current filter, for links that keep it.
-    var filterQuery: String {
-        [("event", filter.event), ("layout", filter.layout), ("item", filter.item), ("visitor", filter.visitor)]
-            .compactMap { name, value in value.map { "\(name)=\(QueryEncoding.encode($0))" } }
-            .joined(separator: "&")
-    }
+    var filter: ReportFilter { query.filter }
 }
 
 /// Percent-encoding for values put into query strings by the app itself.

@@ -5,7 +5,10 @@ final class ReportsScreenView: RootView {
     init() {}
 
     func renderAttributes(_ model: ReportsScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
-        writer.write(" class=\"reports\" data-live-reports")
+        writer.write(" class=\"reports\"")
+        // Live events belong on the page only while its range runs to now and it shows the newest.
+        guard model.query.range.to == nil, model.query.before == nil else { return }
+        writer.write(" data-live-reports")
         if let event = model.filter.event { writer.attribute("data-filter-event", event) }
         if let layout = model.filter.layout { writer.attribute("data-filter-layout", layout) }
         if let item = model.filter.item { writer.attribute("data-filter-item", item) }
@@ -18,17 +21,27 @@ final class ReportsScreenView: RootView {
             <div class="reports__body"><div class="reports__title"><h1>Report log</h1>\
             <p class="reports__live" data-live-status>Updates when you reload</p></div>\
             <p class="reports__intro">Every home render and every action, newest first. \
-            <a href="/reports.jsonl">The raw log (JSON Lines)</a> · <a href="/reports/experiments">Experiments</a></p>
+            <a href="/reports.jsonl">The raw log (JSON Lines)</a> · <a href="/reports/experiments">Experiments</a> · 
             """)
+        writer.write("<a")
+        writer.urlAttribute("href", "/reports.json" + (model.query.linkQuery.isEmpty ? "" : "?" + model.query.linkQuery))
+        writer.write(">These numbers as JSON</a></p>")
+        ReportsRangeLinks.render(model.query, into: &writer)
         ReportsFilterForm.render(model, into: &writer)
         writer.write("<div class=\"reports__overview\"><section class=\"reports__summary\" aria-labelledby=\"summary-heading\">")
         writer.write("<h2 id=\"summary-heading\">Counts</h2><p class=\"stat\"><span class=\"stat__value\" data-total>")
         writer.write(model.summary.total)
-        writer.write("</span> events</p>")
+        writer.write("</span> events</p><p class=\"reports__note\">")
+        writer.write(model.summary.visitors)
+        writer.write(" visitors (estimated) · <span data-dropped>")
+        writer.write(model.summary.dropped)
+        writer.write("</span> lost (full buffer or disk) · ")
+        writer.write(model.refused)
+        writer.write(" refused by the rate limit</p>")
         counts("By event", model.summary.byEvent, key: "event", into: &writer)
         counts("By layout", model.summary.byLayout, key: "layout", into: &writer)
         writer.write("</section>")
-        EventsChart.render(model.perMinute, into: &writer)
+        EventsChart.render(model.summary.series, bucket: model.summary.bucket, into: &writer)
         writer.write("</div>")
         if let shared = model.shared { SharedReportsView.render(shared, into: &writer) }
         events(model, into: &writer)
@@ -78,10 +91,10 @@ final class ReportsScreenView: RootView {
         }
         writer.write("</tbody></table></div>")
         if model.page.events.isEmpty { writer.write("<p class=\"reports__empty\">No events match.</p>") }
-        if let cursor = model.page.nextCursor {
+        if let next = model.page.next {
             writer.write("<p><a class=\"button button--secondary\"")
-            let query = model.filterQuery
-            writer.urlAttribute("href", "/reports?" + (query.isEmpty ? "" : query + "&") + "before=\(cursor)")
+            let query = model.query.linkQuery
+            writer.urlAttribute("href", "/reports?" + (query.isEmpty ? "" : query + "&") + "before=\(QueryEncoding.encode(next.description))")
             writer.write(">Older events</a></p>")
         }
         writer.write("</section>")

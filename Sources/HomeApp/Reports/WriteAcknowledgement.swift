@@ -34,7 +34,9 @@ final class WriteAcknowledgement: Sendable {
         if let written {
             Self.answer(reply, written)
         } else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout) { Self.answer(reply, false) }
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout) { [self] in
+                if state.withLock({ $0.written == nil }) { Self.answer(reply, false) }
+            }
         }
     }
 

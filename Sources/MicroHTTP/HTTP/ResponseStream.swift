@@ -4,9 +4,15 @@ import Synchronization
 /// A response body written over time, such as server-sent events. Any thread may `write`;
 /// libmicrohttpd pulls the bytes on its own thread and the connection sleeps (suspended) while
 /// there is nothing to send, so an idle stream costs no thread and no polling.
+///
+/// Written arrays are queued as they are, not copied: the same bytes written to many streams
+/// (an event sent to every watcher) are held once, however far behind each reader is.
 public final class ResponseStream: Sendable {
     struct State {
-        var pending: [UInt8] = []
+        /// Queued arrays, oldest first; the first is sent from `sentOfFirst`.
+        var pending: [[UInt8]] = []
+        var sentOfFirst = 0
+        var pendingBytes = 0
         var finished = false
         var closed = false
         var suspended = false
@@ -26,8 +32,15 @@ public final class ResponseStream: Sendable {
     public func write(_ bytes: [UInt8]) -> Bool {
         state.withLock { state in
             guard !state.closed, !state.finished else { return false }
-            state.pending += bytes
-            if state.pending.count > maximumPendingBytes { state.finished = true; state.pending = [] }
+            guard !bytes.isEmpty else { return true }
+            state.pending.append(bytes)
+            state.pendingBytes += bytes.count
+            if state.pendingBytes > maximumPendingBytes {
+                state.finished = true
+                state.pending = []
+                state.sentOfFirst = 0
+                state.pendingBytes = 0
+            }
             Self.wake(&state)
             return true
         }
@@ -40,6 +53,12 @@ public final class ResponseStream: Sendable {
             Self.wake(&state)
         }
     }
+
+    /// Bytes queued and not yet taken by libmicrohttpd: how far behind the client is.
+    public var pendingBytes: Int { state.withLock { $0.pendingBytes } }
+
+    /// Whether the stream ends once its queued bytes are sent (or was cut for falling behind).
+    public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// Whether libmicrohttpd has let go of the stream (sent it all, or the client disconnected).
     public var isClosed: Bool { state.withLock { $0.closed } }
@@ -63,10 +82,21 @@ public final class ResponseStream: Sendable {
                 }
                 return 0
             }
-            let count = min(buffer.count, state.pending.count)
-            state.pending.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-            state.pending.removeFirst(count)
-            return count
+            var copied = 0
+            while copied < buffer.count, let first = state.pending.first {
+                let count = min(buffer.count - copied, first.count - state.sentOfFirst)
+                first.withUnsafeBytes {
+                    (buffer.baseAddress! + copied).copyMemory(from: $0.baseAddress! + state.sentOfFirst, byteCount: count)
+                }
+                copied += count
+                state.sentOfFirst += count
+                if state.sentOfFirst == first.count {
+                    state.pending.removeFirst()
+                    state.sentOfFirst = 0
+                }
+            }
+            state.pendingBytes -= copied
+            return copied
         }
     }
 

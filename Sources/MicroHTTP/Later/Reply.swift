@@ -7,8 +7,11 @@ public struct Reply: Sendable {
 
     /// Answers with the page for `error`, as if a handler had thrown it: an `HTTPError` says what
     /// was wrong, anything else is a 500 naming the request id.
-    public func fail(_ error: any Error) { answer.give(answer.core.response(for: error, requestID: answer.requestID,
-                                                                          path: answer.path)) }
+    public func fail(_ error: any Error) {
+        // Checked first: the error page would be rendered and logged for nothing.
+        guard !answer.isAnswered else { return }
+        answer.give(answer.core.response(for: error, requestID: answer.requestID, path: answer.path))
+    }
 
     /// Answers what `make` returns, or the page for what it throws.
     public func run(_ make: () throws -> Response) {

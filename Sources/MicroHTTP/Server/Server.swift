@@ -27,15 +27,15 @@ public final class Server: Service {
     /// Connections closed because they took longer than the connection timeout to send a request head.
     public var lateHeadsClosed: Int { core.headDeadlines.closedCount.load(ordering: .relaxed) }
 
+    /// Idle keep-alive connections closed because the open connections neared the limit.
+    public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
+
     /// Requests by route and status, latency, bytes, open connections and streams, for `/metrics`.
     public func metrics() -> ServerMetrics.Snapshot {
         var snapshot = core.metrics.snapshot()
         snapshot.openStreams = core.openStreams.count
         return snapshot
     }
-
-    /// Idle keep-alive connections closed because the open connections neared the limit.
-    public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
 
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
@@ -88,11 +88,16 @@ public final class Server: Service {
         core.accepting.store(false, ordering: .relaxed)
         // Suspended streams would outlive the daemon: end them so their connections resume and close.
         core.openStreams.finishAll()
-        // Likewise connections waiting for a later answer: they get 503 now.
-        core.answerOwedReplies()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
+        // Later answers under way get the grace period to arrive (a report being written, say).
         while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
+            usleep(10_000)
+        }
+        // Those still owed get 503: libmicrohttpd must not be stopped with a connection suspended.
+        core.answerOwedReplies()
+        let sent = clock.now + .seconds(1)
+        while core.inFlight.load(ordering: .relaxed) > 0, clock.now < max(deadline, sent) {
             usleep(10_000)
         }
         let unfinished = core.inFlight.load(ordering: .relaxed)

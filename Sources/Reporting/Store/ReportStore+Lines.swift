@@ -10,8 +10,13 @@ import Foundation
 public struct ReportLines: Sequence, Sendable {
     let store: ReportStore
     let since: Int64?
+    var after: ReportPosition?
 
-    public func makeIterator() -> Iterator { Iterator(store: store, since: since) }
+    public func makeIterator() -> Iterator {
+        var iterator = Iterator(store: store, since: since)
+        iterator.after = after
+        return iterator
+    }
 
     /// Reads segment after segment, decompressing compressed ones; stops at a read error (logged).
     public struct Iterator: IteratorProtocol {
@@ -21,6 +26,8 @@ public struct ReportLines: Sequence, Sendable {
         var reader: SegmentLineReader?
         var started = false
         var skipping: Bool
+        /// Start after the line at this position (a watcher resuming with `Last-Event-ID`).
+        var after: ReportPosition?
 
         init(store: ReportStore, since: Int64?) {
             self.store = store
@@ -29,6 +36,24 @@ public struct ReportLines: Sequence, Sendable {
         }
 
         public mutating func next() -> [UInt8]? { nextChunk(maxBytes: 64 * 1024) }
+
+        /// The next line (without its newline) and its position; nil at the end. Does not skip
+        /// lines before `since`: for iterators from `lines(after:)`.
+        public mutating func nextLine() -> (text: ArraySlice<UInt8>, position: ReportPosition)? {
+            while true {
+                if reader == nil, !openNext() { return nil }
+                do {
+                    if let line = try reader!.next() {
+                        guard let bytes = line.bytes else { continue }
+                        return (bytes, ReportPosition(segment: current ?? "", offset: line.offset))
+                    }
+                } catch {
+                    store.logger.error("reading report segment failed", metadata: ["segment": "\(current ?? "")", "error": "\(error)"])
+                    return nil
+                }
+                reader = nil
+            }
+        }
 
         /// Whole lines, about `maxBytes` at most; nil at the end.
         public mutating func nextChunk(maxBytes: Int) -> [UInt8]? {
@@ -69,6 +94,22 @@ public struct ReportLines: Sequence, Sendable {
             if let current = current {
                 guard let found = segments.firstIndex(where: { $0.stamp > current }) else { return false }
                 index = found
+            } else if let after {
+                // The line's own segment, or the next one if retention removed it.
+                guard let found = segments.firstIndex(where: { $0.stamp >= after.segment }) else { return false }
+                index = found
+                if segments[found].stamp == after.segment {
+                    from = after.offset
+                    current = segments[found].stamp
+                    do {
+                        reader = try store.reader(segments[found], from: from, end: segments[found].rollup.bytes)
+                        _ = try reader?.next()  // the line the watcher has
+                    } catch {
+                        store.logger.error("reading report segment failed", metadata: ["segment": "\(after.segment)", "error": "\(error)"])
+                        return false
+                    }
+                    return reader != nil || openNext()
+                }
             } else {
                 index = 0
                 if let since {
@@ -104,6 +145,11 @@ extension ReportStore {
     /// bytes of the first one.
     public func lines(since: Date? = nil) -> ReportLines {
         ReportLines(store: self, since: since.map { ReportTimestamp.milliseconds($0) })
+    }
+
+    /// The lines written after the one at `position`, oldest first (for a watcher that resumes).
+    public func lines(after position: ReportPosition) -> ReportLines {
+        ReportLines(store: self, since: nil, after: position)
     }
 
     /// A line start in a plain segment with no line at or after `ms` before it (binary search on

@@ -1,0 +1,19 @@
+import Foundation
+import Reporting
+
+/// `/reports.json`: the numbers of `/reports` for scripts and dashboards,
+/// `{"from","to","total","byEvent","byLayout","series":[{"start","count"}],"visitors","dropped"}`;
+/// times are UTC report timestamps, `from`/`to` null for an open end.
+enum ReportsJSON {
+    static func document(_ summary: ReportSummary) -> String {
+        let string = ExperimentsJSON.string
+        func time(_ date: Date?) -> String { date.map { string(ReportTimestamp.string(from: $0)) } ?? "null" }
+        func counts(_ counts: [String: Int]) -> String {
+            "{" + counts.sorted { $0.key < $1.key }.map { "\(string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+        }
+        let series = summary.series.map { "{\"start\":\(time($0.start)),\"count\":\($0.count)}" }.joined(separator: ",")
+        return "{\"from\":\(time(summary.from)),\"to\":\(time(summary.to)),\"total\":\(summary.total),"
+            + "\"byEvent\":\(counts(summary.byEvent)),\"byLayout\":\(counts(summary.byLayout)),"
+            + "\"series\":[\(series)],\"visitors\":\(summary.visitors),\"dropped\":\(summary.dropped)}"
+    }
+}

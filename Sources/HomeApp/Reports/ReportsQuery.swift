@@ -1,0 +1,61 @@
+import Foundation
+import MicroHTTP
+import Reporting
+
+/// What `/reports` and `/reports.json` were asked: a range (`from`/`to`, or a preset `last`),
+/// filters (event, layout, item, visitor) and, for the event list, `before` (an "Older events"
+/// position). Invalid values are refused with a 400 that says which and how.
+struct ReportsQuery {
+    let filter: ReportFilter
+    let range: ReportRange
+    /// The range as asked, to fill the form and links again.
+    let from: String?
+    let to: String?
+    let preset: ReportPreset?
+    let before: ReportPosition?
+
+    init(_ query: QueryParameters, now: Date = Date()) throws(HTTPError) {
+        func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
+        filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
+        if let last = value("last") {
+            guard let preset = ReportPreset(rawValue: last) else {
+                throw HTTPError(.badRequest, "\"last\" must be one of: \(ReportPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            self.preset = preset
+            range = ReportRange(from: preset.span.map { now.addingTimeInterval(-$0) }, to: nil)
+            from = nil
+            to = nil
+        } else {
+            let asked = try ReportRangeQuery(query)
+            preset = nil
+            range = asked.range
+            from = asked.from
+            to = asked.to
+        }
+        if let text = value("before") {
+            guard let position = ReportPosition(text) else {
+                throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.")
+            }
+            before = position
+        } else {
+            before = nil
+        }
+    }
+
+    /// The range and filters as a query string (no `before`), for links that keep them.
+    var linkQuery: String {
+        let pairs: [(String, String?)] = [
+            ("last", preset?.rawValue), ("from", from), ("to", to), ("event", filter.event),
+            ("layout", filter.layout), ("item", filter.item), ("visitor", filter.visitor),
+        ]
+        return pairs.compactMap { name, value in value.map { "\(name)=\(QueryEncoding.encode($0))" } }
+            .joined(separator: "&")
+    }
+
+    /// The filters alone, for the preset links.
+    var filterQuery: String {
+        [("event", filter.event), ("layout", filter.layout), ("item", filter.item), ("visitor", filter.visitor)]
+            .compactMap { name, value in value.map { "\(name)=\(QueryEncoding.encode($0))" } }
+            .joined(separator: "&")
+    }
+}

@@ -1,0 +1,91 @@
+/// Counts events into a `Rollup`, interning through the writer's cache.
+struct RollupBuilder {
+    private var counted = Rollup()
+    private var counts = CountTable()
+    /// The overall sketch of the hour being written, kept out of the dictionary until it ends.
+    private var hour: Int32 = .min
+    private var hourSketch = HyperLogLog()
+    private var hourSketchUsed = false
+    var cache: InternCache
+    /// The last visitor hashed and its hash: consecutive events of one visitor (a view and its
+    /// selections) are common, and hashing is the costliest step here.
+    private var lastVisitor: String?
+    private var lastHash: UInt64 = 0
+
+    init(interner: Interner) { cache = InternCache(interner: interner) }
+
+    /// Everything counted since the last reset.
+    var rollup: Rollup {
+        mutating get {
+            counts.drain(into: &counted.counts)
+            flushHour()
+            return counted
+        }
+    }
+
+    private mutating func flushHour() {
+        guard hourSketchUsed else { return }
+        let key = SketchKey(hour: hour, experiment: 0, group: 0)
+        if counted.sketches[key] == nil { counted.sketches[key] = hourSketch } else { counted.sketches[key]!.merge(hourSketch) }
+        hourSketch = HyperLogLog()
+        hourSketchUsed = false
+    }
+
+    /// Starts over, keeping the cache.
+    mutating func reset() {
+        counts.drain(into: &counted.counts)
+        counted = Rollup()
+        hourSketch = HyperLogLog()
+        hourSketchUsed = false
+    }
+
+    /// Counts the event; returns its visitor's hash, if it has a visitor.
+    @discardableResult
+    mutating func add(_ event: borrowing ReportEvent, ms: Int64, bytes: Int) -> UInt64? {
+        let minute = Int32(truncatingIfNeeded: ReportTimestamp.floorDiv(ms, 60_000))
+        let hour = Int32(truncatingIfNeeded: ReportTimestamp.floorDiv(ms, 3_600_000))
+        let name = cache.id(event.name.rawValue)
+        let layout = cache.id(event.layout)
+        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(event.item)))
+        var hash: UInt64?
+        if let visitor = event.visitor {
+            if visitor != lastVisitor {
+                lastVisitor = visitor
+                lastHash = HyperLogLog.hash(visitor)
+            }
+            hash = lastHash
+            if hour != self.hour {
+                flushHour()
+                self.hour = hour
+            }
+            hourSketch.add(hash: lastHash)
+            hourSketchUsed = true
+        }
+        if !event.properties.isEmpty {
+            Self.forEachExperiment(event.properties) { experiment, group in
+                let x = cache.id(experiment)
+                let g = cache.id(group)
+                counted.groups[GroupKey(minute: minute, experiment: x, group: g, event: name, layout: layout), default: 0] += 1
+                if let hash {
+                    counted.sketches[SketchKey(hour: hour, experiment: x, group: g), default: HyperLogLog()].add(hash: hash)
+                }
+            }
+        }
+        counted.lines += 1
+        counted.bytes += Int64(bytes)
+        if ms < counted.firstMs { counted.firstMs = ms }
+        if ms > counted.lastMs { counted.lastMs = ms }
+        return hash
+    }
+
+    /// Calls `body` with each (experiment, group) the properties name: `experiment.<name>` keys,
+    /// and the legacy `experiment` + `group` pair unless the same experiment is also named the new way.
+    static func forEachExperiment(_ properties: [String: String], _ body: (String, String) -> Void) {
+        for (key, value) in properties where key.utf8.count > 11 && key.hasPrefix("experiment.") {
+            body(String(key.dropFirst(11)), value)
+        }
+        if let name = properties["experiment"], let group = properties["group"], properties["experiment." + name] == nil {
+            body(name, group)
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import CZlib
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Where each gzip member of a compressed segment starts, uncompressed and compressed; the last
+/// entry is the end of both. Kept beside the segment (`events-….gzi`).
+struct GzipIndex: Sendable {
+    var members: [(uncompressed: Int64, compressed: Int64)]
+
+    static let magic = Array("DHGZI1\n".utf8)
+
+    func encode() -> [UInt8] {
+        var out = Self.magic
+        RollupFile.put32(&out, UInt32(members.count))
+        for member in members {
+            RollupFile.put64(&out, UInt64(member.uncompressed))
+            RollupFile.put64(&out, UInt64(member.compressed))
+        }
+        RollupFile.put32(&out, RollupFile.checksum(out[...]))
+        return out
+    }
+
+    /// Reads an index back; nil if missing, torn or inconsistent.
+    static func load(_ path: String) -> GzipIndex? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let got = (try? bytes.withUnsafeMutableBytes { try readFully(fd, $0, at: 0) }) ?? 0
+        guard got > magic.count + 8, got < bytes.count, bytes.starts(with: magic) else { return nil }
+        var tail = RollupFile.Reader(bytes: bytes[..<got])
+        tail.index = got - 4
+        guard let stored = tail.u32(), stored == RollupFile.checksum(bytes[..<(got - 4)]) else { return nil }
+        var reader = RollupFile.Reader(bytes: bytes[..<(got - 4)])
+        reader.index = magic.count
+        guard let count = reader.u32(), count >= 1 else { return nil }
+        var index = GzipIndex(members: [])
+        for _ in 0..<count {
+            guard let u = reader.u64(), let c = reader.u64() else { return nil }
+            index.members.append((Int64(u), Int64(c)))
+        }
+        return index
+    }
+
+    /// The member holding uncompressed `offset` (the last member for the end).
+    func member(containing offset: Int64) -> Int {
+        var low = 0
+        var high = members.count - 2
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if members[mid].uncompressed <= offset { low = mid } else { high = mid - 1 }
+        }
+        return max(0, low)
+    }
+
+    /// A reader positioned at member `number` of the gzip at `path`.
+    func reader(at number: Int, of path: String) throws -> GzipReader {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ScanError(code: errno) }
+        guard lseek(fd, off_t(members[number].compressed), SEEK_SET) >= 0 else {
+            close(fd)
+            throw ScanError(code: EIO)
+        }
+        guard let reader = GzipReader(fd: fd) else { throw ScanError(code: EIO) }
+        return reader
+    }
+
+    /// The first `count` bytes of member `number` (fewer if it is shorter).
+    func prefix(_ count: Int, ofMember number: Int, of path: String) throws -> [UInt8] {
+        let reader = try reader(at: number, of: path)
+        let length = min(count, Int(members[number + 1].uncompressed - members[number].uncompressed))
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let got = try bytes.withUnsafeMutableBytes { try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...])) }
+            if got == 0 { break }
+            done += got
+        }
+        return Array(bytes[..<done])
+    }
+
+    /// Decompresses member `number` of the gzip at `path`.
+    func read(_ number: Int, of path: String) throws -> [UInt8] {
+        let reader = try reader(at: number, of: path)
+        let length = Int(members[number + 1].uncompressed - members[number].uncompressed)
+        var bytes = [UInt8](repeating: 0, count: length)
+        var done = 0
+        while done < length {
+            let got = try bytes.withUnsafeMutableBytes { try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...])) }
+            if got == 0 { throw ScanError(code: EIO) }
+            done += got
+        }
+        return bytes
+    }
+}

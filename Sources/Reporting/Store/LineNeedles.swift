@@ -1,0 +1,49 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Byte patterns a line must contain to match a filter, checked before a line is parsed: the
+/// writer's lines are canonical, so `"visitor":"v-1"` appears exactly so in every match.
+struct LineNeedles {
+    var needles: [[UInt8]] = []
+
+    init(_ filter: ReportFilter) {
+        for (key, value) in [("event", filter.event), ("layout", filter.layout), ("item", filter.item), ("visitor", filter.visitor)] {
+            guard let value else { continue }
+            var needle = Array("\"\(key)\":\"".utf8)
+            let escaped = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.utf8.count * 6 + 1) { scratch in
+                var writer = JSONByteWriter(position: scratch.baseAddress!)
+                writer.writeEscaped(value)
+                return Array(UnsafeBufferPointer(start: scratch.baseAddress!, count: scratch.baseAddress!.distance(to: writer.position)))
+            }
+            needle += escaped
+            needle.append(UInt8(ascii: "\""))
+            needles.append(needle)
+        }
+    }
+
+    /// Whether `needle` occurs in `haystack`: memchr for its first byte, memcmp for the rest.
+    static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
+        guard needle.count > 0, haystack.count >= needle.count, let base = haystack.baseAddress else { return needle.isEmpty }
+        let first = Int32(needle[0])
+        var offset = 0
+        let last = haystack.count - needle.count
+        while offset <= last, let found = memchr(base + offset, first, last - offset + 1) {
+            let at = base.distance(to: UnsafeRawPointer(found))
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
+            offset = at + 1
+        }
+        return false
+    }
+
+    func mayMatch(_ line: ArraySlice<UInt8>) -> Bool {
+        guard !needles.isEmpty else { return true }
+        return line.withUnsafeBytes { haystack in
+            needles.allSatisfy { needle in
+                needle.withUnsafeBytes { Self.contains(haystack, $0) }
+            }
+        }
+    }
+}

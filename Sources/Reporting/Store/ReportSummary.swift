@@ -1,0 +1,60 @@
+import Foundation
+
+/// Totals over a range of the store, from the rollups.
+public struct ReportSummary: Sendable, Equatable {
+    /// The range counted, in whole minutes (nil ends: open).
+    public var from: Date?
+    public var to: Date?
+    /// How many events matched.
+    public var total: Int = 0
+    /// Matching events per event name.
+    public var byEvent: [String: Int] = [:]
+    /// Matching events per layout (events without a layout are left out).
+    public var byLayout: [String: Int] = [:]
+    /// Matching events per `bucket` seconds, oldest first, empty buckets included.
+    public var series: [(start: Date, count: Int)] = []
+    /// The width of a `series` bucket in seconds, chosen from the range.
+    public var bucket: TimeInterval = 60
+    /// Distinct visitors in the range (HyperLogLog estimate, by whole hours, about 1.6% error).
+    public var visitors: Int = 0
+    /// Events the log has dropped since it started (full buffer, disk floor).
+    public var dropped: Int = 0
+
+    public init() {}
+
+    public static func == (lhs: ReportSummary, rhs: ReportSummary) -> Bool {
+        lhs.from == rhs.from && lhs.to == rhs.to && lhs.total == rhs.total && lhs.byEvent == rhs.byEvent
+            && lhs.byLayout == rhs.byLayout && lhs.bucket == rhs.bucket && lhs.visitors == rhs.visitors
+            && lhs.dropped == rhs.dropped && lhs.series.elementsEqual(rhs.series, by: { $0.start == $1.start && $0.count == $1.count })
+    }
+}
+
+/// An experiment's figures per group.
+public struct ReportExperimentCounts: Sendable, Equatable {
+    /// The experiment's name (`experiment.<name>` in the events' properties).
+    public var name: String
+    /// Its groups, by name.
+    public var groups: [ReportGroupCounts]
+}
+
+/// One experiment group's figures.
+public struct ReportGroupCounts: Sendable, Equatable {
+    /// The group's name.
+    public var group: String
+    /// Home views (`launch`) by the layout shown.
+    public var layouts: [String: Int]
+    /// Home views (`launch` events).
+    public var views: Int
+    /// Selections: long_selected, short_selected, stream_selected.
+    public var selections: Int
+    /// Distinct visitors (HyperLogLog estimate, by whole hours).
+    public var visitors: Int
+    /// Views and selections per UTC day, oldest first.
+    public var days: [(day: Date, views: Int, selections: Int)]
+
+    public static func == (lhs: ReportGroupCounts, rhs: ReportGroupCounts) -> Bool {
+        lhs.group == rhs.group && lhs.layouts == rhs.layouts && lhs.views == rhs.views && lhs.selections == rhs.selections
+            && lhs.visitors == rhs.visitors
+            && lhs.days.elementsEqual(rhs.days, by: { $0.day == $1.day && $0.views == $1.views && $0.selections == $1.selections })
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `/reports`, `/reports.json` and `/reports.jsonl` over an imported log with known events.
+@Suite struct ReportsPageTests {
+    let folder: TemporaryDirectory
+    let server: ServerProcess
+    static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+
+    /// 120 events a minute apart from 2026-11-20T10:00Z: launch and long_selected by turns,
+    /// grid for the first 90, list for the rest.
+    init() throws {
+        folder = try TemporaryDirectory("reports-page")
+        let seed = folder.path("seed.jsonl")
+        let lines = (0..<120).map { index in
+            let time = String(format: "2026-11-20T%02d:%02d:00.000Z", 10 + index / 60, index % 60)
+            return #"{"timestamp":"\#(time)","event":"\#(index % 2 == 0 ? "launch" : "long_selected")","#
+                + #""layout":"\#(index < 90 ? "grid" : "list")","item":"m-\#(index % 7)","visitor":"v\#(index % 5)","request":"r\#(index)"}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: seed, atomically: true, encoding: .utf8)
+        let log = folder.path("reports")
+        let imported = try ServerProcess(arguments: ["reports", "import", seed, "--report-log", log], waitForListening: false)
+        #expect(imported.waitForExit() == 0)
+        server = try ServerProcess(arguments: ["--port", "0", "--public", Self.publicFolder, "--report-log", log])
+    }
+
+    func json(_ target: String) throws -> [String: Any] {
+        let response = try server.client.get(target)
+        #expect(response.status == 200)
+        #expect(response.header("Content-Type") == "application/json")
+        return try #require(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+    }
+
+    @Test func theNumbersAsJSONHaveExactlyTheirKeys() throws {
+        let all = try json("/reports.json")
+        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "series", "visitors", "dropped"])
+        #expect(all["total"] as? Int == 120)
+        #expect(all["byEvent"] as? [String: Int] == ["launch": 60, "long_selected": 60])
+        #expect(all["byLayout"] as? [String: Int] == ["grid": 90, "list": 30])
+        #expect(all["dropped"] as? Int == 0)
+        #expect((all["visitors"] as? Int).map { (4...6).contains($0) } == true)
+        let series = try #require(all["series"] as? [[String: Any]])
+        #expect(series.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 120)
+        #expect(series.allSatisfy { Set($0.keys) == ["start", "count"] })
+    }
+
+    @Test func aRangeAndFiltersNarrowTheNumbers() throws {
+        let hour = try json("/reports.json?from=2026-11-20T10:30:00.000Z&to=2026-11-20T11:00:00.000Z")
+        #expect(hour["total"] as? Int == 30)
+        let launches = try json("/reports.json?event=launch&layout=list")
+        #expect(launches["total"] as? Int == 15)
+        let day = try json("/reports.json?from=2026-11-21")
+        #expect(day["total"] as? Int == 0)
+    }
+
+    @Test func badRangesAndPositionsGet400SayingWhat() throws {
+        for (target, says) in [("/reports?from=yesterday", "\"from\" must be"), ("/reports.json?to=soon", "\"to\" must be"),
+                               ("/reports?last=fortnight", "\"last\" must be one of"),
+                               ("/reports?from=2026-11-21&to=2026-11-20", "\"to\" must be after"),
+                               ("/reports?before=nowhere", "\"before\" must be"),
+                               ("/reports.jsonl?since=later", "\"since\" must be")] {
+            let response = try server.client.get(target)
+            #expect(response.status == 400, "\(target)")
+            #expect(response.text.contains(says.replacingOccurrences(of: "\"", with: "&quot;")) || response.text.contains(says),
+                    "\(target)")
+        }
+    }
+
+    @Test func thePageListsTheNewestFirstAndOlderEventsGoOn() throws {
+        let page = try server.client.get("/reports?layout=grid")
+        #expect(page.status == 200)
+        let link = try #require(page.text.range(of: "\">Older events</a>"))
+        let older = String(page.text[..<link.lowerBound].components(separatedBy: "href=\"").last ?? "")
+        #expect(older.contains("layout=grid") && older.contains("before="))
+        let firstRequests = requests(in: page.text)
+        #expect(firstRequests.first == "r89", "the newest grid event first")
+        #expect(firstRequests.count == 50)
+        let next = try server.client.get(older.replacingOccurrences(of: "&amp;", with: "&"))
+        let nextRequests = requests(in: next.text)
+        #expect(nextRequests.first == "r39")
+        #expect(nextRequests.count == 40)
+        #expect(Set(firstRequests).isDisjoint(with: nextRequests))
+        #expect(page.text.contains("aria-current=\"page\">Everything"))
+    }
+
+    @Test func aPresetIsARangeFromNow() throws {
+        let page = try server.client.get("/reports?last=hour")
+        #expect(page.status == 200)
+        #expect(page.text.contains("aria-current=\"page\">Last hour"))
+        #expect(try json("/reports.json?last=hour")["total"] as? Int == 0, "the seeded events are days old")
+        #expect(try json("/reports.json?last=all")["total"] as? Int == 120)
+    }
+
+    @Test func theRawLogStartsAtSince() throws {
+        let response = try server.client.get("/reports.jsonl?since=2026-11-20T11:50:00.000Z")
+        #expect(response.status == 200)
+        let lines = response.text.split(separator: "\n")
+        #expect(lines.count == 10)
+        #expect(lines.first?.contains("\"request\":\"r110\"") == true)
+    }
+
+    /// The request ids of the event rows, in page order.
+    func requests(in html: String) -> [String] {
+        html.components(separatedBy: "<tbody data-events>").dropFirst().first?
+            .components(separatedBy: "</tbody>").first?
+            .components(separatedBy: "<td><code>").dropFirst().compactMap { cell -> String? in
+                let value = String(cell.prefix { $0 != "<" })
+                return value.hasPrefix("r") ? value : nil
+            } ?? []
+    }
+}
