@@ -56,4 +56,45 @@ import Testing
             return
         }
     }
+
+    @Test func groupsRunTheirMiddlewareOutermostFirstAndOnlyOnTheirRoutes() throws {
+        /// Middleware that notes its name in the `X-Trail` header on the way in.
+        func trail(_ name: String) -> Middleware {
+            { request, next in
+                let trail = (request.headers["X-Trail"].map { $0 + " " } ?? "") + name
+                var response = try next(Request(method: request.method, target: request.target,
+                                                 pathSegments: request.pathSegments, headers: Headers([("X-Trail", trail)])))
+                response.headers.add("X-Trail", trail)
+                return response
+            }
+        }
+        let refuse: Middleware = { _, _ in throw HTTPError(.forbidden, "refused") }
+        var router = Router()
+        router.get("/open") { _ in .text("open") }
+        router.group([trail("a"), trail("b")]) { outer in
+            outer.get("/outer") { request in .text(request.headers["X-Trail"] ?? "") }
+            outer.group(trail("c")) { inner in
+                inner.get("/inner") { request in .text(request.headers["X-Trail"] ?? "") }
+            }
+            outer.get("/after") { request in .text(request.headers["X-Trail"] ?? "") }
+        }
+        router.group(refuse) { $0.post("/closed") { _ in .text("reached") } }
+        router.get("/last") { request in .text(request.headers["X-Trail"] ?? "none") }
+
+        func run(_ method: Method, _ path: String) throws -> Response {
+            guard case .found(let handler, _) = router.resolve(method, [path]) else { throw HTTPError(.notFound, path) }
+            return try handler(Request(method: method, target: "/" + path, pathSegments: [path]))
+        }
+        func body(_ response: Response) -> String {
+            guard case .bytes(let bytes) = response.body else { return "" }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        #expect(body(try run(.get, "open")) == "open")
+        #expect(body(try run(.get, "outer")) == "a b")
+        #expect(body(try run(.get, "inner")) == "a b c")
+        #expect(try run(.get, "inner").headers.values("X-Trail") == ["a b c", "a b", "a"], "unwound innermost first")
+        #expect(body(try run(.get, "after")) == "a b", "the inner group ended with its closure")
+        #expect(body(try run(.get, "last")) == "none", "routes after a group run without its middleware")
+        #expect(throws: HTTPError.self) { try run(.post, "closed") }
+    }
 }

@@ -104,10 +104,15 @@ public final class HomeApplication: Service {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
-        ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
-                     limit: reportRateLimit).register(in: &router)
-        ExperimentReportRoutes(services: services, access: reportAccess, pool: reportPool).register(in: &router)
-        metrics.register(in: &router, services: services, access: reportAccess, pool: reportPool)
+        SwipeBeacon(services: services, limit: reportRateLimit).register(in: &router)
+        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.
+        router.group(reportAccess.middleware) { reports in
+            ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
+                         limit: reportRateLimit).register(in: &reports)
+            ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
+            metrics.register(in: &reports, services: services, pool: reportPool)
+        }
+        ReportSignIn(services: services, access: reportAccess).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)

@@ -24,15 +24,14 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         }
         return String(hash, radix: 16)
     }()
-    /// What the last action decided; the route answers with it.
-    private(set) var outcome: Presentation?
-    /// The layout a replace switched to, for the cookie.
-    private(set) var replacedLayout: String?
-    /// How a row was scrolled sideways: the "more" button's post, or the page script's beacon.
-    enum SwipeSource: String { case more, scroll }
-    var swipeSource = SwipeSource.more
-    /// Whether a beacon named the item it scrolled to; then the report line names it too.
-    var swipeNamesItem = false
+    /// What an action on the home asks for; the route answers with it.
+    struct Answer {
+        let presentation: Presentation
+        /// The layout a replace switched to, for the cookie.
+        var replacedLayout: String?
+    }
+    /// What the injected actions tell: the answer of the form being decoded, else nothing.
+    typealias Answering = (Answer) -> Void
 
     init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home", query: String? = nil) {
         self.items = items
@@ -50,19 +49,28 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     override var presentedChild: ViewController? { children.last { $0.slot == HomeContainerView.modalSlot } }
 
     /// Embeds `child`, injects it and loads the content into it.
-    func show(_ child: any HomeChild) {
-        inject(child)
+    func show(_ child: any HomeChild, answering: @escaping Answering = { _ in }) {
+        inject(child, answering: answering)
         embed(child)
         load(child)
+    }
+
+    /// Shows `child` and has it decode `form`, a post its form made, into one of the injected
+    /// actions: what that action asks for, or nil when it leads nowhere.
+    func answer(_ form: [String: String], with child: any HomeChild) throws(HomeFormError) -> Answer? {
+        var answer: Answer?
+        show(child) { answer = $0 }
+        try child.handle(form)
+        return answer
     }
 
     /// Presents a modal (the onboarding onion) over the home, in the same page.
     func presentOverHome(_ modal: ViewController) { embed(modal, in: HomeContainerView.modalSlot) }
 
     /// `replaceWith`: swap children with the lifecycle re-run, inject, reload.
-    private func swap(to next: any HomeChild) {
-        guard let current = child else { return show(next) }
-        inject(next)
+    private func swap(to next: any HomeChild, answering: @escaping Answering) {
+        guard let current = child else { return show(next, answering: answering) }
+        inject(next, answering: answering)
         replace(current, with: next)
         load(next)
     }
@@ -72,46 +80,50 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.refresh()
     }
 
-    private func inject(_ child: any HomeChild) {
+    private func inject(_ child: any HomeChild, answering: @escaping Answering) {
         let layout = child.layoutName
         child.formAction = HomeRoutes.actionsPath + (query.map { "?q=" + URLQuery.component($0) } ?? "")
         child.baseViewModel.hiddenFields = [(HomeRoutes.catalogueField, itemsFingerprint)]
         child.longSelected = { [unowned self, unowned child] path in
-            open(path, in: child, event: .longSelected, scene: .long)
+            open(path, in: child, event: .longSelected, scene: .long, answering: answering)
         }
         child.shortSelected = { [unowned self, unowned child] path in
-            open(path, in: child, event: .shortSelected, scene: .short)
+            open(path, in: child, event: .shortSelected, scene: .short, answering: answering)
         }
         child.streamSelected = { [unowned self, unowned child] path in
-            open(path, in: child, event: .streamSelected, scene: .stream)
+            open(path, in: child, event: .streamSelected, scene: .stream, answering: answering)
         }
         child.settingsSelected = { [unowned self] in
             analytics.record(.settingsSelected, layout: layout)
-            outcome = try? pivot.switchScene(with: SettingsRequest())
+            if let settings = try? pivot.switchScene(with: SettingsRequest()) { answering(Answer(presentation: settings)) }
         }
         child.replaceWith = { [unowned self] next in
             analytics.record(.layoutReplaced, layout: next.layoutName, properties: ["from": layout])
-            swap(to: next)
-            replacedLayout = next.layoutName
-            outcome = .redirect(to: query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(next.layoutName)")
+            swap(to: next, answering: answering)
+            answering(Answer(presentation: .redirect(to: query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(next.layoutName)"),
+                             replacedLayout: next.layoutName))
         }
         child.didLaunch = { [unowned self] in
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
         }
-        child.didHorizontalSwipe = { [unowned self, unowned child] path in
-            let item = swipeNamesItem ? child.baseViewModel.item(at: path)?.identifier : nil
-            analytics.record(.horizontalSwipe, layout: layout, item: item,
-                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": swipeSource.rawValue])
+        // The "more" button's post; the page script's scroll is reported by `SwipeBeacon`.
+        child.didHorizontalSwipe = { [unowned self] path in
+            analytics.record(.horizontalSwipe, layout: layout,
+                             properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
             let page = query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(layout)"
-            outcome = .redirect(to: page + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")
+            answering(Answer(presentation: .redirect(
+                to: page + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")))
         }
     }
 
     /// Index path → item through the child's own order → the item's scene.
-    private func open(_ path: HomeIndexPath, in child: any HomeChild, event: ReportEvent.Name, scene: ItemRequest.Scene) {
+    private func open(_ path: HomeIndexPath, in child: any HomeChild, event: ReportEvent.Name, scene: ItemRequest.Scene,
+                      answering: Answering) {
         guard let item = child.baseViewModel.item(at: path) else { return }
         analytics.record(event, layout: child.layoutName, item: item.identifier)
-        outcome = try? pivot.switchScene(with: ItemRequest(scene: scene, id: item.identifier))
+        if let page = try? pivot.switchScene(with: ItemRequest(scene: scene, id: item.identifier)) {
+            answering(Answer(presentation: page))
+        }
     }
 }
 

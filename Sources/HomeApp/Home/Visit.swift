@@ -34,14 +34,6 @@ struct Visit {
 
     var hasDismissedOnboarding: Bool { request.cookies[Self.onboardedCookie] != nil }
 
-    /// Refuses a post whose `_csrf` was not issued to this visitor.
-    func requireValidCSRF() throws(HTTPError) {
-        guard !visitor.isNew, csrf.isValid(request.form[RenderContext.csrfFieldName], for: visitor.id) else {
-            throw HTTPError(.forbidden, "This form is out of date or did not come from this site. "
-                            + "Go back, reload the page and try again.")
-        }
-    }
-
     /// A finished page, with the visitor cookie when the visitor is new.
     func page(_ root: ViewController, status: Status = .ok, configuration: PageConfiguration) -> Response {
         html(.bytes(Page(root: root, configuration: configuration).render(context: renderContext)), status: status)

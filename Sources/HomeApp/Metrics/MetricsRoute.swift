@@ -11,10 +11,10 @@ final class MetricsRoute: Sendable {
         source.withLock { $0 = { [weak server] in (server?.metrics() ?? .init(), server?.requestsInFlight ?? 0) } }
     }
 
-    func register(in router: inout Router, services: AppServices, access: ReportAccess, pool: WorkPool) {
-        router.get("/metrics") { [self] request in
-            try access.authorize(request)
-            return try pool.respond { [self] in
+    /// Registered inside the report pages' access group.
+    func register(in router: inout Router, services: AppServices, pool: WorkPool) {
+        router.get("/metrics") { [self] _ in
+            try pool.respond { [self] in
                 let server = source.withLock { $0 }?()
                 let text = MetricsPage(services: services, server: server?.0, requestsInFlight: server?.1).render()
                 return Response(headers: Headers([("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),

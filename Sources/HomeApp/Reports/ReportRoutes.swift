@@ -8,8 +8,6 @@ import Synchronization
 /// The report log over HTTP: client events in (`POST /report`), the log out as a page, as raw
 /// JSON Lines, and as a live stream of server-sent events.
 struct ReportRoutes {
-    /// The only events a browser may report; everything else is the server's to say.
-    static let clientEvents: Set<ReportEvent.Name> = [.horizontalSwipe]
     static let pageSize = 50
 
     let services: AppServices
@@ -21,53 +19,15 @@ struct ReportRoutes {
     let limit: ReportRateLimit
 
     func register(in router: inout Router) {
-        router.post("/report") { request in try report(request) }
         router.get("/reports") { request in try reportsPage(request) }
         router.get("/reports.jsonl") { request in try rawLog(request) }
         router.get("/reports.json") { request in try numbers(request) }
         router.get("/reports/stream") { request in try stream(request) }
-        ReportSignIn(services: services, access: access).register(in: &router)
-    }
-
-    /// A beacon from the page's script, e.g. the grid's sideways scroll. Answered 204 only once
-    /// its line is written, so an acknowledged event survives a crash.
-    func report(_ request: Request) throws(HTTPError) -> Response {
-        try limit.check(address: request.remoteAddress)
-        let visit = services.visit(request)
-        try visit.requireValidCSRF()
-        try limit.check(visitor: visit.visitor.id)
-        let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
-        guard Self.clientEvents.contains(name) else {
-            throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
-        }
-        guard let layout = request.form["layout"], let child = services.factory.make(layout) else {
-            throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
-        }
-        // The swipe reaches the child that drew the row, which tells its container through the
-        // injected `didHorizontalSwipe`: the container reports it, as it does for "more".
-        let acknowledgement = WriteAcknowledgement()
-        let container = HomeRoutes(services: services).makeContainer(for: visit, whenWritten: acknowledgement.written)
-        container.show(child)
-        guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
-            throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
-        }
-        var path = HomeIndexPath(section: row, item: 0)
-        if let id = request.form["item"] {
-            guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
-                throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")
-            }
-            path = named
-            container.swipeNamesItem = true
-        }
-        container.swipeSource = .scroll
-        child.didHorizontalSwipe?(path)
-        return .later { reply in acknowledgement.attach(reply) }
     }
 
     /// The report page: counts, per-layout counts and the chart from the store's rollups for the
     /// range; the newest matching events, read backwards a page at a time ("Older events").
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         let query = try ReportsQuery(request.query)
         let refused = limit.counts.visitor.load(ordering: .relaxed) + limit.counts.address.load(ordering: .relaxed)
         return try pool.respond { [services] in
@@ -83,7 +43,6 @@ struct ReportRoutes {
 
     /// The page's numbers as JSON, with the same range, filters and access rule.
     func numbers(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         let query = try ReportsQuery(request.query)
         return try pool.respond { [services] in
             let summary = services.reportLog.store.summary(query.range, filter: query.filter)
@@ -108,7 +67,6 @@ struct ReportRoutes {
     /// first line at or after that time (found by binary search). The first chunk is read on the
     /// pool; each later one is a bounded read.
     func rawLog(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         var since: Date?
         if let text = request.query["since"], !text.isEmpty {
             guard let date = ReportRangeQuery.parse(text, endOfDay: false) else {
@@ -130,7 +88,6 @@ struct ReportRoutes {
     /// Server-sent events: one per line as it is written, its `id:` the line's position in the
     /// store. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         var resume: ReportPosition?
         if let id = request.headers["Last-Event-ID"], !id.isEmpty {
             guard let position = ReportPosition(id) else {

@@ -9,7 +9,9 @@ struct ReportSignIn {
 
     func register(in router: inout Router) {
         router.get(Self.path) { request in form(request) }
-        router.post(Self.path) { request in try signIn(request) }
+        router.group(services.csrf.middleware) { posts in
+            posts.post(Self.path) { request in try signIn(request) }
+        }
     }
 
     func form(_ request: Request, failed: Bool = false) -> Response {
@@ -19,7 +21,6 @@ struct ReportSignIn {
 
     func signIn(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF()
         switch access.signIn(with: request.form["token"], from: request.remoteAddress) {
         case .signedIn(let cookie):
             var response = visit.redirect(to: "/reports")

@@ -1,3 +1,4 @@
+import FeatureToggles
 import Foundation
 import HomeTemplates
 import MicroHTTP
@@ -12,55 +13,44 @@ struct HomeRoutes {
     let services: AppServices
 
     func register(in router: inout Router) {
-        router.get("/") { request in try home(request) }
-        router.post(Self.actionsPath) { request in try action(request) }
+        router.get("/") { request in home(request) }
+        router.group(services.csrf.middleware) { posts in
+            posts.post(Self.actionsPath) { request in try action(request) }
+        }
     }
 
-    func home(_ request: Request) throws(HTTPError) -> Response {
+    /// The home in the visitor's layout: the cached page when one fits, else a fresh render.
+    func home(_ request: Request) -> Response {
         let visit = services.visit(request)
         let layout: String
-        if let asked = request.query["layout"] {
-            guard services.factory.has(asked) else { return unknownLayout(asked, visit) }
-            layout = asked
-        } else {
-            layout = services.defaultLayout(for: visit)
+        switch resolveLayout(for: visit) {
+        case .found(let name): layout = name
+        case .unknown(let name): return unknownLayout(name, visit)
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         let decisions = services.toggles.decisions
-        let withOnboarding = decisions.showsOnboarding(for: visit.visitor.id) && !visit.hasDismissedOnboarding
-        // A scrolled grid row changes the markup; everything else is the same for every visitor
-        // but the CSRF token.
-        let scrollPosition = Self.scrollPosition(request.query)
+        let withOnboarding = showsOnboarding(to: visit, decisions)
+        // A scrolled grid row changes the markup: drawn for this request alone. Everything else
+        // is the same for every visitor but the CSRF token.
+        if let scrollPosition = Self.scrollPosition(request.query) {
+            let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
+                              scrollPosition: scrollPosition)
+            return visit.html(.bytes(page.rendered.bytes))
+        }
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
                                 assets: services.assets.version)
-        if scrollPosition == nil, let cached = services.pages.page(for: key) {
-            services.analytics(for: visit, decisions: decisions).replay(cached.events)
-            return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
+        if let cached = services.pages.page(for: key) {
+            return serve(cached, to: visit, decisions: decisions)
         }
-        let trace = EventTrace()
-        let container = makeContainer(for: visit, catalogue: catalogue, trace: trace)
-        let child = services.factory.make(layout)!
-        child.baseViewModel.scrollPosition = scrollPosition
-        container.show(child)
-        if withOnboarding {
-            container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
-            container.analytics.record(.onboardingShown, layout: layout)
-        }
-        let template = Page(root: container, configuration: services.page).renderPage(context: visit.renderContext)
-        if scrollPosition == nil {
-            let spliced = SplicedBytes(base: template.bytes, holes: template.tokenRanges)
-            // Compressed once, off this thread; until then responses are compressed one by one.
-            spliced.prepareEncodingsInBackground()
-            services.pages.store(PageCache.Page(template: spliced, events: trace.events), for: key)
-        }
-        return visit.html(.bytes(template.bytes))
+        let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding, scrollPosition: nil)
+        cache(page, for: key)
+        return visit.html(.bytes(page.rendered.bytes))
     }
 
     /// The child that drew the form decodes it into one of the container's actions.
     func action(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF()
         let form = request.form.reduce(into: [String: String]()) { fields, field in
             if fields[field.name] == nil { fields[field.name] = field.value }
         }
@@ -77,17 +67,17 @@ struct HomeRoutes {
             container.show(child)
             return visit.page(container, status: .conflict, configuration: services.page)
         }
-        container.show(child)
+        let answer: HomeContainer.Answer?
         do {
-            try child.handle(form)
+            answer = try container.answer(form, with: child)
         } catch {
             throw HTTPError(.badRequest, error.description)
         }
-        guard let outcome = container.outcome else {
+        guard let answer else {
             throw HTTPError(.badRequest, "That action is not available here.")
         }
-        var response = services.respond(outcome, for: visit)
-        if let replaced = container.replacedLayout {
+        var response = services.respond(answer.presentation, for: visit)
+        if let replaced = answer.replacedLayout {
             response.setCookie(SetCookie(name: Visit.layoutCookie, value: replaced, maxAge: 365 * 24 * 3600))
         }
         return response
@@ -96,14 +86,11 @@ struct HomeRoutes {
     /// The container for the whole home (`catalogue`, else the current one), or for the
     /// results of `query` in the current catalogue.
     func makeContainer(for visit: Visit, catalogue given: HomeItemsCache.Entry? = nil, title: String = "Home",
-                       search query: String? = nil, trace: EventTrace? = nil,
-                       whenWritten: (@Sendable (Bool) -> Void)? = nil) -> HomeContainer {
+                       search query: String? = nil, trace: EventTrace? = nil) -> HomeContainer {
         let snapshot = services.content.snapshot
         let catalogue = given ?? services.homeItems.entry(for: snapshot)
         let shown = query.map { snapshot.catalog.search($0).map { $0 as any HomeItem } } ?? catalogue.items
-        var analytics = services.analytics(for: visit, trace: trace)
-        analytics.whenWritten = whenWritten
-        return HomeContainer(items: shown, analytics: analytics,
+        return HomeContainer(items: shown, analytics: services.analytics(for: visit, trace: trace),
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 
@@ -111,6 +98,60 @@ struct HomeRoutes {
     static func scrollPosition(_ query: QueryParameters) -> HomeIndexPath? {
         guard let row = query["row"], let at = query["at"] else { return nil }
         return HomeIndexPath("\(row).\(at)")
+    }
+
+    /// What `?layout=` asks for: a layout the factory makes, else the visitor's default one.
+    private enum LayoutRequest {
+        case found(String)
+        /// `?layout=` names no layout; the visitor gets the list of those there are.
+        case unknown(String)
+    }
+
+    private func resolveLayout(for visit: Visit) -> LayoutRequest {
+        guard let asked = visit.request.query["layout"] else { return .found(services.defaultLayout(for: visit)) }
+        return services.factory.has(asked) ? .found(asked) : .unknown(asked)
+    }
+
+    /// The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
+    private func showsOnboarding(to visit: Visit, _ decisions: FeatureDecisions) -> Bool {
+        decisions.showsOnboarding(for: visit.visitor.id) && !visit.hasDismissedOnboarding
+    }
+
+    /// A cached page: no controllers, no render; the visitor's token goes into its holes, and
+    /// what its controllers reported when it was drawn is reported again for this visit.
+    private func serve(_ cached: PageCache.Page, to visit: Visit, decisions: FeatureDecisions) -> Response {
+        services.analytics(for: visit, decisions: decisions).replay(cached.events)
+        return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
+    }
+
+    /// A home page drawn now, and what its controllers reported while it was drawn.
+    private struct Drawn {
+        let rendered: RenderedPage
+        let events: [EventTrace.Event]
+    }
+
+    /// Builds the container with the layout's child (and the notice over it) and renders it.
+    private func render(_ layout: String, for visit: Visit, catalogue: HomeItemsCache.Entry, withOnboarding: Bool,
+                        scrollPosition: HomeIndexPath?) -> Drawn {
+        let trace = EventTrace()
+        let container = makeContainer(for: visit, catalogue: catalogue, trace: trace)
+        let child = services.factory.make(layout)!
+        child.baseViewModel.scrollPosition = scrollPosition
+        container.show(child)
+        if withOnboarding {
+            container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
+            container.analytics.record(.onboardingShown, layout: layout)
+        }
+        let rendered = Page(root: container, configuration: services.page).renderPage(context: visit.renderContext)
+        return Drawn(rendered: rendered, events: trace.events)
+    }
+
+    /// Keeps `page` for the next visitors, with holes where their tokens go.
+    private func cache(_ page: Drawn, for key: PageCache.Key) {
+        let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenRanges)
+        // Compressed once, off this thread; until then responses are compressed one by one.
+        spliced.prepareEncodingsInBackground()
+        services.pages.store(PageCache.Page(template: spliced, events: page.events), for: key)
     }
 
     private func unknownLayout(_ name: String, _ visit: Visit) -> Response {

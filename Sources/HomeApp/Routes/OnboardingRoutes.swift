@@ -10,15 +10,16 @@ struct OnboardingRoutes {
         router.get("/onboarding") { request in
             services.visit(request).page(NewYearContent.onion(dismissURL: Self.dismissPath), configuration: services.page)
         }
-        router.post(Self.dismissPath) { request in try dismiss(request) }
         router.get(LayoutChoice.choosePath) { request in layoutCard(request) }
-        router.post(LayoutChoice.choosePath) { request in try choose(request) }
+        router.group(services.csrf.middleware) { posts in
+            posts.post(Self.dismissPath) { request in dismiss(request) }
+            posts.post(LayoutChoice.choosePath) { request in try choose(request) }
+        }
     }
 
     /// The close button and every supporting button land here; the notice does not come back.
-    func dismiss(_ request: Request) throws(HTTPError) -> Response {
+    func dismiss(_ request: Request) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF()
         services.analytics(for: visit).record(.onboardingDismissed)
         var response = visit.redirect(to: "/")
         response.setCookie(SetCookie(name: Visit.onboardedCookie, value: "1", maxAge: 365 * 24 * 3600))
@@ -34,7 +35,6 @@ struct OnboardingRoutes {
 
     func choose(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF()
         guard let layout = request.form["layout"], services.factory.has(layout) else {
             throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }

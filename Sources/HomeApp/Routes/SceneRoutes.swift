@@ -11,7 +11,9 @@ struct SceneRoutes {
             router.get("/\(scene.rawValue)/:id") { request in try item(request, scene) }
         }
         router.get("/settings") { request in settings(request) }
-        router.post("/settings") { request in try saveSettings(request) }
+        router.group(services.csrf.middleware) { posts in
+            posts.post("/settings") { request in try saveSettings(request) }
+        }
     }
 
     func item(_ request: Request, _ scene: ItemRequest.Scene) throws(HTTPError) -> Response {
@@ -35,7 +37,6 @@ struct SceneRoutes {
 
     func saveSettings(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        try visit.requireValidCSRF()
         var response = visit.redirect(to: "/")
         if request.form["reset"] != nil {
             response.setCookie(.deletion(of: Visit.layoutCookie))

@@ -2,6 +2,7 @@
 public typealias Handler = @Sendable (Request) throws -> Response
 
 /// Maps method and path patterns to handlers. Routes are tried in the order they were added.
+/// Routes added inside `group` run behind its middleware.
 public struct Router: Sendable {
     struct Route: Sendable {
         let method: Method
@@ -18,11 +19,32 @@ public struct Router: Sendable {
     }
 
     private var routes: [Route] = []
+    /// The middleware of the groups being built, outermost first.
+    private var middleware: [Middleware] = []
 
     public init() {}
 
+    /// Adds a route; inside a group, `handler` is wrapped once here, so a route outside every
+    /// group runs its handler as it was given.
     public mutating func add(_ method: Method, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: handler))
+        let wrapped = middleware.reversed().reduce(handler) { next, middleware in
+            { request in try middleware(request, next) }
+        }
+        routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: wrapped))
+    }
+
+    /// Adds the routes `build` adds behind `middleware`, which runs in the order given. Groups
+    /// nest: an outer group's middleware runs before an inner one's. Paths stay whole.
+    public mutating func group(_ middleware: [Middleware], routes build: (inout Router) -> Void) {
+        let outer = self.middleware
+        self.middleware += middleware
+        build(&self)
+        self.middleware = outer
+    }
+
+    /// A group behind one middleware.
+    public mutating func group(_ middleware: @escaping Middleware, routes build: (inout Router) -> Void) {
+        group([middleware], routes: build)
     }
 
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { add(.get, pattern, handler) }

@@ -1,3 +1,4 @@
+import Basics
 import CMicroHTTPD
 import Glibc
 import Logging
@@ -22,8 +23,8 @@ final class HeadDeadlines: Sendable {
     private let limit: Int64
     private let logger: Logger
     private let connections = Mutex<[ObjectIdentifier: ConnectionDeadline]>([:])
-    private let stopping = Atomic<Bool>(false)
-    private let sweeper = Mutex<pthread_t?>(nil)
+    /// Made by `start`, dropped by `stop`: its work holds this object until then.
+    private let sweeper = Mutex<PeriodicTask?>(nil)
     /// Connections closed because their head (or body) was late.
     let closedCount = Atomic<Int>(0)
     /// Idle keep-alive connections closed to make room.
@@ -90,59 +91,50 @@ final class HeadDeadlines: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// Runs without deadlines too (a timeout of 0): the sweep also ends streams whose client left.
+    /// Sweeps every quarter second until `stop`. Runs without deadlines too (a timeout of 0):
+    /// the sweep also ends streams whose client left.
     func start() {
-        stopping.store(false, ordering: .relaxed)
-        var handle = pthread_t()
-        let retained = Unmanaged.passRetained(self)
-        guard pthread_create(&handle, nil, { raw in
-            Unmanaged<HeadDeadlines>.fromOpaque(raw!).takeRetainedValue().sweep()
-            return nil
-        }, retained.toOpaque()) == 0 else {
-            retained.release()
-            logger.error("could not start the request-head sweeper")
+        let task = PeriodicTask(name: "head sweeper", every: 0.25) { [self] in sweep() }
+        do {
+            try task.start()
+        } catch {
+            logger.error("could not start the request-head sweeper", metadata: ["error": "\(error)"])
             return
         }
-        sweeper.withLock { $0 = handle }
+        sweeper.withLock { $0 = task }
     }
 
+    /// Stops the sweeper at once, or after the sweep in progress.
     func stop() {
-        guard let handle = sweeper.withLock({ handle -> pthread_t? in defer { handle = nil }; return handle }) else {
-            return
-        }
-        stopping.store(true, ordering: .relaxed)
-        pthread_join(handle, nil)
+        sweeper.withLock { sweeper in defer { sweeper = nil }; return sweeper }?.shutdown()
     }
 
     private func sweep() {
-        while !stopping.load(ordering: .relaxed) {
-            usleep(250_000)
-            onSweep()
-            let now = Self.now()
-            let (late, reclaimed) = connections.withLock { connections in
-                var late = 0, reclaimed = 0
-                let crowded = connections.count > reclaimAbove
-                for entry in connections.values {
-                    let deadline = entry.deadline.load(ordering: .relaxed)
-                    let isLate = deadline <= now
-                    guard deadline != 0, isLate || (crowded && entry.idle.load(ordering: .relaxed)),
-                          entry.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
-                    else { continue }
-                    // Counted before the client can see the close.
-                    if isLate { closedCount.add(1, ordering: .relaxed); late += 1 } else {
-                        reclaimedCount.add(1, ordering: .relaxed); reclaimed += 1
-                    }
-                    shutdown(entry.descriptor, Int32(SHUT_RDWR))
+        onSweep()
+        let now = Self.now()
+        let (late, reclaimed) = connections.withLock { connections in
+            var late = 0, reclaimed = 0
+            let crowded = connections.count > reclaimAbove
+            for entry in connections.values {
+                let deadline = entry.deadline.load(ordering: .relaxed)
+                let isLate = deadline <= now
+                guard deadline != 0, isLate || (crowded && entry.idle.load(ordering: .relaxed)),
+                      entry.deadline.compareExchange(expected: deadline, desired: 0, ordering: .relaxed).exchanged
+                else { continue }
+                // Counted before the client can see the close.
+                if isLate { closedCount.add(1, ordering: .relaxed); late += 1 } else {
+                    reclaimedCount.add(1, ordering: .relaxed); reclaimed += 1
                 }
-                return (late, reclaimed)
+                shutdown(entry.descriptor, Int32(SHUT_RDWR))
             }
-            if reclaimed > 0 {
-                logger.info("closed idle keep-alive connections to make room", metadata: ["count": "\(reclaimed)"])
-            }
-            if late > 0 {
-                // Idle keep-alive connections count too: they also sent no head within the timeout.
-                logger.info("closed connections without a complete request in time", metadata: ["count": "\(late)"])
-            }
+            return (late, reclaimed)
+        }
+        if reclaimed > 0 {
+            logger.info("closed idle keep-alive connections to make room", metadata: ["count": "\(reclaimed)"])
+        }
+        if late > 0 {
+            // Idle keep-alive connections count too: they also sent no head within the timeout.
+            logger.info("closed connections without a complete request in time", metadata: ["count": "\(late)"])
         }
     }
 }

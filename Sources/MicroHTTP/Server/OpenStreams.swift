@@ -11,13 +11,13 @@ final class OpenStreams: Sendable {
         stream.onClose { [weak self] in self?.streams.withLock { _ = $0.removeValue(forKey: key) } }
     }
 
+    var count: Int { streams.withLock { $0.count } }
+
     /// Ends the streams whose client has gone: a suspended connection is not read, so without
     /// this a closed peer would hold its slot until the next write fails (a heartbeat, seconds away).
     func finishThoseWhosePeerLeft() {
         for stream in streams.withLock({ Array($0.values) }) where stream.peerHasLeft() { stream.finish() }
     }
-
-    var count: Int { streams.withLock { $0.count } }
 
     func finishAll() {
         for stream in streams.withLock({ Array($0.values) }) { stream.finish() }

@@ -27,15 +27,15 @@ public final class Server: Service {
     /// Connections closed because they took longer than the connection timeout to send a request head.
     public var lateHeadsClosed: Int { core.headDeadlines.closedCount.load(ordering: .relaxed) }
 
-    /// Idle keep-alive connections closed because the open connections neared the limit.
-    public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
-
     /// Requests by route and status, latency, bytes, open connections and streams, for `/metrics`.
     public func metrics() -> ServerMetrics.Snapshot {
         var snapshot = core.metrics.snapshot()
         snapshot.openStreams = core.openStreams.count
         return snapshot
     }
+
+    /// Idle keep-alive connections closed because the open connections neared the limit.
+    public var idleConnectionsReclaimed: Int { core.headDeadlines.reclaimedCount.load(ordering: .relaxed) }
 
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
@@ -85,14 +85,15 @@ public final class Server: Service {
         // Not MHD_quiesce_daemon: in 0.9.75 it races a busy epoll worker taking the listening
         // socket out of the same epoll set, and the loser aborts the process ("Failed to remove
         // listen FD from epoll set"). New connections are closed by the accept policy instead.
-        core.accepting.store(false, ordering: .relaxed)
+        core.accepting.store(false, ordering: .sequentiallyConsistent)
         // Suspended streams would outlive the daemon: end them so their connections resume and close.
         core.openStreams.finishAll()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
         // Later answers under way get the grace period to arrive (a report being written, say).
-        while core.inFlight.load(ordering: .relaxed) > 0, clock.now < deadline {
-            usleep(10_000)
+        while core.inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < deadline {
+            let left = (deadline - clock.now).components
+            core.drained.wait(seconds: max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18))
         }
         // Those still owed get 503: libmicrohttpd must not be stopped with a connection suspended.
         core.answerOwedReplies()

@@ -1,3 +1,4 @@
+import Basics
 import CMicroHTTPD
 import Logging
 import Synchronization
@@ -13,6 +14,8 @@ final class ServerCore: Sendable {
     /// Cleared when shutdown starts: new connections are then closed as they are accepted.
     let accepting = Atomic<Bool>(true)
     var isAccepting: Bool { accepting.load(ordering: .relaxed) }
+    /// Rung when the last request in flight finishes once shutdown has begun.
+    let drained = Doorbell()
     let openStreams: OpenStreams
     let owed = OwedAnswers()
     let headDeadlines: HeadDeadlines
@@ -34,7 +37,15 @@ final class ServerCore: Sendable {
     }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
-    func requestFinished() { inFlight.subtract(1, ordering: .relaxed) }
+    /// Sequentially consistent with shutdown's store of `accepting` and load of `inFlight`, so one
+    /// of the two sees the other: the finish rings, or shutdown finds nothing in flight. Only a
+    /// shutdown waits, so the doorbell's lock stays off the request path.
+    func requestFinished() {
+        if inFlight.subtract(1, ordering: .sequentiallyConsistent).newValue == 0,
+           !accepting.load(ordering: .sequentiallyConsistent) {
+            drained.ring()
+        }
+    }
 
     /// One call of the access handler. The first call only sees headers: answering then would
     /// make libmicrohttpd close the connection, so it returns and answers once the body is in.

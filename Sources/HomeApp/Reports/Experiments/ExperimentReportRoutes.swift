@@ -4,10 +4,10 @@ import MicroHTTP
 import Reporting
 import ScreenKit
 
-/// `GET /reports/experiments`, under the same access rule and time range as `/reports`.
+/// `GET /reports/experiments`, under the same access rule (the report group's middleware) and
+/// time range as `/reports`.
 struct ExperimentReportRoutes {
     let services: AppServices
-    let access: ReportAccess
     /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
     let pool: WorkPool
 
@@ -16,7 +16,6 @@ struct ExperimentReportRoutes {
     }
 
     func page(_ request: Request) throws(HTTPError) -> Response {
-        try access.authorize(request)
         let range = try ReportRangeQuery(request.query)
         return try pool.respond { [self] in
             let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services))

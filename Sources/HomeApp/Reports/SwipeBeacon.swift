@@ -1,0 +1,56 @@
+import MicroHTTP
+import Reporting
+
+/// `POST /report`: a beacon from the page's script, e.g. the grid's sideways scroll. Answered
+/// 204 only once its line is written, so an acknowledged event survives a crash.
+struct SwipeBeacon {
+    static let path = "/report"
+    /// The only events a browser may report; everything else is the server's to say.
+    static let clientEvents: Set<ReportEvent.Name> = [.horizontalSwipe]
+
+    let services: AppServices
+    let limit: ReportRateLimit
+
+    /// The address limit runs first, so a flood is refused before any token is checked.
+    func register(in router: inout Router) {
+        let addressLimit: Middleware = { [limit] request, next in
+            try limit.check(address: request.remoteAddress)
+            return try next(request)
+        }
+        router.group([addressLimit, services.csrf.middleware]) { posts in
+            posts.post(Self.path) { request in try report(request) }
+        }
+    }
+
+    func report(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        try limit.check(visitor: visit.visitor.id)
+        let name = ReportEvent.Name(rawValue: request.form["event"] ?? "")
+        guard Self.clientEvents.contains(name) else {
+            throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
+        }
+        guard let layout = request.form["layout"], let child = services.factory.make(layout) else {
+            throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
+        }
+        // The rows are the layout's own: its child arranges the catalogue as the page did.
+        child.baseViewModel.items = services.items
+        guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
+            throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
+        }
+        var item: String?, to = 0
+        if let id = request.form["item"] {
+            guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
+                throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")
+            }
+            item = id
+            to = named.item
+        }
+        // The line a "more" press writes, but by the script's scroll, and naming the item it reached.
+        let acknowledgement = WriteAcknowledgement()
+        var analytics = services.analytics(for: visit)
+        analytics.whenWritten = acknowledgement.written
+        analytics.record(.horizontalSwipe, layout: child.layoutName, item: item,
+                         properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
+        return .later { reply in acknowledgement.attach(reply) }
+    }
+}
