@@ -134,6 +134,34 @@ struct ReportShipperTests {
         #expect(try distinctItems(postgres) == 4)
     }
 
+    @Test func retentionDropsWholeDaysPastItAndMakesTodayAndTomorrowAhead() throws {
+        let postgres = try TemporaryPostgres()
+        let today = String(ReportTimestamp.string(from: Date()).prefix(10))
+        try append(10, from: 0, to: "events-20201124T100000.000Z.jsonl", day: "2020-11-24")
+        try append(5, from: 10, to: "events-20201125T100000.000Z.jsonl", day: today)
+        var configuration = ShipperConfiguration(databaseURL: postgres.url, instance: "a:1", reportLog: directory.url.path)
+        configuration.pollInterval = 0.05
+        configuration.retentionDays = 7
+        var running = ReportShipper(configuration: configuration, logger: Logger(label: "test"))
+        try running.start()
+        #expect(try waitForRows(postgres, 15) == 15)
+        running.shutdown()
+        let partitions = { try postgres.psql("SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_inherits i "
+                                             + "JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'report_events'::regclass") }
+        #expect(try partitions().contains("report_events_20201124"))
+        // The next start's housekeeping drops the old day, its rows and its per-minute counts.
+        running = ReportShipper(configuration: configuration, logger: Logger(label: "test"))
+        try running.start()
+        for _ in 0..<200 where (try? partitions().contains("report_events_20201124")) == true { Thread.sleep(forTimeInterval: 0.05) }
+        running.shutdown()
+        #expect(try !partitions().contains("report_events_20201124"))
+        #expect(try partitions().contains("report_events_" + today.filter(\.isNumber)))
+        #expect(try postgres.psql("SELECT count(*) FROM report_events") == "5")
+        #expect(try postgres.psql("SELECT sum(events) FROM report_minutes") == "5")
+        // Tomorrow's partition exists before any event needs it.
+        #expect(try partitions().split(separator: " ").count == 2)
+    }
+
     @Test func aRefusedLoginIsLoggedOnceAndRetriedQuietly() throws {
         let postgres = try TemporaryPostgres()
         try append(1, from: 0, to: "events-20261124T100000.000Z.jsonl")

@@ -1,0 +1,27 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// With the report database unreachable the server serves as before, says so on /reports, and
+/// logs the trouble once rather than at every retry.
+@Suite struct ReportDatabaseDownTests {
+    @Test func pagesGoOnTheReportPageSaysSoAndTheLogSaysItOnce() throws {
+        let folder = try TemporaryDirectory("database-down")
+        let closed = try FreePort.find()
+        let server = try ServerProcess(arguments: [
+            "--port", "0", "--report-log", folder.path("reports"), "--secret", "a-secret-of-sixteen-bytes-or-more",
+            "--report-database", "postgresql://nobody@127.0.0.1:\(closed)/reports", "--instance", "lonely",
+        ])
+        for _ in 0..<5 { #expect(try server.client.get("/").status == 200) }
+        // Long enough for several retries (backoff 0.1 s, 0.2 s, 0.4 s, …).
+        Thread.sleep(forTimeInterval: 2)
+        let page = try server.client.get("/reports")
+        #expect(page.status == 200)
+        #expect(page.text.contains("data-shared-unavailable"))
+        let metrics = try server.client.get("/metrics").text
+        let errors = metrics.split(separator: "\n").first { $0.hasPrefix("dynamic_home_report_shipper_errors_total ") }
+            .flatMap { Double($0.split(separator: " ")[1]) } ?? 0
+        #expect(errors >= 3)
+        #expect(server.log.components(separatedBy: "report database unavailable").count - 1 == 1, "\(server.log)")
+    }
+}
