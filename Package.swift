@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles", dependencies: ["Basics"]),
         .target(name: "Reporting", dependencies: [
-            "CZlib",
+            "Basics", "CZlib",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The report log shipped into PostgreSQL, and read back for the report pages.

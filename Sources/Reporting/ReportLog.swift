@@ -1,4 +1,4 @@
-import Dispatch
+import Basics
 import Foundation
 import Logging
 import Synchronization
@@ -12,7 +12,7 @@ import Synchronization
 /// The report log: a directory of JSON Lines segments (see docs/reports.md). `record` never waits
 /// on the disk: one writer thread takes everything queued, writes it with one `write` (group
 /// commit), keeps the rollups, and retries when writes fail. Read it through `store`.
-/// Call `shutdown()` before the process exits: the writer thread keeps the log alive until then.
+/// Call `shutdown()` before the process exits: the writer thread runs until then.
 public final class ReportLog: Sendable {
     /// How much free space the log leaves on its file system.
     public enum FreeSpaceFloor: Sendable, Equatable {
@@ -105,35 +105,15 @@ public final class ReportLog: Sendable {
         let id: UInt64
     }
 
-    struct State {
-        var queue: EventQueue
-        var wakeRequested = false
-        var stopping = false
-        var closed = false
-        var warnedClosed = false
-        var written = 0
-        var dropped = 0
-        var held = 0
-        var lastError: String?
-    }
-
-    struct Subscribers {
-        var nextID: UInt64 = 0
-        var handlers: [UInt64: @Sendable (String) -> Void] = [:]
-    }
-
     /// The configuration the log was started with.
     public let configuration: Configuration
     /// Reads the log, rollups included; shares the writer's live rollup of the active segment.
     public let store: ReportStore
     let logger: Logger
-    let state: Mutex<State>
-    let subscribers = Mutex(Subscribers())
-    let watchers = Mutex<[ObjectIdentifier: ReportWatcher]>([:])
-    let wake = DispatchSemaphore(value: 0)
-    let finished = DispatchGroup()
-    /// Queue length at which the writer is woken early, so batches stay large but bounded.
-    let wakeThreshold: Int
+    /// The queue to the writer and what it reports back.
+    private let channel: ReportChannel
+    /// Joined by `shutdown`.
+    private let writer: WorkerThread
 
     /// Opens the directory (repairing what a crash left, rebuilding missing rollups) and starts the
     /// writer thread. Throws if the directory cannot be used, e.g. `--report-log` names an old
@@ -147,22 +127,17 @@ public final class ReportLog: Sendable {
         let catalog = SegmentCatalog(directory: configuration.directory, interner: interner, segments: opened.segments)
         store = ReportStore(catalog: catalog, logger: logger)
         store.register()
-        self.state = Mutex(State(queue: EventQueue(capacity: configuration.bufferCapacity)))
-        self.wakeThreshold = max(1, min(8192, configuration.bufferCapacity / 2))
-        let maintenance = Maintenance(
+        let channel = ReportChannel(capacity: configuration.bufferCapacity)
+        self.channel = channel
+        let maintenance = try Maintenance(
             catalog: catalog, sync: configuration.fsync, compress: configuration.compress,
             retention: .init(age: configuration.retention, maxBytes: configuration.maxBytes, now: configuration.now,
                              mayDelete: configuration.mayDelete), logger: logger)
         if configuration.compress { for stamp in opened.uncompressed { maintenance.submit(.compress(stamp)) } }
         maintenance.submit(.retention)
-        finished.enter()
-        let writer = ReportWriter(configuration: configuration, catalog: catalog, maintenance: maintenance, logger: logger)
-        let thread = Thread { [self] in
-            writer.run(self)
-            finished.leave()
-        }
-        thread.name = "report-log-writer"
-        thread.start()
+        let writer = try ReportWriter(configuration: configuration, catalog: catalog, maintenance: maintenance,
+                                  channel: channel, logger: logger)
+        self.writer = try WorkerThread(name: "report-writer") { writer.run() }
     }
 
     /// Opens a log in `directory` with default settings.
@@ -183,23 +158,9 @@ public final class ReportLog: Sendable {
     }
 
     private func enqueue(_ pending: consuming PendingEvent) {
-        // Moved into the queue, not copied: a copy would retain and release every field.
-        let urgent = pending.whenWritten != nil
-        var moving: PendingEvent? = consume pending
-        let (signal, warnClosed, refused) = state.withLock { state -> (Bool, Bool, PendingEvent?) in
-            if state.closed {
-                state.dropped += 1
-                defer { state.warnedClosed = true }
-                return (false, !state.warnedClosed, moving.take())
-            }
-            state.queue.append(moving.take()!)
-            guard urgent || state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, false, nil) }
-            state.wakeRequested = true
-            return (true, false, nil)
-        }
-        if signal { wake.signal() }
-        if let refused { refused.whenWritten?(false) }
-        if warnClosed { logger.warning("report event recorded after shutdown; dropped") }
+        guard case .refused(let refused, let first) = channel.send(pending) else { return }
+        refused.whenWritten?(false)
+        if first { logger.warning("report event recorded after shutdown; dropped") }
     }
 
     /// Records an event named `name`, timestamped now.
@@ -215,23 +176,23 @@ public final class ReportLog: Sendable {
     /// that lines wait or that the watcher was cut.
     public func watch(capacity: Int = 1024, onAvailable: (@Sendable () -> Void)? = nil) -> ReportWatcher {
         let watcher = ReportWatcher(capacity: capacity, onAvailable: onAvailable)
-        watchers.withLock { $0[ObjectIdentifier(watcher)] = watcher }
+        channel.watchers.withLock { $0[ObjectIdentifier(watcher)] = watcher }
         return watcher
     }
 
     /// Forgets a watcher now (it would be at the next write anyway once cancelled).
     public func unwatch(_ watcher: ReportWatcher) {
         watcher.cancel()
-        _ = watchers.withLock { $0.removeValue(forKey: ObjectIdentifier(watcher)) }
+        _ = channel.watchers.withLock { $0.removeValue(forKey: ObjectIdentifier(watcher)) }
     }
 
     /// The number of live watchers.
-    public var watcherCount: Int { watchers.withLock { $0.count } }
+    public var watcherCount: Int { channel.watchers.withLock { $0.count } }
 
     /// Calls `handler` on the writer thread with each line (no newline) once it is written.
     /// The handler must return quickly and never block; prefer `watch`, whose buffer is bounded.
     public func subscribe(_ handler: @escaping @Sendable (String) -> Void) -> SubscriptionToken {
-        subscribers.withLock { subscribers in
+        channel.subscribers.withLock { subscribers in
             subscribers.nextID += 1
             subscribers.handlers[subscribers.nextID] = handler
             return SubscriptionToken(id: subscribers.nextID)
@@ -240,14 +201,14 @@ public final class ReportLog: Sendable {
 
     /// Stops calling the handler registered under `token`; unknown tokens are ignored.
     public func unsubscribe(_ token: SubscriptionToken) {
-        _ = subscribers.withLock { $0.handlers.removeValue(forKey: token.id) }
+        _ = channel.subscribers.withLock { $0.handlers.removeValue(forKey: token.id) }
     }
 
     /// The number of live subscribers.
-    public var subscriberCount: Int { subscribers.withLock { $0.handlers.count } }
+    public var subscriberCount: Int { channel.subscribers.withLock { $0.handlers.count } }
 
     /// Events lost since start: full buffer, free-space floor, unwritable at shutdown.
-    public var dropped: Int { state.withLock { $0.dropped } }
+    public var dropped: Int { channel.state.withLock { $0.dropped } }
 
     /// Bytes the segments take on disk (compressed ones as compressed).
     public var segmentBytes: Int64 { store.catalog.segments.reduce(0) { $0 + $1.fileBytes } }
@@ -257,7 +218,7 @@ public final class ReportLog: Sendable {
 
     /// A snapshot of the counters.
     public var status: Status {
-        state.withLock { state in
+        channel.state.withLock { state in
             Status(
                 written: state.written, dropped: state.dropped, pending: state.queue.count + state.held,
                 lastError: state.lastError)
@@ -267,9 +228,8 @@ public final class ReportLog: Sendable {
     /// Writes every recorded event, closes the active segment and its rollup; returns when done.
     /// Idempotent. Events recorded afterwards are dropped (and counted).
     public func shutdown() {
-        state.withLock { $0.stopping = true }
-        wake.signal()
-        finished.wait()
+        channel.stop()
+        writer.join()
     }
 
     /// `statvfs` of the path: what an unprivileged writer may use, and the file system's size.

@@ -218,7 +218,7 @@ import TestSupport
         var fds: [Int32] = [0, 0]
         #expect(pipe(&fds) == 0)
         defer { close(fds[0]); close(fds[1]) }
-        let mirror = OutputMirror(fd: fds[1], capacity: 1 << 16, logger: .init(label: "test"))
+        let mirror = try OutputMirror(fd: fds[1], capacity: 1 << 16, logger: .init(label: "test"))
         let line = Array(repeating: UInt8(ascii: "x"), count: 99) + [10]
         for _ in 0..<10_000 { line.withUnsafeBytes { mirror.offer($0) } }
         // Nobody reads: the pipe (64 KiB) and the buffer fill, the rest is dropped and counted.

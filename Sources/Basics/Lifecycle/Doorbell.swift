@@ -30,6 +30,14 @@ public final class Doorbell: @unchecked Sendable {
         pthread_mutex_unlock(&mutex)
     }
 
+    /// Waits until rung.
+    public func wait() {
+        pthread_mutex_lock(&mutex)
+        defer { pthread_mutex_unlock(&mutex) }
+        while !rung { pthread_cond_wait(&condition, &mutex) }
+        rung = false
+    }
+
     /// Waits until rung or `seconds` have passed; true when it was rung.
     @discardableResult
     public func wait(seconds: Double) -> Bool {

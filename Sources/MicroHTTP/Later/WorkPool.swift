@@ -1,5 +1,4 @@
-import Dispatch
-import Glibc
+import Basics
 import Logging
 import Synchronization
 
@@ -23,7 +22,7 @@ public final class WorkPool: Sendable {
         var running = 0
         var refused = 0
         var stopped = false
-        var threads: [pthread_t] = []
+        var threads: [WorkerThread] = []
     }
 
     public let name: String
@@ -33,7 +32,8 @@ public final class WorkPool: Sendable {
     public let retryAfter: Int
     private let logger: Logger
     private let state = Mutex(State())
-    private let ready = DispatchSemaphore(value: 0)
+    /// One ring wakes one idle worker, which passes it on while jobs wait (or once stopped).
+    private let ready = Doorbell()
 
     public init(name: String, workers: Int, queueLimit: Int, retryAfter: Int = 1,
                 logger: Logger = Logger(label: "MicroHTTP")) {
@@ -42,7 +42,7 @@ public final class WorkPool: Sendable {
         self.queueLimit = max(0, queueLimit)
         self.retryAfter = max(1, retryAfter)
         self.logger = logger
-        for _ in 0..<self.workers { startThread() }
+        for index in 0..<self.workers { startThread(index) }
     }
 
     /// Answers the request later with what `job` returns on a pool thread (or the page for what it
@@ -72,15 +72,15 @@ public final class WorkPool: Sendable {
     /// Takes no more jobs, answers 503 to the requests of those not started and waits for the
     /// running ones. Call it before the pool is let go: its threads keep it alive until then.
     public func shutdown() {
-        let (threads, dropped) = state.withLock { state -> ([pthread_t], [Job]) in
+        let (threads, dropped) = state.withLock { state -> ([WorkerThread], [Job]) in
             state.stopped = true
             state.admitted -= state.queue.count
             defer { state.threads = []; state.queue = [] }
             return (state.threads, state.queue)
         }
         for job in dropped { job.cancel() }
-        for _ in threads { ready.signal() }
-        for thread in threads { pthread_join(thread, nil) }
+        ready.ring()
+        for thread in threads { thread.join() }
     }
 
     private var stoppedError: HTTPError {
@@ -112,20 +112,22 @@ public final class WorkPool: Sendable {
             state.queue.append(job)
             return true
         }
-        if queued { ready.signal() } else { job.cancel() }
+        if queued { ready.ring() } else { job.cancel() }
         return queued
     }
 
     private func work() {
         while true {
             ready.wait()
-            let job = state.withLock { state -> Job? in
-                guard !state.stopped, !state.queue.isEmpty else { return nil }
+            let (job, passOn, stopped) = state.withLock { state -> (Job?, Bool, Bool) in
+                guard !state.stopped, !state.queue.isEmpty else { return (nil, state.stopped, state.stopped) }
                 state.running += 1
-                return state.queue.removeFirst()
+                let job = state.queue.removeFirst()
+                return (job, !state.queue.isEmpty, false)
             }
+            if passOn { ready.ring() }
             guard let job else {
-                if state.withLock({ $0.stopped }) { return }
+                if stopped { return }
                 continue
             }
             job.run()
@@ -136,29 +138,19 @@ public final class WorkPool: Sendable {
         }
     }
 
-    private func startThread() {
-        var handle = pthread_t()
-        // Retained by the thread until it ends: the pool cannot go away under a running job.
-        let retained = Unmanaged.passRetained(Box(self))
-        guard pthread_create(&handle, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().pool.work()
-            return nil
-        }, retained.toOpaque()) == 0 else {
-            retained.release()
-            logger.error("could not start a work pool thread", metadata: ["pool": "\(name)"])
-            return
+    /// The thread holds the pool until it ends: the pool cannot go away under a running job.
+    private func startThread(_ index: Int) {
+        do {
+            let thread = try WorkerThread(name: "\(name)-\(index)") { [self] in work() }
+            state.withLock { $0.threads.append(thread) }
+        } catch {
+            logger.error("could not start a work pool thread", metadata: ["pool": "\(name)", "error": "\(error)"])
         }
-        state.withLock { $0.threads.append(handle) }
     }
 
     private struct Job: Sendable {
         let run: @Sendable () -> Void
         /// Answers the job's request when it will not run.
         let cancel: @Sendable () -> Void
-    }
-
-    private final class Box {
-        let pool: WorkPool
-        init(_ pool: WorkPool) { self.pool = pool }
     }
 }

@@ -40,7 +40,7 @@ public enum ReportImport {
         let interner = Interner()
         let opened = try SegmentDirectory.open(directory, interner: interner, repair: true, logger: logger)
         let catalog = SegmentCatalog(directory: directory, interner: interner, segments: opened.segments)
-        let maintenance = Maintenance(catalog: catalog, sync: false, compress: compress, retention: .init(), logger: logger)
+        let maintenance = try Maintenance(catalog: catalog, sync: false, compress: compress, retention: .init(), logger: logger)
         if compress { for stamp in opened.uncompressed { maintenance.submit(.compress(stamp)) } }
         let sink = SegmentSink(catalog: catalog, segmentBytes: segmentBytes, sync: false, chunkBytes: 1 << 20, maintenance: maintenance, logger: logger)
         var result = Result()

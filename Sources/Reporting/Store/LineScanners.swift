@@ -14,6 +14,27 @@ struct ScannedLine {
 let maxLineBytes = 1 << 20
 let scanChunkBytes = 64 * 1024
 
+/// The next line of `buffer` from `start`, `bufferOffset` being the file offset of `buffer[0]`:
+/// a line, the marker of an over-long line skipped from `skippingFrom`, or nil when the buffer
+/// holds no more complete lines. Empty lines are passed over.
+func nextLine(in buffer: [UInt8], start: inout Int, bufferOffset: Int64, skippingFrom: inout Int64?) -> ScannedLine? {
+    while true {
+        let newline = buffer.withUnsafeBufferPointer { all -> Int? in
+            guard start < all.count, let found = memchr(all.baseAddress! + start, 10, all.count - start) else { return nil }
+            return all.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
+        }
+        guard let newline else { return nil }
+        let lineStart = start
+        start = newline + 1
+        if let from = skippingFrom {
+            skippingFrom = nil
+            return ScannedLine(offset: from, bytes: nil)
+        }
+        if newline == lineStart { continue }
+        return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart..<newline])
+    }
+}
+
 /// Reads `[from, end)` of a file forward in chunks, one line at a time.
 struct ForwardLineScanner {
     let fd: Int32
@@ -33,19 +54,8 @@ struct ForwardLineScanner {
 
     mutating func next() throws -> ScannedLine? {
         while true {
-            let newline = buffer.withUnsafeBufferPointer { all -> Int? in
-                guard start < all.count, let found = memchr(all.baseAddress! + start, 10, all.count - start) else { return nil }
-                return all.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
-            if let newline {
-                let lineStart = start
-                start = newline + 1
-                if let from = skippingFrom {
-                    skippingFrom = nil
-                    return ScannedLine(offset: from, bytes: nil)
-                }
-                if newline == lineStart { continue }
-                return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart..<newline])
+            if let line = nextLine(in: buffer, start: &start, bufferOffset: bufferOffset, skippingFrom: &skippingFrom) {
+                return line
             }
             if readOffset >= end {
                 guard start < buffer.count || skippingFrom != nil else { return nil }

@@ -45,18 +45,22 @@ extension ReportStore {
                 if filter.matches(event) { found.append((event, line.offset)) }
                 return true
             }
+            /// Newest first until `want` matches, the range's start, or the budget.
+            func scanBackward(_ scanner: inout BackwardLineScanner) throws {
+                while found.count < want, let line = try scanner.next() {
+                    scanned += (line.bytes?.count ?? 0) + 1
+                    if !consider(line) { break }
+                    if scanned >= budget && found.count < want {
+                        stoppedAt = line.offset
+                        break
+                    }
+                }
+                if found.count == want, let last = found.last { stoppedAt = last.1 }
+            }
             do {
                 if segment.compressed, let index = segment.index {
                     var scanner = BackwardLineScanner(index: index, path: catalog.path(segment), end: end)
-                    while found.count < want, let line = try scanner.next() {
-                        scanned += (line.bytes?.count ?? 0) + 1
-                        if !consider(line) { break }
-                        if scanned >= budget && found.count < want {
-                            stoppedAt = line.offset
-                            break
-                        }
-                    }
-                    if found.count == want, let last = found.last { stoppedAt = last.1 }
+                    try scanBackward(&scanner)
                 } else if segment.compressed {
                     // No reading backwards in gzip: read forward, keeping the newest `want` matches.
                     guard let reader = try reader(segment, end: end) else { continue }
@@ -82,15 +86,7 @@ extension ReportStore {
                     }
                     defer { close(fd) }
                     var scanner = BackwardLineScanner(fd: fd, end: end)
-                    while found.count < want, let line = try scanner.next() {
-                        scanned += (line.bytes?.count ?? 0) + 1
-                        if !consider(line) { break }
-                        if scanned >= budget && found.count < want {
-                            stoppedAt = line.offset
-                            break
-                        }
-                    }
-                    if found.count == want, let last = found.last { stoppedAt = last.1 }
+                    try scanBackward(&scanner)
                 }
             } catch {
                 logger.error("reading a report segment failed", metadata: ["segment": "\(segment.stamp)", "error": "\(error)"])

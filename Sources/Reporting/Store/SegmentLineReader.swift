@@ -92,19 +92,8 @@ final class SegmentLineReader {
     /// The next line (no newline) and its offset; a last line without a newline is torn and skipped.
     func next() throws -> ScannedLine? {
         while true {
-            let newline = buffer.withUnsafeBufferPointer { all -> Int? in
-                guard start < all.count, let found = memchr(all.baseAddress! + start, 10, all.count - start) else { return nil }
-                return all.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-            }
-            if let newline {
-                let lineStart = start
-                start = newline + 1
-                if let from = skippingFrom {
-                    skippingFrom = nil
-                    return ScannedLine(offset: from, bytes: nil)
-                }
-                if newline == lineStart { continue }
-                return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart..<newline])
+            if let line = nextLine(in: buffer, start: &start, bufferOffset: bufferOffset, skippingFrom: &skippingFrom) {
+                return line
             }
             guard try fill() else { return nil }
         }

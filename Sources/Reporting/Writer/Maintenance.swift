@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Logging
 import Synchronization
@@ -34,27 +35,22 @@ final class Maintenance: Sendable {
     let retention: Retention
     let logger: Logger
     private let jobs = Mutex<(queue: [Job], stopping: Bool)>(([], false))
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchGroup()
+    private let wake = Doorbell()
+    private let thread = Mutex<WorkerThread?>(nil)
 
-    init(catalog: SegmentCatalog, sync: Bool, compress: Bool, retention: Retention, logger: Logger) {
+    init(catalog: SegmentCatalog, sync: Bool, compress: Bool, retention: Retention, logger: Logger) throws {
         self.catalog = catalog
         self.sync = sync
         self.compress = compress
         self.retention = retention
         self.logger = logger
-        finished.enter()
-        let thread = Thread { [self] in
-            run()
-            finished.leave()
-        }
-        thread.name = "report-maintenance"
-        thread.start()
+        let worker = try WorkerThread(name: "report-upkeep") { [self] in run() }
+        thread.withLock { $0 = worker }
     }
 
     func submit(_ job: Job) {
         jobs.withLock { $0.queue.append(job) }
-        wake.signal()
+        wake.ring()
     }
 
     /// A segment was closed: its final rollup, then compression, then retention.
@@ -71,8 +67,8 @@ final class Maintenance: Sendable {
             state.stopping = true
             if !drain { state.queue.removeAll { if case .compress = $0 { true } else { false } } }
         }
-        wake.signal()
-        finished.wait()
+        wake.ring()
+        thread.withLock { $0 }?.join()
     }
 
     private func run() {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Logging
 import Synchronization
@@ -23,16 +24,15 @@ final class OutputMirror: Sendable {
     let capacity: Int
     let logger: Logger
     private let state = Mutex(State())
-    private let wake = DispatchSemaphore(value: 0)
-    private let drained = DispatchSemaphore(value: 0)
+    private let wake = Doorbell()
+    private let drained = Doorbell()
 
-    init(fd: Int32 = STDOUT_FILENO, capacity: Int = 4 << 20, logger: Logger) {
+    /// The thread is never joined: a reader that stopped reading may hold it in `write` for good.
+    init(fd: Int32 = STDOUT_FILENO, capacity: Int = 4 << 20, logger: Logger) throws {
         self.fd = fd
         self.capacity = capacity
         self.logger = logger
-        let thread = Thread { [self] in run() }
-        thread.name = "report-stdout"
-        thread.start()
+        _ = try WorkerThread(name: "report-stdout") { [self] in run() }
     }
 
     /// Lines mirrored lost to a full buffer.
@@ -53,7 +53,7 @@ final class OutputMirror: Sendable {
             state.pending.append(contentsOf: lines)
             return (wasEmpty, 0)
         }
-        if wakeUp { wake.signal() }
+        if wakeUp { wake.ring() }
         if newlyDropped > 0 {
             logger.warning("standard output is not being read; report lines not mirrored", metadata: ["dropped": "\(newlyDropped)"])
         }
@@ -65,8 +65,8 @@ final class OutputMirror: Sendable {
             state.stopping = true
             return state.pending.isEmpty
         }
-        wake.signal()
-        if !empty { _ = drained.wait(timeout: .now() + timeout) }
+        wake.ring()
+        if !empty { drained.wait(seconds: timeout) }
     }
 
     private func run() {
@@ -80,7 +80,7 @@ final class OutputMirror: Sendable {
                 }
                 if batch.isEmpty {
                     if stopping {
-                        drained.signal()
+                        drained.ring()
                         return
                     }
                     break
@@ -88,7 +88,7 @@ final class OutputMirror: Sendable {
                 let (count, _) = batch.withUnsafeBytes { writeAll(fd, $0) }
                 if count < batch.count {
                     logger.error("writing report lines to standard output failed; mirroring stopped")
-                    drained.signal()
+                    drained.ring()
                     return
                 }
                 batch.removeAll(keepingCapacity: true)

@@ -1,4 +1,4 @@
-import Dispatch
+import Basics
 import Synchronization
 
 /// One reader of new report lines as they are written (for `/reports/stream`). Lines wait in a
@@ -22,7 +22,7 @@ public final class ReportWatcher: Sendable {
     /// The most lines held for this watcher before it is cut.
     public let capacity: Int
     let state = Mutex(State())
-    let ready = DispatchSemaphore(value: 0)
+    let ready = Doorbell()
     let onAvailable: (@Sendable () -> Void)?
 
     init(capacity: Int, onAvailable: (@Sendable () -> Void)?) {
@@ -45,18 +45,21 @@ public final class ReportWatcher: Sendable {
 
     /// Like `take`, but waits up to `timeout` seconds for a line.
     public func next(timeout: Double) -> [Line]? {
-        let deadline = DispatchTime.now() + timeout
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(timeout)
         while true {
             guard let lines = take() else { return nil }
             if !lines.isEmpty { return lines }
-            if ready.wait(timeout: deadline) == .timedOut { return take() }
+            let left = (deadline - clock.now).components
+            let seconds = Double(left.seconds) + Double(left.attoseconds) / 1e18
+            if seconds <= 0 || !ready.wait(seconds: seconds) { return take() }
         }
     }
 
     /// Stops the lines; the log forgets the watcher at its next write.
     public func cancel() {
         state.withLock { $0.cancelled = true }
-        ready.signal()
+        ready.ring()
     }
 
     /// Called by the writer: false when the watcher is over and should be forgotten.
@@ -72,7 +75,7 @@ public final class ReportWatcher: Sendable {
             return (true, wasEmpty)
         }
         if notify {
-            ready.signal()
+            ready.ring()
             onAvailable?()
         }
         return keep

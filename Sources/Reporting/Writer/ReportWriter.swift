@@ -8,8 +8,9 @@ import Logging
     import Darwin
 #endif
 
-/// The writer thread's side of `ReportLog`: takes everything queued, writes it with one `write`
-/// per chunk (group commit), then tells the callbacks, the mirror and the watchers.
+/// The writer thread's side of `ReportLog`: takes everything queued on the channel, writes it
+/// with one `write` per chunk (group commit), then tells the callbacks, the mirror and the
+/// channel's watchers.
 /// `@unchecked Sendable` because it is handed to the thread once and only ever used there.
 final class ReportWriter: @unchecked Sendable {
     let configuration: ReportLog.Configuration
@@ -17,6 +18,7 @@ final class ReportWriter: @unchecked Sendable {
     let sink: SegmentSink
     let maintenance: Maintenance
     let mirror: OutputMirror?
+    let channel: ReportChannel
     /// Events taken from the queue but not yet written, oldest first.
     var backlog: [PendingEvent] = []
     var incoming: [PendingEvent] = []
@@ -29,34 +31,29 @@ final class ReportWriter: @unchecked Sendable {
     var lastRetention = DispatchTime.now()
     var persistedBytes: Int64 = -1
 
-    init(configuration: ReportLog.Configuration, catalog: SegmentCatalog, maintenance: Maintenance, logger: Logger) {
+    init(configuration: ReportLog.Configuration, catalog: SegmentCatalog, maintenance: Maintenance,
+         channel: ReportChannel, logger: Logger) throws {
         self.configuration = configuration
+        self.channel = channel
         self.logger = logger
         self.maintenance = maintenance
         sink = SegmentSink(
             catalog: catalog, segmentBytes: configuration.segmentBytes, sync: configuration.fsync, chunkBytes: 128 << 10,
             maintenance: maintenance, logger: logger, writeBytes: configuration.writeBytes)
-        mirror = configuration.mirrorToStandardOutput ? OutputMirror(logger: logger) : nil
+        mirror = configuration.mirrorToStandardOutput ? try OutputMirror(logger: logger) : nil
     }
 
-    func run(_ log: ReportLog) {
+    func run() {
         while true {
-            _ = log.wake.wait(timeout: .now() + configuration.flushInterval)
-            let (stopping, callbacks) = log.state.withLock { state in
-                state.wakeRequested = false
-                if state.stopping { state.closed = true }
-                let taken = state.queue.take(into: &incoming)
-                state.dropped += taken.dropped
-                state.held = backlog.count + taken.count
-                return (state.stopping, taken.callbacks)
-            }
-            for callback in callbacks { callback(false) }
+            let taken = channel.take(into: &incoming, after: configuration.flushInterval, held: backlog.count)
+            let stopping = taken.stopping
+            for callback in taken.dropped { callback(false) }
             var dropped = mergeIncoming()
             var written = 0
             if checkFloor() {
                 dropped += dropAll()
             } else {
-                written = writeBacklog(log)
+                written = writeBacklog()
             }
             if stopping && !backlog.isEmpty {
                 logger.error(
@@ -64,7 +61,7 @@ final class ReportWriter: @unchecked Sendable {
                     metadata: ["directory": "\(configuration.directory)", "report_events_dropped": "\(backlog.count)"])
                 dropped += dropAll()
             }
-            publish(log, written: written, dropped: dropped)
+            publish(written: written, dropped: dropped)
             housekeeping(stopping: stopping)
             if stopping {
                 sink.closeActive()
@@ -119,14 +116,8 @@ final class ReportWriter: @unchecked Sendable {
         return below
     }
 
-    func publish(_ log: ReportLog, written: Int, dropped: Int) {
-        let total = log.state.withLock { state in
-            state.written += written
-            state.dropped += dropped
-            state.held = backlog.count
-            state.lastError = failure
-            return state.dropped
-        }
+    func publish(written: Int, dropped: Int) {
+        let total = channel.report(written: written, dropped: dropped, held: backlog.count, error: failure)
         if dropped > 0 { sink.catalog.addDropped(dropped) }
         if total > droppedLogged {
             logger.warning(
@@ -137,7 +128,7 @@ final class ReportWriter: @unchecked Sendable {
     }
 
     /// Writes the backlog a chunk at a time; stops at the first failure. Returns lines written.
-    func writeBacklog(_ log: ReportLog) -> Int {
+    func writeBacklog() -> Int {
         guard !backlog.isEmpty else { return 0 }
         var done = 0
         while done < backlog.count {
@@ -150,7 +141,7 @@ final class ReportWriter: @unchecked Sendable {
                 return next
             }
             let stamp = sink.active
-            let (lines, error) = sink.flush { bytes in deliver(log, bytes, stamp: sink.active ?? stamp) }
+            let (lines, error) = sink.flush { bytes in deliver(bytes, stamp: sink.active ?? stamp) }
             for index in done..<(done + lines) { backlog[index].whenWritten?(true) }
             done += lines
             if error != 0 {
@@ -177,10 +168,9 @@ final class ReportWriter: @unchecked Sendable {
     }
 
     /// Mirrors the lines just written to stdout and hands them to watchers.
-    func deliver(_ log: ReportLog, _ bytes: UnsafeRawBufferPointer, stamp: String?) {
+    func deliver(_ bytes: UnsafeRawBufferPointer, stamp: String?) {
         mirror?.offer(bytes)
-        let watchers = log.watchers.withLock { $0.isEmpty ? [] : Array($0.values) }
-        let handlers = log.subscribers.withLock { $0.handlers.isEmpty ? [] : Array($0.handlers.values) }
+        let (watchers, handlers) = channel.listeners()
         guard !watchers.isEmpty || !handlers.isEmpty, let stamp else { return }
         // The chunk ends the segment now: its lines start `bytes.count` before the end.
         let base = (sink.catalog.entry(stamp)?.rollup.bytes ?? Int64(bytes.count)) - Int64(bytes.count)
@@ -196,7 +186,7 @@ final class ReportWriter: @unchecked Sendable {
         var over: [ObjectIdentifier] = []
         for watcher in watchers where !watcher.deliver(lines) { over.append(ObjectIdentifier(watcher)) }
         if !over.isEmpty {
-            log.watchers.withLock { all in for id in over { all.removeValue(forKey: id) } }
+            channel.watchers.withLock { all in for id in over { all.removeValue(forKey: id) } }
             logger.notice("report watchers fell behind and were cut", metadata: ["count": "\(over.count)"])
         }
     }

@@ -1,0 +1,111 @@
+import Basics
+import Synchronization
+
+/// What passes between `ReportLog` and its writer thread: the queue of events, the doorbell that
+/// wakes the writer, the counters it reports back, and the watchers and subscribers it feeds.
+/// The log owns it and hands it to the writer, so neither reaches into the other.
+final class ReportChannel: Sendable {
+    struct State {
+        var queue: EventQueue
+        var wakeRequested = false
+        var stopping = false
+        var closed = false
+        var warnedClosed = false
+        var written = 0
+        var dropped = 0
+        var held = 0
+        var lastError: String?
+    }
+
+    struct Subscribers {
+        var nextID: UInt64 = 0
+        var handlers: [UInt64: @Sendable (String) -> Void] = [:]
+    }
+
+    /// What a send came to.
+    enum Sent {
+        case queued
+        /// The log is shut down: the event was dropped; `first` says no earlier one was.
+        case refused(PendingEvent, first: Bool)
+    }
+
+    /// What the writer takes on each wake.
+    struct Taken {
+        let stopping: Bool
+        /// Callbacks of events the queue dropped (it was full); to be told `false`.
+        let dropped: [@Sendable (Bool) -> Void]
+    }
+
+    let state: Mutex<State>
+    let subscribers = Mutex(Subscribers())
+    let watchers = Mutex<[ObjectIdentifier: ReportWatcher]>([:])
+    private let doorbell = Doorbell()
+    /// Queue length at which the writer is woken early, so batches stay large but bounded.
+    private let wakeThreshold: Int
+
+    init(capacity: Int) {
+        state = Mutex(State(queue: EventQueue(capacity: capacity)))
+        wakeThreshold = max(1, min(8192, capacity / 2))
+    }
+
+    // MARK: The log's side
+
+    /// Queues `pending`; wakes the writer for an event that waits on its write, or a long queue.
+    func send(_ pending: consuming PendingEvent) -> Sent {
+        // Moved into the queue, not copied: a copy would retain and release every field.
+        let urgent = pending.whenWritten != nil
+        var moving: PendingEvent? = consume pending
+        let (ring, refused) = state.withLock { state -> (Bool, Sent?) in
+            if state.closed {
+                state.dropped += 1
+                defer { state.warnedClosed = true }
+                return (false, .refused(moving.take()!, first: !state.warnedClosed))
+            }
+            state.queue.append(moving.take()!)
+            guard urgent || state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, nil) }
+            state.wakeRequested = true
+            return (true, nil)
+        }
+        if ring { doorbell.ring() }
+        return refused ?? .queued
+    }
+
+    /// Asks the writer to write what is queued and stop.
+    func stop() {
+        state.withLock { $0.stopping = true }
+        doorbell.ring()
+    }
+
+    // MARK: The writer's side
+
+    /// Waits until woken or `seconds` pass, then moves the queue into `incoming`; `held` events
+    /// the writer still keeps from before count as pending. After a stop, the log is closed.
+    func take(into incoming: inout [PendingEvent], after seconds: Double, held: Int) -> Taken {
+        doorbell.wait(seconds: seconds)
+        return state.withLock { state in
+            state.wakeRequested = false
+            if state.stopping { state.closed = true }
+            let taken = state.queue.take(into: &incoming)
+            state.dropped += taken.dropped
+            state.held = held + taken.count
+            return Taken(stopping: state.stopping, dropped: taken.callbacks)
+        }
+    }
+
+    /// Adds what a round wrote and dropped; the total dropped since start.
+    func report(written: Int, dropped: Int, held: Int, error: String?) -> Int {
+        state.withLock { state in
+            state.written += written
+            state.dropped += dropped
+            state.held = held
+            state.lastError = error
+            return state.dropped
+        }
+    }
+
+    /// Who wants the lines just written, if anyone does.
+    func listeners() -> (watchers: [ReportWatcher], handlers: [@Sendable (String) -> Void]) {
+        (watchers.withLock { $0.isEmpty ? [] : Array($0.values) },
+         subscribers.withLock { $0.handlers.isEmpty ? [] : Array($0.handlers.values) })
+    }
+}
