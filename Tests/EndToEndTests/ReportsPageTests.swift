@@ -34,7 +34,7 @@ import TestSupport
 
     @Test func theNumbersAsJSONHaveExactlyTheirKeys() throws {
         let all = try json("/reports.json")
-        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "series", "visitors", "dropped"])
+        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "series", "visitors", "dropped", "experiments"])
         #expect(all["total"] as? Int == 120)
         #expect(all["byEvent"] as? [String: Int] == ["launch": 60, "long_selected": 60])
         #expect(all["byLayout"] as? [String: Int] == ["grid": 90, "list": 30])

@@ -63,6 +63,23 @@ struct ExperimentReportTests {
         #expect(section.first { $0.hasClass("experiment__power") } != nil)
         #expect(!section.all("circle").isEmpty, "a point per group and day")
 
+        // The same numbers in /reports.json, for scripts and dashboards.
+        let json = try browser.get("/reports.json")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.text.utf8)) as? [String: Any])
+        let experiments = try #require(document["experiments"] as? [[String: Any]])
+        let experiment = try #require(experiments.first { $0["name"] as? String == "home-layout" })
+        let groups = try #require(experiment["groups"] as? [[String: Any]])
+        for (group, counts) in expected {
+            let entry = try #require(groups.first { $0["group"] as? String == group })
+            #expect(entry["views"] as? Int == counts.views && entry["selections"] as? Int == counts.selections)
+            #expect(entry["visitors"] as? Int == counts.visitors)
+            #expect(entry["layout"] as? String == (group == "a" ? "list" : "grid"))
+            let rate = try #require(entry["rate"] as? Double), low = try #require(entry["low"] as? Double)
+            let high = try #require(entry["high"] as? Double)
+            #expect(low <= rate && rate <= high)
+        }
+        #expect(experiment["pValue"] is Double)
+
         // The range: nothing from tomorrow on; a bad day is a 400 that says what was wrong.
         let tomorrow = String(ReportTimestamp.string(from: Date().addingTimeInterval(86_400)).prefix(10))
         let later = try browser.page("/reports/experiments?from=\(tomorrow)").html

@@ -46,8 +46,9 @@ struct ReportRoutes {
         let query = try ReportsQuery(request.query)
         return try pool.respond { [services] in
             let summary = services.reportLog.store.summary(query.range, filter: query.filter)
+            let experiments = ExperimentsJSON.member(query.range, services: services)
             return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                            body: .bytes(Array(ReportsJSON.document(summary).utf8)))
+                            body: .bytes(Array(ReportsJSON.document(summary, experiments: experiments).utf8)))
         }
     }
 

@@ -2,10 +2,11 @@ import Foundation
 import Reporting
 
 /// `/reports.json`: the numbers of `/reports` for scripts and dashboards,
-/// `{"from","to","total","byEvent","byLayout","series":[{"start","count"}],"visitors","dropped"}`;
-/// times are UTC report timestamps, `from`/`to` null for an open end.
+/// `{"from","to","total","byEvent","byLayout","series":[{"start","count"}],"visitors","dropped",
+/// "experiments":[…]}`; times are UTC report timestamps, `from`/`to` null for an open end.
 enum ReportsJSON {
-    static func document(_ summary: ReportSummary) -> String {
+    /// `experiments` is the `"experiments":[…]` member (`ExperimentsJSON`).
+    static func document(_ summary: ReportSummary, experiments: String) -> String {
         let string = ExperimentsJSON.string
         func time(_ date: Date?) -> String { date.map { string(ReportTimestamp.string(from: $0)) } ?? "null" }
         func counts(_ counts: [String: Int]) -> String {
@@ -14,6 +15,6 @@ enum ReportsJSON {
         let series = summary.series.map { "{\"start\":\(time($0.start)),\"count\":\($0.count)}" }.joined(separator: ",")
         return "{\"from\":\(time(summary.from)),\"to\":\(time(summary.to)),\"total\":\(summary.total),"
             + "\"byEvent\":\(counts(summary.byEvent)),\"byLayout\":\(counts(summary.byLayout)),"
-            + "\"series\":[\(series)],\"visitors\":\(summary.visitors),\"dropped\":\(summary.dropped)}"
+            + "\"series\":[\(series)],\"visitors\":\(summary.visitors),\"dropped\":\(summary.dropped),\(experiments)}"
     }
 }
