@@ -150,6 +150,10 @@ final class BeyondOneMachineTests {
             let page = try HTTPClient(port: port).get("/reports").text
             let total = page.range(of: "data-shared-total>").map { page[$0.upperBound...].prefix { $0.isNumber } }
             #expect(total.map(String.init) == "\(afterOutage.database)")
+            let json = try JSONSerialization.jsonObject(with: Data(try HTTPClient(port: port).get("/reports.json").body)) as? [String: Any]
+            let database = json?["database"] as? [String: Any]
+            #expect(database?["total"] as? Int == afterOutage.database)
+            #expect((database?["instances"] as? [Any])?.count == 3)
         }
     }
 }

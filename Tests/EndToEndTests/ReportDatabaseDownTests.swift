@@ -18,6 +18,8 @@ import TestSupport
         let page = try server.client.get("/reports")
         #expect(page.status == 200)
         #expect(page.text.contains("data-shared-unavailable"))
+        let json = try JSONSerialization.jsonObject(with: Data(try server.client.get("/reports.json").body)) as? [String: Any]
+        #expect((json?["database"] as? [String: Any])?["unavailable"] is String)
         let metrics = try server.client.get("/metrics").text
         let errors = metrics.split(separator: "\n").first { $0.hasPrefix("dynamic_home_report_shipper_errors_total ") }
             .flatMap { Double($0.split(separator: " ")[1]) } ?? 0

@@ -49,7 +49,9 @@ struct ExperimentReportTests {
         let section = try #require(page.first { $0["data-experiment"] == "home-layout" })
         for (group, counts) in expected {
             let row = try #require(section.first { $0["data-group"] == group })
-            #expect(row.first { $0["data-visitors"] != nil }?.text == "\(counts.visitors)")
+            // Visitors are a HyperLogLog estimate (about 2%): two of a few may share a register.
+            let shownVisitors = try #require(Int(row.first { $0["data-visitors"] != nil }?.text ?? ""))
+            #expect(abs(shownVisitors - counts.visitors) <= max(1, counts.visitors / 50))
             #expect(row.first { $0["data-views"] != nil }?.text == "\(counts.views)")
             #expect(row.first { $0["data-selections"] != nil }?.text == "\(counts.selections)")
             let rate = Proportion(successes: counts.selections, trials: counts.views)
@@ -72,7 +74,7 @@ struct ExperimentReportTests {
         for (group, counts) in expected {
             let entry = try #require(groups.first { $0["group"] as? String == group })
             #expect(entry["views"] as? Int == counts.views && entry["selections"] as? Int == counts.selections)
-            #expect(entry["visitors"] as? Int == counts.visitors)
+            #expect(abs((entry["visitors"] as? Int ?? -99) - counts.visitors) <= max(1, counts.visitors / 50))
             #expect(entry["layout"] as? String == (group == "a" ? "list" : "grid"))
             let rate = try #require(entry["rate"] as? Double), low = try #require(entry["low"] as? Double)
             let high = try #require(entry["high"] as? Double)

@@ -47,8 +47,13 @@ struct ReportRoutes {
         return try pool.respond { [services] in
             let summary = services.reportLog.store.summary(query.range, filter: query.filter)
             let experiments = ExperimentsJSON.member(query.range, services: services)
+            var document = ReportsJSON.document(summary, experiments: experiments)
+            // With a report database, every instance's counts beside this instance's own.
+            if let shared = Self.sharedSection(services, query.filter) {
+                document = String(document.dropLast()) + "," + SharedReportsJSON.member(shared) + "}"
+            }
             return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
-                            body: .bytes(Array(ReportsJSON.document(summary, experiments: experiments).utf8)))
+                            body: .bytes(Array(document.utf8)))
         }
     }
 
