@@ -14,74 +14,36 @@ struct ScannedLine {
 let maxLineBytes = 1 << 20
 let scanChunkBytes = 64 * 1024
 
-/// The next line of `buffer` from `start`, `bufferOffset` being the file offset of `buffer[0]`:
-/// a line, the marker of an over-long line skipped from `skippingFrom`, or nil when the buffer
-/// holds no more complete lines. Empty lines are passed over.
-func nextLine(in buffer: [UInt8], start: inout Int, bufferOffset: Int64, skippingFrom: inout Int64?) -> ScannedLine? {
-    while true {
-        let newline = buffer.withUnsafeBufferPointer { all -> Int? in
-            guard start < all.count, let found = memchr(all.baseAddress! + start, 10, all.count - start) else { return nil }
-            return all.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self))
-        }
-        guard let newline else { return nil }
-        let lineStart = start
-        start = newline + 1
-        if let from = skippingFrom {
-            skippingFrom = nil
-            return ScannedLine(offset: from, bytes: nil)
-        }
-        if newline == lineStart { continue }
-        return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart..<newline])
-    }
-}
-
 /// Reads `[from, end)` of a file forward in chunks, one line at a time.
 struct ForwardLineScanner {
     let fd: Int32
     private(set) var end: Int64
-    private var buffer: [UInt8] = []
-    private var start = 0
-    private var bufferOffset: Int64
+    private var lines: LineBuffer
     private var readOffset: Int64
-    private var skippingFrom: Int64?
 
     init(fd: Int32, from: Int64 = 0, end: Int64) {
         self.fd = fd
         self.end = end
-        bufferOffset = from
+        lines = LineBuffer(offset: from)
         readOffset = from
     }
 
     mutating func next() throws -> ScannedLine? {
         while true {
-            if let line = nextLine(in: buffer, start: &start, bufferOffset: bufferOffset, skippingFrom: &skippingFrom) {
-                return line
-            }
+            if let line = lines.next() { return line }
             if readOffset >= end {
-                guard start < buffer.count || skippingFrom != nil else { return nil }
-                let lineStart = start
-                start = buffer.count
-                if let from = skippingFrom {
-                    skippingFrom = nil
+                guard lines.start < lines.bytes.count || lines.skippingFrom != nil else { return nil }
+                let lineStart = lines.start
+                lines.start = lines.bytes.count
+                if let from = lines.skippingFrom {
+                    lines.skippingFrom = nil
                     return ScannedLine(offset: from, bytes: nil)
                 }
-                return ScannedLine(offset: bufferOffset + Int64(lineStart), bytes: buffer[lineStart...])
-            }
-            buffer.removeFirst(start)
-            bufferOffset += Int64(start)
-            start = 0
-            if buffer.count > maxLineBytes {
-                if skippingFrom == nil { skippingFrom = bufferOffset }
-                bufferOffset += Int64(buffer.count)
-                buffer.removeAll(keepingCapacity: true)
+                return ScannedLine(offset: lines.offset + Int64(lineStart), bytes: lines.bytes[lineStart...])
             }
             let count = Int(min(Int64(scanChunkBytes), end - readOffset))
-            let old = buffer.count
-            buffer.append(contentsOf: repeatElement(0, count: count))
-            let got = try buffer.withUnsafeMutableBytes { bytes throws in
-                try readFully(fd, UnsafeMutableRawBufferPointer(rebasing: bytes[old...]), at: readOffset)
-            }
-            buffer.removeLast(count - got)
+            let (fd, at) = (fd, readOffset)
+            let got = try lines.refill(count: count) { try readFully(fd, $0, at: at) }
             readOffset += Int64(got)
             if got < count { end = readOffset }  // the file shrank under us
         }

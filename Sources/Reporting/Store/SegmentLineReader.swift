@@ -10,15 +10,12 @@
 final class SegmentLineReader {
     private let fd: Int32
     private let gzip: GzipReader?
-    private var buffer: [UInt8] = []
-    private var start = 0
-    /// The uncompressed offset of `buffer[0]`.
-    private var bufferOffset: Int64
+    /// Uncompressed offsets.
+    private var lines: LineBuffer
     /// The uncompressed offset of the next byte to read from the source.
     private var readOffset: Int64
     private let end: Int64
     private var exhausted = false
-    private var skippingFrom: Int64?
 
     /// Opens the segment; nil if it is gone. `from` must be a line start (or 0).
     init?(path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max, index: GzipIndex? = nil) throws {
@@ -38,13 +35,13 @@ final class SegmentLineReader {
             guard let reader = GzipReader(fd: fd) else { throw ScanError(code: EIO) }
             gzip = reader
             self.fd = -1
-            bufferOffset = start
+            lines = LineBuffer(offset: start)
             readOffset = start
             if from > start { try skip(to: from) }
         } else {
             gzip = nil
             self.fd = fd
-            bufferOffset = from
+            lines = LineBuffer(offset: from)
             readOffset = from
         }
     }
@@ -59,31 +56,18 @@ final class SegmentLineReader {
             if got == 0 { break }
             readOffset += Int64(got)
         }
-        bufferOffset = readOffset
+        lines.offset = readOffset
     }
 
     /// Reads more into the buffer; false at the end.
     private func fill() throws -> Bool {
         if exhausted || readOffset >= end { return false }
-        if start > 0 {
-            buffer.removeFirst(start)
-            bufferOffset += Int64(start)
-            start = 0
-        }
-        if buffer.count > maxLineBytes {
-            if skippingFrom == nil { skippingFrom = bufferOffset }
-            bufferOffset += Int64(buffer.count)
-            buffer.removeAll(keepingCapacity: true)
-        }
         let count = Int(min(Int64(scanChunkBytes), end - readOffset))
-        let old = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: count))
-        let got = try buffer.withUnsafeMutableBytes { bytes throws -> Int in
-            let target = UnsafeMutableRawBufferPointer(rebasing: bytes[old...])
+        let (fd, gzip, at) = (fd, gzip, readOffset)
+        let got = try lines.refill(count: count) { target in
             if let gzip { return try gzip.read(into: target) }
-            return try readFully(fd, target, at: readOffset)
+            return try readFully(fd, target, at: at)
         }
-        buffer.removeLast(count - got)
         readOffset += Int64(got)
         if got == 0 { exhausted = true }
         return got > 0
@@ -92,9 +76,7 @@ final class SegmentLineReader {
     /// The next line (no newline) and its offset; a last line without a newline is torn and skipped.
     func next() throws -> ScannedLine? {
         while true {
-            if let line = nextLine(in: buffer, start: &start, bufferOffset: bufferOffset, skippingFrom: &skippingFrom) {
-                return line
-            }
+            if let line = lines.next() { return line }
             guard try fill() else { return nil }
         }
     }
@@ -102,26 +84,27 @@ final class SegmentLineReader {
     /// Whole lines (newlines included), about `maxBytes` at most; nil at the end.
     func nextChunk(maxBytes: Int) throws -> ArraySlice<UInt8>? {
         while true {
-            if buffer.count - start >= maxBytes || exhausted || readOffset >= end {
-                let last = buffer.withUnsafeBufferPointer { all -> Int? in
+            if lines.bytes.count - lines.start >= maxBytes || exhausted || readOffset >= end {
+                let start = lines.start
+                let last = lines.bytes.withUnsafeBufferPointer { all -> Int? in
                     var index = all.count - 1
                     while index >= start && all[index] != 10 { index -= 1 }
                     return index >= start ? index : nil
                 }
                 if let last {
-                    let chunk = buffer[start...last]
-                    start = last + 1
+                    let chunk = lines.bytes[start...last]
+                    lines.start = last + 1
                     return chunk
                 }
                 if exhausted || readOffset >= end { return nil }
             }
             guard try fill() else {
-                if buffer.count > start, buffer[start...].contains(10) { continue }
+                if lines.bytes.count > lines.start, lines.bytes[lines.start...].contains(10) { continue }
                 return nil
             }
         }
     }
 
     /// The uncompressed offset just past the last line returned.
-    var position: Int64 { bufferOffset + Int64(start) }
+    var position: Int64 { lines.position }
 }
