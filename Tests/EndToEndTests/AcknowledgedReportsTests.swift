@@ -52,7 +52,9 @@ import TestSupport
         restarted.signal(SIGTERM)
         #expect(restarted.waitForExit() == 0)
         let logged = try loggedRequests()
-        #expect(acknowledged.count >= 500)
+        // About 500 lines were written before the kill; the answers of the last ones may not have
+        // reached their clients, so fewer may count as acknowledged (never none).
+        #expect(acknowledged.count >= 300)
         #expect(acknowledged.count < 16 * 400, "the kill came during the load")
         let lost = acknowledged.filter { !logged.contains($0) }
         #expect(lost.isEmpty, "\(lost.count) of \(acknowledged.count) acknowledged events are not in the log")
