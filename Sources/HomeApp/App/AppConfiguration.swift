@@ -36,6 +36,8 @@ public struct AppConfiguration: Sendable {
     public static let minimumSecretBytes = 16
     /// Seconds between heartbeat comments on `/reports/stream`.
     public var heartbeatInterval: Double = 15
+    /// How long `POST /report` waits for its line to be written before answering 503.
+    public var reportAcknowledgementTimeout: Duration = .seconds(10)
     /// Report requests served at once, off the server's threads (`--report-workers`).
     public var reportWorkers = 2
     /// Report requests that may wait for a worker; more get 503 (`--report-queue`).

@@ -17,6 +17,7 @@ public final class HomeApplication: Service {
     let services: AppServices
     let assets: StaticFiles
     private let live: LiveReports
+    private let acknowledgements: AcknowledgementDeadlines
     private let background: ServiceGroup
     private let reportAccess: ReportAccess
     private let metrics = MetricsRoute()
@@ -93,7 +94,8 @@ public final class HomeApplication: Service {
             Self.reloadToggles(services, onlyIfChanged: true)
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
-        background = ServiceGroup([content, togglesWatcher, live] + (shipper.map { [$0] } ?? []), logger: logger)
+        acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements] + (shipper.map { [$0] } ?? []), logger: logger)
     }
 
     /// Every route of the app.
@@ -104,7 +106,7 @@ public final class HomeApplication: Service {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
-        SwipeBeacon(services: services, limit: reportRateLimit).register(in: &router)
+        SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.
         router.group(reportAccess.middleware) { reports in
             ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,

@@ -10,6 +10,7 @@ struct SwipeBeacon {
 
     let services: AppServices
     let limit: ReportRateLimit
+    let deadlines: AcknowledgementDeadlines
 
     /// The address limit runs first, so a flood is refused before any token is checked.
     func register(in router: inout Router) {
@@ -51,6 +52,6 @@ struct SwipeBeacon {
         analytics.whenWritten = acknowledgement.written
         analytics.record(.horizontalSwipe, layout: child.layoutName, item: item,
                          properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
-        return .later { reply in acknowledgement.attach(reply) }
+        return .later { [deadlines] reply in acknowledgement.attach(reply, deadlines: deadlines) }
     }
 }

@@ -1,17 +1,15 @@
-import Dispatch
 import MicroHTTP
 import Synchronization
 
 /// Joins a report line's write and the reply of the request that made it, in whichever order
 /// they come: the writer may finish before the handler has returned its later answer. A line
-/// still unwritten after `timeout` (the disk is failing) is answered 503: not acknowledged, though
-/// it stays queued and may yet be written.
+/// still unwritten when `AcknowledgementDeadlines` says its time is up (the disk is failing) is
+/// answered 503: not acknowledged, though it stays queued and may yet be written.
 final class WriteAcknowledgement: Sendable {
-    static let timeout: Double = 10
-
-    private struct State {
+    fileprivate struct State {
         var reply: Reply?
         var written: Bool?
+        var answered = false
     }
 
     private let state = Mutex(State())
@@ -20,24 +18,35 @@ final class WriteAcknowledgement: Sendable {
     func written(_ written: Bool) {
         let reply = state.withLock { state -> Reply? in
             state.written = written
-            return state.reply
+            return state.answered ? nil : state.take()
         }
         if let reply { Self.answer(reply, written) }
     }
 
-    /// The request's reply, once the handler has returned.
-    func attach(_ reply: Reply) {
+    /// The request's reply, once the handler has returned; watched by `deadlines` until written.
+    func attach(_ reply: Reply, deadlines: AcknowledgementDeadlines) {
         let written = state.withLock { state -> Bool? in
-            state.reply = reply
-            return state.written
+            guard let written = state.written else {
+                state.reply = reply
+                return nil
+            }
+            state.answered = true
+            return written
         }
         if let written {
             Self.answer(reply, written)
         } else {
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.timeout) { [self] in
-                if state.withLock({ $0.written == nil }) { Self.answer(reply, false) }
-            }
+            deadlines.watch(self)
         }
+    }
+
+    /// Answered, one way or the other: the deadlines let go of it.
+    var isAnswered: Bool { state.withLock { $0.answered } }
+
+    /// The line was not written in time: 503, unless it was meanwhile.
+    func timedOut() {
+        let reply = state.withLock { state -> Reply? in state.answered ? nil : state.take() }
+        if let reply { Self.answer(reply, false) }
     }
 
     private static func answer(_ reply: Reply, _ written: Bool) {
@@ -47,5 +56,15 @@ final class WriteAcknowledgement: Sendable {
             reply.fail(HTTPError(.serviceUnavailable, "The report could not be written; try again in a moment.",
                                  headers: Headers([("Retry-After", "5")])))
         }
+    }
+}
+
+private extension WriteAcknowledgement.State {
+    /// The reply, once: answered from here on, and not held any longer.
+    mutating func take() -> Reply? {
+        guard let reply else { return nil }
+        self.reply = nil
+        answered = true
+        return reply
     }
 }
