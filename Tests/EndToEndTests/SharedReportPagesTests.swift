@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The report pages with a report database: two instances share a throwaway PostgreSQL, and each
+/// one's pages show what both wrote.
+@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil,
+                             "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
+final class SharedReportPagesTests {
+    static let secret = "a-secret-shared-by-every-instance"
+    let postgres: TemporaryPostgres
+    let folder: TemporaryDirectory
+    var instances: [ServerProcess] = []
+
+    init() throws {
+        postgres = try TemporaryPostgres()
+        folder = try TemporaryDirectory("shared-report-pages")
+        let toggles = folder.path("toggles.json")
+        try Data(#"{"experiments": [{"name": "e", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: toggles))
+        instances = try (0..<2).map { index in
+            try ServerProcess(arguments: [
+                "--port", "0", "--report-log", folder.path("reports-\(index)"), "--toggles", toggles,
+                "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path,
+                "--secret", Self.secret, "--report-database", postgres.url, "--instance", "instance-\(index)",
+            ])
+        }
+    }
+
+    /// Waits (bounded) until the database holds `count` rows matching `condition`.
+    func waitForRows(_ count: Int, _ condition: String = "true") -> Int {
+        var rows = -1
+        for _ in 0..<200 {
+            rows = Int((try? postgres.psql("SELECT count(*) FROM report_events WHERE \(condition)")) ?? "") ?? -1
+            if rows >= count { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return rows
+    }
+
+    /// Home views on both instances, each by a new visitor: `counts[i]` on instance `i`.
+    func views(_ counts: [Int]) throws {
+        for (index, count) in counts.enumerated() {
+            for _ in 0..<count { #expect(try instances[index].client.get("/").status == 200) }
+        }
+        #expect(waitForRows(counts.reduce(0, +), "name = 'launch'") == counts.reduce(0, +))
+    }
+
+    @Test func theExperimentsShowEveryInstancesViews() throws {
+        try views([3, 4])
+        for instance in instances {
+            let json = try JSONSerialization.jsonObject(with: Data(try instance.client.get("/reports.json").body)) as? [String: Any]
+            let experiment = (json?["experiments"] as? [[String: Any]])?.first { $0["name"] as? String == "e" }
+            let groups = experiment?["groups"] as? [[String: Any]] ?? []
+            #expect(groups.map { $0["group"] as? String } == ["a", "b"])
+            #expect(groups.reduce(0) { $0 + ($1["views"] as? Int ?? 0) } == 7)
+            #expect(groups.reduce(0) { $0 + ($1["visitors"] as? Int ?? 0) } == 7)
+            let page = try instance.client.get("/reports/experiments")
+            #expect(page.status == 200 && page.text.contains("data-experiment=\"e\""))
+        }
+    }
+}
