@@ -40,10 +40,11 @@ final class SharedReportPagesTests {
 
     /// Home views on both instances, each by a new visitor: `counts[i]` on instance `i`.
     func views(_ counts: [Int]) throws {
+        let expected = waitForRows(0, "name = 'launch'") + counts.reduce(0, +)
         for (index, count) in counts.enumerated() {
             for _ in 0..<count { #expect(try instances[index].client.get("/").status == 200) }
         }
-        #expect(waitForRows(counts.reduce(0, +), "name = 'launch'") == counts.reduce(0, +))
+        #expect(waitForRows(expected, "name = 'launch'") == expected)
     }
 
     @Test func theExperimentsShowEveryInstancesViews() throws {
@@ -57,6 +58,26 @@ final class SharedReportPagesTests {
             #expect(groups.reduce(0) { $0 + ($1["visitors"] as? Int ?? 0) } == 7)
             let page = try instance.client.get("/reports/experiments")
             #expect(page.status == 200 && page.text.contains("data-experiment=\"e\""))
+        }
+    }
+
+    @Test func theRawLogStreamsEveryInstancesLinesAndSinceUsesTime() throws {
+        try views([2, 0])
+        Thread.sleep(forTimeInterval: 0.05)
+        let since = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!,
+                                                formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        Thread.sleep(forTimeInterval: 0.05)
+        try views([0, 3])
+        let total = waitForRows(5)
+        for instance in instances {
+            let all = try instance.client.get("/reports.jsonl")
+            #expect(all.status == 200)
+            let lines = all.text.split(separator: "\n")
+            #expect(lines.count == total)
+            #expect(lines.filter { $0.contains("\"event\":\"launch\"") }.count == 5)
+            #expect(lines.allSatisfy { $0.hasPrefix("{\"timestamp\":") && $0.hasSuffix("}") })
+            let recent = try instance.client.get("/reports.jsonl?since=\(since)").text.split(separator: "\n")
+            #expect(recent.filter { $0.contains("\"event\":\"launch\"") }.count == 3)
         }
     }
 }
