@@ -80,4 +80,17 @@ final class SharedReportPagesTests {
             #expect(recent.filter { $0.contains("\"event\":\"launch\"") }.count == 3)
         }
     }
+
+    @Test func theStreamFollowsEveryInstance() throws {
+        let watcher = try ReportStreamTests.EventReader(port: instances[0].port)
+        #expect(watcher.status == 200)
+        // The feed starts after what was shipped before; give its LISTEN a moment to be in place.
+        Thread.sleep(forTimeInterval: 1)
+        try views([0, 3])
+        var launches = 0
+        while launches < 3, let event = try watcher.next() {
+            if event.data.contains("\"event\":\"launch\"") { launches += 1 }
+        }
+        #expect(launches == 3)
+    }
 }

@@ -101,7 +101,8 @@ struct ReportRoutes {
     /// store. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         var resume: ReportPosition?
-        if let id = request.headers["Last-Event-ID"], !id.isEmpty {
+        // Following the report database, the stream sends no ids, so there is nothing to resume.
+        if !live.followsDatabase, let id = request.headers["Last-Event-ID"], !id.isEmpty {
             guard let position = ReportPosition(id) else {
                 throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
             }
