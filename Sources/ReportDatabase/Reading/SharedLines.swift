@@ -14,6 +14,8 @@ public struct SharedLines: Sendable {
     private var fromMs: Int64
     private var widthMs: Int64 = 60_000
     private let endMs: Int64
+    /// The current window's end while it is read a page at a time (it holds still meanwhile).
+    private var windowEndMs: Int64?
     /// The last row sent within the current window, if any: (time, instance, segment, offset).
     private var after: (time: String, instance: String, segment: String, offset: String)?
 
@@ -28,7 +30,7 @@ public struct SharedLines: Sendable {
     /// The next lines (newline-terminated), or nil at the end; throws when the database cannot answer.
     public mutating func next() throws -> [UInt8]? {
         while fromMs < endMs {
-            let toMs = min(endMs, fromMs + widthMs)
+            let toMs = windowEndMs ?? min(endMs, fromMs + widthMs)
             let rows = try reports.withConnection { connection in
                 try connection.query(Self.sql, [
                     ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: fromMs)),
@@ -38,9 +40,11 @@ public struct SharedLines: Sendable {
             }
             if rows.count == pageRows, let last = rows.rows.last {
                 after = (last[0] ?? "", last[1] ?? "", last[2] ?? "", last[3] ?? "")
+                windowEndMs = toMs
                 widthMs = max(1, widthMs / 2)
             } else {
                 after = nil
+                windowEndMs = nil
                 fromMs = toMs
                 if rows.count < pageRows / 4 { widthMs = min(widthMs * 4, 366 * 86_400_000) }
             }
