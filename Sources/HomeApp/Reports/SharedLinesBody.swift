@@ -34,7 +34,8 @@ enum SharedLinesBody {
 
     static func pump(_ lines: inout SharedLines, into stream: ResponseStream, logger: Logger) {
         defer { stream.finish() }
-        while !stream.isClosed {
+        // Finished by someone else: the server is shutting down, or the client fell too far behind.
+        while !stream.isClosed && !stream.isFinished {
             if stream.pendingBytes > highWater {
                 usleep(2_000)
                 continue
