@@ -93,4 +93,16 @@ final class SharedReportPagesTests {
         }
         #expect(launches == 3)
     }
+
+    @Test func withTheDatabaseDownThePagesServeTheInstancesOwnLog() throws {
+        try views([2, 1])
+        try postgres.stop()
+        let lines = try instances[0].client.get("/reports.jsonl")
+        #expect(lines.status == 200)
+        #expect(lines.text.split(separator: "\n").filter { $0.contains("\"event\":\"launch\"") }.count == 2)
+        let json = try JSONSerialization.jsonObject(with: Data(try instances[0].client.get("/reports.json").body)) as? [String: Any]
+        let experiment = (json?["experiments"] as? [[String: Any]])?.first { $0["name"] as? String == "e" }
+        #expect((experiment?["groups"] as? [[String: Any]] ?? []).reduce(0) { $0 + ($1["views"] as? Int ?? 0) } == 2)
+        #expect(try instances[0].client.get("/reports/experiments").status == 200)
+    }
 }
