@@ -216,6 +216,9 @@ public final class ReportLog: Sendable {
     /// Events in segments the size cap deleted before the shipper had them in the database.
     public var unshippedDeleted: Int { store.catalog.state.withLock { $0.unshippedDeleted } }
 
+    /// How long the writer's flushes (write and fsync) have taken.
+    public var flushTimes: FlushTimes.Snapshot { channel.flushTimes.snapshot }
+
     /// A snapshot of the counters.
     public var status: Status {
         channel.state.withLock { state in

@@ -47,6 +47,24 @@ import TestSupport
         #expect((Self.value(after, "dynamic_home_http_open_connections") ?? 0) >= 1)
     }
 
+    @Test func theFlushTimeHistogramMovesAsEventsAreWritten() throws {
+        let folder = try TemporaryDirectory("metrics")
+        let server = try ServerProcess(arguments: ["--port", "0", "--report-log", folder.path("reports")])
+        let count = "dynamic_home_report_flush_duration_seconds_count"
+        let before = try server.client.get("/metrics").text
+        #expect(before.contains("# TYPE dynamic_home_report_flush_duration_seconds histogram"))
+        for _ in 0..<3 { #expect(try server.client.get("/").status == 200) }
+        var after = before
+        for _ in 0..<100 {
+            after = try server.client.get("/metrics").text
+            if (Self.value(after, count) ?? 0) > (Self.value(before, count) ?? 0) { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        #expect((Self.value(after, count) ?? 0) > (Self.value(before, count) ?? 0))
+        #expect((Self.value(after, "dynamic_home_report_flush_duration_seconds_sum") ?? 0) > 0)
+        #expect(Self.value(after, "dynamic_home_report_flush_duration_seconds_bucket{le=\"+Inf\"}") == Self.value(after, count))
+    }
+
     @Test func offLoopbackTheMetricsNeedTheReportToken() throws {
         let folder = try TemporaryDirectory("metrics")
         let server = try ServerProcess(arguments: ["--port", "0", "--host", "0.0.0.0", "--report-log", folder.path("reports"),

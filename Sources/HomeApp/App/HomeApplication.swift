@@ -83,7 +83,8 @@ public final class HomeApplication: Service {
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
                                logger: logger, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
                                shipper: shipper)
-        live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval, logger: logger)
+        live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
+                           database: configuration.reportDatabase, logger: logger)
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, logger: logger)
         reportRateLimit = ReportRateLimit(

@@ -56,6 +56,14 @@ struct MetricsPage {
         out.single("dynamic_home_report_events_dropped_total", "counter", "Report events lost (full buffer, disk floor, after shutdown).",
                    Double(status.dropped))
         out.single("dynamic_home_report_queue_depth", "gauge", "Report events recorded and not yet written.", Double(status.pending))
+        let flushes = log.flushTimes
+        out.family("dynamic_home_report_flush_duration_seconds", "histogram",
+                   "Time the report writer takes to write a chunk of events to its segment and fsync it.")
+        for (bound, count) in zip(FlushTimes.buckets.map(MetricsText.format) + ["+Inf"], flushes.cumulative) {
+            out.sample("dynamic_home_report_flush_duration_seconds_bucket", [("le", bound)], Double(count))
+        }
+        out.sample("dynamic_home_report_flush_duration_seconds_sum", [], flushes.sum)
+        out.sample("dynamic_home_report_flush_duration_seconds_count", [], Double(flushes.count))
         out.single("dynamic_home_report_segment_bytes", "gauge", "Bytes the local log's segments take on disk.", Double(log.segmentBytes))
         out.single("dynamic_home_report_unshipped_deleted_total", "counter",
                    "Events in segments the size cap deleted before they reached the report database.", Double(log.unshippedDeleted))

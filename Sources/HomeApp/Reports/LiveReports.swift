@@ -1,6 +1,7 @@
 import Basics
 import Logging
 import MicroHTTP
+import ReportDatabase
 import Reporting
 import Synchronization
 
@@ -8,6 +9,8 @@ import Synchronization
 /// one `ReportWatcher`), formats them once as server-sent events and queues the same bytes on
 /// every watcher's stream. Nothing here slows the writer or costs memory per stalled watcher
 /// beyond a small buffer: a watcher that falls behind is cut, and reconnects with `Last-Event-ID`.
+/// With a report database, the lines come instead from every instance through the database
+/// (`SharedLineFeed`), without ids: a watcher that reconnects follows from then on.
 final class LiveReports: Service {
     let name = "report stream"
     /// How far behind a watcher may fall before it is cut.
@@ -30,10 +33,19 @@ final class LiveReports: Service {
     private let heartbeat: PeriodicTask
     /// Catch-ups of resuming watchers: store reads, paced by the watcher, off the server's threads.
     private let replays: WorkPool
+    /// Every instance's lines, with a report database.
+    private let feed: SharedLineFeed?
 
-    init(log: ReportLog, heartbeatInterval: Double, logger: Logger) {
+    init(log: ReportLog, heartbeatInterval: Double, database: String? = nil, logger: Logger) {
         self.log = log
         self.logger = logger
+        feed = database.map { [shared] url in
+            SharedLineFeed(url: url, logger: logger) { lines in
+                var events: [UInt8] = []
+                for line in lines { events += Array("data: \(line)\n\n".utf8) }
+                for watcher in shared.all { watcher.deliver([], events: events) }
+            }
+        }
         replays = WorkPool(name: "report-stream", workers: 2, queueLimit: 64, logger: logger)
         heartbeat = PeriodicTask(name: "heartbeat", every: heartbeatInterval) { [shared] in
             let beat = Array(": heartbeat\n\n".utf8)
@@ -64,7 +76,15 @@ final class LiveReports: Service {
         }
     }
 
+    /// Whether the lines come from every instance through the report database.
+    var followsDatabase: Bool { feed != nil }
+
     func start() throws {
+        if let feed {
+            try feed.start()
+            try heartbeat.start()
+            return
+        }
         let first = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
         let thread = try WorkerThread(name: "report-stream") { [self] in run(first) }
         feeder.withLock { $0 = thread }
@@ -75,6 +95,7 @@ final class LiveReports: Service {
         heartbeat.shutdown()
         shared.stopping.store(true, ordering: .relaxed)
         shared.doorbell.ring()
+        feed?.shutdown()
         feeder.withLock { $0 }?.join()
         replays.shutdown()
     }

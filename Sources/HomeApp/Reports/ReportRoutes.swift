@@ -1,6 +1,7 @@
 import Foundation
 import HomeTemplates
 import MicroHTTP
+import ReportDatabase
 import Reporting
 import ScreenKit
 import Synchronization
@@ -80,7 +81,12 @@ struct ReportRoutes {
             }
             since = date
         }
-        return try pool.respond { [services, since] in
+        return try pool.respond { [services, pool, since] in
+            // With a report database, every instance's lines; the local log while it cannot answer.
+            if let shared = services.shared,
+               let response = try SharedLinesBody.response(SharedLines(shared, since: since), pool: pool, logger: services.logger) {
+                return response
+            }
             let lines = Mutex(services.reportLog.store.lines(since: since).makeIterator())
             let first = Mutex(lines.withLock { $0.nextChunk(maxBytes: 64 * 1024) })
             let body = ChunkedBody(next: { maxBytes in
@@ -95,7 +101,8 @@ struct ReportRoutes {
     /// store. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         var resume: ReportPosition?
-        if let id = request.headers["Last-Event-ID"], !id.isEmpty {
+        // Following the report database, the stream sends no ids, so there is nothing to resume.
+        if !live.followsDatabase, let id = request.headers["Last-Event-ID"], !id.isEmpty {
             guard let position = ReportPosition(id) else {
                 throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
             }

@@ -29,7 +29,7 @@ public final class SharedReports: Sendable {
         var failedAt: Date?
     }
 
-    private let url: String
+    let url: String
     private let state = Mutex(())
     private let held = Held()
     private let retryAfter: TimeInterval = 5
@@ -39,6 +39,12 @@ public final class SharedReports: Sendable {
     /// Counts matching the filter over every instance; throws when the database cannot answer.
     public func overview(event: String? = nil, layout: String? = nil, item: String? = nil,
                          visitor: String? = nil) throws -> Overview {
+        try withConnection { try query($0, event: event, layout: layout, item: item, visitor: visitor) }
+    }
+
+    /// Runs `body` on the held connection, opening it first if needed; a failure that leaves the
+    /// connection unusable drops it and holds off reconnecting for `retryAfter`.
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try state.withLock { _ in
             if held.connection?.isUsable != true {
                 held.connection = nil
@@ -54,7 +60,7 @@ public final class SharedReports: Sendable {
                 }
             }
             do {
-                return try query(held.connection!, event: event, layout: layout, item: item, visitor: visitor)
+                return try body(held.connection!)
             } catch {
                 if held.connection?.isUsable != true { held.connection = nil; held.failedAt = Date() }
                 throw error

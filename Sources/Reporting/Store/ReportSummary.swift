@@ -35,6 +35,11 @@ public struct ReportExperimentCounts: Sendable, Equatable {
     public var name: String
     /// Its groups, by name.
     public var groups: [ReportGroupCounts]
+
+    public init(name: String, groups: [ReportGroupCounts]) {
+        self.name = name
+        self.groups = groups
+    }
 }
 
 /// One experiment group's figures.
@@ -51,6 +56,16 @@ public struct ReportGroupCounts: Sendable, Equatable {
     public var visitors: Int
     /// Views and selections per UTC day, oldest first.
     public var days: [(day: Date, views: Int, selections: Int)]
+
+    public init(group: String, layouts: [String: Int], views: Int, selections: Int, visitors: Int,
+                days: [(day: Date, views: Int, selections: Int)]) {
+        self.group = group
+        self.layouts = layouts
+        self.views = views
+        self.selections = selections
+        self.visitors = visitors
+        self.days = days
+    }
 
     public static func == (lhs: ReportGroupCounts, rhs: ReportGroupCounts) -> Bool {
         lhs.group == rhs.group && lhs.layouts == rhs.layouts && lhs.views == rhs.views && lhs.selections == rhs.selections

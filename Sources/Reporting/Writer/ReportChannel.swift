@@ -38,6 +38,7 @@ final class ReportChannel: Sendable {
 
     let state: Mutex<State>
     let subscribers = Mutex(Subscribers())
+    let flushTimes = FlushTimes()
     let watchers = Mutex<[ObjectIdentifier: ReportWatcher]>([:])
     private let doorbell = Doorbell()
     /// Queue length at which the writer is woken early, so batches stay large but bounded.

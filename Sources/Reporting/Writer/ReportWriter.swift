@@ -141,7 +141,15 @@ final class ReportWriter: @unchecked Sendable {
                 return next
             }
             let stamp = sink.active
-            let (lines, error) = sink.flush { bytes in deliver(bytes, stamp: sink.active ?? stamp) }
+            // Timed up to the bytes being durable, before the watchers are fed.
+            let started = DispatchTime.now().uptimeNanoseconds
+            var timed = false
+            let (lines, error) = sink.flush { bytes in
+                channel.flushTimes.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9)
+                timed = true
+                deliver(bytes, stamp: sink.active ?? stamp)
+            }
+            if !timed { channel.flushTimes.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
             for index in done..<(done + lines) { backlog[index].whenWritten?(true) }
             done += lines
             if error != 0 {

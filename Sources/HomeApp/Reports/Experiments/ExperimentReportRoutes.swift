@@ -24,10 +24,12 @@ struct ExperimentReportRoutes {
     }
 
     /// The results of every experiment the toggles name or the report lines in `range` carry:
-    /// the toggles' experiments first, in file order, then the rest by name. From the report
-    /// store's rollups, so it takes as long at 10 million events as at a thousand.
+    /// the toggles' experiments first, in file order, then the rest by name. With a report
+    /// database, every instance's events; without one (or while it cannot answer), this
+    /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
     static func results(_ range: ReportRange, services: AppServices) -> [ExperimentResult] {
-        results(services.reportLog.store.experiments(range), toggles: services.toggles.toggles,
+        let counts = (try? services.shared?.experiments(range)) ?? services.reportLog.store.experiments(range)
+        return results(counts, toggles: services.toggles.toggles,
                      displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
                                               uniquingKeysWith: { first, _ in first }))
     }
