@@ -137,4 +137,16 @@ struct ExperimentReportTests {
         #expect(abs(p - expectedP) < 1e-6 && p > 0.05)
         #expect(results[0].sentence(for: results[0].groups[1])?.hasPrefix("Grid: 12.4% (") == true)
     }
+
+    @Test("with every view a selection in both groups, the views still needed plan a point downwards")
+    func stillNeededAtAFullRate() throws {
+        let counts = [ReportExperimentCounts(name: "home-layout", groups: [
+            ReportGroupCounts(group: "a", layouts: ["list": 6], views: 6, selections: 6, visitors: 6, days: []),
+            ReportGroupCounts(group: "b", layouts: ["grid": 9], views: 9, selections: 9, visitors: 9, days: []),
+        ])]
+        let toggles = try Toggles(json: Data(Self.toggles.utf8), file: "t.json")
+        let results = ExperimentReportRoutes.results(counts, toggles: toggles, displayNames: [:])
+        let expected = try #require(SampleSize.perGroup(baseline: 1, difference: -0.01))
+        #expect(results[0].stillNeeded == expected - 6)
+    }
 }

@@ -66,7 +66,10 @@ struct ExperimentResult {
             if let first = groups.first {
                 let difference = ProportionDifference(rate, baseline: first.rate)
                 comparison = difference
-                let planned = difference.difference == 0 ? Self.plannedDifference : difference.difference
+                // No difference yet: plan for one point, downwards when the first rate is at 100%.
+                let upward = first.rate.rate + Self.plannedDifference <= 1
+                let planned = difference.difference != 0 ? difference.difference
+                    : upward ? Self.plannedDifference : -Self.plannedDifference
                 stillNeeded = SampleSize.perGroup(baseline: first.rate.rate, difference: planned)
                     .map { max(0, $0 - min(first.views, rate.trials)) }
             }
