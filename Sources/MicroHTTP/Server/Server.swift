@@ -98,8 +98,10 @@ public final class Server: Service {
         // Those still owed get 503: libmicrohttpd must not be stopped with a connection suspended.
         core.answerOwedReplies()
         let sent = clock.now + .seconds(1)
-        while core.inFlight.load(ordering: .relaxed) > 0, clock.now < max(deadline, sent) {
-            usleep(10_000)
+        let last = max(deadline, sent)
+        while core.inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < last {
+            let left = (last - clock.now).components
+            core.drained.wait(seconds: max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18))
         }
         let unfinished = core.inFlight.load(ordering: .relaxed)
         if unfinished > 0 {

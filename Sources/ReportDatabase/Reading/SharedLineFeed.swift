@@ -24,6 +24,8 @@ public final class SharedLineFeed: Service {
     private let logger: Logger
     private let deliver: @Sendable ([String]) -> Void
     private let stopping = Atomic<Bool>(false)
+    /// Rung at shutdown: a backoff ends at once.
+    private let doorbell = Doorbell()
     private let thread = Mutex<WorkerThread?>(nil)
 
     /// `deliver` gets each batch of lines (no newlines), on the feed's thread.
@@ -40,6 +42,7 @@ public final class SharedLineFeed: Service {
 
     public func shutdown() {
         stopping.store(true, ordering: .relaxed)
+        doorbell.ring()
         thread.withLock { $0 }?.join()
     }
 
@@ -65,8 +68,7 @@ public final class SharedLineFeed: Service {
                 }
             } catch {
                 logger.warning("report stream cannot follow the report database; retrying", metadata: ["error": "\(error)"])
-                let until = Date().addingTimeInterval(backoff)
-                while !stopped && Date() < until { usleep(50_000) }
+                if !stopped { doorbell.wait(seconds: backoff) }
                 backoff = min(backoff * 2, 5)
             }
         }
