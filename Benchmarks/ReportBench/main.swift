@@ -2,6 +2,7 @@
 //   report-bench writer [events]        events/s through ReportLog from 2 threads, rollups kept
 //   report-bench writer-simple [events] the same with the single-file writer's old event shape
 //   report-bench day [events] [--keep]  a day's log in today's single-file format: import, then query timings
+//   report-bench generate FILE [events] [--start=ISO]  only write that day's single-file log (for scripts/report-pages-bench)
 // Events: 8 names, 2 layouts, 200 items, 50,000 visitors in sessions, a third tagged experiment.hero.
 import Foundation
 import Reporting
@@ -98,11 +99,14 @@ case "writer", "writer-simple":
     try? FileManager.default.removeItem(atPath: directory)
     exit(status.written == total ? 0 : 1)
 
-case "day":
+case "day", "generate":
     let total = count ?? 10_000_000
-    let file = temporary("day.jsonl")
+    let file = mode == "generate" ? (arguments.dropFirst().first { Int($0) == nil && !$0.hasPrefix("--") } ?? temporary("day.jsonl")) : temporary("day.jsonl")
     let directory = temporary("store")
-    let start = ReportTimestamp.milliseconds(ReportTimestamp.parse("2026-11-21T00:00:00Z")!)
+    // `--start=ISO` (generate): the day's first instant, so that a day ending now gives `last=hour` events.
+    let startText = arguments.first { $0.hasPrefix("--start=") }.map { String($0.dropFirst(8)) } ?? "2026-11-21T00:00:00Z"
+    guard let startDate = ReportTimestamp.parse(startText) else { say("--start: not an ISO 8601 UTC time: \(startText)"); exit(2) }
+    let start = ReportTimestamp.milliseconds(startDate)
     // The single file, written as today's log writes it.
     var generated = DispatchTime.now()
     let handle = FileHandle(forWritingAtPath: file) ?? {
@@ -122,6 +126,7 @@ case "day":
     try handle.close()
     let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
     say("day: generated \(total) events, \(size >> 20) MiB in \(String(format: "%.1f", seconds(generated))) s")
+    if mode == "generate" { exit(0) }
     generated = .now()
     let importCPU = cpuSeconds()
     let result = try ReportImport.run(files: [file], directory: directory, compress: true)
@@ -176,6 +181,6 @@ case "day":
     }
 
 default:
-    say("usage: report-bench writer [events] | day [events] [--keep]")
+    say("usage: report-bench writer [events] | day [events] [--keep] | generate FILE [events] [--start=ISO]")
     exit(2)
 }

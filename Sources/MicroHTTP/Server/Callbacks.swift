@@ -130,12 +130,17 @@ func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
 func chunkReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
                          _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
     guard let cls, let buffer else { return -1 }
-    let body = Unmanaged<ChunkedBodyBox>.fromOpaque(cls).takeUnretainedValue().body
-    while let chunk = body.next(capacity) {
-        guard !chunk.isEmpty else { continue }
-        let count = min(chunk.count, capacity)
-        chunk.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count) }
+    let box = Unmanaged<ChunkedBodyBox>.fromOpaque(cls).takeUnretainedValue()
+    func send(_ bytes: ArraySlice<UInt8>) -> Int {
+        let count = min(bytes.count, capacity)
+        bytes.withUnsafeBytes { UnsafeMutableRawPointer(buffer).copyMemory(from: $0.baseAddress!, byteCount: count) }
+        box.pending = bytes.dropFirst(count)
         return count
+    }
+    if !box.pending.isEmpty { return send(box.pending) }
+    while let chunk = box.body.next(capacity) {
+        guard !chunk.isEmpty else { continue }
+        return send(chunk[...])
     }
     return -1
 }
