@@ -17,6 +17,8 @@ struct AppServices: Sendable {
     let homeItems: HomeItemsCache
     let pages: PageCache
     let assets: AssetLinks
+    /// Where pages and assets are compressed, once each, off the server's threads.
+    let compression: WorkPool
     let logger: Logger
     /// Every instance's counts, from the report database (nil without one).
     var shared: SharedReports? = nil

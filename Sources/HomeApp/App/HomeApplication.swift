@@ -24,6 +24,7 @@ public final class HomeApplication: Service {
     /// Ships the log into the report database, when there is one.
     public let shipper: ReportShipper?
     private let reportPool: WorkPool
+    private let compression: WorkPool
     private let reportRateLimit: ReportRateLimit
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
@@ -37,8 +38,11 @@ public final class HomeApplication: Service {
                 throw AppError.tooShort(option: option, bytes: value.utf8.count)
             }
         }
+        // One worker: compressing is slow (brotli 11) but rare, once per page and file version.
+        let compression = WorkPool(name: "compress", workers: 1, queueLimit: 256, logger: logger)
+        self.compression = compression
         do {
-            assets = try StaticFiles(folder: configuration.publicFolder)
+            assets = try StaticFiles(folder: configuration.publicFolder, compression: compression)
         } catch {
             throw AppError.publicFolder(error.description)
         }
@@ -81,7 +85,7 @@ public final class HomeApplication: Service {
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
-                               logger: logger, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
+                               compression: compression, logger: logger, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
                                shipper: shipper)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
@@ -153,6 +157,7 @@ public final class HomeApplication: Service {
     public func shutdown() {
         background.shutdown()
         reportPool.shutdown()
+        compression.shutdown()
         services.reportLog.shutdown()
     }
 

@@ -37,7 +37,7 @@ enum SharedLinesBody {
         // Finished by someone else: the server is shutting down, or the client fell too far behind.
         while !stream.isClosed && !stream.isFinished {
             if stream.pendingBytes > highWater {
-                usleep(2_000)
+                stream.waitForRoom(below: highWater, seconds: 1)
                 continue
             }
             do {

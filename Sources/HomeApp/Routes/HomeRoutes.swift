@@ -150,7 +150,7 @@ struct HomeRoutes {
     private func cache(_ page: Drawn, for key: PageCache.Key) {
         let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenRanges)
         // Compressed once, off this thread; until then responses are compressed one by one.
-        spliced.prepareEncodingsInBackground()
+        spliced.prepareEncodings(on: services.compression)
         services.pages.store(PageCache.Page(template: spliced, events: page.events), for: key)
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import CMicroHTTPD
 import Synchronization
 
@@ -23,6 +24,8 @@ public final class ResponseStream: Sendable {
     /// A client that reads slower than this many bytes behind is dropped, to bound memory.
     public let maximumPendingBytes: Int
     let state = Mutex(State())
+    /// Rung when libmicrohttpd takes bytes or lets go: a writer waiting for room wakes.
+    private let taken = Doorbell()
     private let closeHandlers = Mutex<[@Sendable () -> Void]>([])
 
     public init(maximumPendingBytes: Int = 1 << 20) { self.maximumPendingBytes = maximumPendingBytes }
@@ -73,7 +76,7 @@ public final class ResponseStream: Sendable {
 
     /// libmicrohttpd asks for up to `capacity` bytes; 0 means "nothing yet" and suspends.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        state.withLock { state in
+        let count = state.withLock { state -> Int in
             if state.pending.isEmpty {
                 if state.finished { return -1 }
                 if let address = state.connection, !state.suspended {
@@ -98,6 +101,17 @@ public final class ResponseStream: Sendable {
             state.pendingBytes -= copied
             return copied
         }
+        if count > 0 { taken.ring() }
+        return count
+    }
+
+    /// Waits until fewer than `bytes` are queued, the stream ends, or `seconds` pass: a writer
+    /// with much to send keeps at most that much ahead of the client.
+    public func waitForRoom(below bytes: Int, seconds: Double) {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while pendingBytes >= bytes, !isClosed, !isFinished, ContinuousClock.now < deadline {
+            taken.wait(seconds: 0.05)
+        }
     }
 
     func attach(_ connection: OpaquePointer) {
@@ -111,6 +125,7 @@ public final class ResponseStream: Sendable {
             state.closed = true
             state.connection = nil
         }
+        taken.ring()
         runCloseHandlers()
     }
 

@@ -43,7 +43,7 @@ public final class SplicedBytes: Sendable {
     }
 
     /// Compresses the page into its gzip (level 9) and brotli (quality 11) forms, now. Takes some
-    /// 60 ms for a 35 KB page: call it off the server's threads (`prepareEncodingsInBackground`).
+    /// 60 ms for a 35 KB page: call it off the server's threads (`prepareEncodings(on:)`).
     public func prepareEncodings() {
         base.withUnsafeBytes { page in
             if gzip.load() == nil, let made = GzipSplicer.splice(page, holes: holes) { _ = gzip.storeIfNil(made) }
@@ -51,9 +51,10 @@ public final class SplicedBytes: Sendable {
         }
     }
 
-    /// `prepareEncodings` on another thread; responses until then are compressed one by one.
-    public func prepareEncodingsInBackground() {
-        Task.detached(priority: .utility) { [self] in prepareEncodings() }
+    /// `prepareEncodings` on `pool`; responses until then are compressed one by one (as they
+    /// stay when the pool's queue is full).
+    public func prepareEncodings(on pool: WorkPool) {
+        _ = pool.submit { [self] in prepareEncodings() }
     }
 
     /// The bytes with `filling` in every hole (and the checksum it makes), as one array.

@@ -31,9 +31,14 @@ final class FileCache: Sendable {
     let budget: Int
     private let entries = Mutex<(files: [String: Entry], bytes: Int)>(([:], 0))
 
-    init(maximumFileSize: Int = 256 * 1024, budget: Int = 8 * 1024 * 1024) {
+    /// Where a file that changed while serving is compressed; without one it is served plain
+    /// until it is read again at start.
+    let compression: WorkPool?
+
+    init(maximumFileSize: Int = 256 * 1024, budget: Int = 8 * 1024 * 1024, compression: WorkPool? = nil) {
         self.maximumFileSize = maximumFileSize
         self.budget = budget
+        self.compression = compression
     }
 
     /// Bytes held now, over all files.
@@ -83,7 +88,7 @@ final class FileCache: Sendable {
                 compressed.make(from: bytes)
             } else {
                 let held = bytes
-                Task.detached(priority: .utility) { compressed.make(from: held) }
+                _ = compression?.submit { compressed.make(from: held) }
             }
         }
         return entries.withLock { state in

@@ -20,13 +20,14 @@ public struct StaticFiles: Sendable {
     /// The small files, held in memory while they stay unchanged.
     let cache: FileCache
 
+    /// `compression` makes the compressed forms of a file that changed while serving.
     public init(folder: String, maximumHeldFileSize: Int = 256 * 1024,
-                heldBytes: Int = 8 * 1024 * 1024) throws(StaticFilesError) {
+                heldBytes: Int = 8 * 1024 * 1024, compression: WorkPool? = nil) throws(StaticFilesError) {
         guard let resolved = Self.realPath(folder) else { throw .missingFolder(folder) }
         var info = stat()
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(folder) }
         root = resolved
-        cache = FileCache(maximumFileSize: maximumHeldFileSize, budget: heldBytes)
+        cache = FileCache(maximumFileSize: maximumHeldFileSize, budget: heldBytes, compression: compression)
     }
 
     /// The answer for the decoded path segments below the folder.
