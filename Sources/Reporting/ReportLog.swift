@@ -65,12 +65,6 @@ public final class ReportLog: Sendable {
         /// failure; a seam for tests of a full disk.
         var writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
 
-        /// The directory (the configuration's older name for it).
-        public var path: String {
-            get { directory }
-            set { directory = newValue }
-        }
-
         /// Creates a configuration; the defaults suit the server.
         public init(
             directory: String, mirrorToStandardOutput: Bool = false, bufferCapacity: Int = 100_000,
@@ -80,11 +74,6 @@ public final class ReportLog: Sendable {
             self.mirrorToStandardOutput = mirrorToStandardOutput
             self.bufferCapacity = max(1, bufferCapacity)
             self.flushInterval = min(max(flushInterval, 0.001), 0.1)
-        }
-
-        /// The same, under the older label.
-        public init(path: String, mirrorToStandardOutput: Bool = false, bufferCapacity: Int = 100_000, flushInterval: TimeInterval = 0.05) {
-            self.init(directory: path, mirrorToStandardOutput: mirrorToStandardOutput, bufferCapacity: bufferCapacity, flushInterval: flushInterval)
         }
     }
 

@@ -7,7 +7,7 @@ public final class TemporaryPostgres: @unchecked Sendable {
     // @unchecked: every property is set once in init.
     public struct Unavailable: Error, CustomStringConvertible { public let description: String }
 
-    public let port: UInt16
+    public private(set) var port: UInt16 = 0
     private let directory: TemporaryDirectory
     private let binaries: URL
     private let asRoot: Bool
@@ -39,11 +39,22 @@ public final class TemporaryPostgres: @unchecked Sendable {
             _ = try Self.run("/bin/chown", ["-R", "postgres:postgres", directory.url.path])
             _ = try Self.run("/bin/chmod", ["755", directory.url.path])
         }
-        port = try FreePort.find()
         let initdb = try run("initdb", ["-D", directory.path("data"), "-U", "postgres", "--auth=trust",
                                         "--no-sync", "-E", "UTF8", "--locale=C"])
         guard initdb.status == 0 else { throw Unavailable(description: "initdb failed: \(initdb.output)") }
-        try start()
+        // A free port may be taken by another test's server before PostgreSQL binds it: try another.
+        var attempt = 0
+        while true {
+            port = try FreePort.find()
+            do {
+                try start()
+                break
+            } catch {
+                attempt += 1
+                let log = (try? String(contentsOfFile: directory.path("server.log"), encoding: .utf8)) ?? ""
+                guard attempt < 3, log.contains("could not bind") || log.contains("already in use") else { throw error }
+            }
+        }
     }
 
     deinit {
