@@ -56,10 +56,15 @@ enum ConfinedOpen {
         let link = "/proc/self/fd/\(fd)"
         return withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(PATH_MAX) + 1) { buffer -> String? in
             let count = readlink(link, buffer.baseAddress!, Int(PATH_MAX))
-            // A full buffer may be a cut path; " (deleted)" marks a file removed since: neither is served.
+            // A full buffer may be a cut path: not served.
             guard count > 0, count < Int(PATH_MAX) else { return nil }
             let path = String(decoding: UnsafeRawBufferPointer(start: buffer.baseAddress!, count: count), as: UTF8.self)
-            return path.hasSuffix(" (deleted)") ? nil : path
+            // A file replaced since the open (an edit saved by rename) reads "<where it was> (deleted)":
+            // still the file that was opened there, and whole. Only a file without links is such.
+            let marker = " (deleted)"
+            var info = stat()
+            guard path.hasSuffix(marker), fstat(fd, &info) == 0, info.st_nlink == 0 else { return path }
+            return String(path.dropLast(marker.count))
         }
     }
 }
