@@ -21,77 +21,46 @@ public final class ToggleRouter: Sendable {
         case rejected(TogglesError)
     }
 
-    private enum Source {
-        case file(ReloadingFile<Toggles, TogglesError>)
-        case fixed(Toggles)
-    }
-
-    /// The toggles file, as given; empty for built-in toggles.
+    /// The toggles file, as given.
     public let path: String
     /// The layouts the app has; a file naming another is refused. Nil checks names only by form.
     public let layouts: [String]?
-    private let source: Source
+    private let file: ReloadingFile<Toggles, TogglesError>
 
     /// Loads `path`; throws (naming the file and field) if it is missing or invalid, or names a
     /// layout not in `layouts`.
     public init(path: String, layouts: [String]? = nil) throws(TogglesError) {
         self.path = path
         self.layouts = layouts
-        source = .file(try ReloadingFile(path: path, same: ==) { path throws(TogglesError) in
+        file = try ReloadingFile(path: path, same: ==) { path throws(TogglesError) in
             try Self.load(path, layouts: layouts)
-        })
-    }
-
-    /// A router with fixed toggles and no file behind it (reloads are rejected).
-    public init(toggles: Toggles) {
-        path = ""
-        layouts = nil
-        source = .fixed(toggles)
+        }
     }
 
     /// The toggles in force.
-    public var toggles: Toggles {
-        switch source {
-        case .file(let file): file.current.value
-        case .fixed(let toggles): toggles
-        }
-    }
+    public var toggles: Toggles { file.current.value }
+
+    /// The toggles' version: 1 at start, up by one per accepted change.
+    public var version: Int { file.current.version }
+
+    /// Reloads refused because the file was bad.
+    public var rejectedReloads: Int { file.rejectedReloads }
 
     /// Decisions from the toggles in force.
-    /// The toggles' version (1 at start, up by one per accepted change) and the reloads refused.
-    public var version: Int {
-        switch source {
-        case .file(let file): file.current.version
-        default: 1
-        }
-    }
-
-    public var rejectedReloads: Int {
-        switch source {
-        case .file(let file): file.rejectedReloads
-        default: 0
-        }
-    }
-
     public var decisions: FeatureDecisions { FeatureDecisions(toggles: toggles) }
 
     /// Re-reads the file; on a bad file keeps the current toggles and returns why.
     @discardableResult
     public func reload() -> ReloadOutcome {
-        guard case .file(let file) = source else { return Self.noFile }
-        return Self.outcome(file.reload())
+        Self.outcome(file.reload())
     }
 
     /// Reloads only if the file's identity, size or times changed since the last attempt
     /// (cheap enough to poll every second or two).
     @discardableResult
     public func reloadIfChanged() -> ReloadOutcome {
-        guard case .file(let file) = source else { return .unchanged }
-        return Self.outcome(file.reloadIfChanged())
+        Self.outcome(file.reloadIfChanged())
     }
-
-    private static let noFile = ReloadOutcome.rejected(
-        TogglesError(file: "(built-in toggles)", field: nil, reason: "has no file to reload"))
 
     private static func outcome(_ outcome: ReloadingFile<Toggles, TogglesError>.Outcome) -> ReloadOutcome {
         switch outcome {
