@@ -22,10 +22,12 @@ struct Analytics {
         self.log = log
         visitor = visit.visitor.id
         request = visit.request.id
+        let assignments = decisions.assignments(for: visitor)
         var groups: [String: String] = [:]
-        for assignment in decisions.assignments(for: visitor) { groups[assignment.propertyKey] = assignment.group.name }
+        for assignment in assignments { groups[assignment.propertyKey] = assignment.group.name }
         self.groups = groups
-        assignedLayout = decisions.experimentLayout(for: visitor)
+        // At most one active experiment sets layouts (validation): its group's, hashed once above.
+        assignedLayout = assignments.lazy.compactMap(\.group.layout).first
         self.trace = trace
     }
 

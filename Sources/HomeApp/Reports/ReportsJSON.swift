@@ -7,11 +7,7 @@ import Reporting
 enum ReportsJSON {
     /// `experiments` is the `"experiments":[…]` member (`ExperimentsJSON`).
     static func document(_ summary: ReportSummary, experiments: String) -> String {
-        let string = ExperimentsJSON.string
-        func time(_ date: Date?) -> String { date.map { string(ReportTimestamp.string(from: $0)) } ?? "null" }
-        func counts(_ counts: [String: Int]) -> String {
-            "{" + counts.sorted { $0.key < $1.key }.map { "\(string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
-        }
+        let time = JSONText.time, counts = JSONText.counts
         let series = summary.series.map { "{\"start\":\(time($0.start)),\"count\":\($0.count)}" }.joined(separator: ",")
         return "{\"from\":\(time(summary.from)),\"to\":\(time(summary.to)),\"total\":\(summary.total),"
             + "\"byEvent\":\(counts(summary.byEvent)),\"byLayout\":\(counts(summary.byLayout)),"

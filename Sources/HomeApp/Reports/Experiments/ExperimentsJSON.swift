@@ -16,36 +16,12 @@ enum ExperimentsJSON {
 
     static func experiment(_ result: ExperimentResult) -> String {
         let groups = result.groups.map { group in
-            "{\"group\":\(string(group.name)),\"layout\":\(group.layout.map(string) ?? "null"),"
+            "{\"group\":\(JSONText.string(group.name)),\"layout\":\(group.layout.map(JSONText.string) ?? "null"),"
                 + "\"visitors\":\(group.visitors),\"views\":\(group.views),\"selections\":\(group.selections),"
-                + "\"rate\":\(number(group.rate.rate)),\"low\":\(number(group.interval.lowerBound)),"
-                + "\"high\":\(number(group.interval.upperBound))}"
+                + "\"rate\":\(JSONText.number(group.rate.rate)),\"low\":\(JSONText.number(group.interval.lowerBound)),"
+                + "\"high\":\(JSONText.number(group.interval.upperBound))}"
         }
-        return "{\"name\":\(string(result.name)),\"groups\":[\(groups.joined(separator: ","))],"
-            + "\"pValue\":\(result.pValue.map(number) ?? "null")}"
-    }
-
-    /// A JSON string literal.
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    /// A finite number with up to 6 significant decimals.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "null" }
-        let text = String(format: "%.6g", value)
-        return text.contains("e") ? String(format: "%.10f", value) : text
+        return "{\"name\":\(JSONText.string(result.name)),\"groups\":[\(groups.joined(separator: ","))],"
+            + "\"pValue\":\(result.pValue.map(JSONText.number) ?? "null")}"
     }
 }

@@ -1,0 +1,40 @@
+import Foundation
+import Reporting
+
+/// The bits of JSON text the report documents are written from: they are small, built off the
+/// server's threads, and need exact control of key order and number format.
+enum JSONText {
+    /// A JSON string literal.
+    static func string(_ value: String) -> String {
+        var out = "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    /// A finite number with up to 6 significant decimals.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        let text = String(format: "%.6g", value)
+        return text.contains("e") ? String(format: "%.10f", value) : text
+    }
+
+    /// A report timestamp as a JSON string, or `null`.
+    static func time(_ date: Date?) -> String {
+        date.map { string(ReportTimestamp.string(from: $0)) } ?? "null"
+    }
+
+    /// `{"name": n, …}` with the names sorted.
+    static func counts(_ counts: [String: Int]) -> String {
+        "{" + counts.sorted { $0.key < $1.key }.map { "\(string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+    }
+}
