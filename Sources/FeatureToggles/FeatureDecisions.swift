@@ -29,23 +29,16 @@ public struct FeatureDecisions: Sendable, Equatable {
         toggles.activeExperiments.map { Assignment(experiment: $0.name, group: $0.group(for: visitor)) }
     }
 
-    /// The layout an active experiment gives `visitor`, if one does (validation allows at most one).
-    public func experimentLayout(for visitor: String) -> String? {
-        guard let experiment = toggles.activeExperiments.first(where: \.setsLayout) else { return nil }
-        return experiment.group(for: visitor).layout
-    }
+    /// Everything the toggles decide for `visitor`, each experiment's group hashed once.
+    public func plan(for visitor: String) -> VisitorPlan { VisitorPlan(decisions: self, visitor: visitor) }
 
-    /// The layout for `visitor` when they have not chosen one: an active experiment's, else their
-    /// rollout's, else `defaultLayout`. The toggles were checked against the app's layouts on load.
-    public func defaultLayout(for visitor: String) -> String {
-        experimentLayout(for: visitor) ?? rolloutLayout(for: visitor) ?? toggles.defaultLayout
-    }
+    /// The layout for `visitor` when they have not chosen one (see `VisitorPlan.layout`). The
+    /// toggles were checked against the app's layouts on load.
+    public func defaultLayout(for visitor: String) -> String { plan(for: visitor).layout }
 
     /// Whether `visitor` is shown the onboarding notice (unless dismissed): their experiment
     /// group's setting, else the `onboarding` toggle.
-    public func showsOnboarding(for visitor: String) -> Bool {
-        toggles.activeExperiments.first(where: \.setsOnboarding)?.group(for: visitor).onboarding ?? toggles.onboarding
-    }
+    public func showsOnboarding(for visitor: String) -> Bool { plan(for: visitor).showsOnboarding }
 
     /// A visitor's group in one experiment.
     public struct Assignment: Sendable, Equatable {

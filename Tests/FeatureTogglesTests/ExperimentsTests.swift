@@ -107,6 +107,27 @@ import Testing
         #expect(sample.allSatisfy { stopped.assignments(for: $0).isEmpty && stopped.defaultLayout(for: $0) == "grid" })
     }
 
+    @Test("a visitor's plan takes the layout and the notice from the experiments that set them, hashing each group once")
+    func plan() throws {
+        let decisions = FeatureDecisions(toggles: try Self.toggles(#"""
+            {"rollout": {"grid": 1}, "onboarding": true, "experiments": [
+              {"name": "looks", "groups": [{"name": "a", "layout": "compact"}, {"name": "b"}]},
+              {"name": "notice", "groups": [{"name": "shown", "onboarding": true}, {"name": "hidden", "onboarding": false}]}]}
+            """#))
+        var seen: Set<[String]> = []
+        for visitor in Self.visitors.prefix(2_000) {
+            let plan = decisions.plan(for: visitor)
+            let groups = plan.assignments.map(\.group.name)
+            seen.insert(groups)
+            #expect(plan.assignments.map(\.experiment) == ["looks", "notice"])
+            #expect(groups == decisions.assignments(for: visitor).map(\.group.name))
+            #expect(plan.assignedLayout == (groups[0] == "a" ? "compact" : nil))
+            #expect(plan.layout == (groups[0] == "a" ? "compact" : "grid"), "group b falls through to the rollout")
+            #expect(plan.showsOnboarding == (groups[1] == "shown"), "the notice comes from the second experiment")
+        }
+        #expect(seen.count == 4, "every pair of groups occurs")
+    }
+
     @Test("validation names what is wrong", arguments: [
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a", "weight": 0}, {"name": "b"}]}]}"#,
          "t.json: experiments[0].groups[0].weight must be a number greater than 0 (got 0)"),

@@ -26,7 +26,7 @@ struct AppServices: Sendable {
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 
-    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf, assets: assets) }
+    func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf, assets: assets, decisions: toggles.decisions) }
 
     /// The catalogue as home items, made once per content version.
     var items: [any HomeItem] { homeItems.items(for: content.snapshot) }
@@ -39,9 +39,8 @@ struct AppServices: Sendable {
         }
     }
 
-    /// `decisions`: the toggles a route already read for this request (nil reads them now).
-    func analytics(for visit: Visit, decisions: FeatureDecisions? = nil, trace: EventTrace? = nil) -> Analytics {
-        Analytics(log: reportLog, decisions: decisions ?? toggles.decisions, visit: visit, trace: trace)
+    func analytics(for visit: Visit, trace: EventTrace? = nil) -> Analytics {
+        Analytics(log: reportLog, visit: visit, trace: trace)
     }
 
     /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles (their
@@ -49,7 +48,7 @@ struct AppServices: Sendable {
     /// Always one the factory makes.
     func defaultLayout(for visit: Visit) -> String {
         if let chosen = visit.chosenLayout, factory.has(chosen) { return chosen }
-        let decided = toggles.decisions.defaultLayout(for: visit.visitor.id)
+        let decided = visit.plan.layout
         if factory.has(decided) { return decided }
         return factory.fallbackLayout
     }

@@ -18,16 +18,14 @@ struct Analytics {
     /// Told once each line is written (or lost): `POST /report` answers only then.
     var whenWritten: (@Sendable (Bool) -> Void)?
 
-    init(log: ReportLog, decisions: FeatureDecisions, visit: Visit, trace: EventTrace? = nil) {
+    init(log: ReportLog, visit: Visit, trace: EventTrace? = nil) {
         self.log = log
         visitor = visit.visitor.id
         request = visit.request.id
-        let assignments = decisions.assignments(for: visitor)
         var groups: [String: String] = [:]
-        for assignment in assignments { groups[assignment.propertyKey] = assignment.group.name }
+        for assignment in visit.plan.assignments { groups[assignment.propertyKey] = assignment.group.name }
         self.groups = groups
-        // At most one active experiment sets layouts (validation): its group's, hashed once above.
-        assignedLayout = assignments.lazy.compactMap(\.group.layout).first
+        assignedLayout = visit.plan.assignedLayout
         self.trace = trace
     }
 

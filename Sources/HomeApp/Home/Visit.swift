@@ -1,3 +1,4 @@
+import FeatureToggles
 import MicroHTTP
 import ScreenKit
 
@@ -11,12 +12,15 @@ struct Visit {
     private let csrf: CSRFProtection
     /// Versioned asset URLs, for the pages this visit renders.
     let assets: AssetLinks
+    /// What the toggles decide for this visitor, read once for the whole request.
+    let plan: VisitorPlan
 
-    init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks) {
+    init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks, decisions: FeatureDecisions) {
         self.request = request
         visitor = Visitor(request: request)
         self.csrf = csrf
         self.assets = assets
+        plan = decisions.plan(for: visitor.id)
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.

@@ -28,8 +28,8 @@ struct HomeRoutes {
         case .unknown(let name): return unknownLayout(name, visit)
         }
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
-        let decisions = services.toggles.decisions
-        let withOnboarding = showsOnboarding(to: visit, decisions)
+        // The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
+        let withOnboarding = visit.plan.showsOnboarding && !visit.hasDismissedOnboarding
         // A scrolled grid row changes the markup: drawn for this request alone. Everything else
         // is the same for every visitor but the CSRF token.
         if let scrollPosition = Self.scrollPosition(request.query) {
@@ -41,7 +41,7 @@ struct HomeRoutes {
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
                                 assets: services.assets.version)
         if let cached = services.pages.page(for: key) {
-            return serve(cached, to: visit, decisions: decisions)
+            return serve(cached, to: visit)
         }
         let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding, scrollPosition: nil)
         cache(page, for: key)
@@ -112,15 +112,10 @@ struct HomeRoutes {
         return services.factory.has(asked) ? .found(asked) : .unknown(asked)
     }
 
-    /// The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
-    private func showsOnboarding(to visit: Visit, _ decisions: FeatureDecisions) -> Bool {
-        decisions.showsOnboarding(for: visit.visitor.id) && !visit.hasDismissedOnboarding
-    }
-
     /// A cached page: no controllers, no render; the visitor's token goes into its holes, and
     /// what its controllers reported when it was drawn is reported again for this visit.
-    private func serve(_ cached: PageCache.Page, to visit: Visit, decisions: FeatureDecisions) -> Response {
-        services.analytics(for: visit, decisions: decisions).replay(cached.events)
+    private func serve(_ cached: PageCache.Page, to visit: Visit) -> Response {
+        services.analytics(for: visit).replay(cached.events)
         return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
     }
 

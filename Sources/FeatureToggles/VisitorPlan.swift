@@ -1,0 +1,21 @@
+/// What the toggles decide for one visitor, made once per request: each active experiment's group
+/// is hashed once, and the layout, the notice and the report tags all follow from those groups.
+public struct VisitorPlan: Sendable, Equatable {
+    /// The visitor's group in every active experiment, in file order.
+    public let assignments: [FeatureDecisions.Assignment]
+    /// The layout when the visitor has not chosen one: their experiment group's, else their
+    /// rollout's, else the default.
+    public let layout: String
+    /// Whether the onboarding notice is shown (unless dismissed).
+    public let showsOnboarding: Bool
+    /// The layout an experiment assigned, if one did: what a visitor's own choice is reported against.
+    public let assignedLayout: String?
+
+    init(decisions: FeatureDecisions, visitor: String) {
+        assignments = decisions.assignments(for: visitor)
+        // Validation lets at most one active experiment set each of these.
+        assignedLayout = assignments.lazy.compactMap(\.group.layout).first
+        layout = assignedLayout ?? decisions.rolloutLayout(for: visitor) ?? decisions.toggles.defaultLayout
+        showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? decisions.toggles.onboarding
+    }
+}
