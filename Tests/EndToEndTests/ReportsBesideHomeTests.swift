@@ -62,4 +62,34 @@ import TestSupport
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
     }
+
+    /// Each thread of process `pid` by name, with its nice value.
+    static func threadNiceness(_ pid: Int32) throws -> [(name: String, nice: Int)] {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task").compactMap { task in
+            let name = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            let stat = try String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)
+            // Fields after the name, which may itself hold spaces: state is field 3, nice field 19.
+            guard let close = stat.lastIndex(of: ")") else { return nil }
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            guard fields.count > 16, let nice = Int(fields[16]) else { return nil }
+            return (name, nice)
+        }
+    }
+
+    @Test func reportWorkersYieldTheCoresToThePages() throws {
+        let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath,
+                                                   "--threads", "2"])
+        #expect(try server.client.get("/reports").status == 200)
+        let threads = try Self.threadNiceness(server.processIdentifier)
+        // The server inherits the test's nice value; the report workers are 10 above it.
+        let own = Int(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0))
+        let reports = threads.filter { $0.name.hasPrefix("reports-") }
+        #expect(!reports.isEmpty, "\(threads.map(\.name))")
+        #expect(reports.allSatisfy { $0.nice == min(19, own + 10) }, "\(reports)")
+        let others = threads.filter { !$0.name.hasPrefix("reports-") }
+        #expect(others.allSatisfy { $0.nice == own }, "the page threads keep the default: \(others)")
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
 }

@@ -81,4 +81,25 @@ import TestSupport
         #expect(try running.readResponse().text == "done")
         #expect(!pool.submit {})
     }
+
+    @Test func workersRunAtTheirNiceValueAndLeaveTheRestOfTheProcessAlone() {
+        func niceness(of pool: WorkPool) -> Int32? {
+            let seen = Mutex<Int32?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            #expect(pool.submit {
+                seen.withLock { $0 = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) }
+                done.signal()
+            })
+            _ = done.wait(timeout: .now() + 10)
+            return seen.withLock { $0 }
+        }
+        let own = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0)
+        let background = WorkPool(name: "nice", workers: 1, queueLimit: 1, niceness: 10)
+        defer { background.shutdown() }
+        let plain = WorkPool(name: "plain", workers: 1, queueLimit: 1)
+        defer { plain.shutdown() }
+        #expect(niceness(of: background) == min(19, own + 10))
+        #expect(niceness(of: plain) == own)
+        #expect(getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) == own, "the calling thread keeps its own")
+    }
 }

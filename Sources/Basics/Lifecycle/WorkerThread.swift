@@ -8,17 +8,32 @@ public final class WorkerThread: Sendable {
 
     private final class Start {
         let name: String
+        let niceness: Int32
         let body: @Sendable () -> Void
-        init(name: String, body: @escaping @Sendable () -> Void) { self.name = name; self.body = body }
+        init(name: String, niceness: Int32, body: @escaping @Sendable () -> Void) {
+            self.name = name
+            self.niceness = niceness
+            self.body = body
+        }
     }
 
-    /// Starts `body` on a new thread called `name` (at most 15 bytes are kept).
-    public init(name: String, _ body: @escaping @Sendable () -> Void) throws(WorkerThreadError) {
+    /// Starts `body` on a new thread called `name` (at most 15 bytes are kept). A positive
+    /// `niceness` (added to the process's nice value) lets every other thread of the server have the
+    /// CPU first: on Linux the nice value is the thread's own, so pages keep their latency while
+    /// such a thread works.
+    public init(name: String, niceness: Int32 = 0, _ body: @escaping @Sendable () -> Void) throws(WorkerThreadError) {
         var thread = pthread_t()
-        let start = Unmanaged.passRetained(Start(name: name, body: body))
+        let start = Unmanaged.passRetained(Start(name: name, niceness: niceness, body: body))
         let result = pthread_create(&thread, nil, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
             Thread.current.name = start.name
+            #if os(Linux)
+                // `who` 0 is the calling thread alone on Linux. Failing leaves the default, which only costs latency.
+                if start.niceness != 0 {
+                    let which = __priority_which_t(PRIO_PROCESS.rawValue)
+                    _ = setpriority(which, 0, getpriority(which, 0) + start.niceness)
+                }
+            #endif
             start.body()
             return nil
         }, start.toOpaque())

@@ -89,8 +89,9 @@ public final class HomeApplication: Service {
                                shipper: shipper)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
+        // Reports are CPU work that can wait a little; pages get the cores first.
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
-                              queueLimit: configuration.reportQueue, logger: logger)
+                              queueLimit: configuration.reportQueue, niceness: 10, logger: logger)
         reportRateLimit = ReportRateLimit(
             visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
             address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)

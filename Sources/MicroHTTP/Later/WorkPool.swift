@@ -30,17 +30,20 @@ public final class WorkPool: Sendable {
     public let queueLimit: Int
     /// Seconds a refused client is told to wait.
     public let retryAfter: Int
+    /// Added to the workers' nice value: above 0, libmicrohttpd's threads get the CPU first.
+    public let niceness: Int32
     private let logger: Logger
     private let state = Mutex(State())
     /// One ring wakes one idle worker, which passes it on while jobs wait (or once stopped).
     private let ready = Doorbell()
 
-    public init(name: String, workers: Int, queueLimit: Int, retryAfter: Int = 1,
+    public init(name: String, workers: Int, queueLimit: Int, retryAfter: Int = 1, niceness: Int32 = 0,
                 logger: Logger = Logger(label: "MicroHTTP")) {
         self.name = name
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
         self.retryAfter = max(1, retryAfter)
+        self.niceness = niceness
         self.logger = logger
         for index in 0..<self.workers { startThread(index) }
     }
@@ -141,7 +144,7 @@ public final class WorkPool: Sendable {
     /// The thread holds the pool until it ends: the pool cannot go away under a running job.
     private func startThread(_ index: Int) {
         do {
-            let thread = try WorkerThread(name: "\(name)-\(index)") { [self] in work() }
+            let thread = try WorkerThread(name: "\(name)-\(index)", niceness: niceness) { [self] in work() }
             state.withLock { $0.threads.append(thread) }
         } catch {
             logger.error("could not start a work pool thread", metadata: ["pool": "\(name)", "error": "\(error)"])
