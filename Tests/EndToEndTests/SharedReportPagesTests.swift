@@ -94,6 +94,68 @@ final class SharedReportPagesTests {
         #expect(launches == 3)
     }
 
+    /// Home views on instance `index`, each by a new visitor; their request ids.
+    func launches(_ count: Int, on index: Int) throws -> [String] {
+        try (0..<count).map { _ in
+            let response = try instances[index].client.get("/")
+            #expect(response.status == 200)
+            return try #require(response.header("X-Request-Id"))
+        }
+    }
+
+    /// The next `count` events (all of `requests` by default) whose request is one of `requests`;
+    /// fewer if the stream ends.
+    func events(of requests: [String], count: Int? = nil,
+                from watcher: ReportStreamTests.EventReader) throws -> [(id: String?, data: String)] {
+        var seen: [(id: String?, data: String)] = []
+        while seen.count < count ?? requests.count, let event = try watcher.next() {
+            if ReportStreamTests.request(of: event.data).map(requests.contains) == true { seen.append(event) }
+        }
+        return seen
+    }
+
+    @Test func aWatcherThatReconnectsToAnotherInstanceGetsWhatItMissedOnce() throws {
+        var watcher: ReportStreamTests.EventReader? = try ReportStreamTests.EventReader(port: instances[0].port)
+        #expect(watcher?.status == 200)
+        Thread.sleep(forTimeInterval: 1)
+        let before = try launches(2, on: 0) + launches(2, on: 1)
+        let seen = try events(of: before, from: try #require(watcher))
+        #expect(Set(seen.compactMap { ReportStreamTests.request(of: $0.data) }) == Set(before))
+        #expect(seen.allSatisfy { $0.id != nil }, "every event in the shared order carries its key")
+        let last = try #require(seen.last?.id)
+        // Gone; both instances write meanwhile, and it comes back through the other instance.
+        watcher = nil
+        let missedOn0 = try launches(3, on: 0)
+        let missedOn1 = try launches(2, on: 1)
+        #expect(waitForRows(9, "name = 'launch'") >= 9)
+        let resumed = try ReportStreamTests.EventReader(port: instances[1].port, lastEventID: last)
+        #expect(resumed.status == 200)
+        let missed = missedOn0 + missedOn1
+        let replayed = try events(of: missed + before, count: missed.count, from: resumed)
+        let requests = replayed.map { ReportStreamTests.request(of: $0.data) ?? "?" }
+        #expect(Set(requests) == Set(missed) && requests.count == missed.count, "every missed event once, none seen before")
+        #expect(requests.filter(missedOn0.contains) == missedOn0, "in order per instance")
+        #expect(requests.filter(missedOn1.contains) == missedOn1, "in order per instance")
+        #expect(replayed.allSatisfy { $0.id != nil })
+        // Then live again, nothing twice: the next launch on either instance is the next event.
+        let live = try launches(1, on: 0)
+        let next = try events(of: live + missed + before, count: 1, from: resumed).first
+        #expect(next.flatMap { ReportStreamTests.request(of: $0.data) } == live.first)
+    }
+
+    @Test func aLastEventIDThatIsNoKeyGets400AndOneTooOldAGap() throws {
+        for id in ["yesterday", "seg:12", "2026-11-24T12:00:00.000Z/a/b/-1", "9999-01-01T00:00:00.000Z/a/b/1"] {
+            let watcher = try ReportStreamTests.EventReader(port: instances[0].port, lastEventID: id)
+            #expect(watcher.status == 400, "\(id)")
+        }
+        let old = ISO8601DateFormatter.string(from: Date().addingTimeInterval(-7200), timeZone: TimeZone(identifier: "UTC")!,
+                                              formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let watcher = try ReportStreamTests.EventReader(port: instances[0].port, lastEventID: "\(old)/instance-0/s/1")
+        #expect(watcher.status == 200)
+        let gap = try watcher.next()
+        #expect(gap?.id == nil && gap?.data.hasPrefix("{\"from\":\"\(old)\"") == true)
+    }
+
     @Test func withTheDatabaseDownThePagesServeTheInstancesOwnLog() throws {
         try views([2, 1])
         try postgres.stop()

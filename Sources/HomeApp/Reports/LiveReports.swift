@@ -10,7 +10,8 @@ import Synchronization
 /// every watcher's stream. Nothing here slows the writer or costs memory per stalled watcher
 /// beyond a small buffer: a watcher that falls behind is cut, and reconnects with `Last-Event-ID`.
 /// With a report database, the lines come instead from every instance through the database
-/// (`SharedLineFeed`), without ids: a watcher that reconnects follows from then on.
+/// (`SharedLineFeed`), in one order every server agrees on; their ids are keys of that order,
+/// and a watcher that reconnects catches up from the database (`SharedReplay`).
 final class LiveReports: Service {
     let name = "report stream"
     /// How far behind a watcher may fall before it is cut.
@@ -40,10 +41,9 @@ final class LiveReports: Service {
         self.log = log
         self.logger = logger
         feed = database.map { [shared] url in
-            SharedLineFeed(url: url, logger: logger) { lines in
-                var events: [UInt8] = []
-                for line in lines { events += Array("data: \(line)\n\n".utf8) }
-                for watcher in shared.all { watcher.deliver([], events: events) }
+            SharedLineFeed(url: url, logger: logger) { batch in
+                let events = ServerSentEvents.events(batch)
+                for watcher in shared.all { watcher.deliver(batch, events: events) }
             }
         }
         replays = WorkPool(name: "report-stream", workers: 2, queueLimit: 64, logger: logger)
@@ -69,9 +69,18 @@ final class LiveReports: Service {
 
     /// Runs a resuming watcher's catch-up; when too many are under way, it is told to come back.
     func resume(_ replay: LiveReplay) {
-        guard replays.submit({ replay.run() }) else {
-            replay.watcher.stream.write(Array("retry: 5000\n: busy; reconnect later\n\n".utf8))
-            replay.watcher.stream.finish()
+        resume(replay.watcher) { replay.run() }
+    }
+
+    /// Runs a resuming watcher's catch-up from the report database (same pool, same bound).
+    func resume(_ replay: SharedReplay) {
+        resume(replay.watcher) { replay.run() }
+    }
+
+    private func resume(_ watcher: LiveWatcher, _ job: @escaping @Sendable () -> Void) {
+        guard replays.submit(job) else {
+            watcher.stream.write(Array("retry: 5000\n: busy; reconnect later\n\n".utf8))
+            watcher.stream.finish()
             return
         }
     }

@@ -1,16 +1,21 @@
 import MicroHTTP
+import ReportDatabase
 import Reporting
 import Synchronization
 
 /// One watcher of `/reports/stream`. A watcher that resumes (`Last-Event-ID`) first catches up
-/// from the store; lines the feed brings meanwhile are held, a bounded number, and after the
-/// catch-up only those past its last line are sent (the feed may lag behind the store).
+/// from the store (or the report database); lines the feed brings meanwhile are held, a bounded
+/// number, and after the catch-up only those past its last line are sent (the feed may lag
+/// behind the store).
 final class LiveWatcher: Sendable {
     private struct State {
         var catchingUp: Bool
         var held: [ReportWatcher.Line] = []
+        var heldShared: [SharedLineFeed.Batch] = []
+        var heldSharedCount = 0
         /// The last line the catch-up sent: the feed's lines up to it are left out.
         var floor: (segment: String, offset: Int64)?
+        var sharedFloor: SharedEventKey?
     }
 
     let stream: ResponseStream
@@ -43,6 +48,28 @@ final class LiveWatcher: Sendable {
         }
     }
 
+    /// Every instance's lines from the report database, as `events` (shared by every watcher).
+    func deliver(_ batch: SharedLineFeed.Batch, events: [UInt8]) {
+        enum Outcome { case send([UInt8]), hold, cut }
+        let outcome = state.withLock { state -> Outcome in
+            if state.catchingUp {
+                state.heldShared.append(batch)
+                state.heldSharedCount += batch.late.count + batch.ordered.count
+                return state.heldSharedCount > Self.heldLimit ? .cut : .hold
+            }
+            guard let floor = state.sharedFloor else { return .send(events) }
+            let newer = Self.after(floor, batch)
+            // The feed's ordered keys only grow: once one is past the floor, all later ones are.
+            if !newer.ordered.isEmpty { state.sharedFloor = nil }
+            return .send(ServerSentEvents.events(newer))
+        }
+        switch outcome {
+        case .send(let bytes): stream.write(bytes)
+        case .hold: break
+        case .cut: stream.finish()
+        }
+    }
+
     /// The catch-up has sent everything up to the line at `last`: the lines held meanwhile
     /// follow, from the one after it.
     func caughtUp(through last: ReportPosition?) {
@@ -54,6 +81,23 @@ final class LiveWatcher: Sendable {
             state.held = []
             state.catchingUp = false
         }
+    }
+
+    /// The database catch-up has sent every row up to the key `last`: the feed's rows held
+    /// meanwhile follow, those after it (the others were sent, or came too late for the order).
+    func caughtUp(throughShared last: SharedEventKey) {
+        state.withLock { state in
+            let newer = state.heldShared.map { Self.after(last, $0) }
+            state.sharedFloor = newer.allSatisfy(\.ordered.isEmpty) ? last : nil
+            stream.write(newer.flatMap(ServerSentEvents.events))
+            state.heldShared = []
+            state.heldSharedCount = 0
+            state.catchingUp = false
+        }
+    }
+
+    private static func after(_ floor: SharedEventKey, _ batch: SharedLineFeed.Batch) -> SharedLineFeed.Batch {
+        SharedLineFeed.Batch(late: batch.late.filter { $0.key > floor }, ordered: batch.ordered.filter { $0.key > floor })
     }
 
     /// `segment:offset`, ordered by segment name (they sort by time) and then offset.

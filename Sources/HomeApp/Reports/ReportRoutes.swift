@@ -98,11 +98,18 @@ struct ReportRoutes {
     }
 
     /// Server-sent events: one per line as it is written, its `id:` the line's position in the
-    /// store. A watcher that reconnects with `Last-Event-ID` first gets every line after it.
+    /// store (with a report database, its key in the shared order). A watcher that reconnects
+    /// with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
+        let id = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 }
+        if live.followsDatabase, let shared = services.shared {
+            let after = try id.map { text throws(HTTPError) in try Self.sharedKey(text) }
+            let (stream, watcher) = live.watch(resuming: after != nil)
+            if let after { live.resume(SharedReplay(reports: shared, after: after, watcher: watcher)) }
+            return Self.eventStream(stream)
+        }
         var resume: ReportPosition?
-        // Following the report database, the stream sends no ids, so there is nothing to resume.
-        if !live.followsDatabase, let id = request.headers["Last-Event-ID"], !id.isEmpty {
+        if let id {
             guard let position = ReportPosition(id) else {
                 throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
             }
@@ -112,7 +119,21 @@ struct ReportRoutes {
         if let resume {
             live.resume(LiveReplay(store: services.reportLog.store, after: resume, watcher: watcher))
         }
-        return Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
-                        body: .stream(stream))
+        return Self.eventStream(stream)
+    }
+
+    /// A key of the shared stream's order, as its ids give it; one later than the clocks allow
+    /// is no id it sent.
+    private static func sharedKey(_ id: String) throws(HTTPError) -> SharedEventKey {
+        guard let key = SharedEventKey(id: id),
+              key.time <= ReportTimestamp.string(from: Date().addingTimeInterval(60)) else {
+            throw HTTPError(.badRequest, "Last-Event-ID must be an id this stream sent (time/instance/segment/offset).")
+        }
+        return key
+    }
+
+    private static func eventStream(_ stream: ResponseStream) -> Response {
+        Response(headers: Headers([("Content-Type", "text/event-stream"), ("Cache-Control", "no-store")]),
+                 body: .stream(stream))
     }
 }

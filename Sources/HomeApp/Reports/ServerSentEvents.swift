@@ -1,11 +1,22 @@
+import ReportDatabase
 import Reporting
 
-/// Report lines as server-sent events: `id:` is the line's position in the store (a watcher that
-/// reconnects with it as `Last-Event-ID` resumes after it), `data:` the line itself.
+/// Report lines as server-sent events: `id:` is the line's position in the store, or with a
+/// report database its key in the shared order (a watcher that reconnects with it as
+/// `Last-Event-ID` resumes after it), `data:` the line itself.
 enum ServerSentEvents {
     static func events(_ lines: [ReportWatcher.Line]) -> [UInt8] {
         var events: [UInt8] = []
         for line in lines { events += Array("id: \(line.position)\ndata: \(line.text)\n\n".utf8) }
+        return events
+    }
+
+    /// Every instance's lines: those in the shared order with their key as `id:`, those that came
+    /// too late for it without one (so a watcher's last id stays the newest key it was sent).
+    static func events(_ batch: SharedLineFeed.Batch) -> [UInt8] {
+        var events: [UInt8] = []
+        for event in batch.late { events += Array("data: \(event.line)\n\n".utf8) }
+        for event in batch.ordered { events += Array("id: \(event.key)\ndata: \(event.line)\n\n".utf8) }
         return events
     }
 

@@ -8,10 +8,31 @@ import Synchronization
 /// on its own connection `LISTEN`s for the shippers' notifications (each names its instance) and
 /// reads that instance's rows after the last one it passed on, in log order. Reconnects with
 /// backoff when the database goes away, then reads every instance's rows it missed.
+///
+/// Rows are held for `hold` after their time and passed on in key order (time, instance,
+/// segment, offset), so the stream is one order that any server reading the database agrees on:
+/// a watcher's last key names everything it was sent. A row that reaches the feed after a later
+/// key was passed on (its instance shipped it more than `hold` late) is passed on as late.
 public final class SharedLineFeed: Service {
     public let name = "report database feed"
     /// Rows per query.
     static let pageRows = 5000
+    /// How long a row is held after its time for the other instances' rows of that moment.
+    public static let hold = 2.0
+    /// The most rows held; past it the oldest go out at once.
+    static let heldLimit = 65_536
+
+    /// What the feed passes on in one go, in key order: rows that came too late for the order
+    /// (every one before the last key already passed on), then rows in order.
+    public struct Batch: Sendable {
+        public var late: [SharedEvent] = []
+        public var ordered: [SharedEvent] = []
+
+        public init(late: [SharedEvent] = [], ordered: [SharedEvent] = []) {
+            self.late = late
+            self.ordered = ordered
+        }
+    }
 
     private struct Cursor {
         /// No later row of the instance is older (its timestamps only grow, and it ships in order).
@@ -22,14 +43,21 @@ public final class SharedLineFeed: Service {
 
     private let url: String
     private let logger: Logger
-    private let deliver: @Sendable ([String]) -> Void
+    private let deliver: @Sendable (Batch) -> Void
+    /// Rows read, waiting for their time to be `hold` old; touched on the feed's thread only.
+    private let order = Mutex(Order())
+
+    private struct Order {
+        var held: [SharedEvent] = []
+        var last: SharedEventKey?
+    }
     private let stopping = Atomic<Bool>(false)
     /// Rung at shutdown: a backoff ends at once.
     private let doorbell = Doorbell()
     private let thread = Mutex<WorkerThread?>(nil)
 
-    /// `deliver` gets each batch of lines (no newlines), on the feed's thread.
-    public init(url: String, logger: Logger, deliver: @escaping @Sendable ([String]) -> Void) {
+    /// `deliver` gets each batch, on the feed's thread.
+    public init(url: String, logger: Logger, deliver: @escaping @Sendable (Batch) -> Void) {
         self.url = url
         self.logger = logger
         self.deliver = deliver
@@ -60,11 +88,13 @@ public final class SharedLineFeed: Service {
                 if cursors == nil { cursors = try initialCursors(connection) }
                 // After a reconnect, whatever was shipped meanwhile.
                 for instance in cursors!.keys.sorted() { try follow(instance, &cursors!, started: started, on: connection) }
+                release()
                 backoff = 0.5
                 while !stopped {
-                    for instance in Set(try connection.notifications(waitingUpTo: 0.5)).sorted() {
+                    for instance in Set(try connection.notifications(waitingUpTo: 0.25)).sorted() {
                         try follow(instance, &cursors!, started: started, on: connection)
                     }
+                    release()
                 }
             } catch {
                 logger.warning("report stream cannot follow the report database; retrying", metadata: ["error": "\(error)"])
@@ -104,9 +134,30 @@ public final class SharedLineFeed: Service {
             guard let last = rows.rows.last else { break }
             cursor = Cursor(time: last[0] ?? cursor.time, segment: last[2] ?? cursor.segment,
                             offset: last[3].flatMap { Int64($0) } ?? cursor.offset)
-            deliver(rows.rows.compactMap { SharedLines.event($0)?.jsonLine })
+            let events = rows.rows.compactMap(SharedEvent.init(row:))
+            order.withLock { $0.held += events }
             if rows.count < Self.pageRows { break }
         }
         cursors[instance] = cursor
+    }
+
+    /// Passes on the held rows whose time is `hold` old, in key order.
+    private func release() {
+        let horizon = ReportTimestamp.string(from: Date().addingTimeInterval(-Self.hold))
+        let batch = order.withLock { order -> Batch in
+            guard !order.held.isEmpty else { return Batch() }
+            order.held.sort { $0.key < $1.key }
+            var due = order.held.prefix { $0.key.time <= horizon }.count
+            due = max(due, order.held.count - Self.heldLimit)
+            guard due > 0 else { return Batch() }
+            var batch = Batch()
+            for event in order.held[..<due] {
+                if let last = order.last, event.key <= last { batch.late.append(event) } else { batch.ordered.append(event) }
+            }
+            order.held.removeFirst(due)
+            if let newest = batch.ordered.last { order.last = newest.key }
+            return batch
+        }
+        if !batch.late.isEmpty || !batch.ordered.isEmpty { deliver(batch) }
     }
 }
