@@ -2,8 +2,10 @@ import Foundation
 
 /// nginx from the Debian package in front of some instances on loopback: a generated
 /// configuration in a temporary folder that includes the repository's own
-/// `deploy/nginx/dynamic-home-proxy.conf` (the locations a deployment uses, without TLS).
-/// Started as a daemon, stopped when released.
+/// `deploy/nginx/dynamic-home-proxy.conf` (the locations a deployment uses), served either
+/// plainly or, given a certificate, by the TLS server of `deploy/nginx/dynamic-home.conf` itself
+/// (HTTP/2 and all), its port and paths swapped for the test's. Started as a daemon, stopped
+/// when released.
 public final class TemporaryNginx: @unchecked Sendable {
     // @unchecked: every property is set once in init.
     public struct Unavailable: Error, CustomStringConvertible { public let description: String }
@@ -12,7 +14,17 @@ public final class TemporaryNginx: @unchecked Sendable {
     public let port: UInt16
     private let directory: TemporaryDirectory
 
-    public init(upstreams: [UInt16]) throws {
+    /// A certificate and its key, as PEM files.
+    public struct Certificate: Sendable {
+        public let certificate: String
+        public let key: String
+        public init(certificate: String, key: String) {
+            self.certificate = certificate
+            self.key = key
+        }
+    }
+
+    public init(upstreams: [UInt16], tls: Certificate? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw Unavailable(description: "nginx is not installed (Debian: apt-get install nginx)")
         }
@@ -21,7 +33,15 @@ public final class TemporaryNginx: @unchecked Sendable {
         _ = chmod(directory.url.path, 0o777)
         port = try FreePort.find()
         let root = directory.url.path
-        let proxy = ServerProcess.repositoryRoot.appendingPathComponent("deploy/nginx/dynamic-home-proxy.conf").path
+        let deploy = ServerProcess.repositoryRoot.appendingPathComponent("deploy/nginx")
+        let proxy = deploy.appendingPathComponent("dynamic-home-proxy.conf").path
+        let server = try tls.map { try Self.tlsServer(deploy.appendingPathComponent("dynamic-home.conf").path, port: port, tls: $0, proxy: proxy) }
+            ?? """
+                server {
+                    listen 127.0.0.1:\(port);
+                    include \(proxy);
+                }
+            """
         let servers = upstreams.map { "        server 127.0.0.1:\($0) max_fails=1 fail_timeout=5s;" }.joined(separator: "\n")
         let configuration = """
             worker_processes 1;
@@ -39,10 +59,7 @@ public final class TemporaryNginx: @unchecked Sendable {
             \(servers)
                     keepalive 16;
                 }
-                server {
-                    listen 127.0.0.1:\(port);
-                    include \(proxy);
-                }
+            \(server)
             }
             """
         try configuration.write(toFile: directory.path("nginx.conf"), atomically: true, encoding: .utf8)
@@ -50,6 +67,29 @@ public final class TemporaryNginx: @unchecked Sendable {
         guard started.status == 0 else {
             throw Unavailable(description: "nginx did not start: \(started.output)")
         }
+    }
+
+    /// The deployment's `server` block that listens with TLS, as written, but on `port` of
+    /// loopback, with the test's certificate and the repository's proxy locations.
+    static func tlsServer(_ path: String, port: UInt16, tls: Certificate, proxy: String) throws -> String {
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        let blocks = text.components(separatedBy: "\nserver {").dropFirst().map { "server {" + $0 }
+        guard let block = blocks.first(where: { $0.contains(" ssl") }) else {
+            throw Unavailable(description: "\(path) has no TLS server")
+        }
+        var lines: [String] = []
+        for line in block.split(separator: "\n", omittingEmptySubsequences: false) {
+            let words = line.split(separator: " ")
+            switch words.first {
+            case "listen" where line.contains("[::]"): continue
+            case "listen": lines.append("    listen 127.0.0.1:\(port) " + words.dropFirst(2).joined(separator: " "))
+            case "ssl_certificate": lines.append("    ssl_certificate \(tls.certificate);")
+            case "ssl_certificate_key": lines.append("    ssl_certificate_key \(tls.key);")
+            case "include": lines.append("    include \(proxy);")
+            default: lines.append(String(line))
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// What nginx logged (warnings and errors), e.g. upstreams it gave up on.

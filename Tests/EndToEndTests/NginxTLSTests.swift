@@ -1,0 +1,101 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The deployment's own TLS server (`deploy/nginx/dynamic-home.conf`) for real: nginx with a
+/// throwaway self-signed certificate in front of three instances that trust it as their proxy
+/// and share a report database, spoken to by curl over HTTPS with HTTP/2.
+@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary)
+                             && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+                             && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
+                             "PostgreSQL, nginx, curl and openssl are not installed (scripts/test installs them)"))
+final class NginxTLSTests {
+    static let curl = "/usr/bin/curl"
+    static let openssl = "/usr/bin/openssl"
+    static let secret = "a-secret-shared-by-every-instance"
+    struct Failure: Error, CustomStringConvertible { let description: String }
+    let postgres: TemporaryPostgres
+    let folder: TemporaryDirectory
+    let instances: [ServerProcess]
+    let nginx: TemporaryNginx
+
+    init() throws {
+        let postgres = try TemporaryPostgres(), folder = try TemporaryDirectory("nginx-tls")
+        self.postgres = postgres
+        self.folder = folder
+        instances = try (0..<3).map { index in
+            try ServerProcess(arguments: [
+                "--port", "0", "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
+                "--report-database", postgres.url, "--instance", "instance-\(index)", "--trusted-proxy", "127.0.0.1",
+            ])
+        }
+        let made = try Subprocess.run(Self.openssl, [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
+            "-subj", "/CN=localhost", "-keyout", folder.path("key.pem"), "-out", folder.path("certificate.pem"),
+        ])
+        guard made.status == 0 else { throw Failure(description: "openssl: \(made.output)") }
+        nginx = try TemporaryNginx(upstreams: instances.map(\.port),
+                                   tls: .init(certificate: folder.path("certificate.pem"), key: folder.path("key.pem")))
+    }
+
+    /// An answer as curl saw it: the HTTP version it spoke, the status, the header lines, the body.
+    struct Answer {
+        let version: String
+        let status: Int
+        let headers: [String]
+        let body: String
+
+        func headers(_ name: String) -> [String] {
+            headers.filter { $0.lowercased().hasPrefix(name.lowercased() + ":") }
+        }
+    }
+
+    /// One request through nginx over HTTPS with HTTP/2, cookies kept in the visitor's jar.
+    func request(_ target: String, form: [(String, String)]? = nil, jar: String = "jar") throws -> Answer {
+        let head = folder.path("head"), body = folder.path("body")
+        var arguments = ["--http2", "-k", "-s", "--max-time", "10", "-D", head, "-o", body, "-w", "%{http_version} %{http_code}",
+                         "-b", folder.path(jar), "-c", folder.path(jar)]
+        for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }
+        let result = try Subprocess.run(Self.curl, arguments + ["https://127.0.0.1:\(nginx.port)\(target)"])
+        let written = result.output.split(separator: " ")
+        return Answer(version: written.first.map(String.init) ?? "", status: written.count > 1 ? Int(written[1]) ?? 0 : 0,
+                      headers: ((try? String(contentsOfFile: head, encoding: .utf8)) ?? "").components(separatedBy: "\r\n"),
+                      body: (try? String(contentsOfFile: body, encoding: .utf8)) ?? "")
+    }
+
+    @Test func theHomePageComesOverHTTP2WithHSTSAndSecureCookies() throws {
+        let home = try request("/")
+        #expect(home.version == "2" && home.status == 200, "\(home.version) \(home.status) \(nginx.errorLog)")
+        #expect(home.headers("strict-transport-security").first?.contains("max-age=31536000") == true)
+        let cookies = home.headers("set-cookie")
+        #expect(!cookies.isEmpty)
+        #expect(cookies.allSatisfy { $0.lowercased().contains("; secure") }, "\(cookies)")
+    }
+
+    @Test func aFormDrawnByOneInstanceIsAcceptedByEveryOther() throws {
+        let settings = try request("/settings")
+        let token = try #require(Browser.csrfToken(in: settings.body))
+        // nginx takes the instances in turn: three posts reach all three, two of them not the one that drew the form.
+        for _ in 0..<3 {
+            let saved = try request("/settings", form: [("layout", "grid"), ("_csrf", token)])
+            #expect(saved.version == "2" && saved.status == 303)
+        }
+        #expect(try request("/").body.contains("data-controller=\"GridHome\""))
+    }
+
+    @Test func theReportStreamPassesThroughUnbuffered() throws {
+        let log = folder.path("stream")
+        let watcher = try Subprocess.start(Self.curl, ["--http2", "-k", "-sN", "--max-time", "40",
+                                                      "https://127.0.0.1:\(nginx.port)/reports/stream"], log: log)
+        defer { Subprocess.stop(watcher) }
+        let stream = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        // The stream's opening comment comes at once, not when a buffer fills.
+        for _ in 0..<100 where !stream().contains("watching the report log") { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(stream().contains("watching the report log"))
+        let launch = try request("/", jar: "other")
+        let id = try #require(launch.headers("x-request-id").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces))
+        for _ in 0..<200 where !stream().contains("\"request\":\"\(id)\"") { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(stream().contains("\"request\":\"\(id)\""), "the line written shows up while the stream is open")
+        #expect(kill(watcher, 0) == 0, "the stream is still open")
+    }
+}
