@@ -136,6 +136,8 @@ public final class SharedLineFeed: Service {
                             offset: last[3].flatMap { Int64($0) } ?? cursor.offset)
             let events = rows.rows.compactMap(SharedEvent.init(row:))
             order.withLock { $0.held += events }
+            // A backlog (after an outage) goes out page by page, not held whole.
+            release()
             if rows.count < Self.pageRows { break }
         }
         cursors[instance] = cursor
