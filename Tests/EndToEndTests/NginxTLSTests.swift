@@ -83,19 +83,48 @@ final class NginxTLSTests {
         #expect(try request("/").body.contains("data-controller=\"GridHome\""))
     }
 
-    @Test func theReportStreamPassesThroughUnbuffered() throws {
+    /// A stream through nginx, its bytes in the file `log`.
+    func watch(_ log: String, lastEventID: String? = nil) throws -> BackgroundProcess {
+        let resume = lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? []
+        return try BackgroundProcess(Self.curl, ["--http2", "-k", "-sN", "--max-time", "40"] + resume
+                                    + ["https://127.0.0.1:\(nginx.port)/reports/stream"], log: log)
+    }
+
+    /// The request id of a home view through nginx by a new visitor.
+    func launch() throws -> String {
+        let home = try request("/", jar: "visitor-\(UUID().uuidString)")
+        return try #require(home.headers("x-request-id").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces))
+    }
+
+    static func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+
+    /// Waits (bounded) until the file at `path` holds the event of every request in `requests`.
+    static func waitForEvents(of requests: [String], in path: String) -> Bool {
+        for _ in 0..<200 {
+            if requests.allSatisfy({ contents(path).contains("\"request\":\"\($0)\"") }) { return true }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return false
+    }
+
+    @Test func theReportStreamPassesThroughUnbufferedAndResumesThroughIt() throws {
         let log = folder.path("stream")
-        let watcher = try Subprocess.start(Self.curl, ["--http2", "-k", "-sN", "--max-time", "40",
-                                                      "https://127.0.0.1:\(nginx.port)/reports/stream"], log: log)
-        defer { Subprocess.stop(watcher) }
-        let stream = { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+        let watcher = try watch(log)
         // The stream's opening comment comes at once, not when a buffer fills.
-        for _ in 0..<100 where !stream().contains("watching the report log") { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(stream().contains("watching the report log"))
-        let launch = try request("/", jar: "other")
-        let id = try #require(launch.headers("x-request-id").first?.split(separator: ":").last?.trimmingCharacters(in: .whitespaces))
-        for _ in 0..<200 where !stream().contains("\"request\":\"\(id)\"") { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(stream().contains("\"request\":\"\(id)\""), "the line written shows up while the stream is open")
-        #expect(kill(watcher, 0) == 0, "the stream is still open")
+        for _ in 0..<100 where !Self.contents(log).contains("watching the report log") { Thread.sleep(forTimeInterval: 0.1) }
+        #expect(Self.contents(log).contains("watching the report log"))
+        let first = try launch()
+        #expect(Self.waitForEvents(of: [first], in: log), "the line written shows up while the stream is open")
+        #expect(watcher.isRunning, "the stream is still open")
+
+        // Gone; two views meanwhile; back with its last id, through nginx to whichever instance.
+        watcher.stop()
+        let lastID = try #require(Self.contents(log).components(separatedBy: "\n").last { $0.hasPrefix("id: ") }?.dropFirst(4))
+        let missed = try [launch(), launch()]
+        let resumedLog = folder.path("resumed")
+        let resumed = try watch(resumedLog, lastEventID: String(lastID))
+        #expect(Self.waitForEvents(of: missed, in: resumedLog), "what it missed comes on reconnecting")
+        #expect(!Self.contents(resumedLog).contains("\"request\":\"\(first)\""), "and not what it had")
+        resumed.stop()
     }
 }

@@ -28,29 +28,4 @@ public enum Subprocess {
         let exited = status & 0x7f == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
     }
-
-    /// Starts `executable` in the background, its output (both streams) in the file `log`; the
-    /// caller ends it with `stop`.
-    public static func start(_ executable: String, _ arguments: [String], log: String) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Failure(description: "cannot run \(executable): \(spawned)") }
-        return pid
-    }
-
-    /// Ends a process `start` began, and reaps it. SIGKILL: a child inherits the test process's
-    /// ignored signals, and SIGTERM may be one of them.
-    public static func stop(_ pid: pid_t) {
-        kill(pid, SIGKILL)
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-    }
 }
