@@ -143,6 +143,28 @@ final class SharedReportPagesTests {
         #expect(next.flatMap { ReportStreamTests.request(of: $0.data) } == live.first)
     }
 
+    @Test func aRowShippedLateComesLiveWithoutAnIdAndIsNotSentTwice() throws {
+        let watcher = try ReportStreamTests.EventReader(port: instances[0].port)
+        #expect(watcher.status == 200)
+        Thread.sleep(forTimeInterval: 1)
+        let before = try launches(1, on: 1)
+        let last = try #require(try events(of: before, from: watcher).last?.id)
+        // An instance that ships a row twenty seconds after its time, behind the key just sent.
+        _ = try postgres.psql("""
+            INSERT INTO report_events (time, instance, name, request, segment, "offset")
+            VALUES (now() - interval '20 seconds', 'instance-late', 'launch', 'late-request', 'events-late.jsonl', 0);
+            SELECT pg_notify('report_events', 'instance-late');
+            """)
+        let late = try events(of: ["late-request"], from: watcher)
+        #expect(late.count == 1 && late.first?.id == nil, "sent live, without an id: the last id stays the newest key")
+        // Back with the last id: the late row is behind it, so nothing comes twice.
+        let after = try launches(1, on: 0)
+        let resumed = try ReportStreamTests.EventReader(port: instances[1].port, lastEventID: last)
+        #expect(resumed.status == 200)
+        let next = try events(of: after + before + ["late-request"], count: 1, from: resumed).first
+        #expect(next.flatMap { ReportStreamTests.request(of: $0.data) } == after.first)
+    }
+
     @Test func aLastEventIDThatIsNoKeyGets400AndOneTooOldAGap() throws {
         for id in ["yesterday", "seg:12", "2026-11-24T12:00:00.000Z/a/b/-1", "9999-01-01T00:00:00.000Z/a/b/1"] {
             let watcher = try ReportStreamTests.EventReader(port: instances[0].port, lastEventID: id)
