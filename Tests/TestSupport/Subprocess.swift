@@ -14,6 +14,7 @@ public enum Subprocess {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        Subprocess.closeInherited(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
@@ -27,5 +28,14 @@ public enum Subprocess {
         let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
         let exited = status & 0x7f == 0
         return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+    }
+
+    /// Adds closing every descriptor above the standard three to `actions`: with many sockets open
+    /// in tests that run meanwhile, PostgreSQL inherited so many that it refused to start. glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` is not imported into Swift: it is looked up.
+    static func closeInherited(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return }
+        _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
     }
 }
