@@ -14,12 +14,15 @@ enum Gzip {
 
     /// Uncompressed bytes per gzip member. Members start at line starts; the index of where each
     /// begins lets readers start in the middle of a segment (a gzip of several members is still
-    /// one gzip to zcat, DuckDB and ClickHouse).
-    static let memberBytes = 1 << 20
+    /// one gzip to zcat, DuckDB and ClickHouse). Small enough that a visitor's few members are
+    /// read alone (see `MemberFilter`); deflate's window is 32 KiB, so little ratio is lost.
+    static let memberBytes = 1 << 16
 
     /// Compresses the file at `source` into `target` (fsynced) as line-aligned members; returns the
-    /// index, or nil (target removed) on error.
-    static func compress(_ source: String, to target: String, memberBytes: Int = Gzip.memberBytes) -> GzipIndex? {
+    /// index and the members' visitor filter, or nil (target removed) on error.
+    static func compress(_ source: String, to target: String, memberBytes: Int = Gzip.memberBytes)
+        -> (index: GzipIndex, visitors: MemberFilter)?
+    {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return nil }
         defer { close(input) }
@@ -34,6 +37,8 @@ enum Gzip {
         guard dh_deflate_init2(&stream, level, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         var index = GzipIndex(members: [])
+        /// Each member's visitor hashes, made into the filter once the member count is known.
+        var hashes: [[UInt64]] = []
         var pending: [UInt8] = []
         var outBuffer = [UInt8](repeating: 0, count: 256 * 1024)
         var uncompressed: Int64 = 0
@@ -41,18 +46,25 @@ enum Gzip {
         var atEnd = false
         var chunk = [UInt8](repeating: 0, count: memberBytes)
         while !atEnd || !pending.isEmpty {
-            // Fill up to a member's worth, then cut after its last newline.
-            while !atEnd && pending.count < memberBytes {
-                let got = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, memberBytes - pending.count) }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    return nil
+            // Fill up to a member's worth (more for a line longer than that: members hold whole
+            // lines, so a member is read alone), then cut after its last newline.
+            var want = memberBytes
+            while true {
+                while !atEnd && pending.count < want {
+                    let got = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, min(memberBytes, want - pending.count)) }
+                    if got < 0 {
+                        if errno == EINTR { continue }
+                        return nil
+                    }
+                    if got == 0 { atEnd = true } else { pending.append(contentsOf: chunk[..<got]) }
                 }
-                if got == 0 { atEnd = true } else { pending.append(contentsOf: chunk[..<got]) }
+                if atEnd || pending.contains(10) { break }
+                want += memberBytes
             }
             var cut = pending.count
             if !atEnd, let newline = pending.lastIndex(of: 10) { cut = newline + 1 }
             index.members.append((uncompressed, compressed))
+            hashes.append(MemberFilter.visitorHashes(in: pending, count: cut))
             let wrote = pending.withUnsafeMutableBufferPointer { inBytes in
                 outBuffer.withUnsafeMutableBufferPointer { outBytes -> Bool in
                     stream.next_in = inBytes.baseAddress
@@ -78,6 +90,10 @@ enum Gzip {
         index.members.append((uncompressed, compressed))
         guard fsync(output) == 0 else { return nil }
         ok = true
-        return index
+        var visitors = MemberFilter(members: hashes.count)
+        for (member, list) in hashes.enumerated() {
+            for hash in list { visitors.add(member: member, hash: hash) }
+        }
+        return (index, visitors)
     }
 }

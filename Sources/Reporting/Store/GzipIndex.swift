@@ -29,9 +29,11 @@ struct GzipIndex: Sendable {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_size > magic.count + 8, info.st_size < 1 << 30 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
         let got = (try? bytes.withUnsafeMutableBytes { try readFully(fd, $0, at: 0) }) ?? 0
-        guard got > magic.count + 8, got < bytes.count, bytes.starts(with: magic) else { return nil }
+        guard got == bytes.count, bytes.starts(with: magic) else { return nil }
         var tail = RollupFile.Reader(bytes: bytes[..<got])
         tail.index = got - 4
         guard let stored = tail.u32(), stored == RollupFile.checksum(bytes[..<(got - 4)]) else { return nil }

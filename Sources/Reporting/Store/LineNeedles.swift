@@ -13,14 +13,18 @@ struct LineNeedles {
         for (key, value) in [("event", filter.event), ("layout", filter.layout), ("item", filter.item), ("visitor", filter.visitor)] {
             guard let value else { continue }
             var needle = Array("\"\(key)\":\"".utf8)
-            let escaped = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.utf8.count * 6 + 1) { scratch in
-                var writer = JSONByteWriter(position: scratch.baseAddress!)
-                writer.writeEscaped(value)
-                return Array(UnsafeBufferPointer(start: scratch.baseAddress!, count: scratch.baseAddress!.distance(to: writer.position)))
-            }
-            needle += escaped
+            needle += Self.escaped(value)
             needle.append(UInt8(ascii: "\""))
             needles.append(needle)
+        }
+    }
+
+    /// `value` as a canonical line spells it between its quotes.
+    static func escaped(_ value: String) -> [UInt8] {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: value.utf8.count * 6 + 1) { scratch in
+            var writer = JSONByteWriter(position: scratch.baseAddress!)
+            writer.writeEscaped(value)
+            return Array(UnsafeBufferPointer(start: scratch.baseAddress!, count: scratch.baseAddress!.distance(to: writer.position)))
         }
     }
 

@@ -14,6 +14,11 @@ struct ScannedLine {
 let maxLineBytes = 1 << 20
 let scanChunkBytes = 64 * 1024
 
+/// Anything that hands out lines one at a time.
+protocol LineSource {
+    mutating func next() throws -> ScannedLine?
+}
+
 /// Reads `[from, end)` of a file forward in chunks, one line at a time.
 struct ForwardLineScanner {
     let fd: Int32
@@ -52,7 +57,7 @@ struct ForwardLineScanner {
 
 /// Reads `[0, end)` of a file backwards in chunks, newest line first; of a plain file, or of a
 /// compressed segment a gzip member at a time through its index.
-struct BackwardLineScanner {
+struct BackwardLineScanner: LineSource {
     let fd: Int32
     let members: (index: GzipIndex, path: String)?
     private var window: [UInt8] = []

@@ -46,7 +46,7 @@ extension ReportStore {
                 return true
             }
             /// Newest first until `want` matches, the range's start, or the budget.
-            func scanBackward(_ scanner: inout BackwardLineScanner) throws {
+            func scanBackward<Source: LineSource>(_ scanner: inout Source) throws {
                 while found.count < want, let line = try scanner.next() {
                     scanned += (line.bytes?.count ?? 0) + 1
                     if !consider(line) { break }
@@ -58,7 +58,10 @@ extension ReportStore {
                 if found.count == want, let last = found.last { stoppedAt = last.1 }
             }
             do {
-                if segment.compressed, let index = segment.index {
+                if let visitor = filter.visitor, let index = segment.index, let members = members(holding: visitor, segment) {
+                    var scanner = MemberLineScanner(index: index, path: catalog.path(segment), members: members, end: end)
+                    try scanBackward(&scanner)
+                } else if segment.compressed, let index = segment.index {
                     var scanner = BackwardLineScanner(index: index, path: catalog.path(segment), end: end)
                     try scanBackward(&scanner)
                 } else if segment.compressed {

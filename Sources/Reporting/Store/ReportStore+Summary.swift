@@ -107,10 +107,11 @@ extension ReportStore {
         let range = ReportRange(from: ReportTimestamp.date(milliseconds: from * 60_000), to: ReportTimestamp.date(milliseconds: to * 60_000))
         var result: [Int64: Int] = [:]
         if filter.visitor != nil || filter.since != nil {
-            for segment in segments(in: range) {
-                guard mayHold(visitor: filter.visitor, segment), let reader = try? reader(segment, end: segment.rollup.bytes) else { continue }
-                while let line = try? reader.next() {
-                    guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { continue }
+            let needles = LineNeedles(filter)
+            for segment in segments(in: range) where mayHold(visitor: filter.visitor, segment) {
+                try? forEachLine(of: segment, visitor: filter.visitor, end: segment.rollup.bytes) { line in
+                    if let bytes = line.bytes, !needles.mayMatch(bytes) { return }
+                    guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { return }
                     let ms = ReportTimestamp.milliseconds(event.timestamp)
                     if range.contains(ms: ms) { result[ReportTimestamp.floorDiv(ms, 60_000), default: 0] += 1 }
                 }
@@ -186,12 +187,11 @@ extension ReportStore {
         var visitors = Set<String>()
         for segment in segments where mayHold(visitor: filter.visitor, segment) {
             do {
-                guard let reader = try reader(segment, end: segment.rollup.bytes) else { continue }
-                while let line = try reader.next() {
-                    if let bytes = line.bytes, !needles.mayMatch(bytes) { continue }
-                    guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { continue }
+                try forEachLine(of: segment, visitor: filter.visitor, end: segment.rollup.bytes) { line in
+                    if let bytes = line.bytes, !needles.mayMatch(bytes) { return }
+                    guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { return }
                     let ms = ReportTimestamp.milliseconds(event.timestamp)
-                    guard range.contains(ms: ms) else { continue }
+                    guard range.contains(ms: ms) else { return }
                     summary.total += 1
                     summary.byEvent[event.name.rawValue, default: 0] += 1
                     if let layout = event.layout { summary.byLayout[layout, default: 0] += 1 }

@@ -85,6 +85,8 @@ final class SegmentCatalog: Sendable {
 
     func visitorsPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorsFile(stamp) }
 
+    func membersPath(_ stamp: String) -> String { directory + "/" + SegmentName.membersFile(stamp) }
+
     func add(_ entry: SegmentEntry) {
         state.withLock { state in
             state.segments.append(entry)

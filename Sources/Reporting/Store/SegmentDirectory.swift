@@ -105,9 +105,11 @@ enum SegmentDirectory {
         if repair {
             // Rollups whose segment is gone (deleted by hand or by retention cut short).
             for name in names where name.hasPrefix(SegmentName.prefix) {
-                for suffix in [SegmentName.rollup, SegmentName.index, SegmentName.visitors] where name.hasSuffix(suffix) {
+                for suffix in [SegmentName.rollup, SegmentName.index, SegmentName.visitors, SegmentName.members]
+                where name.hasSuffix(suffix) {
                     let stamp = String(name.dropFirst(SegmentName.prefix.count).dropLast(suffix.count))
-                    if !stamps.contains(stamp) || (suffix == SegmentName.index && !compressed.contains(stamp)) {
+                    let belongsToGzip = suffix == SegmentName.index || suffix == SegmentName.members
+                    if !stamps.contains(stamp) || (belongsToGzip && !compressed.contains(stamp)) {
                         unlink(directory + "/" + name)
                     }
                 }

@@ -8,6 +8,7 @@ enum SegmentName {
     static let temporary = ".tmp"
     static let index = ".gzi"
     static let visitors = ".visitors"
+    static let members = ".members"
 
     /// The stamp part for a time in epoch milliseconds: `20261124T141500.123Z`.
     static func stamp(milliseconds ms: Int64) -> String {
@@ -56,4 +57,6 @@ enum SegmentName {
     static func indexFile(_ stamp: String) -> String { prefix + stamp + index }
 
     static func visitorsFile(_ stamp: String) -> String { prefix + stamp + visitors }
+
+    static func membersFile(_ stamp: String) -> String { prefix + stamp + members }
 }

@@ -115,8 +115,10 @@ final class Maintenance: Sendable {
         let target = catalog.path(stamp: stamp, compressed: true)
         let temporary = target + SegmentName.temporary
         // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
-        guard let index = Gzip.compress(plain, to: temporary),
+        // The members' filter likewise; without it a visitor's query reads every member.
+        guard let (index, visitors) = Gzip.compress(plain, to: temporary),
             RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
+            RollupFile.writeAtomically(visitors.encode(), to: catalog.membersPath(stamp), sync: sync),
             rename(temporary, target) == 0
         else {
             unlink(temporary)
@@ -136,6 +138,7 @@ final class Maintenance: Sendable {
         } else {
             unlink(target)
             unlink(catalog.indexPath(stamp))
+            unlink(catalog.membersPath(stamp))
         }
     }
 
@@ -168,6 +171,7 @@ final class Maintenance: Sendable {
             unlink(catalog.rollupPath(segment.stamp))
             unlink(catalog.indexPath(segment.stamp))
             unlink(catalog.visitorsPath(segment.stamp))
+            unlink(catalog.membersPath(segment.stamp))
             total -= segment.fileBytes
             logger.notice(
                 "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",
