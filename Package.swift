@@ -23,6 +23,7 @@ let package = Package(
         ),
         // zlib and brotli from Debian (zlib1g-dev, libbrotli-dev).
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         // libpq, PostgreSQL's C client (libpq-dev): the shared report database.
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
@@ -40,7 +41,7 @@ let package = Package(
         .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles", dependencies: ["Basics"]),
         .target(name: "Reporting", dependencies: [
-            "Basics", "CZlib",
+            "Basics", "CZlib", "CDeflate",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The report log shipped into PostgreSQL, and read back for the report pages.

@@ -87,6 +87,18 @@ import TestSupport
         #expect(store.members(holding: "s7", closed[0]) == nil && store.members(holding: "s7", closed[1]) == nil)
         check(store, events, visitors: visitors)
     }
+    @Test func theNeedleSearchFindsWhatANaiveSearchFinds() {
+        var random = SplitMix64(state: 5)
+        let alphabet = Array(#"ab"v:"#.utf8)
+        for _ in 0..<20_000 {
+            let haystack = (0..<Int.random(in: 0..<24, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let needle = (0..<Int.random(in: 0..<5, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let naive = needle.isEmpty || (haystack.count >= needle.count
+                && (0...(haystack.count - needle.count)).contains { Array(haystack[$0..<($0 + needle.count)]) == needle })
+            let found = haystack.withUnsafeBytes { h in needle.withUnsafeBytes { LineNeedles.contains(h, $0) } }
+            #expect(found == naive, "\(String(decoding: needle, as: UTF8.self)) in \(String(decoding: haystack, as: UTF8.self))")
+        }
+    }
 }
 
 extension ReportLog.Configuration {

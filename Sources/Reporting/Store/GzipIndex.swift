@@ -84,18 +84,4 @@ struct GzipIndex: Sendable {
         }
         return Array(bytes[..<done])
     }
-
-    /// Decompresses member `number` of the gzip at `path`.
-    func read(_ number: Int, of path: String) throws -> [UInt8] {
-        let reader = try reader(at: number, of: path)
-        let length = Int(members[number + 1].uncompressed - members[number].uncompressed)
-        var bytes = [UInt8](repeating: 0, count: length)
-        var done = 0
-        while done < length {
-            let got = try bytes.withUnsafeMutableBytes { try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[done...])) }
-            if got == 0 { throw ScanError(code: EIO) }
-            done += got
-        }
-        return bytes
-    }
 }

@@ -28,16 +28,19 @@ struct LineNeedles {
         }
     }
 
-    /// Whether `needle` occurs in `haystack`: memchr for its first byte, memcmp for the rest.
+    /// Whether `needle` occurs in `haystack`: memchr for its second byte, memcmp for the rest. The
+    /// second byte is a key's first letter, a few times a line; the first, a quote, is every few bytes.
     static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
-        guard needle.count > 0, haystack.count >= needle.count, let base = haystack.baseAddress else { return needle.isEmpty }
-        let first = Int32(needle[0])
-        var offset = 0
-        let last = haystack.count - needle.count
-        while offset <= last, let found = memchr(base + offset, first, last - offset + 1) {
-            let at = base.distance(to: UnsafeRawPointer(found))
+        guard needle.count > 1, haystack.count >= needle.count, let base = haystack.baseAddress else {
+            return needle.isEmpty || (needle.count == 1 && haystack.contains(needle[0]))
+        }
+        let anchor = Int32(needle[1])
+        var offset = 1
+        let last = haystack.count - needle.count + 1
+        while offset <= last, let found = memchr(base + offset, anchor, last - offset + 1) {
+            let at = base.distance(to: UnsafeRawPointer(found)) - 1
             if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
-            offset = at + 1
+            offset = at + 2
         }
         return false
     }

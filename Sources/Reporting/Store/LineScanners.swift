@@ -59,7 +59,7 @@ struct ForwardLineScanner {
 /// compressed segment a gzip member at a time through its index.
 struct BackwardLineScanner: LineSource {
     let fd: Int32
-    let members: (index: GzipIndex, path: String)?
+    let members: (index: GzipIndex, reader: MemberReader)?
     private var window: [UInt8] = []
     private var windowOffset: Int64
     private var cursor = 0
@@ -71,9 +71,9 @@ struct BackwardLineScanner: LineSource {
         windowOffset = end
     }
 
-    init(index: GzipIndex, path: String, end: Int64) {
+    init(index: GzipIndex, path: String, end: Int64) throws {
         fd = -1
-        members = (index, path)
+        members = (index, try MemberReader(index: index, path: path))
         windowOffset = end
     }
 
@@ -104,9 +104,9 @@ struct BackwardLineScanner: LineSource {
                 cursor = 0
             }
             var earlier: [UInt8]
-            if let (index, path) = members {
+            if let (index, reader) = members {
                 let member = index.member(containing: windowOffset - 1)
-                earlier = try index.read(member, of: path)
+                earlier = try reader.read(member)
                 let start = index.members[member].uncompressed
                 earlier.removeLast(max(0, earlier.count - Int(windowOffset - start)))
                 windowOffset = start

@@ -2,7 +2,7 @@
 /// in each: the members a visitor's filter admits, the others never inflated.
 struct MemberLineScanner: LineSource {
     let index: GzipIndex
-    let path: String
+    private let reader: MemberReader
     /// Lines at or past this offset are not read (written after the caller looked).
     let end: Int64
     /// Members still to read, newest first.
@@ -11,9 +11,9 @@ struct MemberLineScanner: LineSource {
     private var lines: [ScannedLine] = []
 
     /// `members` in ascending order, as `MemberFilter.candidates` gives them.
-    init(index: GzipIndex, path: String, members: [Int], end: Int64) {
+    init(index: GzipIndex, path: String, members: [Int], end: Int64) throws {
         self.index = index
-        self.path = path
+        reader = try MemberReader(index: index, path: path)
         self.end = end
         self.members = members.reversed()[...]
     }
@@ -24,7 +24,7 @@ struct MemberLineScanner: LineSource {
             guard let member = members.popFirst() else { return nil }
             let start = index.members[member].uncompressed
             guard start < end else { continue }
-            let bytes = try index.read(member, of: path)
+            let bytes = try reader.read(member)
             let limit = Int(min(Int64(bytes.count), end - start))
             var offset = 0
             while offset < limit {

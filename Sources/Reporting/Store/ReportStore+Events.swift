@@ -59,10 +59,10 @@ extension ReportStore {
             }
             do {
                 if let visitor = filter.visitor, let index = segment.index, let members = members(holding: visitor, segment) {
-                    var scanner = MemberLineScanner(index: index, path: catalog.path(segment), members: members, end: end)
+                    var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, end: end)
                     try scanBackward(&scanner)
                 } else if segment.compressed, let index = segment.index {
-                    var scanner = BackwardLineScanner(index: index, path: catalog.path(segment), end: end)
+                    var scanner = try BackwardLineScanner(index: index, path: catalog.path(segment), end: end)
                     try scanBackward(&scanner)
                 } else if segment.compressed {
                     // No reading backwards in gzip: read forward, keeping the newest `want` matches.
