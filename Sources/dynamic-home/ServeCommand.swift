@@ -118,6 +118,10 @@ struct ServeCommand: ParsableCommand {
         } catch {
             throw ValidationError("--trusted-proxy: \(error)")
         }
+        if !(4096...(1 << 30)).contains(reportSegmentBytes) {
+            // A compressed segment's index holds 32-bit offsets.
+            throw ValidationError("--report-segment-bytes must be between 4KiB and 1GiB, not \(reportSegmentBytes)")
+        }
         if let days = reportDatabaseRetention, days < 1 {
             throw ValidationError("--report-database-retention must be at least 1 day, not \(days)")
         }

@@ -53,6 +53,7 @@ import TestSupport
         (["--port", "http"], nil),
         (["--port", "70000"], nil),
         (["--threads", "0"], "dynamic-home: --threads must be between 1 and 256, not 0\n"),
+        (["--report-segment-bytes", "8GiB"], "dynamic-home: --report-segment-bytes must be between 4KiB and 1GiB, not 8589934592\n"),
         (["--host", "not a host"], "dynamic-home: cannot listen: not a host is not an IP address or localhost\n"),
         (["--colour"], nil),
         (["--report-database", "postgresql://127.0.0.1:1/reports"],

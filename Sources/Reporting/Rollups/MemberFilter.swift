@@ -5,15 +5,15 @@
 #endif
 
 /// Which gzip members of a compressed segment may hold a visitor's events: a Bloom filter per
-/// member (2,048 bits, 3 probes: about 0.3% false positives at the hundred-odd visitors of a
-/// 32 KiB member), stored bit-sliced beside the segment (`events-….members`): row `b` holds bit `b` of
+/// member (1,024 bits, 3 probes: about 0.3% false positives at the fifty-odd visitors of a
+/// 16 KiB member), stored bit-sliced beside the segment (`events-….members`): row `b` holds bit `b` of
 /// every member's filter. A lookup reads three rows, not every filter, so it costs a few hundred
 /// bytes a segment however long the log. Missing or not matching the index means "read them all".
 ///
 /// The keys are the visitor values as the canonical lines spell them (JSON-escaped): a query
 /// hashes its value escaped the same way, so building the filter never decodes a line.
 struct MemberFilter {
-    static let bits = 2048
+    static let bits = 1024
     static let magic = Array("DHMEM1\n".utf8)
     static let key = Array(#""visitor":""#.utf8)
 

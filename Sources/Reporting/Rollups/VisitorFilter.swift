@@ -37,6 +37,27 @@ struct VisitorFilter: Sendable {
             && words[c >> 6] & (1 << UInt64(c & 63)) != 0
     }
 
+    /// Whether the filter at `path` may hold `hash`, reading the three words it needs rather than
+    /// the file; nil if missing or not whole. Written atomically, so a file of the right size with
+    /// the magic is the one written (`reports check` verifies its checksum).
+    static func mayContain(path: String, hash: UInt64) -> Bool? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int(info.st_size) == magic.count + bits / 8 + 4 else { return nil }
+        var head = [UInt8](repeating: 0, count: magic.count)
+        guard (try? head.withUnsafeMutableBytes({ try readFully(fd, $0, at: 0) })) == magic.count, head == magic else { return nil }
+        let (a, b, c) = probes(hash)
+        for bit in [a, b, c] {
+            var word: UInt64 = 0
+            let got = try? withUnsafeMutableBytes(of: &word) { try readFully(fd, $0, at: Int64(magic.count + (bit >> 6) * 8)) }
+            guard got == 8 else { return nil }
+            if UInt64(littleEndian: word) & (1 << UInt64(bit & 63)) == 0 { return false }
+        }
+        return true
+    }
+
     /// True when every visitor `other` holds is held here too.
     func covers(_ other: VisitorFilter) -> Bool {
         zip(words, other.words).allSatisfy { mine, theirs in theirs & ~mine == 0 }

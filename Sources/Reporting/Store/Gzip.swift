@@ -15,9 +15,9 @@ enum Gzip {
     /// Uncompressed bytes per gzip member. Members start at line starts; the index of where each
     /// begins lets readers start in the middle of a segment (a gzip of several members is still
     /// one gzip to zcat, DuckDB and ClickHouse). Small, so that a visitor's events cost little
-    /// more than their own lines to inflate (see `MemberFilter`): deflate's window is 32 KiB, so
-    /// the ratio is within 3% of 1 MiB members; the index costs 16 bytes a member in memory.
-    static let memberBytes = 1 << 15
+    /// more than their own lines to inflate (see `MemberFilter`): the log's lines repeat their
+    /// keys, so the ratio is within 4% of 1 MiB members; the index costs 8 bytes a member in memory.
+    static let memberBytes = 1 << 14
 
     /// Compresses the file at `source` into `target` (fsynced) as line-aligned members; returns the
     /// index and the members' visitor filter, or nil (target removed) on error.
@@ -37,7 +37,7 @@ enum Gzip {
         var stream = z_stream()
         guard dh_deflate_init2(&stream, level, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
-        var index = GzipIndex(members: [])
+        var index = GzipIndex()
         /// Each member's visitor hashes, made into the filter once the member count is known.
         var hashes: [[UInt64]] = []
         var pending: [UInt8] = []
@@ -64,7 +64,7 @@ enum Gzip {
             }
             var cut = pending.count
             if !atEnd, let newline = pending.lastIndex(of: 10) { cut = newline + 1 }
-            index.members.append((uncompressed, compressed))
+            guard index.members.append((uncompressed, compressed)) else { return nil }
             hashes.append(MemberFilter.visitorHashes(in: pending, count: cut))
             let wrote = pending.withUnsafeMutableBufferPointer { inBytes in
                 outBuffer.withUnsafeMutableBufferPointer { outBytes -> Bool in
@@ -88,8 +88,7 @@ enum Gzip {
             uncompressed += Int64(cut)
             pending.removeFirst(cut)
         }
-        index.members.append((uncompressed, compressed))
-        guard fsync(output) == 0 else { return nil }
+        guard index.members.append((uncompressed, compressed)), fsync(output) == 0 else { return nil }
         ok = true
         var visitors = MemberFilter(members: hashes.count)
         for (member, list) in hashes.enumerated() {

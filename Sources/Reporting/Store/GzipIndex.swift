@@ -9,7 +9,7 @@ import CZlib
 /// Where each gzip member of a compressed segment starts, uncompressed and compressed; the last
 /// entry is the end of both. Kept beside the segment (`events-….gzi`).
 struct GzipIndex: Sendable {
-    var members: [(uncompressed: Int64, compressed: Int64)]
+    var members = GzipMembers()
 
     static let magic = Array("DHGZI1\n".utf8)
 
@@ -40,10 +40,9 @@ struct GzipIndex: Sendable {
         var reader = RollupFile.Reader(bytes: bytes[..<(got - 4)])
         reader.index = magic.count
         guard let count = reader.u32(), count >= 1 else { return nil }
-        var index = GzipIndex(members: [])
+        var index = GzipIndex()
         for _ in 0..<count {
-            guard let u = reader.u64(), let c = reader.u64() else { return nil }
-            index.members.append((Int64(u), Int64(c)))
+            guard let u = reader.u64(), let c = reader.u64(), index.members.append((Int64(u), Int64(c))) else { return nil }
         }
         return index
     }

@@ -31,18 +31,22 @@ struct LineNeedles {
     /// Whether `needle` occurs in `haystack`: memchr for its second byte, memcmp for the rest. The
     /// second byte is a key's first letter, a few times a line; the first, a quote, is every few bytes.
     static func contains(_ haystack: UnsafeRawBufferPointer, _ needle: UnsafeRawBufferPointer) -> Bool {
-        guard needle.count > 1, haystack.count >= needle.count, let base = haystack.baseAddress else {
-            return needle.isEmpty || (needle.count == 1 && haystack.contains(needle[0]))
-        }
+        guard needle.count > 1 else { return needle.isEmpty || haystack.contains(needle[0]) }
+        return find(needle, in: haystack, from: 0) != nil
+    }
+
+    /// Where `needle` (two bytes or more) first occurs in `haystack` at or after `from`.
+    static func find(_ needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from: Int) -> Int? {
+        guard needle.count > 1, haystack.count >= needle.count, let base = haystack.baseAddress else { return nil }
         let anchor = Int32(needle[1])
-        var offset = 1
+        var offset = from + 1
         let last = haystack.count - needle.count + 1
         while offset <= last, let found = memchr(base + offset, anchor, last - offset + 1) {
             let at = base.distance(to: UnsafeRawPointer(found)) - 1
-            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
+            if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return at }
             offset = at + 2
         }
-        return false
+        return nil
     }
 
     func mayMatch(_ line: ArraySlice<UInt8>) -> Bool {

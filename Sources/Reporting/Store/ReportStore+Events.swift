@@ -59,7 +59,8 @@ extension ReportStore {
             }
             do {
                 if let visitor = filter.visitor, let index = segment.index, let members = members(holding: visitor, segment) {
-                    var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, end: end)
+                    var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members,
+                                                        needle: LineNeedles(ReportFilter(visitor: visitor)).needles[0], end: end)
                     try scanBackward(&scanner)
                 } else if segment.compressed, let index = segment.index {
                     var scanner = try BackwardLineScanner(index: index, path: catalog.path(segment), end: end)

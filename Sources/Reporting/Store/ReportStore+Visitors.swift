@@ -11,7 +11,8 @@ extension ReportStore {
     /// nil), in no promised order: a visitor's members alone where the segment's filter names them.
     func forEachLine(of segment: SegmentEntry, visitor: String?, end: Int64, _ body: (ScannedLine) -> Void) throws {
         if let visitor, let index = segment.index, let members = members(holding: visitor, segment) {
-            var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, end: end)
+            var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members,
+                                                needle: LineNeedles(ReportFilter(visitor: visitor)).needles[0], end: end)
             while let line = try scanner.next() { body(line) }
             return
         }

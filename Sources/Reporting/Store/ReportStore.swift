@@ -64,8 +64,8 @@ public final class ReportStore: Sendable {
 
     /// False only when the segment's visitor filter says it holds no event of `visitor`.
     func mayHold(visitor: String?, _ segment: SegmentEntry) -> Bool {
-        guard let visitor, !segment.active, let filter = VisitorFilter.load(catalog.visitorsPath(segment.stamp)) else { return true }
-        return filter.mayContain(hash: HyperLogLog.hash(visitor))
+        guard let visitor, !segment.active else { return true }
+        return VisitorFilter.mayContain(path: catalog.visitorsPath(segment.stamp), hash: HyperLogLog.hash(visitor)) ?? true
     }
 
     /// Decodes a line; nil (logged once) if malformed.
