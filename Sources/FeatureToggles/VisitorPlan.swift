@@ -4,18 +4,22 @@ public struct VisitorPlan: Sendable, Equatable {
     /// The visitor's group in every active experiment, in file order.
     public let assignments: [FeatureDecisions.Assignment]
     /// The layout when the visitor has not chosen one: their experiment group's, else their
-    /// rollout's, else the default.
-    public let layout: String
+    /// rollout's, else the default. Worked out when asked: a visit that names its layout never needs it.
+    public var layout: String { assignedLayout ?? decisions.rolloutLayout(for: visitor) ?? decisions.toggles.defaultLayout }
     /// Whether the onboarding notice is shown (unless dismissed).
     public let showsOnboarding: Bool
     /// The layout an experiment assigned, if one did: what a visitor's own choice is reported against.
     public let assignedLayout: String?
 
+    private let decisions: FeatureDecisions
+    private let visitor: String
+
     init(decisions: FeatureDecisions, visitor: String) {
+        self.decisions = decisions
+        self.visitor = visitor
         assignments = decisions.assignments(for: visitor)
         // Validation lets at most one active experiment set each of these.
         assignedLayout = assignments.lazy.compactMap(\.group.layout).first
-        layout = assignedLayout ?? decisions.rolloutLayout(for: visitor) ?? decisions.toggles.defaultLayout
         showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? decisions.toggles.onboarding
     }
 }
