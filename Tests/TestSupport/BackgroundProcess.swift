@@ -7,19 +7,7 @@ public final class BackgroundProcess {
     private var pid: pid_t?
 
     public init(_ executable: String, _ arguments: [String], log: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        Subprocess.closeInherited(&actions)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw Subprocess.Failure(description: "cannot run \(executable): \(spawned)") }
-        self.pid = pid
+        pid = try Subprocess.spawn(executable, arguments, log: log)
     }
 
     /// Whether it still runs (it has neither ended nor been stopped).

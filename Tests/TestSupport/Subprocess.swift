@@ -11,10 +11,21 @@ public enum Subprocess {
         let output = try TemporaryDirectory("subprocess")
         defer { output.remove() }
         let log = output.path("out")
+        let pid = try spawn(executable, arguments, log: log)
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+    }
+
+    /// Starts `executable` with no input, both output streams into the file `log`, and no
+    /// descriptor of the test process beyond the standard three.
+    static func spawn(_ executable: String, _ arguments: [String], log: String) throws -> pid_t {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        Subprocess.closeInherited(&actions)
+        closeInherited(&actions)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
@@ -23,11 +34,7 @@ public enum Subprocess {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
         guard spawned == 0 else { throw Failure(description: "cannot run \(executable): \(spawned)") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), text)
+        return pid
     }
 
     /// Adds closing every descriptor above the standard three to `actions`: with many sockets open
