@@ -156,7 +156,7 @@ import TestSupport
             + "\n" + #"{"timestamp":"2026-11-21T00:01:20.000Z","ev"#
         try newer.write(toFile: reports + "/events-20261121T000040.000Z.jsonl", atomically: false, encoding: .utf8)
         let store = try ReportStore(directory: reports)
-        #expect(store.catalog.segments.first?.index != nil)
+        #expect(store.catalog.segments.first.flatMap { store.catalog.index($0) } != nil)
         var seen: [String] = []
         var before: ReportPosition?
         var pages = 0

@@ -58,11 +58,11 @@ extension ReportStore {
                 if found.count == want, let last = found.last { stoppedAt = last.1 }
             }
             do {
-                if let visitor = filter.visitor, let index = segment.index, let members = members(holding: visitor, segment) {
+                if let visitor = filter.visitor, let index = catalog.index(segment), let members = members(holding: visitor, segment, index: index) {
                     var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members,
                                                         needle: LineNeedles(ReportFilter(visitor: visitor)).needles[0], end: end)
                     try scanBackward(&scanner)
-                } else if segment.compressed, let index = segment.index {
+                } else if let index = catalog.index(segment) {
                     var scanner = try BackwardLineScanner(index: index, path: catalog.path(segment), end: end)
                     try scanBackward(&scanner)
                 } else if segment.compressed {

@@ -157,7 +157,7 @@ extension ReportStore {
     func lineStart(in segment: SegmentEntry, atOrAfter ms: Int64) -> Int64 {
         if segment.compressed {
             // Members start at line starts: the last member whose first line is older than `ms`.
-            guard let index = segment.index else { return 0 }
+            guard let index = catalog.index(segment) else { return 0 }
             let path = catalog.path(segment)
             var low = 0
             var high = index.members.count - 2

@@ -55,11 +55,11 @@ public final class ReportStore: Sendable {
 
     /// Opens a segment to read forward; follows it if it was compressed meanwhile. Nil if it is gone.
     func reader(_ entry: SegmentEntry, from: Int64 = 0, end: Int64 = .max) throws -> SegmentLineReader? {
-        if let reader = try SegmentLineReader(path: catalog.path(entry), compressed: entry.compressed, from: from, end: end, index: entry.index) {
+        if let reader = try SegmentLineReader(path: catalog.path(entry), compressed: entry.compressed, from: from, end: end, index: catalog.index(entry)) {
             return reader
         }
         guard !entry.compressed, let moved = catalog.entry(entry.stamp), moved.compressed else { return nil }
-        return try SegmentLineReader(path: catalog.path(moved), compressed: true, from: from, end: end, index: moved.index)
+        return try SegmentLineReader(path: catalog.path(moved), compressed: true, from: from, end: end, index: catalog.index(moved))
     }
 
     /// False only when the segment's visitor filter says it holds no event of `visitor`.

@@ -13,8 +13,9 @@ struct SegmentEntry: Sendable {
     var rollup: Rollup
     /// Its size on disk (compressed once compressed).
     var fileBytes: Int64
-    /// Where its gzip members start, once compressed (nil: read it from the start).
-    var index: GzipIndex? = nil
+    /// Compressed with an index of where its gzip members start, consistent with its rollup
+    /// (false: read it from the start). The index stays on disk: `SegmentCatalog.index` loads it.
+    var indexed = false
     /// Once closed and its rollup saved: the per-minute counts with items folded out, and the
     /// per-item counts by hour, in compact form (`rollup.counts` is then empty). A few MiB a day
     /// at any volume; a range's partial hours with an item filter are read from the saved rollup.
@@ -62,6 +63,10 @@ final class SegmentCatalog: Sendable {
     let directory: String
     let interner: Interner
     let state: Mutex<State>
+    /// The last few gzip indexes read, newest last: at 8 bytes a member they are kept on disk
+    /// rather than in memory for every segment (8.5 MiB at 100 million events).
+    private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
+    static let cachedIndexes = 8
 
     init(directory: String, interner: Interner = Interner(), segments: [SegmentEntry] = []) {
         self.directory = directory
@@ -86,6 +91,21 @@ final class SegmentCatalog: Sendable {
     func visitorsPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorsFile(stamp) }
 
     func membersPath(_ stamp: String) -> String { directory + "/" + SegmentName.membersFile(stamp) }
+
+    /// Where the gzip members of `entry` start; nil when it is plain or has no usable index.
+    func index(_ entry: SegmentEntry) -> GzipIndex? {
+        guard entry.compressed, entry.indexed else { return nil }
+        if let cached = indexes.withLock({ $0.last { $0.stamp == entry.stamp }?.index }) { return cached }
+        guard let index = GzipIndex.load(indexPath(entry.stamp)), index.members.last?.uncompressed == entry.rollup.bytes else {
+            return nil
+        }
+        indexes.withLock { cache in
+            cache.removeAll { $0.stamp == entry.stamp }
+            cache.append((entry.stamp, index))
+            if cache.count > Self.cachedIndexes { cache.removeFirst() }
+        }
+        return index
+    }
 
     func add(_ entry: SegmentEntry) {
         state.withLock { state in

@@ -95,7 +95,7 @@ enum SegmentDirectory {
             if isCompressed, let index = GzipIndex.load(directory + "/" + SegmentName.indexFile(stamp)),
                 index.members.last?.uncompressed == rollup.bytes
             {
-                entry.index = index
+                entry.indexed = true
             }
             // Without its rollup on disk (rebuilt by a reader), it keeps the counts at full grain.
             if onDisk { entry.freeze() }

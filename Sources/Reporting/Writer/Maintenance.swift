@@ -130,7 +130,7 @@ final class Maintenance: Sendable {
         catalog.update(stamp) { entry in
             entry.compressed = true
             entry.fileBytes = size
-            if index.members.last?.uncompressed == entry.rollup.bytes { entry.index = index }
+            if index.members.last?.uncompressed == entry.rollup.bytes { entry.indexed = true }
             kept = true
         }
         if kept {
