@@ -10,7 +10,10 @@
 #include <netinet/in.h>
 #include <microhttpd.h>
 
+#include <stdarg.h>
+
 typedef void *(*dh_uri_log_callback)(void *cls, const char *uri, struct MHD_Connection *connection);
+typedef void (*dh_logger)(void *cls, const char *format, va_list arguments);
 
 /// Everything `MHD_start_daemon` is given, as one struct (its options are variadic).
 struct dh_daemon_options {
@@ -21,6 +24,7 @@ struct dh_daemon_options {
     dh_uri_log_callback uri_log;
     MHD_NotifyConnectionCallback notify_connection;
     MHD_AcceptPolicyCallback accept_policy;
+    dh_logger logger;
     void *context;
     unsigned int thread_pool_size;
     unsigned int connection_timeout_seconds;
@@ -31,6 +35,7 @@ struct dh_daemon_options {
 
 static inline struct MHD_Daemon *dh_start_daemon(const struct dh_daemon_options *o) {
     return MHD_start_daemon(o->flags, 0, o->accept_policy, o->context, o->handler, o->context,
+                            MHD_OPTION_EXTERNAL_LOGGER, o->logger, o->context,
                             MHD_OPTION_LISTEN_SOCKET, o->listen_socket,
                             MHD_OPTION_NOTIFY_COMPLETED, o->completed, o->context,
                             MHD_OPTION_URI_LOG_CALLBACK, o->uri_log, o->context,

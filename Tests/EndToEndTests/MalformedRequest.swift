@@ -154,7 +154,8 @@ extension MalformedRequest {
         .init("Transfer-Encoding chunked, chunked", post("Transfer-Encoding: chunked, chunked",
                                                          text("5\r\nhello\r\n0\r\n\r\n")), .status(400)),
         .init("Transfer-Encoding with a space inside", post("Transfer-Encoding: chunked x", text("0\r\n\r\n")), .status(400)),
-        // These four libmicrohttpd refuses itself, before any callback (see docs/robustness.md).
+        // libmicrohttpd refuses these itself, before any callback; the server answers first (see
+        // docs/robustness.md).
         .init("Content-Length +3", smuggle(text("Content-Length: +3")), .status(400)),
         .init("Content-Length 3, 3", smuggle(text("Content-Length: 3, 3")), .status(400)),
         .init("Content-Length 0x3", smuggle(text("Content-Length: 0x3")), .status(400)),
@@ -163,9 +164,13 @@ extension MalformedRequest {
 
     static let paths: [MalformedRequest] = [
         .init("path of 6 KB", get("/" + String(repeating: "a", count: 6_144)), .status(404)),
-        // Past this, libmicrohttpd has no memory left for the answer's head and would close in silence.
+        // Past this, libmicrohttpd has little or no memory left for the answer's head (from about
+        // 7.9 KB it would close in silence): the server writes the 431 itself.
         .init("path of 7 KB", get("/" + String(repeating: "a", count: 7_000)), .status(431)),
         .init("path of 7.6 KB", get("/" + String(repeating: "a", count: 7_600)), .status(431)),
+        .init("path of 7.9 KB", get("/" + String(repeating: "a", count: 7_900)), .status(431)),
+        .init("path of 8,000 bytes", get("/" + String(repeating: "a", count: 8_000)), .status(431)),
+        .init("path of 8,100 bytes", get("/" + String(repeating: "a", count: 8_100)), .status(431)),
         .init("path of 10 KB", get("/" + String(repeating: "a", count: 10_240)), .statusOrClose(414)),
         .init("/../../etc/passwd", get("/../../etc/passwd"), .status(404)),
         .init("/assets/../../etc/passwd", get("/assets/../../etc/passwd"), .status(404)),

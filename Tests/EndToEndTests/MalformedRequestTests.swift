@@ -70,6 +70,28 @@ import TestSupport
         }
     }
 
+    /// libmicrohttpd refuses these before any callback and writes its answer's head twice; the
+    /// server answers first: one status line and a body exactly as long as its `Content-Length`.
+    @Test func aBadContentLengthGetsOneWholeAnswer() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let cases = [("+3", 400), ("3, 3", 400), ("0x3", 400), ("-1", 400), ("five", 400),
+                     ("99999999999999999999999", 413)]
+        for (value, status) in cases {
+            let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+            try? connection.send("POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(value)\r\n\r\nabc")
+            let reply = String(decoding: connection.readToEnd(), as: UTF8.self)
+            let parts = reply.components(separatedBy: "\r\n\r\n")
+            let head = parts[0].components(separatedBy: "\r\n")
+            let body = parts.dropFirst().joined(separator: "\r\n\r\n")
+            let length = head.first { $0.lowercased().hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).trimmingPrefix(" ")) }
+            #expect(head.first == "HTTP/1.1 \(status) \(status == 400 ? "Bad Request" : "Content Too Large")", "\(value)")
+            #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "\(value): \(reply)")
+            #expect(length == body.utf8.count, "\(value)")
+            #expect(body.contains(status == 400 ? "Content-Length must be a plain decimal number" : "larger than"), "\(value)")
+        }
+        #expect(try server.client.get("/healthz").status == 200)
+    }
+
     @Test func oneServerSurvivesTheWholeBatteryThenStopsOnSIGTERM() throws {
         #expect(MalformedRequest.battery.count >= 40)
         let server = try ServerProcess(arguments: Self.arguments)

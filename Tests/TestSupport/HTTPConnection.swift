@@ -107,6 +107,13 @@ public final class HTTPConnection {
     /// Half-closes the connection: the server reads end-of-file after what was sent.
     public func finishSending() { shutdown(descriptor, Int32(SHUT_WR)) }
 
+    /// Every byte the server sends until it closes the connection (or the timeout passes).
+    public func readToEnd() -> [UInt8] {
+        while (try? fill()) ?? 0 > 0 {}
+        defer { buffer.removeAll() }
+        return buffer
+    }
+
     /// Whether the server has closed the connection (reads EOF within the timeout).
     public func isClosedByPeer() -> Bool { (try? fill()) == 0 }
 

@@ -17,6 +17,7 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
         core.requestStarted()
         let state = RequestState(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
         if core.configuration.metrics { state.startedAt = ServerMetrics.now() }
+        if let connection { PendingHeads.current.add(connection, state) }
         return state
     }
     return Unmanaged.passRetained(context).toOpaque()
@@ -47,6 +48,7 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
     let context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    if !context.headersSeen, let connection { PendingHeads.current.remove(connection) }
     context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if core.configuration.metrics {
@@ -148,4 +150,20 @@ func chunkReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
 func chunkFreeCallback(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     Unmanaged<ChunkedBodyBox>.fromOpaque(cls).takeRetainedValue().body.close()
+}
+
+/// libmicrohttpd's own messages (with `MHD_USE_ERROR_LOG`), on the thread that logged them. Most say
+/// a client misbehaved: debug lines, formatted only when those are written.
+func libraryLogCallback(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
+    guard let cls, let format, let arguments else { return }
+    Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        core.libraryLogged(format: format)
+        guard core.logger.logLevel <= .debug else { return }
+        var buffer = [UInt8](repeating: 0, count: 512)
+        let count = buffer.withUnsafeMutableBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+        }
+        let message = String(decoding: buffer.prefix(max(0, min(Int(count), buffer.count - 1))), as: UTF8.self)
+        core.logger.debug("libmicrohttpd", metadata: ["message": "\(message)"])
+    }
 }

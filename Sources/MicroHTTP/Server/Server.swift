@@ -50,6 +50,7 @@ public final class Server: Service {
             let socket = try ListeningSocket.open(host: configuration.host, port: configuration.port)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_USE_ITC.rawValue | MHD_USE_TURBO.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue
+                | MHD_USE_ERROR_LOG.rawValue
             if socket.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
             let connectionLimit = DescriptorBudget.connections(wanted: configuration.connectionLimit)
             if connectionLimit < configuration.connectionLimit {
@@ -60,7 +61,7 @@ public final class Server: Service {
             var options = dh_daemon_options(
                 flags: flags, listen_socket: socket.descriptor,
                 handler: accessHandlerCallback, completed: requestCompletedCallback, uri_log: uriLogCallback,
-                notify_connection: connectionNotifyCallback, accept_policy: acceptPolicyCallback,
+                notify_connection: connectionNotifyCallback, accept_policy: acceptPolicyCallback, logger: libraryLogCallback,
                 context: retained.toOpaque(), thread_pool_size: UInt32(max(1, configuration.threads)),
                 connection_timeout_seconds: configuration.connectionTimeout,
                 connection_limit: connectionLimit,

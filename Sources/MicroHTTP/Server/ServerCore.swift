@@ -53,6 +53,7 @@ final class ServerCore: Sendable {
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
+            PendingHeads.current.remove(connection)
             headDeadlines.headArrived(connection)
             return begin(connection, method, context)
         }
@@ -73,11 +74,14 @@ final class ServerCore: Sendable {
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
         if dh_request_header_size(connection) > configuration.connectionMemoryLimit - Self.answerReserve {
-            // libmicrohttpd builds the answer's head in the memory the request's head still fills:
-            // past this it closes the connection without a word. A short answer still fits.
+            // libmicrohttpd builds the answer's head in the memory the request's head still fills,
+            // and near the pool's size it has none left: it would close without a word.
             logger.notice("request head too large", metadata: ["request": "\(context.id)"])
-            let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts.\n"
-            return queue(.text(message, status: .requestHeaderFieldsTooLarge), for: context, on: connection)
+            let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts."
+            context.status = Status.requestHeaderFieldsTooLarge.rawValue
+            DirectAnswer.send(errorResponse(.requestHeaderFieldsTooLarge, message, id: context.id), id: context.id,
+                              on: dh_connection_fd(connection))
+            return .NO
         }
         if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
                                                        span: configuration.connectionMemoryLimit) {
@@ -167,7 +171,7 @@ final class ServerCore: Sendable {
         }
     }
 
-    private var tooLargeMessage: String {
+    var tooLargeMessage: String {
         "The request body is larger than the \(configuration.bodyLimit / 1024) KiB this server accepts."
     }
 
@@ -181,7 +185,7 @@ final class ServerCore: Sendable {
     }
 
     /// A static name passes its own NUL-terminated bytes to C; a `String` would be copied first.
-    private func header(_ connection: OpaquePointer, _ name: StaticString) -> String? {
+    func header(_ connection: OpaquePointer, _ name: StaticString) -> String? {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name.cString).map { String(cString: $0) }
     }
 }
