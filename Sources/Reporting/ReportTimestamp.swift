@@ -2,7 +2,7 @@ import Foundation
 
 /// Fast `YYYY-MM-DDTHH:MM:SS.mmmZ` formatting and parsing from epoch milliseconds, without DateFormatter.
 public enum ReportTimestamp {
-    static let msPerDay: Int64 = 86_400_000
+    public static let msPerDay: Int64 = 86_400_000
     /// 0000-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: the range the four-digit year can show.
     static let minMilliseconds: Int64 = -62_167_219_200_000
     static let maxMilliseconds: Int64 = 253_402_300_799_999
@@ -124,7 +124,7 @@ public enum ReportTimestamp {
         return era * 146_097 + doe - 719_468
     }
 
-    static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
+    public static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
         let q = a / b
         return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
     }

@@ -9,7 +9,8 @@ public enum ReportSchema {
         public let description: String
     }
 
-    /// Migration `n` is `migrations[n - 1]`; append, never edit a released one.
+    /// Migration `n` is `migrations[n - 1]`; append, never edit a released one. A migration may
+    /// also fill its new tables from what is there (`backfills`).
     static let migrations: [String] = [
         """
         CREATE TABLE report_events (
@@ -42,7 +43,33 @@ public enum ReportSchema {
             complete_until timestamptz
         );
         """,
+        // Experiment rollups, so /reports/experiments reads a few rows per minute and sketches
+        // per hour and day instead of every event's properties.
+        """
+        CREATE TABLE report_experiment_minutes (
+            minute timestamptz NOT NULL,
+            instance text NOT NULL,
+            experiment text NOT NULL,
+            grp text NOT NULL,
+            name text NOT NULL,
+            layout text NOT NULL DEFAULT '',
+            events bigint NOT NULL,
+            PRIMARY KEY (minute, instance, experiment, grp, name, layout)
+        );
+        CREATE TABLE report_experiment_sketches (
+            span text NOT NULL CHECK (span IN ('hour', 'day')),
+            start timestamptz NOT NULL,
+            instance text NOT NULL,
+            experiment text NOT NULL,
+            grp text NOT NULL,
+            registers bytea NOT NULL,
+            PRIMARY KEY (span, start, instance, experiment, grp)
+        );
+        """,
     ]
+
+    /// Run right after the migration of the same version, in its transaction.
+    static let backfills: [Int: @Sendable (PostgresConnection) throws -> Void] = [2: { try ExperimentBackfill.run($0) }]
 
     /// The version this build writes.
     public static var currentVersion: Int { migrations.count }
@@ -68,6 +95,7 @@ public enum ReportSchema {
             }
             for version in stride(from: found + 1, through: currentVersion, by: 1) {
                 try connection.execute(migrations[version - 1])
+                try backfills[version]?(connection)
                 try connection.query("INSERT INTO report_schema_version (version) VALUES ($1)", ["\(version)"])
             }
             try connection.execute("COMMIT")

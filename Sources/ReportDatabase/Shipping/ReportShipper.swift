@@ -5,8 +5,8 @@ import Reporting
 import Synchronization
 
 /// Copies the local report log into PostgreSQL, exactly once: each batch of new lines goes in by
-/// COPY into a staging table, then into the events table and the per-minute counts, and the
-/// instance's position moves, all in one transaction. After any failure (even a commit whose
+/// COPY into the events table, its per-minute counts and experiment figures (counted while
+/// reading) are added to the rollups, and the instance's position moves, all in one transaction. After any failure (even a commit whose
 /// outcome is unknown) it reconnects and resumes from the position the database holds, so a line
 /// is never shipped twice nor skipped. The local log stays the outbox: while PostgreSQL is down
 /// pages and the log go on, and the shipper retries with backoff, then catches up.
@@ -123,6 +123,7 @@ public final class ReportShipper: Service {
             CREATE TEMP TABLE report_minute_staging (minute timestamptz, name text, layout text, events bigint)
             ON COMMIT DELETE ROWS
             """)
+        try connection.execute(ExperimentTally.stagingSQL)
         try connection.query("""
             INSERT INTO report_positions (instance, segment, "offset") VALUES ($1, '', 0)
             ON CONFLICT (instance) DO NOTHING
@@ -215,6 +216,7 @@ public final class ReportShipper: Service {
                     SELECT minute, $1, name, layout, events FROM report_minute_staging
                     ON CONFLICT (minute, instance, name, layout) DO UPDATE SET events = report_minutes.events + excluded.events
                     """, [configuration.instance])
+                try batch.experiments.write(connection, instance: configuration.instance)
             }
             try connection.query("""
                 UPDATE report_positions SET segment = $2, "offset" = $3, events = events + $4, shipped_at = now(),

@@ -8,6 +8,8 @@ struct ShipBatch {
     /// Events per minute, name and layout: the batch's share of `report_minutes`, counted here
     /// so the database only adds a few rows.
     var minutes: [MinuteKey: Int] = [:]
+    /// The batch's share of the experiment rollups.
+    var experiments = ExperimentTally()
     /// The newest event time shipped (ms): the batch is complete up to it.
     var newestMs: Int64?
     /// Lines that were not events (torn or edited by hand): skipped, their bytes still passed.
@@ -102,6 +104,8 @@ struct ShipBatch {
                     days.insert(EventPartitions.day(ms: ms))
                     let minute = ms >= 0 ? ms / 60_000 * 60_000 : (ms - 59_999) / 60_000 * 60_000
                     minutes[MinuteKey(minuteMs: minute, name: event.name.rawValue, layout: event.layout ?? ""), default: 0] += 1
+                    experiments.add(ms: ms, name: event.name.rawValue, layout: event.layout, visitor: event.visitor,
+                                    properties: event.properties)
                     newestMs = max(newestMs ?? ms, ms)
                 } else {
                     malformed += 1

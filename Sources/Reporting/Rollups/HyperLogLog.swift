@@ -1,19 +1,19 @@
 /// A HyperLogLog sketch of distinct visitors: 4,096 one-byte registers (about 1.6% standard error),
 /// mergeable by register-wise maximum, so hours and segments combine exactly as one sketch would.
-struct HyperLogLog: Sendable, Equatable {
-    static let precision = 12
-    static let count = 1 << precision
-    var registers: [UInt8]
+public struct HyperLogLog: Sendable, Equatable {
+    public static let precision = 12
+    public static let count = 1 << precision
+    public private(set) var registers: [UInt8]
 
-    init() { registers = [UInt8](repeating: 0, count: Self.count) }
+    public init() { registers = [UInt8](repeating: 0, count: Self.count) }
 
-    init?(registers: [UInt8]) {
+    public init?(registers: [UInt8]) {
         guard registers.count == Self.count else { return nil }
         self.registers = registers
     }
 
     @inline(__always)
-    mutating func add(hash: UInt64) {
+    public mutating func add(hash: UInt64) {
         let index = Int(hash >> UInt64(64 - Self.precision))
         let rank = UInt8(truncatingIfNeeded: ((hash << UInt64(Self.precision)) | (1 << (Self.precision - 1))).leadingZeroBitCount + 1)
         registers.withUnsafeMutableBufferPointer { registers in
@@ -21,7 +21,7 @@ struct HyperLogLog: Sendable, Equatable {
         }
     }
 
-    mutating func merge(_ other: HyperLogLog) {
+    public mutating func merge(_ other: HyperLogLog) {
         registers.withUnsafeMutableBufferPointer { mine in
             other.registers.withUnsafeBufferPointer { theirs in
                 for index in 0..<Self.count where theirs[index] > mine[index] { mine[index] = theirs[index] }
@@ -30,7 +30,7 @@ struct HyperLogLog: Sendable, Equatable {
     }
 
     /// The estimated number of distinct values added (with the small-range correction).
-    var estimate: Int {
+    public var estimate: Int {
         var sum = 0.0
         var zeros = 0
         for register in registers {
@@ -45,7 +45,7 @@ struct HyperLogLog: Sendable, Equatable {
 
     /// A stable 64-bit hash of a visitor id (FNV-1a with a final avalanche): sketches are persisted,
     /// so Swift's per-process seeded hashing cannot be used.
-    static func hash(_ string: String) -> UInt64 {
+    public static func hash(_ string: String) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         var copy = string
         copy.withUTF8 { bytes in

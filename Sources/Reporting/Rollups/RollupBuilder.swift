@@ -62,7 +62,7 @@ struct RollupBuilder {
             hourSketchUsed = true
         }
         if !event.properties.isEmpty {
-            Self.forEachExperiment(event.properties) { experiment, group in
+            ReportEvent.forEachExperiment(in: event.properties) { experiment, group in
                 let x = cache.id(experiment)
                 let g = cache.id(group)
                 counted.groups[GroupKey(minute: minute, experiment: x, group: g, event: name, layout: layout), default: 0] += 1
@@ -76,16 +76,5 @@ struct RollupBuilder {
         if ms < counted.firstMs { counted.firstMs = ms }
         if ms > counted.lastMs { counted.lastMs = ms }
         return hash
-    }
-
-    /// Calls `body` with each (experiment, group) the properties name: `experiment.<name>` keys,
-    /// and the legacy `experiment` + `group` pair unless the same experiment is also named the new way.
-    static func forEachExperiment(_ properties: [String: String], _ body: (String, String) -> Void) {
-        for (key, value) in properties where key.utf8.count > 11 && key.hasPrefix("experiment.") {
-            body(String(key.dropFirst(11)), value)
-        }
-        if let name = properties["experiment"], let group = properties["group"], properties["experiment." + name] == nil {
-            body(name, group)
-        }
     }
 }

@@ -48,9 +48,9 @@ public struct ReportRange: Sendable, Equatable {
     }
 
     /// The first minute included (minutes since 1970), or nil when open.
-    var fromMinute: Int64? { from.map { ReportTimestamp.floorDiv(ReportTimestamp.milliseconds($0), 60_000) } }
+    public var fromMinute: Int64? { from.map { ReportTimestamp.floorDiv(ReportTimestamp.milliseconds($0), 60_000) } }
     /// The first minute excluded, or nil when open.
-    var toMinute: Int64? { to.map { ReportTimestamp.floorDiv(ReportTimestamp.milliseconds($0), 60_000) } }
+    public var toMinute: Int64? { to.map { ReportTimestamp.floorDiv(ReportTimestamp.milliseconds($0), 60_000) } }
 
     /// Whether an event at `ms` lies in the range, by whole minutes.
     func contains(ms: Int64) -> Bool {

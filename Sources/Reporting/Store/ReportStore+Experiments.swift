@@ -46,7 +46,7 @@ extension ReportStore {
                 group: names[Int(id.group)],
                 layouts: Dictionary(uniqueKeysWithValues: group.layouts.filter { $0.key != 0 }.map { (names[Int($0.key)], $0.value) }),
                 views: group.views, selections: group.selections,
-                visitors: visitorEstimate(segments, firstMinute: firstMinute, endMinute: endMinute, experiment: id.experiment, group: id.group),
+                visitors: visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: id.experiment, group: id.group),
                 days: group.days.sorted { $0.key < $1.key }.map {
                     (ReportTimestamp.date(milliseconds: $0.key * ReportTimestamp.msPerDay), $0.value.views, $0.value.selections)
                 })

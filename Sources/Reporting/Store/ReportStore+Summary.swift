@@ -95,7 +95,7 @@ extension ReportStore {
             summary.total = total
             summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (allNames[Int($0.key)], $0.value) })
             summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (allNames[Int($0.key)], $0.value) })
-            summary.visitors = visitorEstimate(segments, firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
+            summary.visitors = visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
         }
         summary.series = seriesPoints(series, base: base, bucket: bucket)
         return summary
@@ -164,12 +164,15 @@ extension ReportStore {
         }
     }
 
-    /// The merged hourly sketches of the hours the minutes touch.
-    func visitorEstimate(_ segments: [SegmentEntry], firstMinute: Int64, endMinute: Int64, experiment: UInt32, group: UInt32) -> Int {
+    /// The merged hourly sketches of the hours the minutes touch, from every segment holding one of
+    /// those hours: a segment that ends before the range's first minute may still hold its hour.
+    func visitorEstimate(firstMinute: Int64, endMinute: Int64, experiment: UInt32, group: UInt32) -> Int {
         let firstHour = Int32(clamping: ReportTimestamp.floorDiv(firstMinute, 60))
         let lastHour = Int32(clamping: ReportTimestamp.floorDiv(endMinute - 1, 60))
+        let hours = ReportRange(from: ReportTimestamp.date(milliseconds: Int64(firstHour) * 3_600_000),
+                                to: ReportTimestamp.date(milliseconds: (Int64(lastHour) + 1) * 3_600_000))
         var merged: HyperLogLog?
-        for segment in segments {
+        for segment in segments(in: hours) {
             for (key, sketch) in segment.rollup.sketches
             where key.experiment == experiment && key.group == group && key.hour >= firstHour && key.hour <= lastHour {
                 if merged == nil { merged = sketch } else { merged!.merge(sketch) }

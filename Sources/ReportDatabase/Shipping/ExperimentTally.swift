@@ -1,0 +1,141 @@
+import Reporting
+
+/// Experiment figures counted while reading events, written in the same transaction as the events:
+/// events per minute, experiment, group, name and layout (`report_experiment_minutes`), and a
+/// HyperLogLog of the visitors per hour and per day, experiment and group
+/// (`report_experiment_sketches`), as the local rollups keep them. A sketch is merged by
+/// register-wise maximum, so shipping the same events twice would not change it either.
+struct ExperimentTally {
+    struct MinuteKey: Hashable {
+        let minuteMs: Int64
+        let experiment: String
+        let group: String
+        let name: String
+        let layout: String
+    }
+
+    struct SketchKey: Hashable {
+        let span: Span
+        let startMs: Int64
+        let experiment: String
+        let group: String
+    }
+
+    enum Span: String { case hour, day }
+
+    private(set) var minutes: [MinuteKey: Int] = [:]
+    private(set) var sketches: [SketchKey: HyperLogLog] = [:]
+
+    /// Counts the event under every experiment its properties name.
+    mutating func add(ms: Int64, name: String, layout: String?, visitor: String?, properties: [String: String]) {
+        guard !properties.isEmpty else { return }
+        let minute = ReportTimestamp.floorDiv(ms, 60_000) * 60_000
+        let hour = ReportTimestamp.floorDiv(ms, 3_600_000) * 3_600_000
+        let day = ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay) * ReportTimestamp.msPerDay
+        let hash = visitor.map(HyperLogLog.hash)
+        ReportEvent.forEachExperiment(in: properties) { experiment, group in
+            minutes[MinuteKey(minuteMs: minute, experiment: experiment, group: group, name: name, layout: layout ?? ""),
+                    default: 0] += 1
+            guard let hash else { return }
+            sketches[SketchKey(span: .hour, startMs: hour, experiment: experiment, group: group), default: HyperLogLog()]
+                .add(hash: hash)
+            sketches[SketchKey(span: .day, startMs: day, experiment: experiment, group: group), default: HyperLogLog()]
+                .add(hash: hash)
+        }
+    }
+
+    /// The session's staging table for the minute counts; made once per connection.
+    static let stagingSQL = """
+        CREATE TEMP TABLE IF NOT EXISTS report_experiment_staging
+            (minute timestamptz, experiment text, grp text, name text, layout text, events bigint)
+        ON COMMIT DELETE ROWS
+        """
+
+    /// Adds the tally to `instance`'s rows. Inside the caller's transaction, after `stagingSQL`.
+    func write(_ connection: PostgresConnection, instance: String) throws {
+        guard !minutes.isEmpty else { return }
+        var rows: [UInt8]? = minuteRows
+        try connection.copyIn("COPY report_experiment_staging FROM STDIN") { defer { rows = nil }; return rows }
+        try connection.query("""
+            INSERT INTO report_experiment_minutes (minute, instance, experiment, grp, name, layout, events)
+            SELECT minute, $1, experiment, grp, name, layout, events FROM report_experiment_staging
+            ON CONFLICT (minute, instance, experiment, grp, name, layout)
+            DO UPDATE SET events = report_experiment_minutes.events + excluded.events
+            """, [instance])
+        guard !sketches.isEmpty else { return }
+        // Only this instance's shipper writes its rows: read, merge here, write back.
+        var merged = sketches
+        let starts = Set(sketches.keys.map { ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: $0.startMs)) })
+        let stored = try connection.query("""
+            SELECT span, (extract(epoch FROM start) * 1000)::bigint AS ms, experiment, grp,
+                   encode(registers, 'hex') AS registers
+            FROM report_experiment_sketches WHERE instance = $1 AND start = ANY($2::timestamptz[])
+            """, [instance, "{" + starts.sorted().joined(separator: ",") + "}"])
+        for row in stored.rows {
+            guard let span = row[0].flatMap(Span.init(rawValue:)), let ms = row[1].flatMap({ Int64($0) }),
+                  let experiment = row[2], let group = row[3], let sketch = row[4].flatMap(Self.sketch(hex:))
+            else { continue }
+            let key = SketchKey(span: span, startMs: ms, experiment: experiment, group: group)
+            merged[key]?.merge(sketch)
+        }
+        var values: [String] = []
+        var parameters: [String?] = [instance]
+        for (key, sketch) in merged {
+            let at = parameters.count
+            values.append("($1, $\(at + 1), $\(at + 2)::timestamptz, $\(at + 3), $\(at + 4), decode($\(at + 5), 'hex'))")
+            parameters += [key.span.rawValue, ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.startMs)),
+                           key.experiment, key.group, Self.hex(sketch.registers)]
+        }
+        try connection.query("""
+            INSERT INTO report_experiment_sketches (instance, span, start, experiment, grp, registers)
+            VALUES \(values.joined(separator: ", "))
+            ON CONFLICT (span, start, instance, experiment, grp) DO UPDATE SET registers = excluded.registers
+            """, parameters)
+    }
+
+    /// The minute counts as COPY rows: minute, experiment, group, name, layout, events.
+    private var minuteRows: [UInt8] {
+        var out = CopyRows(instance: "")
+        for (key, count) in minutes {
+            out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.minuteMs)).utf8)
+            for field in [key.experiment, key.group, key.name, key.layout] {
+                out.tab()
+                out.text(field)
+            }
+            out.tab()
+            out.bytes.append(contentsOf: String(count).utf8)
+            out.bytes.append(10)
+        }
+        return out.bytes
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            out.append(digits[Int(byte >> 4)])
+            out.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A sketch from `encode(registers, 'hex')`; nil if it is not one.
+    static func sketch(hex: String) -> HyperLogLog? {
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): c - UInt8(ascii: "a") + 10
+            default: nil
+            }
+        }
+        let digits = Array(hex.utf8)
+        guard digits.count == HyperLogLog.count * 2 else { return nil }
+        var registers = [UInt8](repeating: 0, count: HyperLogLog.count)
+        for index in registers.indices {
+            guard let high = nibble(digits[2 * index]), let low = nibble(digits[2 * index + 1]) else { return nil }
+            registers[index] = high << 4 | low
+        }
+        return HyperLogLog(registers: registers)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import ReportDatabase
+import Reporting
+import Testing
+import TestSupport
+
+/// `/reports/experiments` over the database reads the experiment rollups the shipper keeps; its
+/// figures must be the local store's own for the same events, visitors included (the same
+/// sketches, merged by hours or whole days).
+@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+struct SharedExperimentsTests {
+    /// Events over about three days, tagged in both ways and with two experiments at once.
+    static func randomEvents(_ count: Int, seed: UInt64) -> [ReportEvent] {
+        var random = SplitMix64(state: seed)
+        var ms = ReportTimestamp.milliseconds(ReportTimestamp.parse("2026-11-23T20:00:00.000Z")!)
+        return (0..<count).map { _ in
+            ms += Int64.random(in: 0...120_000, using: &random) * (Bool.random(using: &random) ? 1 : 0)
+            var properties: [String: String] = [:]
+            switch Int.random(in: 0..<6, using: &random) {
+            case 0: properties["experiment.hero"] = ["a", "b"].randomElement(using: &random)!
+            case 1: properties = ["experiment": "hero", "group": ["a", "b"].randomElement(using: &random)!]
+            case 2:
+                properties["experiment.hero"] = "b"
+                properties["experiment.color"] = ["red", "blue"].randomElement(using: &random)!
+            case 3: properties["row"] = "1"
+            default: break
+            }
+            return ReportEvent(
+                (ReportEvent.Name.known + ["custom_thing"]).randomElement(using: &random)!,
+                timestamp: ReportTimestamp.date(milliseconds: ms),
+                layout: [nil, "list", "grid"].randomElement(using: &random)!,
+                visitor: Int.random(in: 0..<10, using: &random) == 0 ? nil : "v\(Int.random(in: 0..<400, using: &random))",
+                properties: properties)
+        }
+    }
+
+    @Test func equalTheLocalStoresOverRandomRangesAndAreBackfilledByTheMigration() throws {
+        let directory = try TemporaryDirectory("shared-experiments")
+        defer { directory.remove() }
+        let events = Self.randomEvents(8000, seed: 3)
+        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
+        configuration.segmentBytes = 64 * 1024
+        let log = try ReportLog(configuration: configuration)
+        for event in events { log.record(event) }
+        log.shutdown()
+        let store = try ReportStore(directory: directory.path("reports"))
+
+        let postgres = try TemporaryPostgres()
+        var shipping = ShipperConfiguration(databaseURL: postgres.url, instance: "a:1", reportLog: directory.path("reports"))
+        shipping.pollInterval = 0.05
+        shipping.batchLines = 1500
+        let shipper = ReportShipper(configuration: shipping, logger: Logger(label: "test"))
+        try shipper.start()
+        for _ in 0..<600 where shipper.status.shippedEvents < events.count { Thread.sleep(forTimeInterval: 0.05) }
+        shipper.shutdown()
+        #expect(shipper.status.shippedEvents == events.count)
+
+        let shared = SharedReports(url: postgres.url)
+        let first = ReportTimestamp.milliseconds(events[0].timestamp)
+        let span = ReportTimestamp.milliseconds(events[events.count - 1].timestamp) - first
+        var random = SplitMix64(state: 9)
+        var ranges = [ReportRange(), ReportRange(from: ReportTimestamp.date(milliseconds: first + span / 2))]
+        for _ in 0..<30 {
+            let a = first - 3_600_000 + Int64.random(in: 0...(span + 7_200_000), using: &random)
+            let b = first - 3_600_000 + Int64.random(in: 0...(span + 7_200_000), using: &random)
+            ranges.append(ReportRange(from: Bool.random(using: &random) ? nil : ReportTimestamp.date(milliseconds: min(a, b)),
+                                      to: ReportTimestamp.date(milliseconds: max(a, b))))
+        }
+        let all = store.experiments()
+        #expect(all.map(\.name) == ["color", "hero"])
+        #expect(all.flatMap(\.groups).allSatisfy { $0.visitors > 0 && $0.days.count >= 3 })
+        for range in ranges {
+            #expect(try shared.experiments(range) == store.experiments(range), "\(range)")
+        }
+
+        // A database from before the rollups: migrating fills them from the events it holds.
+        _ = try postgres.psql("DROP TABLE report_experiment_minutes, report_experiment_sketches")
+        _ = try postgres.psql("DELETE FROM report_schema_version WHERE version = 2")
+        let connection = try PostgresConnection(url: postgres.url)
+        #expect(try ReportSchema.migrate(connection) == 1)
+        for range in ranges.prefix(10) {
+            #expect(try shared.experiments(range) == store.experiments(range), "\(range)")
+        }
+    }
+}
