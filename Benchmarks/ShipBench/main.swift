@@ -18,9 +18,9 @@ let directory = FileManager.default.temporaryDirectory.appendingPathComponent("s
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
 
-// Segments of 250,000 events, shaped like the home's: launch and selections with a visitor,
-// a request id and an experiment property.
-let start = Date()
+// Segments of 250,000 events spread over the day before now, shaped like the home's: launch and
+// selections with a visitor, a request id and an experiment property.
+let start = Date().addingTimeInterval(-86_400)
 let names: [ReportEvent.Name] = [.launch, .launch, .longSelected, .shortSelected, .horizontalSwipe]
 var written = 0
 var segment = 0
@@ -29,7 +29,7 @@ while written < total {
     bytes.reserveCapacity(64 << 20)
     let count = min(250_000, total - written)
     for index in written..<(written + count) {
-        ReportEvent(names[index % names.count], timestamp: start.addingTimeInterval(Double(index) / 10_000),
+        ReportEvent(names[index % names.count], timestamp: start.addingTimeInterval(Double(index) * 86_400 / Double(total)),
                     layout: index % 2 == 0 ? "grid" : "list", item: "item-\(index % 40)",
                     visitor: String(format: "%016llx", UInt64(index % 50_000) &* 0x9E3779B97F4A7C15),
                     request: "req-\(index)", properties: ["experiment.hero": index % 2 == 0 ? "a" : "b"])
@@ -67,3 +67,18 @@ shipper.shutdown()
 // The shipper's own CPU (reading, parsing, COPY rows) apart from PostgreSQL's.
 print(String(format: "shipped %d events in %.2f s: %.0f events/s (batches of %d); the shipper's CPU %.2f s, %.0f events per CPU second",
              total, seconds, Double(total) / seconds, batch, cpu, Double(total) / cpu))
+
+// What /reports/experiments costs over the database now holding them: its query timed as the
+// page runs it, the first run apart (cold), then 20 more.
+let shared = SharedReports(url: url)
+func timed(_ body: () throws -> Void) rethrows -> Double {
+    let began = ContinuousClock.now
+    try body()
+    let elapsed = (ContinuousClock.now - began).components
+    return Double(elapsed.seconds) * 1e3 + Double(elapsed.attoseconds) / 1e15
+}
+var groups = 0
+let cold = try timed { groups = try shared.experiments().reduce(0) { $0 + $1.groups.count } }
+var warm = try (0..<20).map { _ in try timed { _ = try shared.experiments() } }.sorted()
+print(String(format: "/reports/experiments over the database (%d groups): first %.1f ms, then p50 %.1f ms, max of 20 %.1f ms",
+             groups, cold, warm[warm.count / 2], warm[warm.count - 1]))

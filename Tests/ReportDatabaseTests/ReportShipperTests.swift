@@ -84,6 +84,9 @@ struct ReportShipperTests {
         #expect(try postgres.psql("SELECT segment || ':' || \"offset\" FROM report_positions WHERE instance = 'a:1'")
                 == "\(second):\(try Data(contentsOf: URL(fileURLWithPath: directory.path(second))).count)")
         #expect(try postgres.psql("SELECT properties->>'experiment.hero' FROM report_events LIMIT 1") == "a\\b\t\"c\"")
+        // The group, a COPY text field with a backslash and a tab, in the experiment rollups.
+        #expect(try postgres.psql("SELECT DISTINCT grp FROM report_experiment_counts") == "a\\b\t\"c\"")
+        #expect(try postgres.psql("SELECT sum(events) FROM report_experiment_counts WHERE span = 'minute'") == "2615")
         // One partition per day, a BRIN index on time.
         #expect(try postgres.psql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'report_events'::regclass") >= "2")
         #expect(try postgres.psql("SELECT count(*) FROM report_events_20261125") == "115")
@@ -149,7 +152,7 @@ struct ReportShipperTests {
         let partitions = { try postgres.psql("SELECT string_agg(c.relname, ' ' ORDER BY c.relname) FROM pg_inherits i "
                                              + "JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = 'report_events'::regclass") }
         #expect(try partitions().contains("report_events_20201124"))
-        // The next start's housekeeping drops the old day, its rows and its per-minute counts.
+        // The next start's housekeeping drops the old day, its rows and its rollups.
         running = ReportShipper(configuration: configuration, logger: Logger(label: "test"))
         try running.start()
         for _ in 0..<200 where (try? partitions().contains("report_events_20201124")) == true { Thread.sleep(forTimeInterval: 0.05) }
@@ -158,6 +161,9 @@ struct ReportShipperTests {
         #expect(try partitions().contains("report_events_" + today.filter(\.isNumber)))
         #expect(try postgres.psql("SELECT count(*) FROM report_events") == "5")
         #expect(try postgres.psql("SELECT sum(events) FROM report_minutes") == "5")
+        #expect(try postgres.psql("SELECT sum(events) FROM report_experiment_counts WHERE span = 'day'") == "5")
+        #expect(try postgres.psql("SELECT count(*) FROM report_experiment_sketches WHERE start < '2021-01-01'") == "0")
+        #expect(try postgres.psql("SELECT count(*) FROM report_experiment_sketches") == "2")
         // Tomorrow's partition exists before any event needs it.
         #expect(try partitions().split(separator: " ").count == 2)
     }

@@ -5,18 +5,20 @@ extension SharedReports {
     /// Every instance's experiment figures over `range`, from the experiment rollups and by the
     /// local store's rules: counts by whole minutes; per experiment and group the home views by
     /// layout, selections, a per-day series, and distinct visitors from the HyperLogLog sketches
-    /// of the range's whole hours (days where whole days fit).
+    /// of the hours the range touches. Whole days and hours are read as one row each.
     public func experiments(_ range: ReportRange = ReportRange()) throws -> [ReportExperimentCounts] {
-        let stamp: (Int64?) -> String? = { $0.map { ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: $0)) } }
-        let spans = SketchSpans(fromMinute: range.fromMinute, toMinute: range.toMinute)
+        let minute = RangeCover.Unit.minute.ms, hour = RangeCover.Unit.hour.ms
+        let countCover = RangeCover(from: range.fromMinute.map { $0 * minute }, to: range.toMinute.map { $0 * minute },
+                                    units: RangeCover.Unit.allCases[...])
+        let sketchCover = RangeCover(
+            from: range.fromMinute.map { ReportTimestamp.floorDiv($0 * minute, hour) * hour },
+            to: range.toMinute.map { (ReportTimestamp.floorDiv($0 * minute - minute, hour) + 1) * hour },
+            units: [.hour, .day])
         let (counts, sketches) = try withConnection { connection in
-            let counts = try connection.query(Self.countsSQL, [stamp(range.fromMinute.map { $0 * 60_000 }),
-                                                               stamp(range.toMinute.map { $0 * 60_000 })])
-            let sketches = try connection.query(Self.sketchesSQL, [
-                spans.days == nil ? "false" : "true", stamp(spans.days?.from), stamp(spans.days?.to),
-                stamp(spans.before?.from), stamp(spans.before?.to), stamp(spans.after?.from), stamp(spans.after?.to),
-            ])
-            return (counts, sketches)
+            let countCondition = countCover.condition(first: 1)
+            let sketchCondition = sketchCover.condition(first: 1)
+            return (try connection.query(Self.countsSQL(countCondition.sql), countCondition.parameters),
+                    try connection.query(Self.sketchesSQL(sketchCondition.sql), sketchCondition.parameters))
         }
         let launch = ReportEvent.Name.launch.rawValue
         let selections: Set<String> = [ReportEvent.Name.longSelected.rawValue, ReportEvent.Name.shortSelected.rawValue,
@@ -54,21 +56,17 @@ extension SharedReports {
     }
 
     /// One row per (experiment, group, name, layout, day) with its events, oldest day first.
-    static let countsSQL = """
+    static func countsSQL(_ condition: String) -> String {
+        """
         SELECT experiment, grp, name, layout, to_char(day, 'YYYY-MM-DD') AS day, sum(events)::bigint AS events
-        FROM (SELECT experiment, grp, name, layout, date_trunc('day', minute AT TIME ZONE 'UTC') AS day, events
-              FROM report_experiment_minutes
-              WHERE ($1::timestamptz IS NULL OR minute >= $1) AND ($2::timestamptz IS NULL OR minute < $2)) m
+        FROM (SELECT experiment, grp, name, layout, date_trunc('day', start AT TIME ZONE 'UTC') AS day, events
+              FROM report_experiment_counts WHERE \(condition)) c
         GROUP BY experiment, grp, name, layout, day
         ORDER BY day
         """
+    }
 
-    /// The sketches of the whole days in the range and of the hours before and after them.
-    static let sketchesSQL = """
-        SELECT experiment, grp, encode(registers, 'hex') AS registers FROM report_experiment_sketches
-        WHERE (span = 'day' AND $1::boolean AND ($2::timestamptz IS NULL OR start >= $2)
-                                             AND ($3::timestamptz IS NULL OR start < $3))
-           OR (span = 'hour' AND start >= $4::timestamptz AND start < $5::timestamptz)
-           OR (span = 'hour' AND start >= $6::timestamptz AND start < $7::timestamptz)
-        """
+    static func sketchesSQL(_ condition: String) -> String {
+        "SELECT experiment, grp, encode(registers, 'hex') AS registers FROM report_experiment_sketches WHERE \(condition)"
+    }
 }

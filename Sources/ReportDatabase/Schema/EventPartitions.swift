@@ -41,7 +41,7 @@ struct EventPartitions {
         known.formUnion(missing)
     }
 
-    /// Drops the partitions (and per-minute counts) of days before `keepFrom`; returns the names dropped.
+    /// Drops the partitions (and the rollups) of days before `keepFrom`; returns the names dropped.
     mutating func dropBefore(day keepFrom: Int64, on connection: PostgresConnection) throws -> [String] {
         let rows = try connection.query("""
             SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
@@ -55,6 +55,8 @@ struct EventPartitions {
             for name in old { try connection.execute("DROP TABLE IF EXISTS \(name)") }
             let from = ReportTimestamp.string(from: Date(timeIntervalSince1970: TimeInterval(keepFrom * Self.secondsPerDay)))
             try connection.query("DELETE FROM report_minutes WHERE minute < $1", [from])
+            try connection.query("DELETE FROM report_experiment_counts WHERE start < $1", [from])
+            try connection.query("DELETE FROM report_experiment_sketches WHERE start < $1", [from])
             try connection.execute("COMMIT")
         } catch {
             try? connection.execute("ROLLBACK")

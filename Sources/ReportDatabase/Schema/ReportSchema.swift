@@ -43,18 +43,19 @@ public enum ReportSchema {
             complete_until timestamptz
         );
         """,
-        // Experiment rollups, so /reports/experiments reads a few rows per minute and sketches
-        // per hour and day instead of every event's properties.
+        // Experiment rollups, so /reports/experiments reads a few rows per day, hour and minute
+        // instead of every event's properties.
         """
-        CREATE TABLE report_experiment_minutes (
-            minute timestamptz NOT NULL,
+        CREATE TABLE report_experiment_counts (
+            span text NOT NULL CHECK (span IN ('minute', 'hour', 'day')),
+            start timestamptz NOT NULL,
             instance text NOT NULL,
             experiment text NOT NULL,
             grp text NOT NULL,
             name text NOT NULL,
             layout text NOT NULL DEFAULT '',
             events bigint NOT NULL,
-            PRIMARY KEY (minute, instance, experiment, grp, name, layout)
+            PRIMARY KEY (span, start, instance, experiment, grp, name, layout)
         );
         CREATE TABLE report_experiment_sketches (
             span text NOT NULL CHECK (span IN ('hour', 'day')),

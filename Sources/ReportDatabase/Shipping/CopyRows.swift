@@ -3,7 +3,7 @@ import Reporting
 /// Report events as rows of `COPY … FROM STDIN` in text format: tab-separated, `\N` for NULL,
 /// backslash escapes; the properties as a JSON object for the `jsonb` column. PostgreSQL text
 /// cannot hold NUL, so NUL characters are left out.
-struct CopyRows {
+struct CopyRows: Sendable {
     var bytes: [UInt8] = []
     var count = 0
 
@@ -58,9 +58,24 @@ struct CopyRows {
         if let value { text(value) } else { bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")]) }
     }
 
-    /// A COPY text field: backslash, tab, newline and carriage return escaped.
+    /// A COPY text field: backslash, tab, newline and carriage return escaped. The runs between
+    /// those bytes (nearly always the whole value) are appended at once.
     mutating func text(_ value: String) {
-        for byte in value.utf8 { copyByte(byte) }
+        var value = value
+        value.withUTF8 { utf8 in
+            var run = 0
+            for index in utf8.indices {
+                let byte = utf8[index]
+                switch byte {
+                case 0, 9, 10, 13, UInt8(ascii: "\\"): break
+                default: continue
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index]))
+                copyByte(byte)
+                run = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run...]))
+        }
     }
 
     private mutating func copyByte(_ byte: UInt8) {

@@ -1,13 +1,17 @@
 import Reporting
 
-/// Experiment figures counted while reading events, written in the same transaction as the events:
-/// events per minute, experiment, group, name and layout (`report_experiment_minutes`), and a
-/// HyperLogLog of the visitors per hour and per day, experiment and group
-/// (`report_experiment_sketches`), as the local rollups keep them. A sketch is merged by
-/// register-wise maximum, so shipping the same events twice would not change it either.
-struct ExperimentTally {
-    struct MinuteKey: Hashable {
-        let minuteMs: Int64
+/// Experiment figures counted while reading events, written in the same transaction as the events
+/// (`report_experiment_counts`, `report_experiment_sketches`): events per experiment, group, name
+/// and layout by minute, hour and day, and a HyperLogLog of the visitors per experiment and group
+/// by hour, as the local rollups keep them, and by day. Hours and days are summed or merged from
+/// the minutes and hours when written. A sketch is merged by register-wise maximum, so shipping
+/// the same events twice would not change it either.
+struct ExperimentTally: Sendable {
+    typealias Unit = RangeCover.Unit
+
+    struct CountKey: Hashable {
+        var unit: Unit
+        var startMs: Int64
         let experiment: String
         let group: String
         let name: String
@@ -15,75 +19,97 @@ struct ExperimentTally {
     }
 
     struct SketchKey: Hashable {
-        let span: Span
-        let startMs: Int64
+        var unit: Unit
+        var startMs: Int64
         let experiment: String
         let group: String
     }
 
-    enum Span: String { case hour, day }
-
-    private(set) var minutes: [MinuteKey: Int] = [:]
+    /// By minute; hours and days are made from these when written.
+    private(set) var minutes: [CountKey: Int] = [:]
+    /// By hour; days are made from these when written.
     private(set) var sketches: [SketchKey: HyperLogLog] = [:]
 
     /// Counts the event under every experiment its properties name.
     mutating func add(ms: Int64, name: String, layout: String?, visitor: String?, properties: [String: String]) {
         guard !properties.isEmpty else { return }
-        let minute = ReportTimestamp.floorDiv(ms, 60_000) * 60_000
-        let hour = ReportTimestamp.floorDiv(ms, 3_600_000) * 3_600_000
-        let day = ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay) * ReportTimestamp.msPerDay
+        let minute = ReportTimestamp.floorDiv(ms, Unit.minute.ms) * Unit.minute.ms
+        let hour = ReportTimestamp.floorDiv(ms, Unit.hour.ms) * Unit.hour.ms
         let hash = visitor.map(HyperLogLog.hash)
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
-            minutes[MinuteKey(minuteMs: minute, experiment: experiment, group: group, name: name, layout: layout ?? ""),
-                    default: 0] += 1
+            minutes[CountKey(unit: .minute, startMs: minute, experiment: experiment, group: group, name: name,
+                             layout: layout ?? ""), default: 0] += 1
             guard let hash else { return }
-            sketches[SketchKey(span: .hour, startMs: hour, experiment: experiment, group: group), default: HyperLogLog()]
-                .add(hash: hash)
-            sketches[SketchKey(span: .day, startMs: day, experiment: experiment, group: group), default: HyperLogLog()]
+            sketches[SketchKey(unit: .hour, startMs: hour, experiment: experiment, group: group), default: HyperLogLog()]
                 .add(hash: hash)
         }
     }
 
-    /// The session's staging table for the minute counts; made once per connection.
+    /// Every count row: the minutes, and the hours and days summed from them.
+    var counts: [CountKey: Int] {
+        var all = minutes
+        for (key, count) in minutes {
+            for unit in [Unit.hour, .day] {
+                var coarser = key
+                coarser.unit = unit
+                coarser.startMs = ReportTimestamp.floorDiv(key.startMs, unit.ms) * unit.ms
+                all[coarser, default: 0] += count
+            }
+        }
+        return all
+    }
+
+    /// Every sketch row: the hours, and the days merged from them.
+    var spans: [SketchKey: HyperLogLog] {
+        var all = sketches
+        for (key, sketch) in sketches {
+            var day = key
+            day.unit = .day
+            day.startMs = ReportTimestamp.floorDiv(key.startMs, Unit.day.ms) * Unit.day.ms
+            all[day, default: HyperLogLog()].merge(sketch)
+        }
+        return all
+    }
+
+    /// The session's staging table for the counts; made once per connection.
     static let stagingSQL = """
         CREATE TEMP TABLE IF NOT EXISTS report_experiment_staging
-            (minute timestamptz, experiment text, grp text, name text, layout text, events bigint)
+            (span text, start timestamptz, experiment text, grp text, name text, layout text, events bigint)
         ON COMMIT DELETE ROWS
         """
 
     /// Adds the tally to `instance`'s rows. Inside the caller's transaction, after `stagingSQL`.
     func write(_ connection: PostgresConnection, instance: String) throws {
         guard !minutes.isEmpty else { return }
-        var rows: [UInt8]? = minuteRows
+        var rows: [UInt8]? = countRows
         try connection.copyIn("COPY report_experiment_staging FROM STDIN") { defer { rows = nil }; return rows }
         try connection.query("""
-            INSERT INTO report_experiment_minutes (minute, instance, experiment, grp, name, layout, events)
-            SELECT minute, $1, experiment, grp, name, layout, events FROM report_experiment_staging
-            ON CONFLICT (minute, instance, experiment, grp, name, layout)
-            DO UPDATE SET events = report_experiment_minutes.events + excluded.events
+            INSERT INTO report_experiment_counts (span, start, instance, experiment, grp, name, layout, events)
+            SELECT span, start, $1, experiment, grp, name, layout, events FROM report_experiment_staging
+            ON CONFLICT (span, start, instance, experiment, grp, name, layout)
+            DO UPDATE SET events = report_experiment_counts.events + excluded.events
             """, [instance])
         guard !sketches.isEmpty else { return }
         // Only this instance's shipper writes its rows: read, merge here, write back.
-        var merged = sketches
-        let starts = Set(sketches.keys.map { ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: $0.startMs)) })
+        var merged = spans
+        let starts = Set(merged.keys.map { ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: $0.startMs)) })
         let stored = try connection.query("""
             SELECT span, (extract(epoch FROM start) * 1000)::bigint AS ms, experiment, grp,
                    encode(registers, 'hex') AS registers
             FROM report_experiment_sketches WHERE instance = $1 AND start = ANY($2::timestamptz[])
             """, [instance, "{" + starts.sorted().joined(separator: ",") + "}"])
         for row in stored.rows {
-            guard let span = row[0].flatMap(Span.init(rawValue:)), let ms = row[1].flatMap({ Int64($0) }),
+            guard let unit = row[0].flatMap(Unit.init(rawValue:)), let ms = row[1].flatMap({ Int64($0) }),
                   let experiment = row[2], let group = row[3], let sketch = row[4].flatMap(Self.sketch(hex:))
             else { continue }
-            let key = SketchKey(span: span, startMs: ms, experiment: experiment, group: group)
-            merged[key]?.merge(sketch)
+            merged[SketchKey(unit: unit, startMs: ms, experiment: experiment, group: group)]?.merge(sketch)
         }
         var values: [String] = []
         var parameters: [String?] = [instance]
         for (key, sketch) in merged {
             let at = parameters.count
             values.append("($1, $\(at + 1), $\(at + 2)::timestamptz, $\(at + 3), $\(at + 4), decode($\(at + 5), 'hex'))")
-            parameters += [key.span.rawValue, ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.startMs)),
+            parameters += [key.unit.rawValue, ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.startMs)),
                            key.experiment, key.group, Self.hex(sketch.registers)]
         }
         try connection.query("""
@@ -93,11 +119,13 @@ struct ExperimentTally {
             """, parameters)
     }
 
-    /// The minute counts as COPY rows: minute, experiment, group, name, layout, events.
-    private var minuteRows: [UInt8] {
+    /// The counts as COPY rows: span, start, experiment, group, name, layout, events.
+    private var countRows: [UInt8] {
         var out = CopyRows(instance: "")
-        for (key, count) in minutes {
-            out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.minuteMs)).utf8)
+        for (key, count) in counts {
+            out.text(key.unit.rawValue)
+            out.tab()
+            out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.startMs)).utf8)
             for field in [key.experiment, key.group, key.name, key.layout] {
                 out.tab()
                 out.text(field)

@@ -58,6 +58,8 @@ public final class ReportShipper: Service {
         var partitions = EventPartitions()
         var lastTouch = Date.distantPast
         var lastHousekeeping = Date.distantPast
+        /// The batch after the one in its transaction, being read meanwhile.
+        var readAhead: ReadAhead?
     }
 
     private func run() {
@@ -80,6 +82,7 @@ public final class ReportShipper: Service {
                 }
             } catch {
                 session?.connection.close()
+                _ = session?.readAhead?.take()
                 session = nil
                 let refused = Self.isRefusal(error)
                 let message = "\(error)"
@@ -105,6 +108,7 @@ public final class ReportShipper: Service {
                 backoff = min(backoff * 2, configuration.maxBackoff)
             }
         }
+        _ = session?.readAhead?.take()
         session?.connection.close()
     }
 
@@ -165,9 +169,16 @@ public final class ReportShipper: Service {
     /// Ships one batch; false when there was nothing new.
     private func shipOnce(_ session: inout Session) throws -> Bool {
         try housekeeping(&session)
-        let readAt = Date()
+        var readAt = Date()
         let start = session.position
-        let batch = ShipBatch.read(source, from: start, maxLines: configuration.batchLines, instance: configuration.instance)
+        var batch: ShipBatch
+        let ahead = session.readAhead.map { ($0.start, $0.take()) }
+        session.readAhead = nil
+        if let (from, read) = ahead, from == start, let read {
+            (batch, readAt) = read
+        } else {
+            batch = ShipBatch.read(source, from: start, maxLines: configuration.batchLines, instance: configuration.instance)
+        }
         if let missing = batch.missingSegment {
             logger.warning("a report segment the shipper had not finished is gone; its remaining lines are lost",
                            metadata: ["segment": "\(missing)"])
@@ -189,6 +200,9 @@ public final class ReportShipper: Service {
             return false
         }
         try session.partitions.ensure(batch.days, on: session.connection)
+        if !batch.reachedEnd {
+            session.readAhead = ReadAhead(source, from: batch.end, maxLines: configuration.batchLines, instance: configuration.instance)
+        }
         let connection = session.connection
         // At the end of what was written, complete up to the read; else up to the newest event shipped.
         let completeUntil = batch.reachedEnd ? readAt

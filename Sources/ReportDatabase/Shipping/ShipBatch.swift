@@ -3,7 +3,7 @@ import Reporting
 
 /// The lines after a position, read from the local segments and turned into COPY rows: what one
 /// transaction ships. May cross into later segments; ends at the last complete line.
-struct ShipBatch {
+struct ShipBatch: Sendable {
     var rows: CopyRows
     /// Events per minute, name and layout: the batch's share of `report_minutes`, counted here
     /// so the database only adds a few rows.
