@@ -17,13 +17,14 @@ extension ServerCore {
     }
 
     /// Answers, on this thread, the request whose head libmicrohttpd is refusing for its
-    /// `Content-Length`: the one waiting for its first handler call whose first length is not
-    /// what libmicrohttpd reads as one (1 to 20 digits within 64 bits).
+    /// `Content-Length`: of those waiting for their first handler call, the one whose head is
+    /// whole (libmicrohttpd gives its size only then) and whose first length is not what
+    /// libmicrohttpd reads as one (1 to 20 digits within 64 bits).
     private func answerBadLength(_ status: Status) {
         let heads = PendingHeads.current
-        guard let entry = heads.entries.first(where: { !Self.isLength(header($0.connection, "Content-Length")) }) else {
-            return
-        }
+        guard let entry = heads.entries.first(where: {
+            dh_request_header_size($0.connection) > 0 && !Self.isLength(header($0.connection, "Content-Length"))
+        }) else { return }
         heads.remove(entry.connection)
         let state = entry.state
         let message = status == .payloadTooLarge ? tooLargeMessage : "Content-Length must be a plain decimal number."
