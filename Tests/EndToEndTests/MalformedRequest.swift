@@ -171,6 +171,7 @@ extension MalformedRequest {
         .init("path of 7.9 KB", get("/" + String(repeating: "a", count: 7_900)), .status(431)),
         .init("path of 8,000 bytes", get("/" + String(repeating: "a", count: 8_000)), .status(431)),
         .init("path of 8,100 bytes", get("/" + String(repeating: "a", count: 8_100)), .status(431)),
+        .init("HEAD with a path of 7.9 KB", get(text("/" + String(repeating: "a", count: 7_900)), method: "HEAD"), .status(431)),
         .init("path of 10 KB", get("/" + String(repeating: "a", count: 10_240)), .statusOrClose(414)),
         .init("/../../etc/passwd", get("/../../etc/passwd"), .status(404)),
         .init("/assets/../../etc/passwd", get("/assets/../../etc/passwd"), .status(404)),

@@ -92,6 +92,17 @@ import TestSupport
         #expect(try server.client.get("/healthz").status == 200)
     }
 
+    /// A head too large for libmicrohttpd to answer is answered by the server itself: for `HEAD`,
+    /// with the head alone.
+    @Test func aHeadTooLargeForTheLibraryIsAnsweredWithoutABodyToHEAD() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+        try connection.send("HEAD /\(String(repeating: "a", count: 7_900)) HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        let reply = String(decoding: connection.readToEnd(), as: UTF8.self)
+        #expect(reply.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+        #expect(reply.hasSuffix("\r\n\r\n") && reply.contains("Content-Length: "), "\(reply)")
+    }
+
     @Test func oneServerSurvivesTheWholeBatteryThenStopsOnSIGTERM() throws {
         #expect(MalformedRequest.battery.count >= 40)
         let server = try ServerProcess(arguments: Self.arguments)

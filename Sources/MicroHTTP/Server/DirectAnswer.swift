@@ -8,12 +8,14 @@ import Glibc
 /// before libmicrohttpd writes anything for the request, and after the shutdown whatever it
 /// writes fails and it closes the connection.
 enum DirectAnswer {
-    /// Writes `response` (a body in memory) with `Connection: close`; returns whether all of it was
-    /// taken by the socket. A fresh connection's send buffer holds an error page many times over.
+    /// Writes `response` (a body in memory; its head only for `HEAD`) with `Connection: close`;
+    /// returns whether all of it was taken by the socket. A fresh connection's send buffer holds
+    /// an error page many times over.
     @discardableResult
-    static func send(_ response: Response, id: String, on descriptor: Int32) -> Bool {
+    static func send(_ response: Response, id: String, headOnly: Bool = false, on descriptor: Int32) -> Bool {
         guard descriptor >= 0 else { return false }
-        let bytes = serialize(response, id: id)
+        var bytes = serialize(response, id: id)
+        if headOnly, case .bytes(let body) = response.body { bytes.removeLast(body.count) }
         let sent = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         shutdown(descriptor, Int32(SHUT_WR))
         return sent == bytes.count

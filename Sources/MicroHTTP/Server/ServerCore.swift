@@ -80,7 +80,7 @@ final class ServerCore: Sendable {
             let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts."
             context.status = Status.requestHeaderFieldsTooLarge.rawValue
             DirectAnswer.send(errorResponse(.requestHeaderFieldsTooLarge, message, id: context.id), id: context.id,
-                              on: dh_connection_fd(connection))
+                              headOnly: method == .head, on: dh_connection_fd(connection))
             return .NO
         }
         if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
