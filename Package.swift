@@ -72,10 +72,11 @@ let package = Package(
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "report-harness"]),
+        .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "ReportFixtures", "report-harness"]),
         // Written to and killed by the report store's crash tests.
         .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
-        .testTarget(name: "ReportDatabaseTests", dependencies: ["ReportDatabase", "Reporting", "TestSupport",
+        .testTarget(name: "ReportDatabaseTests", dependencies: ["ReportDatabase", "Reporting", "TestSupport", "ReportFixtures",
                                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "HomeAppTestSupport", dependencies: [
             "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReportDatabase
+import ReportFixtures
 import Reporting
 import Testing
 import TestSupport
@@ -10,35 +11,12 @@ import TestSupport
 /// sketches, merged by hours or whole days).
 @Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct SharedExperimentsTests {
-    /// Events over about three days, tagged in both ways and with two experiments at once.
-    static func randomEvents(_ count: Int, seed: UInt64) -> [ReportEvent] {
-        var random = SplitMix64(state: seed)
-        var ms = ReportTimestamp.milliseconds(ReportTimestamp.parse("2026-11-23T20:00:00.000Z")!)
-        return (0..<count).map { _ in
-            ms += Int64.random(in: 0...120_000, using: &random) * (Bool.random(using: &random) ? 1 : 0)
-            var properties: [String: String] = [:]
-            switch Int.random(in: 0..<6, using: &random) {
-            case 0: properties["experiment.hero"] = ["a", "b"].randomElement(using: &random)!
-            case 1: properties = ["experiment": "hero", "group": ["a", "b"].randomElement(using: &random)!]
-            case 2:
-                properties["experiment.hero"] = "b"
-                properties["experiment.color"] = ["red", "blue"].randomElement(using: &random)!
-            case 3: properties["row"] = "1"
-            default: break
-            }
-            return ReportEvent(
-                (ReportEvent.Name.known + ["custom_thing"]).randomElement(using: &random)!,
-                timestamp: ReportTimestamp.date(milliseconds: ms),
-                layout: [nil, "list", "grid"].randomElement(using: &random)!,
-                visitor: Int.random(in: 0..<10, using: &random) == 0 ? nil : "v\(Int.random(in: 0..<400, using: &random))",
-                properties: properties)
-        }
-    }
-
     @Test func equalTheLocalStoresOverRandomRangesAndAreBackfilledByTheMigration() throws {
         let directory = try TemporaryDirectory("shared-experiments")
         defer { directory.remove() }
-        let events = Self.randomEvents(8000, seed: 3)
+        // About three days of events.
+        let events = RandomReportLog.events(8000, seed: 3, start: ReportTimestamp.milliseconds(
+            ReportTimestamp.parse("2026-11-23T20:00:00.000Z")!), maxStep: 120_000, visitors: 400)
         var configuration = ReportLog.Configuration(directory: directory.path("reports"))
         configuration.segmentBytes = 64 * 1024
         let log = try ReportLog(configuration: configuration)

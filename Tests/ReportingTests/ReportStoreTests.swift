@@ -1,4 +1,5 @@
 import Foundation
+import ReportFixtures
 import Testing
 import TestSupport
 
@@ -7,27 +8,7 @@ import TestSupport
 @Suite struct ReportStoreTests {
     /// A random log over two days: names, layouts, items, visitors, experiment tags new and legacy.
     static func randomLog(_ count: Int, seed: UInt64) -> [ReportEvent] {
-        var random = SplitMix64(state: seed)
-        var ms = dayStart + 80_000_000
-        let names: [ReportEvent.Name] = ReportEvent.Name.known + ["custom_thing"]
-        return (0..<count).map { _ in
-            ms += Int64.random(in: 0...60_000, using: &random) * (Bool.random(using: &random) ? 1 : 0)
-            var properties: [String: String] = [:]
-            switch Int.random(in: 0..<6, using: &random) {
-            case 0: properties["experiment.hero"] = ["a", "b"].randomElement(using: &random)!
-            case 1: properties = ["experiment": "hero", "group": ["a", "b"].randomElement(using: &random)!]
-            case 2:
-                properties["experiment.hero"] = "b"
-                properties["experiment.color"] = ["red", "blue"].randomElement(using: &random)!
-            case 3: properties["row"] = "\(Int.random(in: 0..<3, using: &random))"
-            default: break
-            }
-            return event(
-                names.randomElement(using: &random)!, at: ms, layout: [nil, "list", "grid", "rows"].randomElement(using: &random)!,
-                item: Bool.random(using: &random) ? "m\(Int.random(in: 0..<20, using: &random))" : nil,
-                visitor: Int.random(in: 0..<10, using: &random) == 0 ? nil : "v\(Int.random(in: 0..<300, using: &random))",
-                properties: properties)
-        }
+        RandomReportLog.events(count, seed: seed, start: dayStart + 80_000_000)
     }
 
     /// The summary counted the obvious way, over whole minutes as the store does.
