@@ -15,6 +15,10 @@ struct RangeCover: Equatable {
             case .day: ReportTimestamp.msPerDay
             }
         }
+
+        /// The start of the unit holding `ms`, and of the first unit starting at or after it.
+        func floor(_ ms: Int64) -> Int64 { ReportTimestamp.floorDiv(ms, self.ms) * self.ms }
+        func ceil(_ ms: Int64) -> Int64 { -floor(-ms) }
     }
 
     struct Piece: Equatable {
@@ -33,8 +37,8 @@ struct RangeCover: Equatable {
     private static func cover(from: Int64?, to: Int64?, units: ArraySlice<Unit>) -> [Piece] {
         guard let unit = units.first else { return [] }
         guard let coarser = units.dropFirst().first else { return [Piece(unit: unit, from: from, to: to)] }
-        let start = from.map { -ReportTimestamp.floorDiv(-$0, coarser.ms) * coarser.ms }
-        let end = to.map { ReportTimestamp.floorDiv($0, coarser.ms) * coarser.ms }
+        let start = from.map(coarser.ceil)
+        let end = to.map(coarser.floor)
         if let start, let end, start >= end { return [Piece(unit: unit, from: from, to: to)] }
         var pieces: [Piece] = []
         if let from, let start, from < start { pieces.append(Piece(unit: unit, from: from, to: start)) }

@@ -7,12 +7,12 @@ extension SharedReports {
     /// layout, selections, a per-day series, and distinct visitors from the HyperLogLog sketches
     /// of the hours the range touches. Whole days and hours are read as one row each.
     public func experiments(_ range: ReportRange = ReportRange()) throws -> [ReportExperimentCounts] {
-        let minute = RangeCover.Unit.minute.ms, hour = RangeCover.Unit.hour.ms
+        let minute = RangeCover.Unit.minute.ms, hour = RangeCover.Unit.hour
         let countCover = RangeCover(from: range.fromMinute.map { $0 * minute }, to: range.toMinute.map { $0 * minute },
                                     units: RangeCover.Unit.allCases[...])
         let sketchCover = RangeCover(
-            from: range.fromMinute.map { ReportTimestamp.floorDiv($0 * minute, hour) * hour },
-            to: range.toMinute.map { (ReportTimestamp.floorDiv($0 * minute - minute, hour) + 1) * hour },
+            from: range.fromMinute.map { hour.floor($0 * minute) },
+            to: range.toMinute.map { hour.ceil($0 * minute) },
             units: [.hour, .day])
         let (counts, sketches) = try withConnection { connection in
             let countCondition = countCover.condition(first: 1)

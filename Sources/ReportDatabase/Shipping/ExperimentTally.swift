@@ -33,8 +33,8 @@ struct ExperimentTally: Sendable {
     /// Counts the event under every experiment its properties name.
     mutating func add(ms: Int64, name: String, layout: String?, visitor: String?, properties: [String: String]) {
         guard !properties.isEmpty else { return }
-        let minute = ReportTimestamp.floorDiv(ms, Unit.minute.ms) * Unit.minute.ms
-        let hour = ReportTimestamp.floorDiv(ms, Unit.hour.ms) * Unit.hour.ms
+        let minute = Unit.minute.floor(ms)
+        let hour = Unit.hour.floor(ms)
         let hash = visitor.map(HyperLogLog.hash)
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
             minutes[CountKey(unit: .minute, startMs: minute, experiment: experiment, group: group, name: name,
@@ -52,7 +52,7 @@ struct ExperimentTally: Sendable {
             for unit in [Unit.hour, .day] {
                 var coarser = key
                 coarser.unit = unit
-                coarser.startMs = ReportTimestamp.floorDiv(key.startMs, unit.ms) * unit.ms
+                coarser.startMs = unit.floor(key.startMs)
                 all[coarser, default: 0] += count
             }
         }
@@ -65,7 +65,7 @@ struct ExperimentTally: Sendable {
         for (key, sketch) in sketches {
             var day = key
             day.unit = .day
-            day.startMs = ReportTimestamp.floorDiv(key.startMs, Unit.day.ms) * Unit.day.ms
+            day.startMs = Unit.day.floor(key.startMs)
             all[day, default: HyperLogLog()].merge(sketch)
         }
         return all

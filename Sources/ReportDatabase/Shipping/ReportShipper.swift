@@ -8,8 +8,9 @@ import Synchronization
 /// COPY into the events table, its per-minute counts and experiment figures (counted while
 /// reading) are added to the rollups, and the instance's position moves, all in one transaction.
 /// After any failure (even a commit whose outcome is unknown) it reconnects and resumes from the
-/// position the database holds, so a line is never shipped twice nor skipped. The local log stays the outbox: while PostgreSQL is down
-/// pages and the log go on, and the shipper retries with backoff, then catches up.
+/// position the database holds, so a line is never shipped twice nor skipped. The local log stays
+/// the outbox: while PostgreSQL is down pages and the log go on, and the shipper retries with
+/// backoff, then catches up.
 public final class ReportShipper: Service {
     public let name = "report shipper"
     public let configuration: ShipperConfiguration
