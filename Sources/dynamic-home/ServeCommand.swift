@@ -52,7 +52,7 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "The secret that signs form tokens, at least 16 bytes (default: $DYNAMIC_HOME_SECRET, else random per start).")
     var secret: String?
 
-    @Option(help: "The token that opens the report pages when --host is not a loopback address, at least 16 bytes (default: $DYNAMIC_HOME_REPORT_TOKEN).")
+    @Option(help: "The token every request for the report pages and /metrics must carry, at least 16 bytes (default: $DYNAMIC_HOME_REPORT_TOKEN). Without it they are open only to requests made on this machine, not through a proxy.")
     var reportToken: String?
 
     @Option(help: "Report requests served at once, off the threads that serve pages.")
@@ -175,7 +175,6 @@ struct ServeCommand: ParsableCommand {
         appConfiguration.reportDatabase = database
         appConfiguration.instance = instance ?? "\(ProcessInfo.processInfo.hostName):\(port)"
         appConfiguration.reportDatabaseRetention = reportDatabaseRetention
-        appConfiguration.host = host
         appConfiguration.reportWorkers = reportWorkers
         appConfiguration.reportQueue = reportQueue
         appConfiguration.reportVisitorRate = reportVisitorRate

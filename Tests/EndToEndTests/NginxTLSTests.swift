@@ -13,6 +13,7 @@ final class NginxTLSTests {
     static let curl = "/usr/bin/curl"
     static let openssl = "/usr/bin/openssl"
     static let secret = "a-secret-shared-by-every-instance"
+    static let token = "a-report-token-for-the-operators"
     struct Failure: Error, CustomStringConvertible { let description: String }
     let postgres: TemporaryPostgres
     let folder: TemporaryDirectory
@@ -27,6 +28,7 @@ final class NginxTLSTests {
             try ServerProcess(arguments: [
                 "--port", "0", "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
                 "--report-database", postgres.url, "--instance", "instance-\(index)", "--trusted-proxy", "127.0.0.1",
+                "--report-token", Self.token,
             ])
         }
         let made = try Subprocess.run(Self.openssl, [
@@ -35,7 +37,8 @@ final class NginxTLSTests {
         ])
         guard made.status == 0 else { throw Failure(description: "openssl: \(made.output)") }
         nginx = try TemporaryNginx(upstreams: instances.map(\.port),
-                                   tls: .init(certificate: folder.path("certificate.pem"), key: folder.path("key.pem")))
+                                   tls: .init(certificate: folder.path("certificate.pem"), key: folder.path("key.pem")),
+                                   operators: ["127.0.0.1"])
     }
 
     /// An answer as curl saw it: the HTTP version it spoke, the status, the header lines, the body.
@@ -86,7 +89,8 @@ final class NginxTLSTests {
     /// A stream through nginx, its bytes in the file `log`.
     func watch(_ log: String, lastEventID: String? = nil) throws -> BackgroundProcess {
         let resume = lastEventID.map { ["-H", "Last-Event-ID: \($0)"] } ?? []
-        return try BackgroundProcess(Self.curl, ["--http2", "-k", "-sN", "--max-time", "40"] + resume
+        return try BackgroundProcess(Self.curl, ["--http2", "-k", "-sN", "--max-time", "40",
+                                                 "-H", "Authorization: Bearer \(Self.token)"] + resume
                                     + ["https://127.0.0.1:\(nginx.port)/reports/stream"], log: log)
     }
 

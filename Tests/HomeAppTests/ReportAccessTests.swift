@@ -11,7 +11,7 @@ import Testing
 
     func access(token: String = Self.token, secret: String = "a-secret-of-sixteen+", clock: Clock = Clock(),
                 throttle: SignInThrottle = SignInThrottle()) -> ReportAccess {
-        ReportAccess(host: "0.0.0.0", token: token, csrf: CSRFProtection(secret: secret), throttle: throttle,
+        ReportAccess(token: token, csrf: CSRFProtection(secret: secret), throttle: throttle,
                      now: { clock.seconds.load(ordering: .relaxed) })
     }
 

@@ -24,7 +24,9 @@ public final class TemporaryNginx: @unchecked Sendable {
         }
     }
 
-    public init(upstreams: [UInt16], tls: Certificate? = nil) throws {
+    /// `operators`: the networks allowed to the operator pages, written above each `deny all` of
+    /// the proxy locations as an operator would (none: refused to everyone, as shipped).
+    public init(upstreams: [UInt16], tls: Certificate? = nil, operators: [String] = []) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary) else {
             throw Unavailable(description: "nginx is not installed (Debian: apt-get install nginx)")
         }
@@ -34,7 +36,13 @@ public final class TemporaryNginx: @unchecked Sendable {
         port = try FreePort.find()
         let root = directory.url.path
         let deploy = ServerProcess.repositoryRoot.appendingPathComponent("deploy/nginx")
-        let proxy = deploy.appendingPathComponent("dynamic-home-proxy.conf").path
+        var proxy = deploy.appendingPathComponent("dynamic-home-proxy.conf").path
+        if !operators.isEmpty {
+            let allow = operators.map { "allow \($0);\n    " }.joined()
+            let opened = try String(contentsOfFile: proxy, encoding: .utf8).replacingOccurrences(of: "deny all;", with: allow + "deny all;")
+            proxy = directory.path("dynamic-home-proxy.conf")
+            try opened.write(toFile: proxy, atomically: true, encoding: .utf8)
+        }
         let server = try tls.map { try Self.tlsServer(deploy.appendingPathComponent("dynamic-home.conf").path, port: port, tls: $0, proxy: proxy) }
             ?? """
                 server {

@@ -28,9 +28,8 @@ public struct AppConfiguration: Sendable {
     public var secret: String?
     /// How often the content and toggles files are checked for changes.
     public var reloadInterval: Double = 1
-    /// The address the server listens on: off loopback, the report pages need `reportToken`.
-    public var host = "127.0.0.1"
-    /// The token that opens the report pages when the server is reachable from other machines.
+    /// The token every request for a report page must carry when set; unset, only requests made
+    /// on this machine and not through a proxy may read them (`ReportAccess`).
     public var reportToken: String?
     /// The fewest bytes a `secret` or `reportToken` may have: a shorter one is refused at start.
     public static let minimumSecretBytes = 16

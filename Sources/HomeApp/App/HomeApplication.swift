@@ -95,7 +95,7 @@ public final class HomeApplication: Service {
         reportRateLimit = ReportRateLimit(
             visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
             address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
-        reportAccess = ReportAccess(host: configuration.host, token: configuration.reportToken, csrf: services.csrf)
+        reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }

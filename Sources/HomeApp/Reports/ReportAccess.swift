@@ -1,16 +1,17 @@
 import Foundation
 import MicroHTTP
 
-/// Who may read the report log. Bound to a loopback address the pages are open; bound to any
-/// other address (0.0.0.0 included) they need the report token, as a bearer header or through
-/// the sign-in form, which sets a cookie holding an expiry and a signature of it with the token
-/// (never the token): it lapses by itself, and a new token or secret revokes every one at once.
-/// Wrong tokens are counted per client address and lock it out for a while (`SignInThrottle`).
+/// Who may read the report log, decided for each request from who asks, never from the address
+/// the server binds: with a report token set, every request needs it (as a bearer header or
+/// through the sign-in form); without one, only a request made on this machine and not passed
+/// on by a proxy (`Request.isLocal`) may read. The sign-in sets a cookie holding an expiry and a
+/// signature of it with the token (never the token): it lapses by itself, and a new token or
+/// secret revokes every one at once. Wrong tokens are counted per client address and lock it
+/// out for a while (`SignInThrottle`).
 struct ReportAccess: Sendable {
     static let cookieName = "report_access"
     /// How long a sign-in lasts.
     static let cookieLifetime = 7 * 24 * 3600
-    let isOpen: Bool
     let token: String?
     let csrf: CSRFProtection
     let throttle: SignInThrottle
@@ -24,9 +25,8 @@ struct ReportAccess: Sendable {
         case lockedOut(seconds: Int64)
     }
 
-    init(host: String, token: String?, csrf: CSRFProtection, throttle: SignInThrottle = SignInThrottle(),
+    init(token: String?, csrf: CSRFProtection, throttle: SignInThrottle = SignInThrottle(),
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
-        isOpen = Self.isLoopback(host)
         // The app refuses to start with a shorter one; a library user that skips that check
         // still gets closed pages rather than pages an empty token opens.
         self.token = token.flatMap { $0.utf8.count >= AppConfiguration.minimumSecretBytes ? $0 : nil }
@@ -35,13 +35,13 @@ struct ReportAccess: Sendable {
         self.now = now
     }
 
-    static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
-
     /// Throws 401 unless the request may read the reports (429 while its address is locked out).
     func authorize(_ request: Request) throws(HTTPError) {
-        if isOpen { return }
+        guard token != nil else {
+            if request.isLocal { return }
+            // No credential can help: forbidden, not unauthorised.
+            throw HTTPError(.forbidden, "The report log is private: this server was started without --report-token, so only requests made on its own machine, not through a proxy, may read it.")
+        }
         if let bearer = Self.bearer(in: request) {
             if let seconds = throttle.lockout(for: request.remoteAddress) { throw Self.tooMany(seconds) }
             if let token, !bearer.isEmpty, matches(bearer, token) {
@@ -52,10 +52,8 @@ struct ReportAccess: Sendable {
         } else if hasValidCookie(request) {
             return
         }
-        let reason = token == nil
-            ? "The report log is private: this server listens beyond this machine and was started without --report-token."
-            : "The report log is private. Sign in with the report token, or send it as a bearer token."
-        throw HTTPError(.unauthorized, reason, headers: Headers([("WWW-Authenticate", "Bearer realm=\"reports\"")]))
+        throw HTTPError(.unauthorized, "The report log is private. Sign in with the report token, or send it as a bearer token.",
+                        headers: Headers([("WWW-Authenticate", "Bearer realm=\"reports\"")]))
     }
 
     /// The credentials of an `Authorization: Bearer …` header; the scheme in any case (RFC 9110 §11.1).

@@ -30,6 +30,20 @@ struct ClientAddress: Sendable {
         }
     }
 
+    /// 127.0.0.0/8, ::1 or an IPv4-mapped 127.x address: the peer is on this machine.
+    var isLoopback: Bool {
+        switch storage {
+        case .text(let text):
+            return text.hasPrefix("127.") || text == "::1" || text.hasPrefix("::ffff:127.")
+        case .ipv4(let raw):
+            return UInt32(bigEndian: raw) >> 24 == 127
+        case .ipv6(let high, let low):
+            // In network order: ::1 ends in 0x01, ::ffff:127.x.y.z ends in ffff 7f xx xx xx.
+            let word = UInt64(bigEndian: low)
+            return high == 0 && (word == 1 || word >> 24 == 0xFFFF_7F)
+        }
+    }
+
     var text: String {
         switch storage {
         case .text(let text): text

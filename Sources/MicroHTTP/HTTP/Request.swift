@@ -8,6 +8,8 @@ public struct Request: Sendable {
     public internal(set) var parameters: [String: String] = [:]
     /// The client reached a trusted proxy over HTTPS (`X-Forwarded-Proto: https`).
     public internal(set) var isHTTPS = false
+    /// The socket's peer is a loopback address and is not a trusted proxy.
+    var peerIsLocal = false
 
     /// A process-unique id, also sent back as `X-Request-Id` and written in logs.
     public var id: String { storage.id }
@@ -31,6 +33,7 @@ public struct Request: Sendable {
                 remoteAddress: String = "127.0.0.1") {
         self.init(id: id, method: method, target: target, pathSegments: pathSegments, query: query, headers: headers,
                   cookies: cookies, form: form, body: body, clientAddress: ClientAddress(text: remoteAddress))
+        peerIsLocal = clientAddress.isLoopback
     }
 
     init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
@@ -41,6 +44,14 @@ public struct Request: Sendable {
 
     /// The client's IP address.
     public var remoteAddress: String { clientAddress.text }
+
+    /// Asked on this machine, not passed on by a proxy: the socket's peer is a loopback address,
+    /// not a trusted proxy, and the request names no earlier hop. A proxy on the same machine
+    /// (nginx in front, trusted or not) makes every request it passes look like loopback, so
+    /// what it forwards is never local.
+    public var isLocal: Bool {
+        peerIsLocal && headers["X-Forwarded-For"] == nil && headers["Forwarded"] == nil && headers["X-Real-IP"] == nil
+    }
 
     /// The path part of the target, still encoded.
     public var path: Substring {

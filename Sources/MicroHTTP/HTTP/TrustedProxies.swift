@@ -24,10 +24,11 @@ public struct TrustedProxies: Sendable {
 
     public var isEmpty: Bool { addresses.isEmpty }
 
-    /// The client and scheme a request came with: from a trusted peer, the last address in
-    /// `X-Forwarded-For` that is not itself a trusted proxy, and `X-Forwarded-Proto`.
-    func resolve(peer: String, headers: Headers) -> (client: String?, https: Bool) {
-        guard !addresses.isEmpty, addresses.contains(peer) else { return (nil, false) }
+    /// The client and scheme a request came with from a trusted peer: the last address in
+    /// `X-Forwarded-For` that is not itself a trusted proxy, and `X-Forwarded-Proto`. Nil when
+    /// the peer is not a trusted proxy.
+    func resolve(peer: String, headers: Headers) -> (client: String?, https: Bool)? {
+        guard !addresses.isEmpty, addresses.contains(peer) else { return nil }
         var client: String?
         let hops = headers.values("X-Forwarded-For").flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: " \t") }

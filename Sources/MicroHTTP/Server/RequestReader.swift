@@ -40,11 +40,12 @@ struct RequestReader {
         }
         var client = ClientAddress(dh_client_address(connection))
         var https = false
+        var peerIsLocal = client.isLoopback
         let fields = Headers(headers.pairs)
-        if !trustedProxies.isEmpty {
-            let forwarded = trustedProxies.resolve(peer: client.text, headers: fields)
+        if !trustedProxies.isEmpty, let forwarded = trustedProxies.resolve(peer: client.text, headers: fields) {
             if let address = forwarded.client { client = ClientAddress(text: address) }
             https = forwarded.https
+            peerIsLocal = false
         }
         var request = Request(
             id: context.id, method: method, target: target, pathSegments: segments,
@@ -52,6 +53,7 @@ struct RequestReader {
             cookies: Cookies(header: headers.cookie),
             form: try form(), body: context.body, clientAddress: client)
         request.isHTTPS = https
+        request.peerIsLocal = peerIsLocal
         return request
     }
 
