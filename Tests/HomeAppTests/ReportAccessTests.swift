@@ -1,6 +1,8 @@
+import Logging
 import MicroHTTP
 import Synchronization
 import Testing
+import TestSupport
 @testable import HomeApp
 
 /// The report token off loopback: guessing is slowed per address, the scheme's case does not
@@ -9,10 +11,19 @@ import Testing
     static let token = "a-report-token-long-enough"
     final class Clock: Sendable { let seconds = Atomic<Int>(1_800_000_000) }
 
+    let folder: TemporaryDirectory
+
+    init() throws { folder = try TemporaryDirectory("report-access") }
+
+    func signOuts(clock: Clock = Clock()) -> SignOuts {
+        SignOuts(directory: folder.url.path, database: nil, logger: Logger(label: "test"),
+                 now: { clock.seconds.load(ordering: .relaxed) })
+    }
+
     func access(token: String = Self.token, secret: String = "a-secret-of-sixteen+", clock: Clock = Clock(),
-                throttle: SignInThrottle = SignInThrottle()) -> ReportAccess {
-        ReportAccess(token: token, csrf: CSRFProtection(secret: secret), throttle: throttle,
-                     now: { clock.seconds.load(ordering: .relaxed) })
+                throttle: SignInThrottle = SignInThrottle(), signOuts: SignOuts? = nil) -> ReportAccess {
+        ReportAccess(token: token, csrf: CSRFProtection(secret: secret), signOuts: signOuts ?? self.signOuts(clock: clock),
+                     throttle: throttle, now: { clock.seconds.load(ordering: .relaxed) })
     }
 
     func request(authorization: String? = nil, cookie: String? = nil, from address: String = "192.0.2.7") -> Request {
@@ -66,6 +77,34 @@ import Testing
         // The old cookie form, a bare signature without an expiry, is not accepted.
         let bare = String(cookie.value.drop { $0 != "." }.dropFirst())
         #expect(throws: HTTPError.self) { try access(clock: Clock()).authorize(request(cookie: bare)) }
+    }
+
+    @Test func signingOutEndsTheSessionOnTheServerAndAcrossARestart() throws {
+        let clock = Clock()
+        let access = access(clock: clock)
+        guard case .signedIn(let first) = access.signIn(with: Self.token, from: "192.0.2.7"),
+              case .signedIn(let second) = access.signIn(with: Self.token, from: "192.0.2.7") else {
+            Issue.record("refused"); return
+        }
+        #expect(first.value != second.value, "each sign-in is a session of its own")
+        let cleared = access.signOut(request(cookie: first.value))
+        #expect(cleared.maxAge == 0 && cleared.value.isEmpty)
+        // The cookie kept by someone else (a copy, a shared machine) is refused from now on.
+        #expect(throws: HTTPError.self) { try access.authorize(request(cookie: first.value)) }
+        #expect(throws: Never.self) { try access.authorize(request(cookie: second.value)) }
+        // A new process reads the sign-outs back.
+        let restarted = self.access(clock: clock, signOuts: signOuts(clock: clock))
+        #expect(throws: HTTPError.self) { try restarted.authorize(request(cookie: first.value)) }
+        #expect(throws: Never.self) { try restarted.authorize(request(cookie: second.value)) }
+    }
+
+    @Test func aTamperedSessionIsRefused() throws {
+        guard case .signedIn(let cookie) = access().signIn(with: Self.token, from: "192.0.2.7") else {
+            Issue.record("refused"); return
+        }
+        var parts = cookie.value.split(separator: ".").map(String.init)
+        parts[1] = String(parts[1].reversed())
+        #expect(throws: HTTPError.self) { try access().authorize(request(cookie: parts.joined(separator: "."))) }
     }
 
     @Test func anIPv6ClientIsCountedByItsSlash64() {

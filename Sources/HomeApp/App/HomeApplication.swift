@@ -95,13 +95,15 @@ public final class HomeApplication: Service {
         reportRateLimit = ReportRateLimit(
             visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
             address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
-        reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf)
+        let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
+        reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
             Self.reloadToggles(services, onlyIfChanged: true)
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements] + (shipper.map { [$0] } ?? []), logger: logger)
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts] + (shipper.map { [$0] } ?? []),
+                                  logger: logger)
     }
 
     /// Every route of the app.

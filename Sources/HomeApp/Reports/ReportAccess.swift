@@ -4,10 +4,10 @@ import MicroHTTP
 /// Who may read the report log, decided for each request from who asks, never from the address
 /// the server binds: with a report token set, every request needs it (as a bearer header or
 /// through the sign-in form); without one, only a request made on this machine and not passed
-/// on by a proxy (`Request.isLocal`) may read. The sign-in sets a cookie holding an expiry and a
-/// signature of it with the token (never the token): it lapses by itself, and a new token or
-/// secret revokes every one at once. Wrong tokens are counted per client address and lock it
-/// out for a while (`SignInThrottle`).
+/// on by a proxy (`Request.isLocal`) may read. The sign-in sets a cookie holding an expiry, a
+/// session id and a signature of both with the token (never the token): it lapses by itself,
+/// "Sign out" ends one on every instance (`SignOuts`), and a new token or secret revokes every
+/// one. Wrong tokens are counted per client address and lock it out for a while (`SignInThrottle`).
 struct ReportAccess: Sendable {
     static let cookieName = "report_access"
     /// How long a sign-in lasts.
@@ -15,6 +15,8 @@ struct ReportAccess: Sendable {
     let token: String?
     let csrf: CSRFProtection
     let throttle: SignInThrottle
+    /// Sessions ended by "Sign out" before they lapse.
+    let signOuts: SignOuts
     /// Wall-clock seconds, for the cookie's expiry; tests move it.
     let now: @Sendable () -> Int
 
@@ -25,8 +27,9 @@ struct ReportAccess: Sendable {
         case lockedOut(seconds: Int64)
     }
 
-    init(token: String?, csrf: CSRFProtection, throttle: SignInThrottle = SignInThrottle(),
+    init(token: String?, csrf: CSRFProtection, signOuts: SignOuts, throttle: SignInThrottle = SignInThrottle(),
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
+        self.signOuts = signOuts
         // The app refuses to start with a shorter one; a library user that skips that check
         // still gets closed pages rather than pages an empty token opens.
         self.token = token.flatMap { $0.utf8.count >= AppConfiguration.minimumSecretBytes ? $0 : nil }
@@ -64,15 +67,19 @@ struct ReportAccess: Sendable {
         return parts.count > 1 ? parts[1].drop { $0 == " " } : ""
     }
 
-    /// A cookie `<expiry>.<signature>`, unexpired, signed with this token under this secret.
-    func hasValidCookie(_ request: Request) -> Bool {
-        guard let token, let value = request.cookies[Self.cookieName], let dot = value.firstIndex(of: ".") else {
-            return false
-        }
-        let expiry = value[..<dot]
-        guard expiry.count <= 12, let seconds = Int(expiry), seconds > now() else { return false }
-        return csrf.isValidSignature(String(value[value.index(after: dot)...]), of: "\(expiry):\(token)", after: "reports:")
+    /// The session of a cookie `<expiry>.<session>.<signature>`: unexpired, signed with this
+    /// token under this secret, and not signed out.
+    func session(of request: Request) -> (id: Substring, expiry: Int)? {
+        guard let token, let value = request.cookies[Self.cookieName] else { return nil }
+        let parts = value.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count <= 12, let expiry = Int(parts[0]), expiry > now(),
+              parts[1].count == Self.sessionLength,
+              csrf.isValidSignature(String(parts[2]), of: "\(expiry):\(parts[1]):\(token)", after: "reports:"),
+              !signOuts.contains(parts[1]) else { return nil }
+        return (parts[1], expiry)
     }
+
+    func hasValidCookie(_ request: Request) -> Bool { session(of: request) != nil }
 
     /// Whether `candidate` is the token; the cookie to set when it is. A missing or empty
     /// candidate never is, whatever the token.
@@ -84,9 +91,25 @@ struct ReportAccess: Sendable {
         }
         throttle.succeeded(from: address)
         let expiry = now() + Self.cookieLifetime
+        let session = Self.newSession()
         return .signedIn(SetCookie(name: Self.cookieName,
-                                   value: "\(expiry)." + csrf.signature(of: "\(expiry):\(token)", after: "reports:"),
+                                   value: "\(expiry).\(session)." + csrf.signature(of: "\(expiry):\(session):\(token)", after: "reports:"),
                                    path: "/", maxAge: Self.cookieLifetime, sameSite: .strict))
+    }
+
+    /// Ends the request's sign-in on the server, not only in this browser; the cookie that clears it.
+    func signOut(_ request: Request) -> SetCookie {
+        if let session = session(of: request) { signOuts.add(String(session.id), until: session.expiry) }
+        return .deletion(of: Self.cookieName)
+    }
+
+    /// 16 random bytes, URL-safe base64.
+    static let sessionLength = Base64URL.encodedCount(16)
+
+    private static func newSession() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let words = (generator.next() as UInt64, generator.next() as UInt64)
+        return withUnsafeBytes(of: words) { Base64URL.encode($0) }
     }
 
     static func tooMany(_ seconds: Int64) -> HTTPError {

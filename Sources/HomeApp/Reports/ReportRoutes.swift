@@ -38,6 +38,7 @@ struct ReportRoutes {
                 page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
                 eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
             model.shared = Self.sharedSection(services, query.filter)
+            model.signedIn = access.hasValidCookie(request)
             return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
         }
     }

@@ -1,9 +1,10 @@
 import MicroHTTP
 import ScreenKit
 
-/// `/reports/login`: the form that trades the report token for a cookie.
+/// `/reports/login`: the form that trades the report token for a cookie; `/reports/logout` ends it.
 struct ReportSignIn {
     static let path = "/reports/login"
+    static let signOutPath = "/reports/logout"
     let services: AppServices
     let access: ReportAccess
 
@@ -11,12 +12,22 @@ struct ReportSignIn {
         router.get(Self.path) { request in form(request) }
         router.group(services.csrf.middleware) { posts in
             posts.post(Self.path) { request in try signIn(request) }
+            posts.post(Self.signOutPath) { request in signOut(request) }
         }
     }
 
     func form(_ request: Request, failed: Bool = false) -> Response {
-        let screen = ReportSignInScreen(viewModel: ReportSignInModel(failed: failed, available: access.token != nil))
-        return services.visit(request).page(screen, status: failed ? .unauthorized : .ok, configuration: services.page)
+        let model = ReportSignInModel(failed: failed, available: access.token != nil,
+                                      signedOut: request.query["signed-out"] != nil)
+        return services.visit(request).page(ReportSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
+                                            configuration: services.page)
+    }
+
+    /// Ends the sign-in on every instance and in this browser, then shows the sign-in form.
+    func signOut(_ request: Request) -> Response {
+        var response = services.visit(request).redirect(to: Self.path + "?signed-out")
+        response.setCookie(access.signOut(request))
+        return response
     }
 
     func signIn(_ request: Request) throws(HTTPError) -> Response {
@@ -44,6 +55,7 @@ final class ReportSignInScreen: GenericViewController<ReportSignInModel, ReportS
 struct ReportSignInModel {
     let failed: Bool
     let available: Bool
+    let signedOut: Bool
 }
 
 final class ReportSignInView: RootView {
@@ -59,6 +71,7 @@ final class ReportSignInView: RootView {
             writer.write("<p>This server was started without <code>--report-token</code>, so its report log cannot be read from other machines.</p></div>")
             return
         }
+        if model.signedOut { writer.write("<p class=\"sign-in__notice\" role=\"status\">You are signed out.</p>") }
         writer.write("<form class=\"sign-in__form\" method=\"post\" action=\"/reports/login\">")
         writer.csrfField(scope.context)
         writer.write("<label class=\"field\"><span class=\"field__label\">Report token</span>")

@@ -18,6 +18,8 @@ struct ReportsScreenModel {
     let refused: Int
     /// Every instance's counts from the report database; nil without one.
     var shared: SharedReportsSection? = nil
+    /// Read through a sign-in, which the page offers to end.
+    var signedIn = false
 
     var filter: ReportFilter { query.filter }
 }

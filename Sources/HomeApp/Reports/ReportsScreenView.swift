@@ -19,7 +19,15 @@ final class ReportsScreenView: RootView {
         AppHeader.render(into: &writer, context: scope.context)
         writer.write("""
             <div class="reports__body"><div class="reports__title"><h1>Report log</h1>\
-            <p class="reports__live" data-live-status>Updates when you reload</p></div>\
+            <p class="reports__live" data-live-status>Updates when you reload</p>
+            """)
+        if model.signedIn {
+            writer.write("<form class=\"reports__sign-out\" method=\"post\" action=\"/reports/logout\">")
+            writer.csrfField(scope.context)
+            writer.write("<button class=\"button button--secondary\" type=\"submit\">Sign out</button></form>")
+        }
+        writer.write("""
+            </div>\
             <p class="reports__intro">Every home render and every action, newest first. \
             <a href="/reports.jsonl">The raw log (JSON Lines)</a> · <a href="/reports/experiments">Experiments</a> · 
             """)

@@ -67,6 +67,13 @@ public enum ReportSchema {
             PRIMARY KEY (span, start, instance, experiment, grp)
         );
         """,
+        // Report sign-outs, read by every instance so one sign-out ends the session everywhere.
+        """
+        CREATE TABLE report_sign_outs (
+            session text PRIMARY KEY,
+            expires timestamptz NOT NULL
+        );
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.

@@ -1,0 +1,136 @@
+import Basics
+import Foundation
+import Glibc
+import Logging
+import ReportDatabase
+import Synchronization
+
+/// Report sign-ins ended before they lapse ("Sign out"): each session id is kept until the
+/// moment its cookie would have expired. They are appended to a file beside the report log, so
+/// a restart still refuses them, and with a report database recorded in a table every instance
+/// reads once a second, so a sign-out on one instance ends the session on all of them.
+final class SignOuts: Service {
+    let name = "sign-outs"
+    static let fileName = "sign-outs"
+    /// The most sessions kept; past it the ones nearest their expiry go first.
+    static let limit = 100_000
+
+    private struct State {
+        var sessions: [String: Int] = [:]
+        /// Recorded here, not yet in the database.
+        var unshared: [(session: String, expiry: Int)] = []
+    }
+
+    private let state = Mutex(State())
+    private let path: String
+    private let database: SharedReports?
+    private let logger: Logger
+    private let now: @Sendable () -> Int
+    private let poller = Mutex<PeriodicTask?>(nil)
+
+    init(directory: String, database: SharedReports?, logger: Logger,
+         now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
+        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        self.database = database
+        self.logger = logger
+        self.now = now
+        loadFile()
+    }
+
+    /// Whether the session was signed out (and has not lapsed since).
+    func contains(_ session: Substring) -> Bool {
+        state.withLock { state in state.sessions[String(session)].map { $0 > now() } ?? false }
+    }
+
+    /// Ends `session`, which lapses by itself at `expiry`: in memory at once, then on disk and,
+    /// with a database, there on the next poll.
+    func add(_ session: String, until expiry: Int) {
+        state.withLock { state in
+            state.sessions[session] = expiry
+            if database != nil { state.unshared.append((session, expiry)) }
+            Self.trim(&state.sessions, now: now())
+        }
+        append("\(expiry) \(session)\n")
+    }
+
+    func start() throws {
+        guard let database else { return }
+        let task = PeriodicTask(name: "sign-outs", every: 1) { [self] in share(with: database) }
+        poller.withLock { $0 = task }
+        try task.start()
+    }
+
+    func shutdown() { poller.withLock { $0 }?.shutdown() }
+
+    /// Sends what this instance recorded and takes what the others did.
+    private func share(with database: SharedReports) {
+        let pending = state.withLock { state in
+            defer { state.unshared.removeAll() }
+            return state.unshared
+        }
+        do {
+            try database.recordSignOuts(pending.map { ($0.session, $0.expiry) })
+            let shared = try database.signOuts()
+            state.withLock { state in
+                for (session, expiry) in shared where state.sessions[session] == nil {
+                    state.sessions[session] = expiry
+                }
+                Self.trim(&state.sessions, now: now())
+            }
+        } catch {
+            // Kept for the next round: a sign-out is never forgotten because the database was down.
+            state.withLock { $0.unshared.insert(contentsOf: pending, at: 0) }
+            logger.warning("sign-outs not shared with the report database", metadata: ["error": "\(error)"])
+        }
+    }
+
+    private static func trim(_ sessions: inout [String: Int], now: Int) {
+        guard sessions.count > limit else { return }
+        sessions = sessions.filter { $0.value > now }
+        while sessions.count > limit, let soonest = sessions.min(by: { $0.value < $1.value }) {
+            sessions[soonest.key] = nil
+        }
+    }
+
+    private func loadFile() {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        let now = now()
+        var sessions: [String: Int] = [:]
+        var unreadable = 0, lapsed = 0
+        for line in text.split(separator: "\n") {
+            let words = line.split(separator: " ")
+            guard words.count == 2, let expiry = Int(words[0]), words[1].count <= 64 else { unreadable += 1; continue }
+            if expiry > now { sessions[String(words[1])] = expiry } else { lapsed += 1 }
+        }
+        if unreadable > 0 {
+            logger.warning("lines of the sign-outs file could not be read and were skipped",
+                           metadata: ["file": "\(path)", "lines": "\(unreadable)"])
+        }
+        if unreadable + lapsed > sessions.count {
+            // Mostly lapsed or damaged: written anew with what still counts, so it never grows for ever.
+            let kept = sessions.map { "\($0.value) \($0.key)\n" }.joined()
+            try? kept.write(toFile: path, atomically: true, encoding: .utf8)
+        }
+        state.withLock { state in
+            state.sessions = sessions
+            if database != nil { state.unshared = sessions.map { ($0.key, $0.value) } }
+        }
+    }
+
+    /// Appends one line and syncs it: a sign-out answered is one a restart remembers.
+    private func append(_ line: String) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            logger.error("the sign-outs file cannot be written; this sign-out lasts until a restart",
+                         metadata: ["file": "\(path)", "errno": "\(errno)"])
+            return
+        }
+        defer { close(fd) }
+        let bytes = Array(line.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        if written != bytes.count || fsync(fd) != 0 {
+            logger.error("the sign-outs file cannot be written; this sign-out lasts until a restart",
+                         metadata: ["file": "\(path)", "errno": "\(errno)"])
+        }
+    }
+}
