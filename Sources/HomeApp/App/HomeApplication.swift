@@ -139,7 +139,10 @@ public final class HomeApplication: Service {
             let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
                                                                  requestID: error.requestID))
             let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))
-            return Response.html(bytes, status: error.status)
+            // An error is about this request: kept nowhere, so a fixed page is never hidden behind it.
+            var response = Response.html(bytes, status: error.status)
+            response.headers.set("Cache-Control", "no-store")
+            return response
         }
     }
 

@@ -38,14 +38,25 @@ struct Visit {
 
     var hasDismissedOnboarding: Bool { request.cookies[Self.onboardedCookie] != nil }
 
+    /// Who may keep a page. Every page carries the visitor's state (a cookie, a CSRF token, their
+    /// layout): never a shared cache's, and stale at once, so the browser asks again before reusing
+    /// it (it may still show it on Back). A report or admin page is kept nowhere.
+    enum Caching: String {
+        case visitor = "private, max-age=0"
+        case nowhere = "no-store"
+    }
+
     /// A finished page, with the visitor cookie when the visitor is new.
-    func page(_ root: ViewController, status: Status = .ok, configuration: PageConfiguration) -> Response {
-        html(.bytes(Page(root: root, configuration: configuration).render(context: renderContext)), status: status)
+    func page(_ root: ViewController, status: Status = .ok, caching: Caching = .visitor,
+              configuration: PageConfiguration) -> Response {
+        html(.bytes(Page(root: root, configuration: configuration).render(context: renderContext)), status: status,
+             caching: caching)
     }
 
     /// An HTML page already rendered, with the visitor cookie when the visitor is new.
-    func html(_ body: ResponseBody, status: Status = .ok) -> Response {
-        var response = Response.html(body, status: status)
+    func html(_ body: ResponseBody, status: Status = .ok, caching: Caching = .visitor) -> Response {
+        var response = Response(status: status, headers: Headers([("Content-Type", "text/html; charset=utf-8"),
+                                                                  ("Cache-Control", caching.rawValue)]), body: body)
         visitor.persist(in: &response)
         return response
     }

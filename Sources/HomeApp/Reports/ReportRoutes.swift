@@ -39,7 +39,8 @@ struct ReportRoutes {
                 eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
             model.shared = Self.sharedSection(services, query.filter)
             model.signedIn = access.hasValidCookie(request)
-            return services.visit(request).page(ReportsScreen(viewModel: model), configuration: services.page)
+            return services.visit(request).page(ReportsScreen(viewModel: model), caching: .nowhere,
+                                                configuration: services.page)
         }
     }
 

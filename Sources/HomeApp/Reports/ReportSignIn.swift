@@ -20,6 +20,7 @@ struct ReportSignIn {
         let model = ReportSignInModel(failed: failed, available: access.token != nil,
                                       signedOut: request.query["signed-out"] != nil)
         return services.visit(request).page(ReportSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
+                                            caching: .nowhere,
                                             configuration: services.page)
     }
 

@@ -14,9 +14,9 @@ import Glibc
 public struct StaticFiles: Sendable {
     /// The folder, as an absolute path with every symbolic link resolved.
     public let root: String
-    public var cacheControl = "public, max-age=300"
+    public var cacheControl = "max-age=300"
     /// For a fingerprinted name whose fingerprint is the file's: it never changes.
-    public static let immutable = "public, max-age=31536000, immutable"
+    public static let immutable = "max-age=31536000, immutable"
     /// The small files, held in memory while they stay unchanged.
     let cache: FileCache
 

@@ -19,7 +19,8 @@ struct ExperimentReportRoutes {
         let range = try ReportRangeQuery(request.query)
         return try pool.respond { [self] in
             let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services))
-            return services.visit(request).page(ExperimentsScreen(viewModel: model), configuration: services.page)
+            return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,
+                                                configuration: services.page)
         }
     }
 
