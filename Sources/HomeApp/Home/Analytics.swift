@@ -15,8 +15,8 @@ struct Analytics {
     let assignedLayout: String?
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
-    /// Told once each line is written (or lost): `POST /report` answers only then.
-    var whenWritten: (@Sendable (Bool) -> Void)?
+    /// Told once each line is written (or lost), and may withdraw it: `POST /report` answers only then.
+    var acknowledgement: WriteAcknowledgement?
 
     init(log: ReportLog, visit: Visit, trace: EventTrace? = nil) {
         self.log = log
@@ -44,10 +44,10 @@ struct Analytics {
         var properties = properties
         if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
         if let assignedLayout, let layout, layout != assignedLayout { properties["assigned"] = assignedLayout }
-        if let whenWritten {
+        if let acknowledgement {
             let event = ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
                                     properties: properties)
-            log.record(event, whenWritten: whenWritten)
+            log.record(event, claim: acknowledgement.claim, whenWritten: acknowledgement.written)
             return
         }
         log.record(name, layout: layout, item: item, visitor: visitor, request: request,

@@ -49,7 +49,7 @@ struct SwipeBeacon {
         // The line a "more" press writes, but by the script's scroll, and naming the item it reached.
         let acknowledgement = WriteAcknowledgement()
         var analytics = services.analytics(for: visit)
-        analytics.whenWritten = acknowledgement.written
+        analytics.acknowledgement = acknowledgement
         analytics.record(.horizontalSwipe, layout: child.layoutName, item: item,
                          properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
         return .later { [deadlines] reply in acknowledgement.attach(reply, deadlines: deadlines) }
