@@ -1,0 +1,93 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The active segment deleted or cut short under the running server: every `POST /report`
+/// acknowledged afterwards is still in the log, parsable, after a `kill -9` and a restart.
+@Suite struct ActiveSegmentChangesTests {
+    let folder: TemporaryDirectory
+    var logPath: String { folder.path("reports") }
+    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+
+    init() throws { folder = try TemporaryDirectory("active-segment-changes") }
+
+    func start() throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath,
+                                      "--report-visitor-rate", "0", "--report-address-rate", "0"])
+    }
+
+    /// Posts `count` swipes one after another; the request ids of those answered 204.
+    func post(_ count: Int, from session: Browser) throws -> [String] {
+        try (0..<count).map { row in
+            let response = try session.post("/report", withToken: [
+                ("event", "horizontal_swipe"), ("layout", "grid"), ("row", "\(row % 3)")])
+            #expect(response.status == 204)
+            return response.header("X-Request-Id") ?? ""
+        }
+    }
+
+    /// The segment being written: the only plain one of a new log.
+    func activeSegment() throws -> String {
+        let plain = try FileManager.default.contentsOfDirectory(atPath: logPath).filter { $0.hasSuffix(".jsonl") }
+        try #require(plain.count == 1, "one active segment: \(plain)")
+        return logPath + "/" + plain[0]
+    }
+
+    /// Killed, then started again on the same log (which repairs what the kill left) and stopped.
+    func killAndRestart(_ server: ServerProcess) throws {
+        server.signal(SIGKILL)
+        _ = server.waitForExit()
+        let restarted = try start()
+        #expect(try restarted.client.get("/healthz").status == 200)
+        restarted.signal(SIGTERM)
+        #expect(restarted.waitForExit() == 0)
+    }
+
+    /// The log's lines: the request ids of those that parse, and how many do not.
+    func readLog() throws -> (requests: Set<String>, unparsable: Int) {
+        var requests = Set<String>(), unparsable = 0
+        for line in try ReportSegments.text(of: logPath).split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
+                unparsable += 1
+                continue
+            }
+            if let request = object["request"] as? String { requests.insert(request) }
+        }
+        return (requests, unparsable)
+    }
+
+    @Test func deletingTheActiveSegmentLosesNoEventAcknowledgedAfterIt() throws {
+        let server = try start()
+        let session = Browser(port: server.port)
+        try session.get("/")
+        let before = try post(5, from: session)
+        try FileManager.default.removeItem(atPath: try activeSegment())
+        let after = try post(30, from: session)
+        try killAndRestart(server)
+        let log = try readLog()
+        // Those acknowledged before the deletion went with the file; none acknowledged after it.
+        let lost = after.filter { !log.requests.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) of \(after.count) events acknowledged after the deletion are not in the log")
+        #expect(before.allSatisfy { !log.requests.contains($0) })
+        #expect(server.log.contains("the active report segment was deleted while being written"))
+    }
+
+    @Test func cuttingTheActiveSegmentMidLineLosesOnlyTheTornLine() throws {
+        let server = try start()
+        let session = Browser(port: server.port)
+        try session.get("/")
+        let before = try post(5, from: session)
+        let segment = try activeSegment()
+        let size = try #require(FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+        #expect(truncate(segment, off_t(size - 10)) == 0)
+        let after = try post(30, from: session)
+        try killAndRestart(server)
+        let log = try readLog()
+        let lost = after.filter { !log.requests.contains($0) }
+        #expect(lost.isEmpty, "\(lost.count) of \(after.count) events acknowledged after the cut are not readable in the log")
+        // The cut line is the last one posted before it; it alone is unreadable.
+        #expect(before.dropLast().allSatisfy { log.requests.contains($0) })
+        #expect(log.unparsable == 1)
+        #expect(server.log.contains("the active report segment was changed under the writer"))
+    }
+}
