@@ -72,6 +72,52 @@ import TestSupport
         #expect(server.log.contains("the active report segment was deleted while being written"))
     }
 
+    /// A post answered 204, and when it was sent.
+    struct Acknowledged: Sendable {
+        let sent: ContinuousClock.Instant
+        let request: String
+    }
+
+    @Test func deletingTheActiveSegmentTwiceUnderPostingLoadLosesNothingPostedAfter() throws {
+        let server = try start()
+        let port = server.port
+        let load = Threads.start(8) { _ -> [Acknowledged] in
+            let session = Browser(port: port)
+            var acknowledged: [Acknowledged] = []
+            guard (try? session.get("/")) != nil else { return acknowledged }
+            for row in 0..<300 {
+                let sent = ContinuousClock.now
+                guard let response = try? session.post("/report", withToken: [
+                    ("event", "horizontal_swipe"), ("layout", "grid"), ("row", "\(row % 3)")]) else { break }
+                if response.status == 204 { acknowledged.append(Acknowledged(sent: sent, request: response.header("X-Request-Id") ?? "")) }
+            }
+            return acknowledged
+        }
+        // Deleted while the posts pour in, then again once the writer has opened the next one.
+        var lastDeletion = ContinuousClock.now
+        for _ in 0..<2 {
+            let deadline = ContinuousClock.now + .seconds(30)
+            var segment: String?
+            while ContinuousClock.now < deadline {
+                segment = try? FileManager.default.contentsOfDirectory(atPath: logPath).first { $0.hasSuffix(".jsonl") }
+                if let segment, (try? String(contentsOfFile: logPath + "/" + segment, encoding: .utf8))?
+                    .components(separatedBy: "horizontal_swipe").count ?? 0 > 100 { break }
+                Thread.sleep(forTimeInterval: 0.005)
+            }
+            let found = try #require(segment, "a new active segment with 100 swipes in it")
+            try FileManager.default.removeItem(atPath: logPath + "/" + found)
+            lastDeletion = ContinuousClock.now
+        }
+        let acknowledged = load.wait().flatMap { $0 }
+        try killAndRestart(server)
+        let log = try readLog()
+        let after = acknowledged.filter { $0.sent > lastDeletion }
+        #expect(after.count >= 100, "the load went on after the deletions")
+        let lost = after.filter { !log.requests.contains($0.request) }
+        #expect(lost.isEmpty, "\(lost.count) of \(after.count) events posted after the last deletion are not in the log")
+        #expect(log.unparsable == 0)
+    }
+
     @Test func cuttingTheActiveSegmentMidLineLosesOnlyTheTornLine() throws {
         let server = try start()
         let session = Browser(port: server.port)
