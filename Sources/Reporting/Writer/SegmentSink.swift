@@ -190,7 +190,7 @@ final class SegmentSink {
     private func checkActiveFile() {
         var info = stat()
         guard fd >= 0, fstat(fd, &info) == 0 else { return }
-        if info.st_nlink == 0 {
+        if isDeleted(info) {
             activeVanished()
         } else if Int64(info.st_size) != activeBytes, let active {
             let size = Int64(info.st_size)
@@ -205,7 +205,16 @@ final class SegmentSink {
 
     private func activeFileDeleted() -> Bool {
         var info = stat()
-        return fd >= 0 && fstat(fd, &info) == 0 && info.st_nlink == 0
+        return fd >= 0 && fstat(fd, &info) == 0 && isDeleted(info)
+    }
+
+    /// No link left to the open file, and its name leads elsewhere or nowhere: a file system that
+    /// reports no links for an open file (some do) must not have every chunk written twice.
+    private func isDeleted(_ info: stat) -> Bool {
+        guard info.st_nlink == 0, let active else { return false }
+        var named = stat()
+        return stat(catalog.path(stamp: active, compressed: false), &named) != 0
+            || named.st_ino != info.st_ino || named.st_dev != info.st_dev
     }
 
     /// The active segment was deleted (by hand) while open: the lines in it are gone with it. It
