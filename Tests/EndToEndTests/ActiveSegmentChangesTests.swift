@@ -127,6 +127,10 @@ import TestSupport
         let size = try #require(FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
         #expect(truncate(segment, off_t(size - 10)) == 0)
         let after = try post(30, from: session)
+        // The running server's counts are the file's again: the cut event is not counted.
+        let numbers = try JSONSerialization.jsonObject(with: Data(try server.client.get("/reports.json").body)) as? [String: Any]
+        let lines = try ReportSegments.text(of: logPath).split(separator: "\n")
+        #expect(numbers?["total"] as? Int == lines.count - 1)
         try killAndRestart(server)
         let log = try readLog()
         let lost = after.filter { !log.requests.contains($0) }
