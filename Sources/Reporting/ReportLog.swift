@@ -140,10 +140,11 @@ public final class ReportLog: Sendable {
     }
 
     /// Queues `event` and calls `whenWritten` on the writer thread once its line is written (and
-    /// fsynced with `fsync`): true, or false if it was dropped. The writer is woken at once, and
-    /// writes everything that arrived meanwhile with the same `write`.
-    public func record(_ event: consuming ReportEvent, whenWritten: @escaping @Sendable (Bool) -> Void) {
-        enqueue(PendingEvent(event: event, whenWritten: whenWritten))
+    /// fsynced with `fsync`): true, or false if it was dropped (or withdrawn through `claim`). The
+    /// writer is woken at once, and writes everything that arrived meanwhile with the same `write`.
+    public func record(_ event: consuming ReportEvent, claim: WriteClaim? = nil,
+                       whenWritten: @escaping @Sendable (Bool) -> Void) {
+        enqueue(PendingEvent(event: event, whenWritten: whenWritten, claim: claim))
     }
 
     private func enqueue(_ pending: consuming PendingEvent) {

@@ -25,8 +25,10 @@ public final class AppFixture {
     public let server: Server
     public var port: UInt16 { server.port ?? 0 }
 
-    /// `content` nil copies the default catalogue; `toggles` is the toggles file's text.
-    public init(content: String? = nil, toggles: String = "{}", factory: HomeFactory = .standard) throws {
+    /// `content` nil copies the default catalogue; `toggles` is the toggles file's text; `configure`
+    /// changes the app's configuration before it starts.
+    public init(content: String? = nil, toggles: String = "{}", factory: HomeFactory = .standard,
+                configure: (inout AppConfiguration) -> Void = { _ in }) throws {
         folder = try TemporaryDirectory("home-app-tests")
         contentFile = folder.url.appendingPathComponent("content.json")
         togglesFile = folder.url.appendingPathComponent("toggles.json")
@@ -40,6 +42,7 @@ public final class AppFixture {
         var configuration = AppConfiguration(publicFolder: Self.publicFolder.path, contentFile: contentFile.path,
                                              togglesFile: togglesFile.path, reportLog: reportLog.path)
         configuration.reloadInterval = 0.1
+        configure(&configuration)
         app = try HomeApplication(configuration: configuration, factory: factory,
                                   logger: Logger(label: "home-app-tests") { _ in SwiftLogNoOpLogHandler() })
         var serverConfiguration = ServerConfiguration()

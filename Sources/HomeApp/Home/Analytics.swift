@@ -15,8 +15,6 @@ struct Analytics {
     let assignedLayout: String?
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
-    /// Told once each line is written (or lost): `POST /report` answers only then.
-    var whenWritten: (@Sendable (Bool) -> Void)?
 
     init(log: ReportLog, visit: Visit, trace: EventTrace? = nil) {
         self.log = log
@@ -40,17 +38,24 @@ struct Analytics {
         for event in events { write(event.name, layout: event.layout, item: event.item, properties: event.properties) }
     }
 
+    /// The line `record` would write, for a caller that records it itself (`POST /report`, which
+    /// waits for it to be written).
+    func event(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil,
+               properties: [String: String] = [:]) -> ReportEvent {
+        ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
+                    properties: lineProperties(layout: layout, properties))
+    }
+
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
+        log.record(name, layout: layout, item: item, visitor: visitor, request: request,
+                   properties: lineProperties(layout: layout, properties))
+    }
+
+    /// The event's own properties with the visit's experiment groups and assigned layout.
+    private func lineProperties(layout: String?, _ properties: [String: String]) -> [String: String] {
         var properties = properties
         if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
         if let assignedLayout, let layout, layout != assignedLayout { properties["assigned"] = assignedLayout }
-        if let whenWritten {
-            let event = ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
-                                    properties: properties)
-            log.record(event, whenWritten: whenWritten)
-            return
-        }
-        log.record(name, layout: layout, item: item, visitor: visitor, request: request,
-                   properties: properties)
+        return properties
     }
 }

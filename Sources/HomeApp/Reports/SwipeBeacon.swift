@@ -47,11 +47,14 @@ struct SwipeBeacon {
             to = named.item
         }
         // The line a "more" press writes, but by the script's scroll, and naming the item it reached.
+        let event = services.analytics(for: visit).event(.horizontalSwipe, layout: child.layoutName, item: item,
+                                                         properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
         let acknowledgement = WriteAcknowledgement()
-        var analytics = services.analytics(for: visit)
-        analytics.whenWritten = acknowledgement.written
-        analytics.record(.horizontalSwipe, layout: child.layoutName, item: item,
-                         properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
-        return .later { [deadlines] reply in acknowledgement.attach(reply, deadlines: deadlines) }
+        return .later { [deadlines, log = services.reportLog] reply in
+            // Refused at once (the server is shutting down): answered 503, so never written.
+            guard !reply.isAnswered else { return }
+            log.record(event, claim: acknowledgement.claim, whenWritten: acknowledgement.written)
+            acknowledgement.attach(reply, deadlines: deadlines)
+        }
     }
 }

@@ -1,11 +1,15 @@
 import MicroHTTP
+import Reporting
 import Synchronization
 
 /// Joins a report line's write and the reply of the request that made it, in whichever order
 /// they come: the writer may finish before the handler has returned its later answer. A line
 /// still unwritten when `AcknowledgementDeadlines` says its time is up (the disk is failing) is
-/// answered 503: not acknowledged, though it stays queued and may yet be written.
+/// withdrawn from the log's queue and answered 503: a retry does not make a duplicate. One the
+/// writer is writing at that moment is answered by how that write ends.
 final class WriteAcknowledgement: Sendable {
+    /// The line's place in the log's queue, withdrawn when its time is up.
+    let claim = WriteClaim()
     fileprivate struct State {
         var reply: Reply?
         var written: Bool?
@@ -43,8 +47,10 @@ final class WriteAcknowledgement: Sendable {
     /// Answered, one way or the other: the deadlines let go of it.
     var isAnswered: Bool { state.withLock { $0.answered } }
 
-    /// The line was not written in time: 503, unless it was meanwhile.
+    /// The line was not written in time: withdrawn and 503, unless it was written meanwhile or a
+    /// write holding it is under way (its outcome answers).
     func timedOut() {
+        guard claim.withdraw() else { return }
         let reply = state.withLock { state -> Reply? in state.answered ? nil : state.take() }
         if let reply { Self.answer(reply, false) }
     }

@@ -2,6 +2,8 @@
 struct PendingEvent {
     var event: ReportEvent
     var whenWritten: (@Sendable (Bool) -> Void)?
+    /// Set when the recorder may withdraw the event while it waits.
+    var claim: WriteClaim? = nil
 }
 
 /// A bounded FIFO of events that drops the oldest when full; O(1) amortised append.

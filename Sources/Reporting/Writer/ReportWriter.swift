@@ -130,6 +130,8 @@ final class ReportWriter: @unchecked Sendable {
     /// Writes the backlog a chunk at a time; stops at the first failure. Returns lines written.
     func writeBacklog() -> Int {
         guard !backlog.isEmpty else { return 0 }
+        settleClaims(from: 0) { $0.claim() }
+        guard !backlog.isEmpty else { return 0 }
         var done = 0
         while done < backlog.count {
             _ = backlog.withUnsafeMutableBufferPointer { events in
@@ -157,12 +159,29 @@ final class ReportWriter: @unchecked Sendable {
                 break
             }
         }
+        if done < backlog.count { settleClaims(from: done) { $0.release() } }
         if done == backlog.count { backlog.removeAll(keepingCapacity: true) } else { backlog.removeFirst(done) }
         if backlog.isEmpty, let failure {
             logger.notice("report log writable again", metadata: ["directory": "\(configuration.directory)", "after": "\(failure)"])
             self.failure = nil
         }
         return done
+    }
+
+    /// Claims the withdrawable events from `start` on for a write (or hands back those a failed
+    /// write left); the ones withdrawn meanwhile leave the backlog unwritten, told `false`: their
+    /// posts were answered 503 and a retry must not find them in the log.
+    private func settleClaims(from start: Int, _ settle: (WriteClaim) -> Bool) {
+        var kept = start
+        for index in start..<backlog.count {
+            if let claim = backlog[index].claim, !settle(claim) {
+                backlog[index].whenWritten?(false)
+                continue
+            }
+            if kept != index { backlog.swapAt(kept, index) }
+            kept += 1
+        }
+        if kept < backlog.count { backlog.removeLast(backlog.count - kept) }
     }
 
     /// Encodes the event into the sink's chunk (its time made monotonic); false if the chunk must be written first.

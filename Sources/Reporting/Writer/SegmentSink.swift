@@ -93,9 +93,12 @@ final class SegmentSink {
 
     /// Writes the chunk (opening a segment if needed), then hands the bytes written to `written`.
     /// Returns the whole lines written and the errno of a failure (0 if none).
+    /// The active file is checked before and after each write (two `fstat`s a chunk, none an event):
+    /// deleted under the writer, the chunk goes again into a new segment (`rewritten` once).
     @discardableResult
-    func flush(_ written: (UnsafeRawBufferPointer) -> Void = { _ in }) -> (lines: Int, error: Int32) {
+    func flush(_ written: (UnsafeRawBufferPointer) -> Void = { _ in }, rewritten: Bool = false) -> (lines: Int, error: Int32) {
         guard length > 0 else { return (0, 0) }
+        if active != nil { checkActiveFile() }
         if active == nil, let error = openSegment() {
             discardChunk()
             return (0, error)
@@ -124,6 +127,11 @@ final class SegmentSink {
         }
         if sync, fsync(fd) != 0 {
             logger.error("fsync of report segment failed", metadata: ["error": "\(String(cString: strerror(errno)))"])
+        }
+        if !rewritten, activeFileDeleted() {
+            // Written into a deleted file: not kept, so not yet acknowledged. Again, in a new one.
+            activeVanished()
+            return flush(written, rewritten: true)
         }
         activeBytes += Int64(count)
         publish()
@@ -157,11 +165,12 @@ final class SegmentSink {
         let stampMs = max(chunkFirstMs, lastStampMs == .min ? chunkFirstMs : lastStampMs + 1)
         let stamp = SegmentName.stamp(milliseconds: stampMs)
         let path = catalog.path(stamp: stamp, compressed: false)
-        var opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        // Read and write: the last byte of a file found torn is read back (`endTornLine`).
+        var opened = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         if opened < 0 && errno == ENOENT {
             // The directory was removed under the running log: make it again.
             _ = mkdir(catalog.directory, 0o755)
-            opened = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            opened = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
         }
         guard opened >= 0 else { return errno }
         var info = stat()
@@ -170,10 +179,90 @@ final class SegmentSink {
         if sync { syncDirectory() }
         active = stamp
         activeDay = ReportTimestamp.floorDiv(stampMs, ReportTimestamp.msPerDay)
-        activeBytes = Int64(info.st_size)
+        activeBytes = endTornLine(size: Int64(info.st_size))
         lastStampMs = stampMs
         catalog.add(SegmentEntry(stamp: stamp, startMs: stampMs, compressed: false, active: true, rollup: Rollup(), fileBytes: activeBytes))
         return nil
+    }
+
+    /// Before a write: the active file deleted, or not the size written (truncated, or appended
+    /// to by someone else), is dealt with so the chunk starts a line of a file that is there.
+    private func checkActiveFile() {
+        var info = stat()
+        guard fd >= 0, fstat(fd, &info) == 0 else { return }
+        if isDeleted(info) {
+            activeVanished()
+        } else if Int64(info.st_size) != activeBytes, let active {
+            let size = Int64(info.st_size)
+            logger.error(
+                "the active report segment was changed under the writer; a torn last line is ended and its counts recounted",
+                metadata: ["segment": "\(SegmentName.dataFile(active, compressed: false))", "expected_bytes": "\(activeBytes)",
+                           "found_bytes": "\(size)"])
+            activeBytes = endTornLine(size: size)
+            recountActive()
+        }
+    }
+
+    private func activeFileDeleted() -> Bool {
+        var info = stat()
+        return fd >= 0 && fstat(fd, &info) == 0 && isDeleted(info)
+    }
+
+    /// No link left to the open file, and its name leads elsewhere or nowhere: a file system that
+    /// reports no links for an open file (some do) must not have every chunk written twice.
+    private func isDeleted(_ info: stat) -> Bool {
+        guard info.st_nlink == 0, let active else { return false }
+        var named = stat()
+        return stat(catalog.path(stamp: active, compressed: false), &named) != 0
+            || named.st_ino != info.st_ino || named.st_dev != info.st_dev
+    }
+
+    /// The active segment was deleted (by hand) while open: the lines in it are gone with it. It
+    /// leaves the catalog, and the next chunk opens a new segment.
+    private func activeVanished() {
+        guard let stamp = active else { return }
+        logger.error(
+            "the active report segment was deleted while being written; the events in it are lost, a new segment follows",
+            metadata: ["segment": "\(SegmentName.dataFile(stamp, compressed: false))",
+                       "events": "\(catalog.entry(stamp)?.rollup.lines ?? 0)"])
+        closeFile()
+        active = nil
+        catalog.remove(stamp)
+        unlink(catalog.rollupPath(stamp))
+        // The visitor filter is kept: a superset only costs a reader a needless look.
+    }
+
+    /// Writes a newline after a last line without one (cut mid-line), so the next line starts on
+    /// its own and only the torn one is unreadable; returns the file's size after it.
+    private func endTornLine(size: Int64) -> Int64 {
+        guard size > 0 else { return size }
+        var last: UInt8 = 0
+        guard pread(fd, &last, 1, off_t(size - 1)) == 1, last != 10 else { return size }
+        var newline: UInt8 = 10
+        guard write(fd, &newline, 1) == 1 else { return size }
+        if let active {
+            logger.warning("ended a torn last line of the active report segment",
+                           metadata: ["segment": "\(SegmentName.dataFile(active, compressed: false))"])
+        }
+        return size + 1
+    }
+
+    /// Counts the active segment again from its file, after it changed under the writer.
+    private func recountActive() {
+        guard let active else { return }
+        do {
+            let rollup = try SegmentDirectory.scan(
+                catalog.path(stamp: active, compressed: false), compressed: false, end: activeBytes,
+                interner: catalog.interner, visitors: &visitors)
+            let bytes = activeBytes
+            catalog.update(active) { entry in
+                entry.rollup = rollup
+                entry.rollup.bytes = bytes
+                entry.fileBytes = bytes
+            }
+        } catch {
+            logger.error("cannot recount the active report segment", metadata: ["error": "\(error)"])
+        }
     }
 
     private func syncDirectory() {
