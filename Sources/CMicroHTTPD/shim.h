@@ -70,6 +70,14 @@ static inline int dh_connection_fd(struct MHD_Connection *connection) {
     return info ? info->connect_fd : -1;
 }
 
+/// The status of the answer queued on the connection, 0 when none is: libmicrohttpd's own error
+/// answers are queued without the access handler.
+static inline unsigned int dh_connection_http_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info ? info->http_status : 0;
+}
+
 static inline void *dh_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);

@@ -52,6 +52,8 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if core.configuration.metrics {
+            // No answer of ours: libmicrohttpd's own (a malformed chunk), or none (ServerMetrics).
+            if context.status == 0, let connection { context.status = Int(dh_connection_http_status(connection)) }
             core.metrics.record(route: context.route, status: context.status, startedAt: context.startedAt, bytes: context.bytesOut)
         }
         if let connection { core.headDeadlines.answered(connection) }
