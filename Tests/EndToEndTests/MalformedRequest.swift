@@ -154,6 +154,9 @@ extension MalformedRequest {
         .init("Transfer-Encoding chunked, chunked", post("Transfer-Encoding: chunked, chunked",
                                                          text("5\r\nhello\r\n0\r\n\r\n")), .status(400)),
         .init("Transfer-Encoding with a space inside", post("Transfer-Encoding: chunked x", text("0\r\n\r\n")), .status(400)),
+        // RFC 9112 §6.1: an HTTP/1.0 request with Transfer-Encoding has faulty framing; 0.9.75 kept the connection.
+        .init("Transfer-Encoding on HTTP/1.0 with keep-alive", text("POST /healthz HTTP/1.0\r\nHost: localhost\r\n"
+              + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") + smuggled, .status(400)),
         // libmicrohttpd refuses these itself, before any callback; the server answers first (see
         // docs/robustness.md).
         .init("Content-Length +3", smuggle(text("Content-Length: +3")), .status(400)),

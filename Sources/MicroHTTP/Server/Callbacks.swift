@@ -37,7 +37,8 @@ func accessHandlerCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         Unmanaged<RequestState>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             if !context.headersSeen { context.headStart = method }
-            return core.access(connection, Method(cString: method), context, upload: bytes, uploadSize: uploadDataSize)
+            return core.access(connection, Method(cString: method), version: version, context,
+                               upload: bytes, uploadSize: uploadDataSize)
         }
     }
 }

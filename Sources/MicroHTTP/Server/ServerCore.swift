@@ -49,13 +49,13 @@ final class ServerCore: Sendable {
 
     /// One call of the access handler. The first call only sees headers: answering then would
     /// make libmicrohttpd close the connection, so it returns and answers once the body is in.
-    func access(_ connection: OpaquePointer, _ method: Method, _ context: RequestState,
+    func access(_ connection: OpaquePointer, _ method: Method, version: UnsafePointer<CChar>?, _ context: RequestState,
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
             PendingHeads.current.remove(connection)
             headDeadlines.headArrived(connection)
-            return begin(connection, method, context)
+            return begin(connection, method, version: version, context)
         }
         if uploadSize.pointee > 0 {
             if let upload { consume(upload, context) }
@@ -65,7 +65,8 @@ final class ServerCore: Sendable {
         return respond(connection, method, context)
     }
 
-    private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+    private func begin(_ connection: OpaquePointer, _ method: Method, version: UnsafePointer<CChar>?,
+                       _ context: RequestState) -> MHD_Result {
         if context.queryArgumentCount > configuration.queryArgumentLimit {
             logger.notice("too many query arguments", metadata: [
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
@@ -83,8 +84,8 @@ final class ServerCore: Sendable {
                               headOnly: method == .head, on: dh_connection_fd(connection))
             return .NO
         }
-        if let problem = RequestFraming.problem(on: connection, method: method, headStart: context.headStart,
-                                                       span: configuration.connectionMemoryLimit) {
+        if let problem = RequestFraming.problem(on: connection, method: method, version: version,
+                                                headStart: context.headStart, span: configuration.connectionMemoryLimit) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)

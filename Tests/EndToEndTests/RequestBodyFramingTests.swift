@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Request body framing against the real `dynamic-home`, byte by byte: `Transfer-Encoding` on
+/// HTTP/1.0.
+@Suite struct RequestBodyFramingTests {
+    /// A short connection timeout: a server that reads a body to its end is stopped by it.
+    static let arguments = ["--port", "0", "--connection-timeout", "3"]
+
+    static let chunkedPost = "POST /healthz HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+
+    /// The whole reply until the server closes: its status lines, and whether the one answer's
+    /// body is exactly as long as its `Content-Length`.
+    static func wholeReply(_ connection: HTTPConnection) -> (statusLines: [String], body: String, lengthMatches: Bool) {
+        let reply = String(decoding: connection.readToEnd(), as: UTF8.self)
+        let parts = reply.components(separatedBy: "\r\n\r\n")
+        let head = parts[0].components(separatedBy: "\r\n")
+        let body = parts.dropFirst().joined(separator: "\r\n\r\n")
+        let length = head.first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst(15).trimmingPrefix(" ")) }
+        // Each status line up to its end; a second answer right after a body begins no line of its own.
+        let statusLines = reply.components(separatedBy: "HTTP/1.1 ").dropFirst()
+            .map { "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "") }
+        return (statusLines, body, length == body.utf8.count)
+    }
+
+    /// RFC 9112 §6.1: `Transfer-Encoding` in an HTTP/1.0 request is faulty framing; the server
+    /// answers 400 and closes, so what followed on the connection is never read as a request.
+    @Test(arguments: ["POST", "PUT"])
+    func transferEncodingOnHTTP10IsRefusedAndTheConnectionClosed(_ method: String) throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        try? connection.send("\(method) /healthz HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
+            + "GET /healthz HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
+        let reply = Self.wholeReply(connection)
+        #expect(reply.statusLines.count == 1, "\(reply.statusLines)")
+        #expect(reply.statusLines.first?.hasPrefix("HTTP/1.1 400 ") == true, "\(reply.statusLines)")
+        #expect(reply.body.contains("HTTP/1.0"))
+        #expect(reply.lengthMatches)
+    }
+
+    /// HTTP/1.0 with a length keeps working: only `Transfer-Encoding` makes its framing faulty.
+    @Test func http10WithContentLengthIsStillServed() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        try connection.send("GET /healthz HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
+        #expect(try connection.readResponse().status == 200)
+        try connection.send("POST /healthz HTTP/1.0\r\nHost: localhost\r\nContent-Length: 5\r\n\r\nhello")
+        #expect(try connection.readResponse().status == 405)
+    }
+}
