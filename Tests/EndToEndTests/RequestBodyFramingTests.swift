@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Request body framing against the real `dynamic-home`, byte by byte: `Transfer-Encoding` on
-/// HTTP/1.0.
+/// Request body framing against the real `dynamic-home`, byte by byte: a chunked body that never
+/// ends, and `Transfer-Encoding` on HTTP/1.0.
 @Suite struct RequestBodyFramingTests {
     /// A short connection timeout: a server that reads a body to its end is stopped by it.
     static let arguments = ["--port", "0", "--connection-timeout", "3"]
@@ -23,6 +23,40 @@ import TestSupport
         let statusLines = reply.components(separatedBy: "HTTP/1.1 ").dropFirst()
             .map { "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "") }
         return (statusLines, body, length == body.utf8.count)
+    }
+
+    /// A chunked body past the body limit is refused the moment it passes it: 413, and the
+    /// connection closed while the client is still sending, not read to its end (it had none).
+    @Test func anEndlessChunkedBodyIsRefusedAtTheLimit() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        try connection.send(Self.chunkedPost)
+        let chunk = Array("10000\r\n".utf8) + [UInt8](repeating: 0x61, count: 0x10000) + Array("\r\n".utf8)
+        // Far past the 1 MiB limit and what loopback socket buffers hold; the server's close stops it sooner.
+        let most = 256 << 20
+        var sent = 0
+        while sent < most {
+            do { try connection.send(chunk) } catch { break }
+            sent += chunk.count
+        }
+        #expect(sent < most, "the server read \(sent) bytes of a body past its limit")
+        let reply = try connection.readResponse()
+        #expect(reply.status == 413)
+        #expect(reply.text.contains("larger than the 1024 KiB"))
+        #expect(try server.client.get("/healthz").status == 200)
+    }
+
+    /// A finite body over the limit gets the same 413, with the connection closed after it.
+    @Test func aChunkedBodyJustOverTheLimitGets413AndTheConnectionCloses() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        let body = [UInt8](repeating: 0x61, count: 1024 * 1024 + 1)
+        let bytes = Array((Self.chunkedPost + String(body.count, radix: 16) + "\r\n").utf8) + body
+            + Array("\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
+        try? connection.send(bytes)
+        let reply = Self.wholeReply(connection)
+        #expect(reply.statusLines == ["HTTP/1.1 413 Content Too Large"])
+        #expect(reply.lengthMatches)
     }
 
     /// RFC 9112 §6.1: `Transfer-Encoding` in an HTTP/1.0 request is faulty framing; the server

@@ -58,7 +58,11 @@ final class ServerCore: Sendable {
             return begin(connection, method, version: version, context)
         }
         if uploadSize.pointee > 0 {
-            if let upload { consume(upload, context) }
+            if let upload {
+                context.receivedBytes += upload.count
+                if context.receivedBytes > configuration.bodyLimit { return refuseLongBody(connection, context) }
+                consume(upload, context)
+            }
             uploadSize.pointee = 0
             return .YES
         }
@@ -99,22 +103,30 @@ final class ServerCore: Sendable {
         else { return .YES }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         context.postProcessor = MHD_create_post_processor(connection, 16 * 1024, postDataCallback, cls)
-        if context.postProcessor == nil { context.problem = .malformedForm }
+        if context.postProcessor == nil { context.formIsMalformed = true }
         return .YES
     }
 
     private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ context: RequestState) {
-        context.receivedBytes += chunk.count
-        if context.receivedBytes > configuration.bodyLimit { context.problem = .tooLarge }
-        guard context.problem == nil else { return }
+        guard !context.formIsMalformed else { return }
         if let processor = context.postProcessor {
             let accepted = chunk.withMemoryRebound(to: CChar.self) {
                 MHD_post_process(processor, $0.baseAddress, $0.count)
             }
-            if accepted == .NO { context.problem = .malformedForm }
+            if accepted == .NO { context.formIsMalformed = true }
         } else {
             context.body.append(contentsOf: chunk)
         }
+    }
+
+    /// A chunked body past the limit. 0.9.75 takes no answer while a body arrives, and would read
+    /// this one to its end, however long: the 413 goes to the socket now and libmicrohttpd closes.
+    private func refuseLongBody(_ connection: OpaquePointer, _ context: RequestState) -> MHD_Result {
+        logger.notice("request body too large", metadata: ["request": "\(context.id)", "bytes": "\(context.receivedBytes)"])
+        context.status = Status.payloadTooLarge.rawValue
+        DirectAnswer.send(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id,
+                          on: dh_connection_fd(connection))
+        return .NO
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
@@ -122,13 +134,8 @@ final class ServerCore: Sendable {
         if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
-        switch context.problem {
-        case .tooLarge?:
-            return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
-        case .malformedForm?:
+        if context.formIsMalformed {
             return queueError(.badRequest, "The form data could not be decoded.", for: context, on: connection)
-        case nil:
-            break
         }
         let request: Request
         do {
