@@ -2,8 +2,9 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Request body framing against the real `dynamic-home`, byte by byte: a chunked body that never
-/// ends, and `Transfer-Encoding` on HTTP/1.0.
+/// Chunked request bodies and HTTP/1.0 framing against the real `dynamic-home`, byte by byte: a
+/// chunk-size line too long for libmicrohttpd's buffer, a body that never ends, and
+/// `Transfer-Encoding` on HTTP/1.0.
 @Suite struct RequestBodyFramingTests {
     /// A short connection timeout: a server that reads a body to its end is stopped by it.
     static let arguments = ["--port", "0", "--connection-timeout", "3"]
@@ -23,6 +24,46 @@ import TestSupport
         let statusLines = reply.components(separatedBy: "HTTP/1.1 ").dropFirst()
             .map { "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "") }
         return (statusLines, body, length == body.utf8.count)
+    }
+
+    /// libmicrohttpd 0.9.75 keeps a chunk-size line in its read buffer until the line ends; one
+    /// longer than the buffer got its own 500. The server answers 400 itself, once.
+    @Test(arguments: [
+        ("a chunk extension of 9 KB", "5;" + String(repeating: "e", count: 9_000)),
+        ("a chunk size of 9 KB of zeros", String(repeating: "0", count: 9_000) + "5"),
+        ("a chunk extension of 9 KB after a first chunk", "5\r\nhello\r\n5;" + String(repeating: "e", count: 9_000)),
+    ])
+    func aChunkSizeLineTooLongForTheBufferGetsOne400(_ name: String, _ body: String) throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        // The server may answer and close before it has read everything; its answer is still there.
+        try? connection.send(Self.chunkedPost + body + "\r\nhello\r\n0\r\n\r\n")
+        let reply = Self.wholeReply(connection)
+        #expect(reply.statusLines == ["HTTP/1.1 400 Bad Request"], "\(name)")
+        #expect(reply.lengthMatches, "\(name)")
+        #expect(reply.body.contains("chunk-size line"), "\(name)")
+        #expect(try server.client.get("/healthz").status == 200)
+        // The log reaches the test through a pipe, a moment after the answer.
+        let deadline = Date().addingTimeInterval(10)
+        while !server.log.contains("bad framing"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(server.log.contains("chunk-size line"), "\(name)")
+    }
+
+    /// Nothing tells which of a thread's chunked bodies libmicrohttpd refuses a line of: with
+    /// another arriving on the same (only) thread, the server answers neither, libmicrohttpd's
+    /// answer goes out, and the other body is never answered in its place.
+    @Test func aLongChunkLineNeverAnswersAnotherChunkedBodyOnItsThread() throws {
+        let server = try ServerProcess(arguments: Self.arguments + ["--threads", "1"])
+        let other = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        try other.send(Self.chunkedPost + "5\r\nhello\r\n")
+        let long = try HTTPConnection(port: server.port, timeoutSeconds: 10)
+        try? long.send(Self.chunkedPost + "5;" + String(repeating: "e", count: 9_000) + "\r\nhello\r\n0\r\n\r\n")
+        let reply = Self.wholeReply(long)
+        // 400 if the other body's head was not in yet, else libmicrohttpd's 500.
+        #expect(reply.statusLines == ["HTTP/1.1 400 Bad Request"] || reply.statusLines == ["HTTP/1.1 500 Internal Server Error"],
+                "\(reply.statusLines)")
+        try other.send("0\r\n\r\n")
+        #expect(try other.readResponse().status == 405)
     }
 
     /// A chunked body past the body limit is refused the moment it passes it: 413, and the

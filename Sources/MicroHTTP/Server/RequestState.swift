@@ -16,6 +16,8 @@ final class RequestState {
     var formFields: [FormField] = []
     var body: [UInt8] = []
     var receivedBytes = 0
+    /// Listed in this thread's `ChunkedBodies` until the body is in.
+    var chunkedBodyArriving = false
     /// The form body could not be decoded; answered once it has finished arriving.
     var formIsMalformed = false
     /// The spliced copy the response is sent from, given back once the request completes.

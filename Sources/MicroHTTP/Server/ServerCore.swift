@@ -98,6 +98,11 @@ final class ServerCore: Sendable {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
             return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
         }
+        if method.carriesBody, MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Transfer-Encoding").cString) != nil {
+            // libmicrohttpd may refuse one of its lines itself; the logger then looks for it here.
+            context.chunkedBodyArriving = true
+            ChunkedBodies.current.add(connection, context)
+        }
         guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
         else { return .YES }
@@ -123,14 +128,23 @@ final class ServerCore: Sendable {
     /// this one to its end, however long: the 413 goes to the socket now and libmicrohttpd closes.
     private func refuseLongBody(_ connection: OpaquePointer, _ context: RequestState) -> MHD_Result {
         logger.notice("request body too large", metadata: ["request": "\(context.id)", "bytes": "\(context.receivedBytes)"])
+        bodyArrived(connection, context)
         context.status = Status.payloadTooLarge.rawValue
         DirectAnswer.send(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id,
                           on: dh_connection_fd(connection))
         return .NO
     }
 
+    /// The body is in, or refused: none of its lines can be refused by libmicrohttpd now.
+    func bodyArrived(_ connection: OpaquePointer, _ context: RequestState) {
+        guard context.chunkedBodyArriving else { return }
+        context.chunkedBodyArriving = false
+        ChunkedBodies.current.remove(connection)
+    }
+
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
         headDeadlines.requestArrived(connection)
+        bodyArrived(connection, context)
         if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
