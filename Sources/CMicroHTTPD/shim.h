@@ -70,6 +70,24 @@ static inline int dh_connection_fd(struct MHD_Connection *connection) {
     return info ? info->connect_fd : -1;
 }
 
+/// The status of the answer queued on the connection, 0 when none is: libmicrohttpd's own error
+/// answers are queued without the access handler.
+static inline unsigned int dh_connection_http_status(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_HTTP_STATUS);
+    return info ? info->http_status : 0;
+}
+
+/// The first argument of a log line whose format starts with `%u`, read from a copy: the line
+/// may still be formatted from `arguments` afterwards.
+static inline unsigned int dh_first_unsigned_argument(va_list arguments) {
+    va_list copy;
+    va_copy(copy, arguments);
+    unsigned int value = va_arg(copy, unsigned int);
+    va_end(copy);
+    return value;
+}
+
 static inline void *dh_socket_context(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);

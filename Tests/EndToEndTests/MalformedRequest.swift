@@ -118,6 +118,11 @@ extension MalformedRequest {
         .init("negative chunk size", post("Transfer-Encoding: chunked", text("-5\r\nhello\r\n0\r\n\r\n")), .status(400)),
         .init("chunk size beyond 64 bits", post("Transfer-Encoding: chunked", text("FFFFFFFFFFFFFFFFFF\r\nhello\r\n")), .status(413)),
         .init("chunk longer than its size", post("Transfer-Encoding: chunked", text("2\r\nhello\r\n0\r\n\r\n")), .status(400)),
+        // Longer than libmicrohttpd's read buffer, which holds the line until it ends (it answered 500).
+        .init("chunk-size line of 9 KB", post("Transfer-Encoding: chunked",
+                                             text(String(repeating: "0", count: 9_000) + "5\r\nhello\r\n0\r\n\r\n")), .status(400)),
+        .init("chunk extension of 9 KB", post("Transfer-Encoding: chunked",
+                                             text("5;" + String(repeating: "e", count: 9_000) + "\r\nhello\r\n0\r\n\r\n")), .status(400)),
         .init("body on GET", get("/healthz", "Content-Length: 5\r\n") + text("hello"), .status(400)),
         .init("chunked body on GET", get("/healthz", "Transfer-Encoding: chunked\r\n") + text("0\r\n\r\n"), .status(400)),
         .init("body on HEAD", get(text("/healthz"), "Content-Length: 5\r\n", method: "HEAD") + text("hello"), .status(400)),
@@ -154,6 +159,9 @@ extension MalformedRequest {
         .init("Transfer-Encoding chunked, chunked", post("Transfer-Encoding: chunked, chunked",
                                                          text("5\r\nhello\r\n0\r\n\r\n")), .status(400)),
         .init("Transfer-Encoding with a space inside", post("Transfer-Encoding: chunked x", text("0\r\n\r\n")), .status(400)),
+        // RFC 9112 §6.1: an HTTP/1.0 request with Transfer-Encoding has faulty framing; 0.9.75 kept the connection.
+        .init("Transfer-Encoding on HTTP/1.0 with keep-alive", text("POST /healthz HTTP/1.0\r\nHost: localhost\r\n"
+              + "Connection: keep-alive\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n") + smuggled, .status(400)),
         // libmicrohttpd refuses these itself, before any callback; the server answers first (see
         // docs/robustness.md).
         .init("Content-Length +3", smuggle(text("Content-Length: +3")), .status(400)),

@@ -65,6 +65,39 @@ import TestSupport
         #expect(Self.value(after, "dynamic_home_report_flush_duration_seconds_bucket{le=\"+Inf\"}") == Self.value(after, count))
     }
 
+    /// A request the connection closed on before any answer is counted under status "none";
+    /// libmicrohttpd's own answers under the status it sent. Neither is "1xx".
+    @Test func requestsWithoutAnAnswerAreCountedAsNoneAndTheLibrarysOwnUnderTheirStatus() throws {
+        let server = try ServerProcess(arguments: ["--port", "0", "--connection-timeout", "3"])
+        do {
+            // The client leaves in the middle of the body.
+            let connection = try HTTPConnection(port: server.port)
+            try connection.send("POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: 50\r\n\r\nabc")
+            connection.finishSending()
+            _ = connection.readToEnd()
+        }
+        do {
+            // libmicrohttpd answers a chunk size beyond 64 bits with its own 413.
+            let connection = try HTTPConnection(port: server.port)
+            try? connection.send("POST /healthz HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
+                + "FFFFFFFFFFFFFFFFFF\r\nhello\r\n")
+            #expect(try connection.readResponse().status == 413)
+        }
+        let none = "dynamic_home_http_requests_total{route=\"unmatched\",status=\"none\"}"
+        let tooLarge = "dynamic_home_http_requests_total{route=\"unmatched\",status=\"413\"}"
+        // The close is counted when libmicrohttpd reports the request complete, a moment later.
+        var metrics = ""
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            metrics = try server.client.get("/metrics").text
+            if Self.value(metrics, none) == 1, Self.value(metrics, tooLarge) == 1 { break }
+            Thread.sleep(forTimeInterval: 0.05)
+        } while Date() < deadline
+        #expect(Self.value(metrics, none) == 1, "\(metrics)")
+        #expect(Self.value(metrics, tooLarge) == 1)
+        #expect(!metrics.contains("status=\"1xx\""))
+    }
+
     @Test func offLoopbackTheMetricsNeedTheReportToken() throws {
         let folder = try TemporaryDirectory("metrics")
         let server = try ServerProcess(arguments: ["--port", "0", "--host", "0.0.0.0", "--report-log", folder.path("reports"),

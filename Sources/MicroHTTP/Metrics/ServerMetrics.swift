@@ -9,9 +9,11 @@ import Synchronization
 public final class ServerMetrics: Sendable {
     /// Upper bounds of the latency histogram, in seconds.
     public static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
-    /// The statuses counted apart; any other is counted under its class (`2xx`, `4xx`, …).
+    /// The statuses counted apart; any other is counted under its class (`2xx`, `4xx`, …), and a
+    /// request the connection closed on without an answer (status 0) under `none`.
     static let statuses: [Int] = [200, 204, 206, 301, 302, 303, 304, 400, 403, 404, 405, 409, 413, 429, 431, 500, 503]
     static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
+    static let labels = statuses.map(String.init) + statusClasses + ["none"]
 
     /// The route labels: the router's patterns, then `unmatched`.
     public let routes: [String]
@@ -28,8 +30,7 @@ public final class ServerMetrics: Sendable {
         }
         let counts: Mutex<Counts>
         init(routes: Int) {
-            let statuses = ServerMetrics.statuses.count + ServerMetrics.statusClasses.count
-            counts = Mutex(Counts(requests: Array(repeating: 0, count: routes * statuses),
+            counts = Mutex(Counts(requests: Array(repeating: 0, count: routes * ServerMetrics.labels.count),
                                   histogram: Array(repeating: 0, count: routes * (ServerMetrics.buckets.count + 1)),
                                   seconds: Array(repeating: 0, count: routes)))
         }
@@ -49,7 +50,8 @@ public final class ServerMetrics: Sendable {
 
     static func statusIndex(_ status: Int) -> Int {
         if let index = statuses.firstIndex(of: status) { return index }
-        return statuses.count + min(max(status / 100 - 1, 0), statusClasses.count - 1)
+        guard (100..<600).contains(status) else { return labels.count - 1 }
+        return statuses.count + status / 100 - 1
     }
 
     /// One request answered: `route` as the router numbered it (nil: none matched).
@@ -61,7 +63,7 @@ public final class ServerMetrics: Sendable {
         // Thread handles lie megabytes apart with the same low bits: hashed whole (multiply, top
         // three bits), so the server's threads land on different stripes and rarely share a lock.
         let stripe = stripes[Int((UInt64(pthread_self()) &* 0x9E37_79B9_7F4A_7C15) >> 61)]
-        let statusCount = Self.statuses.count + Self.statusClasses.count
+        let statusCount = Self.labels.count
         stripe.counts.withLock { counts in
             counts.requests[routeIndex * statusCount + statusIndex] += 1
             counts.histogram[routeIndex * (Self.buckets.count + 1) + bucket] += 1
@@ -83,7 +85,7 @@ public final class ServerMetrics: Sendable {
     }
 
     public func snapshot() -> Snapshot {
-        let statusCount = Self.statuses.count + Self.statusClasses.count
+        let statusCount = Self.labels.count
         var requests = Array(repeating: 0, count: routes.count * statusCount)
         var histogram = Array(repeating: 0, count: routes.count * (Self.buckets.count + 1))
         var seconds = Array(repeating: 0.0, count: routes.count)
@@ -96,9 +98,8 @@ public final class ServerMetrics: Sendable {
                 snapshot.bytesSent += counts.bytes
             }
         }
-        let labels = Self.statuses.map(String.init) + Self.statusClasses
         for (routeIndex, route) in routes.enumerated() {
-            for (statusIndex, label) in labels.enumerated() where requests[routeIndex * statusCount + statusIndex] > 0 {
+            for (statusIndex, label) in Self.labels.enumerated() where requests[routeIndex * statusCount + statusIndex] > 0 {
                 snapshot.requests.append((route, label, requests[routeIndex * statusCount + statusIndex]))
             }
             let row = histogram[(routeIndex * (Self.buckets.count + 1))..<((routeIndex + 1) * (Self.buckets.count + 1))]

@@ -37,7 +37,8 @@ func accessHandlerCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opaque
     return Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         Unmanaged<RequestState>.fromOpaque(raw)._withUnsafeGuaranteedRef { context in
             if !context.headersSeen { context.headStart = method }
-            return core.access(connection, Method(cString: method), context, upload: bytes, uploadSize: uploadDataSize)
+            return core.access(connection, Method(cString: method), version: version, context,
+                               upload: bytes, uploadSize: uploadDataSize)
         }
     }
 }
@@ -51,7 +52,10 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     if !context.headersSeen, let connection { PendingHeads.current.remove(connection) }
     context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
+        if let connection { core.bodyArrived(connection, context) }
         if core.configuration.metrics {
+            // No answer of ours: libmicrohttpd's own (a malformed chunk), or none (ServerMetrics).
+            if context.status == 0, let connection { context.status = Int(dh_connection_http_status(connection)) }
             core.metrics.record(route: context.route, status: context.status, startedAt: context.startedAt, bytes: context.bytesOut)
         }
         if let connection { core.headDeadlines.answered(connection) }
@@ -157,7 +161,7 @@ func chunkFreeCallback(_ cls: UnsafeMutableRawPointer?) {
 func libraryLogCallback(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
     guard let cls, let format, let arguments else { return }
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
-        core.libraryLogged(format: format)
+        core.libraryLogged(format: format, arguments: arguments)
         guard core.logger.logLevel <= .debug else { return }
         var buffer = [UInt8](repeating: 0, count: 512)
         let count = buffer.withUnsafeMutableBufferPointer { buffer in

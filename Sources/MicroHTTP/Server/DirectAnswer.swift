@@ -2,11 +2,12 @@ import Glibc
 
 /// An error answer written straight to the connection's socket, which is then shut for writing.
 ///
-/// For the two cases where libmicrohttpd 0.9.75 cannot answer well itself: a request head so
-/// large that no pool memory is left for the answer's head (it would close without a word), and
-/// a malformed `Content-Length`, whose 400 it writes with its head twice. The answer goes out
-/// before libmicrohttpd writes anything for the request, and after the shutdown whatever it
-/// writes fails and it closes the connection.
+/// For the cases where libmicrohttpd 0.9.75 cannot answer well itself: a request head so large
+/// that no pool memory is left for the answer's head (it would close without a word), a
+/// malformed `Content-Length`, whose 400 it writes with its head twice, a chunk-size line longer
+/// than its read buffer (its own 500), and a chunked body past the limit (it takes no answer
+/// while a body arrives). The answer goes out before libmicrohttpd writes anything for the
+/// request, and after the shutdown whatever it writes fails and it closes the connection.
 enum DirectAnswer {
     /// Writes `response` (a body in memory; its head only for `HEAD`) with `Connection: close`;
     /// returns whether all of it was taken by the socket. A fresh connection's send buffer holds

@@ -7,8 +7,8 @@ import Glibc
 /// request smuggling works. The headers are read with their true lengths (`dh_check_head`):
 /// the NUL-terminated view would end `Content-Length: 0\0 5` at the NUL.
 enum RequestFraming {
-    static func problem(on connection: OpaquePointer, method: Method, headStart: UnsafePointer<CChar>?,
-                        span: Int) -> String? {
+    static func problem(on connection: OpaquePointer, method: Method, version: UnsafePointer<CChar>?,
+                        headStart: UnsafePointer<CChar>?, span: Int) -> String? {
         var check = dh_check_head(connection, headStart, span)
         let name = withUnsafeBytes(of: &check.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         switch check.problem {
@@ -31,6 +31,12 @@ enum RequestFraming {
             break
         }
         let hasLength = check.content_lengths > 0, isChunked = check.transfer_encodings > 0
+        // §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing (a 1.0 sender or proxy
+        // may not have meant chunked): refused, and the connection closed after the answer.
+        // 0.9.75 would read it chunked and keep a keep-alive connection open.
+        if isChunked, let version, strcmp(version, "HTTP/1.0") == 0 {
+            return "An HTTP/1.0 request cannot use Transfer-Encoding; send Content-Length, or use HTTP/1.1."
+        }
         // §6.1: a server may refuse both at once; 0.9.75 would keep the connection open after it.
         if hasLength && isChunked { return "The request has both Content-Length and Transfer-Encoding." }
         // RFC 9110 §9.3.1: a GET body has no meaning, and may be refused as a smuggling vector.

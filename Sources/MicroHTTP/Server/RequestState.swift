@@ -3,9 +3,6 @@ import CMicroHTTPD
 /// Per-request state that libmicrohttpd carries for us in `con_cls`, from the raw URI to the
 /// completion notice. Only the connection's own thread touches it.
 final class RequestState {
-    /// Why the body cannot be handled; answered once the upload has finished arriving.
-    enum BodyProblem { case tooLarge, malformedForm }
-
     /// The request target as sent; nil when its bytes are not UTF-8.
     let rawTarget: String?
     /// Arguments in the target's query, counted before anything is decoded.
@@ -19,7 +16,10 @@ final class RequestState {
     var formFields: [FormField] = []
     var body: [UInt8] = []
     var receivedBytes = 0
-    var problem: BodyProblem?
+    /// Listed in this thread's `ChunkedBodies` until the body is in.
+    var chunkedBodyArriving = false
+    /// The form body could not be decoded; answered once it has finished arriving.
+    var formIsMalformed = false
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
     /// Came through a trusted proxy over HTTPS: a later answer is secured like an immediate one.

@@ -8,11 +8,20 @@ extension ServerCore {
         ("Too large value of 'Content-Length' header.", .payloadTooLarge),
     ]
 
-    /// A line libmicrohttpd is logging: the two before a bad `Content-Length` answer it first.
-    func libraryLogged(format: UnsafePointer<CChar>) {
+    /// The line libmicrohttpd 0.9.75 logs before each error answer of its own; its first argument
+    /// is the status. Its only 500 is a chunked body's line longer than the read buffer.
+    static let libraryErrorAnswer: StaticString = "Error processing request (HTTP response code is %u"
+
+    /// A line libmicrohttpd is logging: the two before a bad `Content-Length`, and the one before
+    /// its 500 for a chunk-size line too long, answer it first.
+    func libraryLogged(format: UnsafePointer<CChar>, arguments: CVaListPointer) {
         for refusal in Self.lengthRefusals
         where strncmp(format, refusal.format.cString, refusal.format.utf8CodeUnitCount) == 0 {
             answerBadLength(refusal.status)
+        }
+        if strncmp(format, Self.libraryErrorAnswer.cString, Self.libraryErrorAnswer.utf8CodeUnitCount) == 0,
+           dh_first_unsigned_argument(arguments) == UInt32(Status.internalServerError.rawValue) {
+            answerLongChunkLine()
         }
     }
 
@@ -31,6 +40,26 @@ extension ServerCore {
         logger.notice("bad framing", metadata: ["request": "\(state.id)", "error": "\(message)"])
         state.status = status.rawValue
         DirectAnswer.send(errorResponse(status, message, id: state.id), id: state.id, on: dh_connection_fd(entry.connection))
+    }
+
+    /// Answers with 400, on this thread, the chunked body whose line filled libmicrohttpd's read
+    /// buffer. Nothing tells which of this thread's chunked bodies that is, so with more than one
+    /// arriving here at once libmicrohttpd's 500 goes out; browsers send no chunked bodies.
+    private func answerLongChunkLine() {
+        let bodies = ChunkedBodies.current
+        guard bodies.entries.count == 1, let entry = bodies.entries.first else {
+            logger.notice("a chunk-size line too long, among several chunked bodies: answered 500 by libmicrohttpd",
+                          metadata: ["bodies": "\(bodies.entries.count)"])
+            return
+        }
+        bodies.remove(entry.connection)
+        let state = entry.state
+        state.chunkedBodyArriving = false
+        let message = "A chunk-size line of the body (the size and its extensions) is longer than this server reads at once."
+        logger.notice("bad framing", metadata: ["request": "\(state.id)", "error": "\(message)"])
+        state.status = Status.badRequest.rawValue
+        DirectAnswer.send(errorResponse(.badRequest, message, id: state.id), id: state.id,
+                          on: dh_connection_fd(entry.connection))
     }
 
     static func isLength(_ value: String?) -> Bool {
