@@ -18,6 +18,8 @@ struct ReportsScreenModel {
     let refused: Int
     /// Every instance's counts from the report database; nil without one.
     var shared: SharedReportsSection? = nil
+    /// Segments that could not be read, set aside (read after the counts and events, which may find one).
+    var setAside: [SetAsideSegment] = []
 
     var filter: ReportFilter { query.filter }
 }
