@@ -46,6 +46,7 @@ import TestSupport
         #expect(check.log.contains("damaged: \(damaged): "), "\(check.log)")
         #expect(check.log.contains("malformed: events-20261122T000000.000Z.jsonl: a torn last line"), "\(check.log)")
         #expect(!check.log.contains("ScanError"))
+        #expect(!check.log.contains("dynamic-home: \n"))
 
         let setAside = try ServerProcess(arguments: ["reports", "check", "--set-aside", "--report-log", logPath], waitForListening: false)
         #expect(setAside.waitForExit() == 1)
