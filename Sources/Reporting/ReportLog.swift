@@ -114,7 +114,8 @@ public final class ReportLog: Sendable {
         let opened = try SegmentDirectory.open(
             configuration.directory, interner: interner, repair: true, sync: configuration.fsync, logger: logger)
         let catalog = SegmentCatalog(directory: configuration.directory, interner: interner, segments: opened.segments)
-        store = ReportStore(catalog: catalog, logger: logger)
+        store = ReportStore(catalog: catalog, logger: logger, setAside: DamagedSegments.list(configuration.directory),
+                            movesDamaged: true)
         store.register()
         let channel = ReportChannel(capacity: configuration.bufferCapacity)
         self.channel = channel

@@ -18,8 +18,12 @@ struct DynamicHome: ParsableCommand {
             try command.run()
         } catch {
             guard exitCode(for: error) != .success else { exit(withError: error) }
-            let line = Array("dynamic-home: \(message(for: error))\n".utf8)
-            _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            // A bare exit code (`reports check` finding problems it printed already) has no message.
+            let text = message(for: error)
+            if !text.isEmpty {
+                let line = Array("dynamic-home: \(text)\n".utf8)
+                _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+            }
             Glibc.exit(exitCode(for: error).rawValue)
         }
     }

@@ -7,7 +7,7 @@ import Reporting
 struct ReportsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reports",
-        abstract: "Import JSON Lines into a report directory, or check its rollups.",
+        abstract: "Import JSON Lines into a report directory, or check its segments and rollups.",
         subcommands: [Import.self, Check.self])
 
     struct Import: ParsableCommand {
@@ -31,16 +31,25 @@ struct ReportsCommand: ParsableCommand {
 
     struct Check: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Recount every segment and compare with its rollup; exits non-zero on a mismatch.")
+            abstract: "Read every segment whole and compare it with its rollup; name every problem, exit non-zero on any.")
 
         @Option(help: "The report directory.")
         var reportLog = "reports"
 
+        @Flag(help: """
+            Move damaged segments into damaged/ and release every segment there: the report shipper \
+            then skips them (logging what it could not ship). Stop the server first.
+            """)
+        var setAside = false
+
         func run() throws {
-            let (segments, mismatches) = try ReportCheck.run(directory: reportLog)
-            for mismatch in mismatches { print("mismatch: \(mismatch)") }
-            print("\(segments) segments checked, \(mismatches.count) mismatches")
-            if !mismatches.isEmpty { throw ExitCode(1) }
+            let report = try ReportCheck.run(directory: reportLog, setAside: setAside)
+            for problem in report.problems { print(problem) }
+            for segment in report.setAside {
+                print("set aside: \(segment.file) is in \(DamagedSegments.folderName)/ and released; the report shipper skips it")
+            }
+            print("\(report.segments) segments checked, \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s")")
+            if !report.problems.isEmpty { throw ExitCode(1) }
         }
     }
 }

@@ -34,7 +34,8 @@ import TestSupport
 
     @Test func theNumbersAsJSONHaveExactlyTheirKeys() throws {
         let all = try json("/reports.json")
-        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "series", "visitors", "dropped", "experiments"])
+        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "series", "visitors", "dropped", "experiments", "setAside"])
+        #expect((all["setAside"] as? [String: Any])?["segments"] as? Int == 0)
         #expect(all["total"] as? Int == 120)
         #expect(all["byEvent"] as? [String: Int] == ["launch": 60, "long_selected": 60])
         #expect(all["byLayout"] as? [String: Int] == ["grid": 90, "list": 30])

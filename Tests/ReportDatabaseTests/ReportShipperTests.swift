@@ -183,4 +183,53 @@ struct ReportShipperTests {
         #expect(running.status.refused)
         #expect(lines.messages.filter { $0.contains("refused") }.count == 1)
     }
+
+    /// A segment that cannot be read holds the position (counted, logged once, the lag growing)
+    /// until `reports check --set-aside` releases it; then the shipper says it skipped it and goes on.
+    @Test func stopsAtAnUnreadableSegmentUntilAnOperatorSetsItAside() throws {
+        let postgres = try TemporaryPostgres()
+        let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"
+        let third = "events-20261124T120000.000Z.jsonl"
+        try append(300, from: 0, to: first)
+        try append(4517, from: 300, to: second)
+        try append(10, from: 4817, to: third)
+        let gzip = Process()
+        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        gzip.arguments = [directory.path(second)]
+        try gzip.run()
+        gzip.waitUntilExit()
+        var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.path(second + ".gz"))))
+        for index in (bytes.count / 2)..<(bytes.count / 2 + 64) { bytes[index] ^= 0xFF }
+        try Data(bytes).write(to: URL(fileURLWithPath: directory.path(second + ".gz")))
+
+        var configuration = ShipperConfiguration(databaseURL: postgres.url, instance: "a:1", reportLog: directory.url.path)
+        configuration.pollInterval = 0.05
+        configuration.unreadableRetry = 0.05
+        let lines = LogCapture()
+        let running = ReportShipper(configuration: configuration, logger: Logger(label: "test") { _ in lines.handler })
+        try running.start()
+        defer { running.shutdown() }
+        #expect(try waitForRows(postgres, 300) == 300)
+        #expect(eventually { running.status.unreadableReads >= 5 })
+        #expect(running.status.blocked?.contains(second) == true)
+        #expect(try postgres.psql("SELECT count(*) FROM report_events") == "300")
+        #expect(try postgres.psql("SELECT segment || ':' || \"offset\" FROM report_positions WHERE instance = 'a:1'") == "\(second):0")
+        #expect(lines.messages.filter { $0.contains("cannot be read") }.count == 1)
+        #expect((running.status.lag() ?? 0) > 0)
+
+        // Set aside by the server (as it does when it finds the damage): still not passed.
+        try FileManager.default.createDirectory(atPath: directory.path("damaged"), withIntermediateDirectories: true)
+        try FileManager.default.moveItem(atPath: directory.path(second + ".gz"), toPath: directory.path("damaged/" + second + ".gz"))
+        let tries = running.status.unreadableReads
+        #expect(eventually { running.status.unreadableReads >= tries + 3 && running.status.blocked?.contains("set aside") == true })
+        #expect(try postgres.psql("SELECT count(*) FROM report_events") == "300")
+
+        // The operator's way past it: the damaged segment into damaged/, released.
+        let report = try ReportCheck.run(directory: directory.url.path, setAside: true)
+        #expect(report.setAside.map(\.file) == [second + ".gz"])
+        #expect(try waitForRows(postgres, 310) == 310)
+        #expect(eventually { running.status.blocked == nil && running.status.skippedSegments == 1 })
+        #expect(lines.messages.contains { $0.contains("skipped a damaged report segment on purpose") })
+        #expect(try distinctItems(postgres) == 310)
+    }
 }

@@ -222,7 +222,7 @@ import TestSupport
         #expect(store.summary().total == 3000)
         #expect(store.summary().byEvent == Self.naive(events, ReportRange(), ReportFilter()).1)
         let clean = try ReportCheck.run(directory: reports)
-        #expect(clean.mismatches.isEmpty && clean.segments > 1)
+        #expect(clean.problems.isEmpty && clean.segments > 1)
 
         // A rollup that counts one event too many, written whole (valid checksum): found.
         let segment = store.catalog.segments[1]
@@ -236,14 +236,14 @@ import TestSupport
         let bytes = try Data(contentsOf: URL(fileURLWithPath: torn))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: torn))
         let checked = try ReportCheck.run(directory: reports)
-        #expect(checked.mismatches.count == 2)
-        #expect(checked.mismatches.contains { $0.reason.contains("differs") })
-        #expect(checked.mismatches.contains { $0.reason.contains("torn") })
+        #expect(checked.problems.count == 2)
+        #expect(checked.problems.contains { $0.reason.contains("differs") })
+        #expect(checked.problems.contains { $0.reason.contains("torn") })
         // Reopened by a log, the torn one is rebuilt; the wrong one (closed, right size) is trusted
         // until checked: check is what finds it.
         let log = try ReportLog(directory: reports)
         log.shutdown()
-        #expect(try ReportCheck.run(directory: reports).mismatches.count == 1)
+        #expect(try ReportCheck.run(directory: reports).problems.count == 1)
     }
 
     @Test func recoveryCutsATornTailFinishesHalfCompressedSegmentsAndRebuildsRollups() throws {
@@ -282,7 +282,7 @@ import TestSupport
         #expect(items == (0..<300).map { "i\($0)" } + ["after"])
         #expect(reopened.store.summary().total == 301)
         #expect(listing(reports).allSatisfy { !$0.hasSuffix(".tmp") })
-        #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        #expect(try ReportCheck.run(directory: reports).problems.isEmpty)
         // Every closed segment has its visitor filter again, those rebuilt included.
         let data = listing(reports).filter { $0.contains(".jsonl") }.count
         #expect(listing(reports).filter { $0.hasSuffix(".visitors") }.count == data)
@@ -296,11 +296,11 @@ import TestSupport
         let log = try ReportLog(directory: reports)
         for index in 0..<50 { log.record(event(at: dayStart + Int64(index), visitor: "v\(index)")) }
         log.shutdown()
-        #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        #expect(try ReportCheck.run(directory: reports).problems.isEmpty)
         let stamp = try #require(log.store.catalog.segments.first?.stamp)
         #expect(RollupFile.writeAtomically(VisitorFilter().encode(), to: log.store.catalog.visitorsPath(stamp), sync: false))
         let checked = try ReportCheck.run(directory: reports)
-        #expect(checked.mismatches.map(\.reason) == ["visitor filter misses visitors of the segment"])
+        #expect(checked.problems.map(\.reason) == ["visitor filter misses visitors of the segment"])
     }
 
     @Test func killedMidWriteAndMidCloseNoAcknowledgedLineIsLostNorWrittenTwice() throws {
@@ -340,7 +340,7 @@ import TestSupport
         let missing = acknowledged.subtracting(requests)
         #expect(missing.isEmpty, "acknowledged but lost: \(missing.prefix(5))")
         #expect(log.store.summary().total == requests.count)
-        #expect(try ReportCheck.run(directory: reports).mismatches.isEmpty)
+        #expect(try ReportCheck.run(directory: reports).problems.isEmpty)
     }
 }
 

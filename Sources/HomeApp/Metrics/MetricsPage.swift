@@ -67,6 +67,9 @@ struct MetricsPage {
         out.single("dynamic_home_report_segment_bytes", "gauge", "Bytes the local log's segments take on disk.", Double(log.segmentBytes))
         out.single("dynamic_home_report_unshipped_deleted_total", "counter",
                    "Events in segments the size cap deleted before they reached the report database.", Double(log.unshippedDeleted))
+        out.single("dynamic_home_report_segments_set_aside", "gauge",
+                   "Segments of the local log that cannot be read, moved into its damaged/ folder (named on /reports).",
+                   Double(log.store.setAsideSegments.count))
     }
 
     private func shipping(_ status: ShipperStatus, into out: inout MetricsText) {
@@ -77,6 +80,13 @@ struct MetricsPage {
                    Double(status.errors))
         out.single("dynamic_home_report_shipper_connected", "gauge", "1 while the shipper is connected to the report database.",
                    status.connected ? 1 : 0)
+        out.single("dynamic_home_report_shipper_blocked", "gauge",
+                   "1 while the shipper waits at a segment it cannot read (damaged, or set aside and not released).",
+                   status.blocked != nil ? 1 : 0)
+        out.single("dynamic_home_report_shipper_unreadable_total", "counter",
+                   "Attempts to ship that stopped at a segment that cannot be read.", Double(status.unreadableReads))
+        out.single("dynamic_home_report_shipper_skipped_segments_total", "counter",
+                   "Set-aside segments the shipper passed on purpose after an operator released them.", Double(status.skippedSegments))
         out.single("dynamic_home_report_shipper_lag_seconds", "gauge",
                    "Seconds since the report database last held every local event (-1: never yet).", status.lag() ?? -1)
     }

@@ -39,6 +39,7 @@ struct ReportRoutes {
                 eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
             model.shared = Self.sharedSection(services, query.filter)
             model.signedIn = access.hasValidCookie(request)
+            model.setAside = store.setAsideSegments
             return services.visit(request).page(ReportsScreen(viewModel: model), caching: .nowhere,
                                                 configuration: services.page)
         }
@@ -50,7 +51,8 @@ struct ReportRoutes {
         return try pool.respond { [services] in
             let summary = services.reportLog.store.summary(query.range, filter: query.filter)
             let experiments = ExperimentsJSON.member(query.range, services: services)
-            var document = ReportsJSON.document(summary, experiments: experiments)
+            let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
+            var document = ReportsJSON.document(summary, experiments: experiments + "," + setAside)
             // With a report database, every instance's counts beside this instance's own.
             if let shared = Self.sharedSection(services, query.filter) {
                 document = String(document.dropLast()) + "," + SharedReportsJSON.member(shared) + "}"
@@ -89,13 +91,18 @@ struct ReportRoutes {
                let response = try SharedLinesBody.response(SharedLines(shared, since: since), pool: pool, logger: services.logger) {
                 return response
             }
-            let lines = Mutex(services.reportLog.store.lines(since: since).makeIterator())
+            let store = services.reportLog.store
+            let lines = Mutex(store.lines(since: since).makeIterator())
             let first = Mutex(lines.withLock { $0.nextChunk(maxBytes: 64 * 1024) })
+            // A segment that cannot be read cuts the answer short (no zero chunk): the client
+            // sees an error rather than a clean end. One set aside before says so in a header.
             let body = ChunkedBody(next: { maxBytes in
                 first.withLock { chunk in defer { chunk = nil }; return chunk } ?? lines.withLock { $0.nextChunk(maxBytes: maxBytes) }
-            })
-            return Response(headers: Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]),
-                            body: .chunks(body))
+            }, failed: { lines.withLock { $0.failure != nil } })
+            var headers = Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")])
+            let setAside = store.setAsideSegments.count
+            if setAside > 0 { headers.add("X-Report-Segments-Set-Aside", "\(setAside)") }
+            return Response(headers: headers, body: .chunks(body))
         }
     }
 

@@ -3,9 +3,9 @@ import Reporting
 
 /// `/reports.json`: the numbers of `/reports` for scripts and dashboards,
 /// `{"from","to","total","byEvent","byLayout","series":[{"start","count"}],"visitors","dropped",
-/// "experiments":[…]}`; times are UTC report timestamps, `from`/`to` null for an open end.
+/// "experiments":[…],"setAside":{…}}`; times are UTC report timestamps, `from`/`to` null for an open end.
 enum ReportsJSON {
-    /// `experiments` is the `"experiments":[…]` member (`ExperimentsJSON`).
+    /// `experiments` is the `"experiments":[…]` member (`ExperimentsJSON`) and the members after it.
     static func document(_ summary: ReportSummary, experiments: String) -> String {
         let time = JSONText.time, counts = JSONText.counts
         let series = summary.series.map { "{\"start\":\(time($0.start)),\"count\":\($0.count)}" }.joined(separator: ",")

@@ -20,6 +20,8 @@ struct ReportsScreenModel {
     var shared: SharedReportsSection? = nil
     /// Read through a sign-in, which the page offers to end.
     var signedIn = false
+    /// Segments that could not be read, set aside (read after the counts and events, which may find one).
+    var setAside: [SetAsideSegment] = []
 
     var filter: ReportFilter { query.filter }
 }

@@ -34,6 +34,7 @@ final class ReportsScreenView: RootView {
         writer.write("<a")
         writer.urlAttribute("href", "/reports.json" + (model.query.linkQuery.isEmpty ? "" : "?" + model.query.linkQuery))
         writer.write(">These numbers as JSON</a></p>")
+        SetAsideNotice.render(model.setAside, into: &writer)
         ReportsRangeLinks.render(model.query, into: &writer)
         ReportsFilterForm.render(model, into: &writer)
         writer.write("<div class=\"reports__overview\"><section class=\"reports__summary\" aria-labelledby=\"summary-heading\">")

@@ -5,10 +5,15 @@ public struct ChunkedBody: Sendable {
     let next: @Sendable (Int) -> [UInt8]?
     /// Called once when the response is done or the client went away.
     let close: @Sendable () -> Void
+    /// Asked once `next` returns nil: true when the body was cut short, so the connection is
+    /// closed without the terminating zero chunk and the client sees an incomplete answer.
+    let failed: @Sendable () -> Bool
 
-    public init(next: @escaping @Sendable (_ maxBytes: Int) -> [UInt8]?, close: @escaping @Sendable () -> Void = {}) {
+    public init(next: @escaping @Sendable (_ maxBytes: Int) -> [UInt8]?, close: @escaping @Sendable () -> Void = {},
+                failed: @escaping @Sendable () -> Bool = { false }) {
         self.next = next
         self.close = close
+        self.failed = failed
     }
 }
 
@@ -18,5 +23,11 @@ final class ChunkedBodyBox {
     /// What did not fit in libmicrohttpd's buffer of a chunk longer than asked: sent first on the
     /// next call, never dropped. libmicrohttpd calls one response's reader one call at a time.
     var pending: ArraySlice<UInt8> = []
-    init(_ body: ChunkedBody) { self.body = body }
+    /// The connection's socket: shut down when the body fails, since libmicrohttpd 0.9.75 only
+    /// closes a connection whose reader failed at its next wake-up (seconds later when idle).
+    let descriptor: Int32
+    init(_ body: ChunkedBody, descriptor: Int32) {
+        self.body = body
+        self.descriptor = descriptor
+    }
 }

@@ -132,7 +132,8 @@ func streamFreeCallback(_ cls: UnsafeMutableRawPointer?) {
     stream.close()
 }
 
-/// Pulls the next chunk of a `ChunkedBody`; an empty chunk is skipped, nil ends the response.
+/// Pulls the next chunk of a `ChunkedBody`; an empty chunk is skipped, nil ends the response
+/// (cut short, without the zero chunk, when the body says it failed).
 func chunkReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
                          _ buffer: UnsafeMutablePointer<CChar>?, _ capacity: Int) -> Int {
     guard let cls, let buffer else { return -1 }
@@ -148,7 +149,11 @@ func chunkReaderCallback(_ cls: UnsafeMutableRawPointer?, _ position: UInt64,
         guard !chunk.isEmpty else { continue }
         return send(chunk[...])
     }
-    return -1
+    // MHD_CONTENT_READER_END_OF_STREAM (-1) ends cleanly; END_WITH_ERROR (-2) closes without the
+    // zero chunk, and the shutdown makes the client see that now rather than at the next wake-up.
+    guard box.body.failed() else { return -1 }
+    if box.descriptor >= 0 { shutdown(box.descriptor, Int32(SHUT_RDWR)) }
+    return -2
 }
 
 func chunkFreeCallback(_ cls: UnsafeMutableRawPointer?) {

@@ -137,7 +137,7 @@ extension ServerCore {
             if handle == nil { free(buffer) }
             return handle
         case .chunks(let body):
-            let retained = Unmanaged.passRetained(ChunkedBodyBox(body))
+            let retained = Unmanaged.passRetained(ChunkedBodyBox(body, descriptor: dh_connection_fd(connection)))
             let handle = MHD_create_response_from_callback(
                 UInt64.max, 64 * 1024, chunkReaderCallback, retained.toOpaque(), chunkFreeCallback)
             if handle == nil { retained.release(); body.close() }

@@ -20,6 +20,8 @@ public final class ReportShipper: Service {
     private let stopping = Atomic<Bool>(false)
     private let doorbell = Doorbell()
     private let thread = Mutex<WorkerThread?>(nil)
+    /// The unreadable segment last logged and when: one line per segment and interval, not per retry.
+    private let blockedLogged = Mutex<(segment: String, at: Date)?>(nil)
 
     public init(configuration: ShipperConfiguration, logger: Logger) {
         self.configuration = configuration
@@ -79,7 +81,8 @@ public final class ReportShipper: Service {
                     loggedFailure = nil
                 }
                 if try !shipOnce(&session!) {
-                    doorbell.wait(seconds: configuration.pollInterval)
+                    let blocked = state.withLock { $0.blocked != nil }
+                    doorbell.wait(seconds: blocked ? configuration.unreadableRetry : configuration.pollInterval)
                 }
             } catch {
                 session?.connection.close()
@@ -187,6 +190,7 @@ public final class ReportShipper: Service {
         if batch.tornBytes > 0 {
             logger.warning("skipped an incomplete last line of a closed segment", metadata: ["bytes": "\(batch.tornBytes)"])
         }
+        noteBlocked(batch.blocked)
         guard batch.end != start else {
             if batch.reachedEnd {
                 state.withLock { $0.completeUntil = readAt }
@@ -249,14 +253,48 @@ public final class ReportShipper: Service {
         }
         session.position = batch.end
         session.lastTouch = readAt
+        for (segment, from) in batch.skipped {
+            logger.warning(
+                "skipped a damaged report segment on purpose (released by an operator); its events are not in the database",
+                metadata: ["segment": "\(segment.file)", "from offset": "\(from)",
+                           "events not shipped": "\(segment.events.map { from > 0 ? "up to \($0)" : "\($0)" } ?? "unknown")",
+                           "reason": "\(segment.reason)"])
+        }
         state.withLock {
             $0.position = batch.end
+            $0.skippedSegments += batch.skipped.count
             $0.shippedEvents += batch.rows.count
             $0.batches += 1
             $0.malformedLines += batch.malformed
             $0.completeUntil = max($0.completeUntil ?? completeUntil, completeUntil)
         }
         return true
+    }
+
+    /// Records where the shipper is stopped (nil: not stopped): counted at each try, logged once
+    /// per segment and `unreadableLogInterval`, and once more when it goes on.
+    private func noteBlocked(_ blocked: (segment: String, reason: String)?) {
+        guard let blocked else {
+            guard let was = state.withLock({ status -> String? in defer { status.blocked = nil }; return status.blocked }) else { return }
+            blockedLogged.withLock { $0 = nil }
+            logger.notice("the report shipper goes on past the segment it could not read", metadata: ["was": "\(was)"])
+            return
+        }
+        state.withLock {
+            $0.blocked = "\(blocked.segment): \(blocked.reason)"
+            $0.unreadableReads += 1
+        }
+        let now = Date()
+        let due = blockedLogged.withLock { last -> Bool in
+            if let last, last.segment == blocked.segment, now.timeIntervalSince(last.at) < configuration.unreadableLogInterval { return false }
+            last = (blocked.segment, now)
+            return true
+        }
+        guard due else { return }
+        logger.error(
+            "a report segment cannot be read; shipping waits at it (see `dynamic-home reports check`)",
+            metadata: ["segment": "\(blocked.segment)", "reason": "\(blocked.reason)",
+                       "position": "\(state.withLock { $0.position }?.description ?? "")"])
     }
 
     private static func timestamp(_ date: Date) -> String { ReportTimestamp.string(from: date) }

@@ -1,5 +1,6 @@
 import CZlib
 import Foundation
+import Reporting
 
 /// The local report log as the shipper reads it, straight from disk: a directory of segments
 /// `events-<UTC stamp>.jsonl` (closed ones perhaps `.jsonl.gz`), or a single JSON Lines file
@@ -14,6 +15,17 @@ public struct SegmentSource: Sendable {
         public let name: String
         /// A later segment existed when listed: nothing more will be written to it.
         public let closed: Bool
+        /// In the `damaged/` folder: it cannot be read; the shipper waits at it until released.
+        public var setAside: SetAsideSegment? = nil
+    }
+
+    /// What a read found.
+    enum Read {
+        case bytes([UInt8])
+        /// Neither the plain file nor its `.gz` exists (deleted, or moved into `damaged/`).
+        case gone
+        /// The file is there but cannot be read (a corrupt or truncated gzip, an I/O error).
+        case unreadable(String)
     }
 
     public init(path: String) {
@@ -41,8 +53,16 @@ public struct SegmentSource: Sendable {
                 keys.insert(String(name.dropLast(3)))
             }
         }
+        // Set aside as damaged: listed, so the shipper stops there rather than passing it unseen.
+        var setAside: [String: SetAsideSegment] = [:]
+        for segment in DamagedSegments.list(path) where !keys.contains(segment.segmentName) {
+            setAside[segment.segmentName] = segment
+            keys.insert(segment.segmentName)
+        }
         let sorted = keys.sorted()
-        return sorted.enumerated().map { Segment(name: $1, closed: $0 < sorted.count - 1) }
+        return sorted.enumerated().map { index, name in
+            Segment(name: name, closed: index < sorted.count - 1 || setAside[name] != nil, setAside: setAside[name])
+        }
     }
 
     /// The segment's uncompressed length so far, or nil when it is gone.
@@ -54,8 +74,9 @@ public struct SegmentSource: Sendable {
     func file(_ name: String) -> String { isDirectory ? path + "/" + name : path }
 
     /// Reads up to `limit` bytes of segment `name` from uncompressed `offset`: the plain file if it
-    /// is still there, else its `.gz` (compressed meanwhile). Nil when neither exists.
-    func read(_ name: String, from offset: Int64, limit: Int) -> [UInt8]? {
+    /// is still there, else its `.gz` (compressed meanwhile). A gzip that ends early or does not
+    /// inflate is unreadable, never a short read: that would pass its lines unshipped.
+    func read(_ name: String, from offset: Int64, limit: Int) -> Read {
         let plain = file(name)
         let fd = open(plain, O_RDONLY | O_CLOEXEC)
         if fd >= 0 {
@@ -66,25 +87,38 @@ public struct SegmentSource: Sendable {
                 let count = buffer.withUnsafeMutableBytes {
                     pread(fd, $0.baseAddress! + filled, limit - filled, off_t(offset) + off_t(filled))
                 }
-                if count < 0, errno == EINTR { continue }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return .unreadable("\(name): \(String(cString: strerror(errno)))")
+                }
                 guard count > 0 else { break }
                 filled += count
             }
             buffer.removeSubrange(filled...)
-            return buffer
+            return .bytes(buffer)
         }
-        guard isDirectory, let gz = gzopen(plain + ".gz", "rb") else { return nil }
+        guard isDirectory, let gz = gzopen(plain + ".gz", "rb") else { return .gone }
         defer { gzclose(gz) }
         gzbuffer(gz, 256 * 1024)
-        if offset > 0, gzseek(gz, Int(offset), SEEK_SET) < 0 { return [] }
+        func failure() -> Read {
+            var code: Int32 = 0
+            let message = gzerror(gz, &code).map { String(cString: $0) } ?? ""
+            return .unreadable("\(name).gz: " + (code == Z_ERRNO ? String(cString: strerror(errno)) : "corrupt or truncated gzip (\(message))"))
+        }
+        if offset > 0, gzseek(gz, Int(offset), SEEK_SET) < 0 { return failure() }
         var buffer = [UInt8](repeating: 0, count: limit)
         var filled = 0
         while filled < limit {
             let count = buffer.withUnsafeMutableBytes { gzread(gz, $0.baseAddress! + filled, UInt32(limit - filled)) }
-            guard count > 0 else { break }
+            if count < 0 { return failure() }
+            if count == 0 { break }
             filled += Int(count)
         }
+        // zlib reports a file cut inside a member as Z_BUF_ERROR once the read ends.
+        var code: Int32 = 0
+        _ = gzerror(gz, &code)
+        if code != Z_OK { return failure() }
         buffer.removeSubrange(filled...)
-        return buffer
+        return .bytes(buffer)
     }
 }

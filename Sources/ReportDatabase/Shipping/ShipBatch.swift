@@ -24,6 +24,11 @@ struct ShipBatch: Sendable {
     var tornBytes = 0
     /// Segments named by the position but gone from disk (deleted by hand): lines lost.
     var missingSegment: String?
+    /// The segment the batch stopped at because it cannot be read (or was set aside and not
+    /// released), and why: the position waits there until an operator acts.
+    var blocked: (segment: String, reason: String)?
+    /// Set-aside segments an operator released, passed from `from` on: their lines not shipped.
+    var skipped: [(segment: SetAsideSegment, from: Int64)] = []
 
     static let chunkBytes = 4 << 20
 
@@ -45,15 +50,35 @@ struct ShipBatch: Sendable {
             batch.missingSegment = start.segment
         }
         if segments[index].name != start.segment { batch.end = ShipPosition(segment: segments[index].name, offset: 0) }
-        while batch.rows.count < maxLines {
+        reading: while batch.rows.count < maxLines {
             let segment = segments[index]
-            guard let chunk = source.read(segment.name, from: batch.end.offset, limit: chunkBytes) else {
-                // Gone between listing and reading (retention): nothing more to take from it.
-                batch.missingSegment = segment.name
+            if let setAside = segment.setAside {
+                guard setAside.released else {
+                    batch.blocked = (segment.name, "set aside in \(DamagedSegments.folderName)/: \(setAside.reason)")
+                    break
+                }
+                // Released by an operator: passed on purpose once a later segment exists.
                 guard index + 1 < segments.count else { batch.reachedEnd = true; break }
+                batch.skipped.append((setAside, batch.end.offset))
                 index += 1
                 batch.end = ShipPosition(segment: segments[index].name, offset: 0)
                 continue
+            }
+            let chunk: [UInt8]
+            switch source.read(segment.name, from: batch.end.offset, limit: chunkBytes) {
+            case .bytes(let bytes):
+                chunk = bytes
+            case .unreadable(let reason):
+                // Nothing of this read is taken: bytes inflated before the damage may be wrong.
+                batch.blocked = (segment.name, reason)
+                return batch
+            case .gone:
+                // Gone between listing and reading (retention): nothing more to take from it.
+                batch.missingSegment = segment.name
+                guard index + 1 < segments.count else { batch.reachedEnd = true; break reading }
+                index += 1
+                batch.end = ShipPosition(segment: segments[index].name, offset: 0)
+                continue reading
             }
             let used = batch.take(chunk, segment: segment.name, maxLines: maxLines)
             if batch.rows.count >= maxLines { break }

@@ -17,6 +17,10 @@ public struct ShipperConfiguration: Sendable {
     /// The longest wait between attempts while the database is down, and while it refuses us.
     public var maxBackoff = 5.0
     public var refusedBackoff = 30.0
+    /// How often a segment that could not be read is tried again (each try may inflate it from the start).
+    public var unreadableRetry = 5.0
+    /// The least time between two log lines about the same unreadable segment.
+    public var unreadableLogInterval = 600.0
     /// Days of events the database keeps (whole daily partitions); nil keeps everything.
     public var retentionDays: Int?
 

@@ -15,6 +15,13 @@ public struct ShipperStatus: Sendable, Equatable {
     public var lastError: String?
     /// The database refused the login or the schema: retried slowly, logged once.
     public var refused = false
+    /// The segment the shipper is stopped at because it cannot read it, and why; nil while it
+    /// reads. Shipping stays there (the lag grows) until an operator acts (docs/deployment.md).
+    public var blocked: String?
+    /// Reads that stopped at an unreadable segment (each retry counts).
+    public var unreadableReads = 0
+    /// Set-aside segments passed on purpose after an operator released them.
+    public var skippedSegments = 0
     /// How far this instance's log is in the database (nil until connected once).
     public var position: ShipPosition?
     /// Every event written before this time is in the database.

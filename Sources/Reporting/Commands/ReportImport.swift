@@ -80,7 +80,7 @@ public enum ReportImport {
                     result.imported += 1
                 }
             } catch let error as ScanError {
-                throw ReportStoreError("cannot read \(file): \(String(cString: strerror(error.code)))")
+                throw ReportStoreError("cannot read \(file): \(error.reason)")
             }
             try flush(sink)
         }

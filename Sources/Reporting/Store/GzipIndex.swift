@@ -61,12 +61,12 @@ struct GzipIndex: Sendable {
     /// A reader positioned at member `number` of the gzip at `path`.
     func reader(at number: Int, of path: String) throws -> GzipReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ScanError(code: errno) }
+        guard fd >= 0 else { throw ScanError(code: errno).at(path) }
         guard lseek(fd, off_t(members[number].compressed), SEEK_SET) >= 0 else {
             close(fd)
-            throw ScanError(code: EIO)
+            throw ScanError(code: EIO).at(path)
         }
-        guard let reader = GzipReader(fd: fd) else { throw ScanError(code: EIO) }
+        guard let reader = GzipReader(fd: fd) else { throw ScanError(code: ENOMEM).at(path) }
         return reader
     }
 

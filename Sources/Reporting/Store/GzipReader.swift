@@ -44,7 +44,9 @@ final class GzipReader {
                 }
                 if got == 0 {
                     // Input ended: fine between members, an error inside one.
-                    if stream.total_in > 0 && !betweenMembers { throw ScanError(code: EIO) }
+                    if stream.total_in > 0 && !betweenMembers {
+                        throw ScanError.damaged("truncated: the file ends inside a gzip member")
+                    }
                     finished = true
                     break
                 }
@@ -62,7 +64,10 @@ final class GzipReader {
                 stream.avail_in = pending
                 continue
             }
-            guard status == Z_OK || status == Z_BUF_ERROR else { throw ScanError(code: EIO) }
+            guard status == Z_OK || status == Z_BUF_ERROR else {
+                let message = stream.msg.map { String(cString: $0) } ?? "status \(status)"
+                throw status == Z_MEM_ERROR ? ScanError(code: ENOMEM) : ScanError.damaged("corrupt gzip data (\(message))")
+            }
         }
         return buffer.count - Int(stream.avail_out)
     }

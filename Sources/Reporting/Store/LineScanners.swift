@@ -126,9 +126,38 @@ struct BackwardLineScanner: LineSource {
     }
 }
 
-/// A read error, as an errno.
-struct ScanError: Error {
+/// Why a segment could not be read: a system error (an errno), or data that does not decode
+/// (`damage`: a corrupt or truncated gzip), with the file once the reader knows it.
+struct ScanError: Error, CustomStringConvertible {
     let code: Int32
+    /// Set when the bytes on disk are damaged (retrying cannot help), nil for a system error.
+    var damage: String? = nil
+    var file: String? = nil
+
+    init(code: Int32) { self.code = code }
+
+    static func damaged(_ reason: String) -> ScanError {
+        var error = ScanError(code: EIO)
+        error.damage = reason
+        return error
+    }
+
+    /// Names `file` unless a file is named already.
+    func at(_ file: String) -> ScanError {
+        var error = self
+        if error.file == nil { error.file = file }
+        return error
+    }
+
+    /// What went wrong, for a person.
+    var reason: String { damage ?? String(cString: strerror(code)) }
+
+    var description: String { file.map { "\($0): \(reason)" } ?? reason }
+}
+
+/// Runs `body`, naming `file` in a `ScanError` it throws.
+func naming<T>(_ file: String, _ body: () throws -> T) throws -> T {
+    do { return try body() } catch let error as ScanError { throw error.at(file) }
 }
 
 /// Reads into `bytes` at `offset` until full or end of file; returns the bytes read.

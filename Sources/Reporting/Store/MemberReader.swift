@@ -10,18 +10,20 @@ import CDeflate
 /// inflated in one call: its sizes are in the index, so no stream state is needed between them.
 final class MemberReader {
     private let index: GzipIndex
+    private let path: String
     private let fd: Int32
     private let decompressor: OpaquePointer
     private var compressed: [UInt8] = []
 
     init(index: GzipIndex, path: String) throws {
         fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ScanError(code: errno) }
+        guard fd >= 0 else { throw ScanError(code: errno).at(path) }
         guard let decompressor = libdeflate_alloc_decompressor() else {
             close(fd)
             throw ScanError(code: ENOMEM)
         }
         self.index = index
+        self.path = path
         self.decompressor = decompressor
     }
 
@@ -36,8 +38,12 @@ final class MemberReader {
         let size = Int(next.compressed - start.compressed)
         let length = Int(next.uncompressed - start.uncompressed)
         if compressed.count < size { compressed = [UInt8](repeating: 0, count: size) }
-        let got = try compressed.withUnsafeMutableBytes { try readFully(fd, UnsafeMutableRawBufferPointer(rebasing: $0[..<size]), at: start.compressed) }
-        guard got == size else { throw ScanError(code: EIO) }
+        let got = try naming(path) {
+            try compressed.withUnsafeMutableBytes { try readFully(fd, UnsafeMutableRawBufferPointer(rebasing: $0[..<size]), at: start.compressed) }
+        }
+        guard got == size else {
+            throw ScanError.damaged("truncated: gzip member \(number) ends past the end of the file").at(path)
+        }
         var bytes = [UInt8](repeating: 0, count: length)
         var produced = 0
         let result = compressed.withUnsafeBytes { input in
@@ -45,7 +51,9 @@ final class MemberReader {
                 libdeflate_gzip_decompress(decompressor, input.baseAddress, size, output.baseAddress, length, &produced)
             }
         }
-        guard result == LIBDEFLATE_SUCCESS, produced == length else { throw ScanError(code: EIO) }
+        guard result == LIBDEFLATE_SUCCESS, produced == length else {
+            throw ScanError.damaged("corrupt gzip data: member \(number) does not inflate").at(path)
+        }
         return bytes
     }
 }

@@ -93,7 +93,7 @@ extension ReportStore {
                     try scanBackward(&scanner)
                 }
             } catch {
-                logger.error("reading a report segment failed", metadata: ["segment": "\(segment.stamp)", "error": "\(error)"])
+                readFailed(stamp: segment.stamp, error)
             }
             page.events += found.prefix(want).map(\.0)
             if page.events.count == limit, let last = found.prefix(want).last {

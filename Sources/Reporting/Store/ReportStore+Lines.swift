@@ -18,7 +18,8 @@ public struct ReportLines: Sequence, Sendable {
         return iterator
     }
 
-    /// Reads segment after segment, decompressing compressed ones; stops at a read error (logged).
+    /// Reads segment after segment, decompressing compressed ones; stops at a read error (logged,
+    /// a damaged segment set aside, `failure` set) so the reader can tell the lines are cut short.
     public struct Iterator: IteratorProtocol {
         let store: ReportStore
         let since: Int64?
@@ -28,6 +29,8 @@ public struct ReportLines: Sequence, Sendable {
         var skipping: Bool
         /// Start after the line at this position (a watcher resuming with `Last-Event-ID`).
         var after: ReportPosition?
+        /// Why the lines stopped before the end (a segment that cannot be read); nil while whole.
+        public private(set) var failure: String?
 
         init(store: ReportStore, since: Int64?) {
             self.store = store
@@ -40,7 +43,7 @@ public struct ReportLines: Sequence, Sendable {
         /// The next line (without its newline) and its position; nil at the end. Does not skip
         /// lines before `since`: for iterators from `lines(after:)`.
         public mutating func nextLine() -> (text: ArraySlice<UInt8>, position: ReportPosition)? {
-            while true {
+            while failure == nil {
                 if reader == nil, !openNext() { return nil }
                 do {
                     if let line = try reader!.next() {
@@ -48,16 +51,17 @@ public struct ReportLines: Sequence, Sendable {
                         return (bytes, ReportPosition(segment: current ?? "", offset: line.offset))
                     }
                 } catch {
-                    store.logger.error("reading report segment failed", metadata: ["segment": "\(current ?? "")", "error": "\(error)"])
+                    fail(current ?? "", error)
                     return nil
                 }
                 reader = nil
             }
+            return nil
         }
 
         /// Whole lines, about `maxBytes` at most; nil at the end.
         public mutating func nextChunk(maxBytes: Int) -> [UInt8]? {
-            while true {
+            while failure == nil {
                 if reader == nil, !openNext() { return nil }
                 do {
                     if skipping {
@@ -79,11 +83,12 @@ public struct ReportLines: Sequence, Sendable {
                     }
                     if let chunk = try reader!.nextChunk(maxBytes: maxBytes) { return Array(chunk) }
                 } catch {
-                    store.logger.error("reading report segment failed", metadata: ["segment": "\(current ?? "")", "error": "\(error)"])
+                    fail(current ?? "", error)
                     return nil
                 }
                 reader = nil
             }
+            return nil
         }
 
         /// Opens the segment after the current one (or the first for `since`); false at the end.
@@ -105,7 +110,7 @@ public struct ReportLines: Sequence, Sendable {
                         reader = try store.reader(segments[found], from: from, end: segments[found].rollup.bytes)
                         _ = try reader?.next()  // the line the watcher has
                     } catch {
-                        store.logger.error("reading report segment failed", metadata: ["segment": "\(after.segment)", "error": "\(error)"])
+                        fail(after.segment, error)
                         return false
                     }
                     return reader != nil || openNext()
@@ -131,10 +136,16 @@ public struct ReportLines: Sequence, Sendable {
             do {
                 reader = try store.reader(segment, from: from, end: segment.rollup.bytes)
             } catch {
-                store.logger.error("reading report segment failed", metadata: ["segment": "\(segment.stamp)", "error": "\(error)"])
+                fail(segment.stamp, error)
                 return false
             }
             return reader != nil || openNext()
+        }
+
+        private mutating func fail(_ stamp: String, _ error: any Error) {
+            store.readFailed(stamp: stamp, error)
+            failure = "\(error)"
+            reader = nil
         }
     }
 }

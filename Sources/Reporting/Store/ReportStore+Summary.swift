@@ -109,11 +109,15 @@ extension ReportStore {
         if filter.visitor != nil || filter.since != nil {
             let needles = LineNeedles(filter)
             for segment in segments(in: range) where mayHold(visitor: filter.visitor, segment) {
-                try? forEachLine(of: segment, visitor: filter.visitor, end: segment.rollup.bytes) { line in
-                    if let bytes = line.bytes, !needles.mayMatch(bytes) { return }
-                    guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { return }
-                    let ms = ReportTimestamp.milliseconds(event.timestamp)
-                    if range.contains(ms: ms) { result[ReportTimestamp.floorDiv(ms, 60_000), default: 0] += 1 }
+                do {
+                    try forEachLine(of: segment, visitor: filter.visitor, end: segment.rollup.bytes) { line in
+                        if let bytes = line.bytes, !needles.mayMatch(bytes) { return }
+                        guard let event = decode(line, segment: segment.stamp), filter.matches(event) else { return }
+                        let ms = ReportTimestamp.milliseconds(event.timestamp)
+                        if range.contains(ms: ms) { result[ReportTimestamp.floorDiv(ms, 60_000), default: 0] += 1 }
+                    }
+                } catch {
+                    readFailed(stamp: segment.stamp, error)
                 }
             }
             return result
@@ -153,9 +157,13 @@ extension ReportStore {
         }
         logger.warning("a segment's saved rollup is unreadable; recounting it", metadata: ["segment": "\(segment.stamp)"])
         let current = catalog.entry(segment.stamp) ?? segment  // compressed meanwhile?
-        let rollup = try? SegmentDirectory.scan(
-            catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner)
-        return rollup?.counts ?? [:]
+        do {
+            return try SegmentDirectory.scan(
+                catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner).counts
+        } catch {
+            readFailed(stamp: segment.stamp, error)
+            return [:]
+        }
     }
 
     func seriesPoints(_ series: [Int], base: Int64, bucket: Int64) -> [(start: Date, count: Int)] {
@@ -203,7 +211,7 @@ extension ReportStore {
                     if let visitor = event.visitor { visitors.insert(visitor) }
                 }
             } catch {
-                logger.error("reading a report segment failed", metadata: ["segment": "\(segment.stamp)", "error": "\(error)"])
+                readFailed(stamp: segment.stamp, error)
             }
         }
         summary.visitors = visitors.count

@@ -16,10 +16,17 @@ public final class ReportStore: Sendable {
     let logger: Logger
     /// Malformed lines already logged, by segment and offset, so each is logged once.
     let reported = Mutex(Set<String>())
+    /// Segments set aside as damaged: in `damaged/` at open, or found since.
+    let setAside: Mutex<[SetAsideSegment]>
+    /// A segment found damaged while reading is moved into `damaged/` (the log's own store);
+    /// a reader beside a running writer only leaves it out.
+    let movesDamaged: Bool
 
-    init(catalog: SegmentCatalog, logger: Logger) {
+    init(catalog: SegmentCatalog, logger: Logger, setAside: [SetAsideSegment] = [], movesDamaged: Bool = false) {
         self.catalog = catalog
         self.logger = logger
+        self.setAside = Mutex(setAside)
+        self.movesDamaged = movesDamaged
     }
 
     /// Opens a directory to read, changing nothing in it: rollups that are missing or behind are
@@ -27,7 +34,8 @@ public final class ReportStore: Sendable {
     public convenience init(directory: String, logger: Logger = Logger(label: "report-store")) throws {
         let interner = Interner()
         let opened = try SegmentDirectory.open(directory, interner: interner, repair: false, logger: logger)
-        self.init(catalog: SegmentCatalog(directory: directory, interner: interner, segments: opened.segments), logger: logger)
+        self.init(catalog: SegmentCatalog(directory: directory, interner: interner, segments: opened.segments), logger: logger,
+                  setAside: DamagedSegments.list(directory) + opened.damaged)
     }
 
     /// The directory read.

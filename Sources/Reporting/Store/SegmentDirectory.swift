@@ -9,12 +9,15 @@ import Logging
 
 /// Opens a report directory: lists its segments, repairs what a crash left (temporary files, a
 /// torn last line, a segment both compressed and not), and loads each rollup, rescanning the
-/// segments whose rollup is missing, torn or behind.
+/// segments whose rollup is missing, torn or behind. A segment found damaged is left out (and,
+/// when repairing, moved into `damaged/`): never a reason not to open.
 enum SegmentDirectory {
     struct Opened {
         var segments: [SegmentEntry]
         /// Closed segments still plain, oldest first, for the compressor.
         var uncompressed: [String]
+        /// Segments left out because they cannot be read (moved into `damaged/` when repairing).
+        var damaged: [SetAsideSegment] = []
     }
 
     /// With `repair`, the directory is created if missing, repaired and the rebuilt rollups are
@@ -82,7 +85,13 @@ enum SegmentDirectory {
                     metadata: ["segment": "\(SegmentName.dataFile(stamp, compressed: isCompressed))",
                                "reason": "\(stored == nil ? "missing or torn" : "behind the segment")"])
                 var visitors = VisitorFilter()
-                rollup = try scan(path, compressed: isCompressed, interner: interner, visitors: &visitors)
+                do {
+                    rollup = try scan(path, compressed: isCompressed, interner: interner, visitors: &visitors)
+                } catch let error as ScanError where error.damage != nil {
+                    opened.damaged.append(setAside(directory, stamp: stamp, compressed: isCompressed, reason: error.reason,
+                                                   events: stored?.rollup.lines, repair: repair, logger: logger))
+                    continue
+                }
                 onDisk = repair
                     && RollupFile.writeAtomically(RollupFile.encode(rollup, closed: true, names: interner.names), to: rollupPath, sync: sync)
                 if repair {
@@ -93,8 +102,15 @@ enum SegmentDirectory {
                 stamp: stamp, startMs: SegmentName.milliseconds(stamp: stamp) ?? 0, compressed: isCompressed, active: false,
                 rollup: rollup, fileBytes: fileSize(path) ?? 0)
             if isCompressed, let index = GzipIndex.load(directory + "/" + SegmentName.indexFile(stamp)),
-                index.members.last?.uncompressed == rollup.bytes
+                let last = index.members.last, last.uncompressed == rollup.bytes
             {
+                // A size other than the index's end: cut short (or grown) since it was written.
+                guard last.compressed == entry.fileBytes else {
+                    let reason = "truncated: \(entry.fileBytes) bytes, its gzip index ends at \(last.compressed)"
+                    opened.damaged.append(setAside(directory, stamp: stamp, compressed: true, reason: reason,
+                                                   events: rollup.lines, repair: repair, logger: logger))
+                    continue
+                }
                 entry.indexed = true
             }
             // Without its rollup on disk (rebuilt by a reader), it keeps the counts at full grain.
@@ -118,6 +134,28 @@ enum SegmentDirectory {
         return opened
     }
 
+    /// A damaged segment, moved into `damaged/` when repairing (logged either way).
+    static func setAside(
+        _ directory: String, stamp: String, compressed: Bool, reason: String, events: Int?, repair: Bool, logger: Logger
+    ) -> SetAsideSegment {
+        let file = SegmentName.dataFile(stamp, compressed: compressed)
+        if repair {
+            do {
+                let segment = try DamagedSegments.setAside(
+                    directory: directory, stamp: stamp, compressed: compressed, reason: reason, events: events)
+                logger.error("set aside a damaged report segment; serving the rest",
+                             metadata: ["file": "\(file)", "reason": "\(reason)", "moved to": "\(DamagedSegments.folderName)/\(file)"])
+                return segment
+            } catch {
+                logger.error("a damaged report segment could not be set aside; left out",
+                             metadata: ["file": "\(file)", "reason": "\(reason)", "error": "\(error)"])
+            }
+        } else {
+            logger.warning("a report segment is damaged; left out", metadata: ["file": "\(file)", "reason": "\(reason)"])
+        }
+        return SetAsideSegment(file: file, reason: reason, events: events, released: false)
+    }
+
     /// Cuts a last line without its newline (a write torn by a crash); returns the new size.
     static func truncateTornTail(_ path: String, size: Int64, logger: Logger) throws -> Int64 {
         guard size > 0 else { return size }
@@ -137,7 +175,7 @@ enum SegmentDirectory {
             end -= Int64(count)
         }
         if end < size {
-            guard ftruncate(fd, off_t(end)) == 0 else { throw ScanError(code: errno) }
+            guard ftruncate(fd, off_t(end)) == 0 else { throw ScanError(code: errno).at(path) }
             logger.warning(
                 "cut an incomplete last line (torn by a crash)", metadata: ["file": "\(path)", "bytes": "\(size - end)"])
         }
@@ -154,13 +192,25 @@ enum SegmentDirectory {
     static func scan(
         _ path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max, interner: Interner, visitors: inout VisitorFilter
     ) throws -> Rollup {
+        var malformed: [Int64] = []
+        return try scan(path, compressed: compressed, from: from, end: end, interner: interner, visitors: &visitors, malformed: &malformed)
+    }
+
+    /// The same, adding the offsets of lines that are not events to `malformed`.
+    static func scan(
+        _ path: String, compressed: Bool, from: Int64 = 0, end: Int64 = .max, interner: Interner, visitors: inout VisitorFilter,
+        malformed: inout [Int64]
+    ) throws -> Rollup {
         guard let reader = try SegmentLineReader(path: path, compressed: compressed, from: from, end: end) else { return Rollup() }
         var builder = RollupBuilder(interner: interner)
         var counted = from
         while let line = try reader.next() {
             guard let bytes = line.bytes,
                 let event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) })
-            else { continue }
+            else {
+                malformed.append(line.offset)
+                continue
+            }
             let lineEnd = line.offset + Int64(bytes.count) + 1
             if let hash = builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: Int(lineEnd - counted)) {
                 visitors.add(hash: hash)

@@ -8,6 +8,7 @@
 /// with offsets in the uncompressed text. Reads stop at `end` (the bytes known written), so a line
 /// being written meanwhile is never seen half.
 final class SegmentLineReader {
+    private let path: String
     private let fd: Int32
     private let gzip: GzipReader?
     /// Uncompressed offsets.
@@ -22,8 +23,9 @@ final class SegmentLineReader {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
-            throw ScanError(code: errno)
+            throw ScanError(code: errno).at(path)
         }
+        self.path = path
         self.end = end
         if compressed {
             // With an index, start at the member holding `from` rather than at the beginning.
@@ -32,12 +34,12 @@ final class SegmentLineReader {
                 let member = index.member(containing: from)
                 if lseek(fd, off_t(index.members[member].compressed), SEEK_SET) >= 0 { start = index.members[member].uncompressed }
             }
-            guard let reader = GzipReader(fd: fd) else { throw ScanError(code: EIO) }
+            guard let reader = GzipReader(fd: fd) else { throw ScanError(code: ENOMEM).at(path) }
             gzip = reader
             self.fd = -1
             lines = LineBuffer(offset: start)
             readOffset = start
-            if from > start { try skip(to: from) }
+            if from > start { try naming(path) { try skip(to: from) } }
         } else {
             gzip = nil
             self.fd = fd
@@ -64,9 +66,11 @@ final class SegmentLineReader {
         if exhausted || readOffset >= end { return false }
         let count = Int(min(Int64(scanChunkBytes), end - readOffset))
         let (fd, gzip, at) = (fd, gzip, readOffset)
-        let got = try lines.refill(count: count) { target in
-            if let gzip { return try gzip.read(into: target) }
-            return try readFully(fd, target, at: at)
+        let got = try naming(path) {
+            try lines.refill(count: count) { target in
+                if let gzip { return try gzip.read(into: target) }
+                return try readFully(fd, target, at: at)
+            }
         }
         readOffset += Int64(got)
         if got == 0 { exhausted = true }
