@@ -113,6 +113,10 @@ struct ReportRoutes {
             guard let position = ReportPosition(id) else {
                 throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
             }
+            // Past the log's end the catch-up would wait for lines that never come (no line is after it).
+            guard services.reportLog.store.precedesEnd(position) else {
+                throw HTTPError(.badRequest, "Last-Event-ID \(position) is past the end of the report log: no line this stream sent has it.")
+            }
             resume = position
         }
         let (stream, watcher) = live.watch(resuming: resume != nil)
