@@ -34,7 +34,7 @@ struct ReportRoutes {
         return try pool.respond { [services] in
             let store = services.reportLog.store
             var model = ReportsScreenModel(
-                query: query, summary: store.summary(query.range, filter: query.filter),
+                query: query, summary: SeriesBound.summary(store, query.range, filter: query.filter),
                 page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
                 eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
             model.shared = Self.sharedSection(services, query.filter)
@@ -46,7 +46,7 @@ struct ReportRoutes {
     func numbers(_ request: Request) throws(HTTPError) -> Response {
         let query = try ReportsQuery(request.query)
         return try pool.respond { [services] in
-            let summary = services.reportLog.store.summary(query.range, filter: query.filter)
+            let summary = SeriesBound.summary(services.reportLog.store, query.range, filter: query.filter)
             let experiments = ExperimentsJSON.member(query.range, services: services)
             var document = ReportsJSON.document(summary, experiments: experiments)
             // With a report database, every instance's counts beside this instance's own.
