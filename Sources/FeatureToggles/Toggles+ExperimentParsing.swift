@@ -1,12 +1,17 @@
 import Basics
 extension Toggles {
+    /// Every event line names the visitor's group in each active experiment: these bound the line
+    /// (1,000 experiments made each one 25 KB) and the rollups' experiment counts.
+    static let maximumExperiments = 32
+    static let maximumGroups = 8
+
     /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?}]}`.
     static func experiment(_ value: JSONValue, at index: Int, _ fail: Fail) throws(TogglesError) -> Experiment {
         let path = "experiments[\(index)]"
         guard case .object(let members) = value else { throw fail(path, "must be an object with a name and groups (got \(value.kind))") }
         try unknownFields(members, known: ["name", "active", "groups"], path, fail)
         guard case .string(let name)? = members["name"], isLayoutName(name) else {
-            throw fail("\(path).name", "must be a name of lower-case letters, digits, '-' or '_' (got \(members["name"]?.kind ?? "nothing"))")
+            throw fail("\(path).name", "must be a name of 1 to 64 lower-case letters, digits, '-' or '_' (got \(members["name"]?.kind ?? "nothing"))")
         }
         var active = true
         switch members["active"] {
@@ -16,6 +21,9 @@ extension Toggles {
         }
         guard case .array(let values)? = members["groups"], values.count >= 2 else {
             throw fail("\(path).groups", "must be a list of at least two groups (got \(members["groups"]?.kind ?? "nothing"))")
+        }
+        guard values.count <= maximumGroups else {
+            throw fail("\(path).groups", "has \(values.count) groups; at most \(maximumGroups) are allowed")
         }
         var groups: [Group] = []
         for (groupIndex, value) in values.enumerated() {
@@ -56,12 +64,15 @@ extension Toggles {
     /// The older `experiment` field: a name and a list of group names, equal weights, tagging only.
     static func legacyExperiment(_ members: [String: JSONValue], _ fail: Fail) throws(TogglesError) -> Experiment {
         try unknownFields(members, known: ["name", "groups"], "experiment", fail)
-        guard case .string(let name)? = members["name"], !name.isEmpty else {
-            throw fail("experiment.name", "must be a non-empty string (got \(members["name"]?.kind ?? "nothing"))")
+        guard case .string(let name)? = members["name"], isGroupName(name) else {
+            throw fail("experiment.name", "must be a name of 1 to 64 printable characters (got \(members["name"]?.kind ?? "nothing"))")
         }
         let groupsReason = "must be a list of at least two different non-empty group names"
         guard case .array(let values)? = members["groups"] else {
             throw fail("experiment.groups", "\(groupsReason) (got \(members["groups"]?.kind ?? "nothing"))")
+        }
+        guard values.count <= maximumGroups else {
+            throw fail("experiment.groups", "has \(values.count) groups; at most \(maximumGroups) are allowed")
         }
         var groups: [String] = []
         for value in values {

@@ -42,6 +42,10 @@ extension Toggles {
         switch fields["experiments"] {
         case nil, .null?: break
         case .array(let values)?:
+            guard values.count <= Self.maximumExperiments else {
+                throw fail("experiments", "has \(values.count) experiments; at most \(Self.maximumExperiments) are allowed "
+                           + "(each event carries the visitor's group in every active one)")
+            }
             for (index, value) in values.enumerated() { experiments.append(try Self.experiment(value, at: index, fail)) }
         case let value?: throw fail("experiments", "must be a list of experiments (got \(value.kind))")
         }

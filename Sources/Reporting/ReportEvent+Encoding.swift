@@ -19,6 +19,10 @@ extension ReportEvent {
         }
     }
 
+    /// The largest `jsonLineBound` the log writes; a larger event is dropped and counted. Lines of
+    /// up to 10 KB always fit (the bound counts every string byte six times).
+    public static let maximumLineBound = 64 * 1024
+
     /// At least the length of the JSON line: every string byte is counted as if it needed `\u00XX`.
     var jsonLineBound: Int {
         var stringBytes = name.rawValue.utf8.count + (layout?.utf8.count ?? 0) + (item?.utf8.count ?? 0)

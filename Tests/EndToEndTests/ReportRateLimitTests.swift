@@ -58,6 +58,24 @@ import TestSupport
         #expect(swipes == 5, "refused posts write nothing")
     }
 
+    @Test func searchesPastTheLimitAreAnsweredButWriteNoEvent() throws {
+        // One token a hundred seconds per address: nothing refills while the test runs.
+        let server = try start(["--report-visitor-rate", "0", "--report-address-rate", "0.01", "--report-address-burst", "5"])
+        let session = Browser(port: server.port)
+        for _ in 0..<40 {
+            let response = try session.get("/search?q=harbour")
+            #expect(response.status == 200)
+            #expect(response.text.contains("Results for \u{201C}harbour\u{201D}"), "the visitor still gets results")
+        }
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let searches = try ReportSegments.text(of: folder.path("reports"))
+            .components(separatedBy: "\"event\":\"search_submitted\"").count - 1
+        #expect(searches == 5, "the burst, then nothing past the limit")
+        #expect(server.log.components(separatedBy: "search events limited").count - 1 == 1, "one line, not thirty-five")
+        #expect(server.log.contains("refused=1"))
+    }
+
     @Test func zeroTurnsTheLimitsOff() throws {
         let server = try start(["--report-visitor-rate", "0", "--report-visitor-burst", "1",
                                 "--report-address-rate", "0", "--report-address-burst", "1"])

@@ -101,6 +101,31 @@ import TestSupport
         #expect(watcher.status == 400)
     }
 
+    @Test func aLastEventIDPastTheEndOfTheLogGets400() throws {
+        let server = try start()
+        let watcher = try EventReader(port: server.port)
+        #expect(watcher.status == 200)
+        let swiper = try Swiper(port: server.port)
+        let request = try #require(try swiper.swipe())
+        var last: String?
+        while last == nil, let event = try watcher.next() {
+            if Self.request(of: event.data) == request { last = event.id }
+        }
+        let id = try #require(last)
+        let colon = try #require(id.lastIndex(of: ":"))
+        let segment = id[..<colon], offset = try #require(Int(id[id.index(after: colon)...]))
+        // Forged: further into the active segment than it reaches, and a segment not yet begun.
+        for forged in ["\(segment):\(offset + 1_000_000)", "29991231T235959.999Z:0"] {
+            let connection = try HTTPConnection(port: server.port)
+            try connection.send("GET /reports/stream HTTP/1.1\r\nHost: x\r\nLast-Event-ID: \(forged)\r\nConnection: close\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 400, "\(forged)")
+            #expect(response.text.contains("past the end of the report log"), "\(forged)")
+        }
+        let resumed = try EventReader(port: server.port, lastEventID: id)
+        #expect(resumed.status == 200, "the last id it sent still resumes")
+    }
+
     @Test func fiveHundredStalledWatchersLoseNothingAndKeepTheServerSmall() throws {
         let server = try start()
         let port = server.port

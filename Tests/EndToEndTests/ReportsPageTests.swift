@@ -34,7 +34,7 @@ import TestSupport
 
     @Test func theNumbersAsJSONHaveExactlyTheirKeys() throws {
         let all = try json("/reports.json")
-        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "series", "visitors", "dropped", "experiments", "setAside"])
+        #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "bucket", "series", "visitors", "dropped", "experiments", "setAside"])
         #expect((all["setAside"] as? [String: Any])?["segments"] as? Int == 0)
         #expect(all["total"] as? Int == 120)
         #expect(all["byEvent"] as? [String: Int] == ["launch": 60, "long_selected": 60])
@@ -44,6 +44,40 @@ import TestSupport
         let series = try #require(all["series"] as? [[String: Any]])
         #expect(series.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 120)
         #expect(series.allSatisfy { Set($0.keys) == ["start", "count"] })
+    }
+
+    @Test func theWidestRangeAnswersABoundedSeriesThatAddsUpToTheTotal() throws {
+        let wide = try json("/reports.json?from=0000-01-01&to=9999-12-31")
+        #expect(wide["total"] as? Int == 120)
+        #expect(wide["from"] as? String == "0000-01-01T00:00:00.000Z")
+        let series = try #require(wide["series"] as? [[String: Any]])
+        #expect(series.count <= 1500, "\(series.count) points")
+        #expect(series.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 120)
+        #expect(wide["bucket"] as? Int == 60, "two hours of events: a point a minute")
+        let page = try server.client.get("/reports?from=0000-01-01&to=9999-12-31")
+        #expect(page.status == 200 && page.body.count < 200_000)
+    }
+
+    @Test func aLogOfManyDecadesIsCountedInWiderBuckets() throws {
+        // Three events 57 years apart: 2,970 weeks, the store's widest bucket.
+        let seed = folder.path("decades.jsonl")
+        let lines = ["1970-01-05T00:00:00.000Z", "1999-06-01T12:00:00.000Z", "2026-11-20T10:00:00.000Z"].map {
+            #"{"timestamp":"\#($0)","event":"launch","layout":"grid","visitor":"v","request":"r"}"#
+        }
+        try (lines.joined(separator: "\n") + "\n").write(toFile: seed, atomically: true, encoding: .utf8)
+        let log = folder.path("decades")
+        let imported = try ServerProcess(arguments: ["reports", "import", seed, "--report-log", log], waitForListening: false)
+        #expect(imported.waitForExit() == 0)
+        let decades = try ServerProcess(arguments: ["--port", "0", "--public", Self.publicFolder, "--report-log", log])
+        for target in ["/reports.json", "/reports.json?from=0000-01-01&to=9999-12-31", "/reports.json?from=1900-01-01"] {
+            let response = try decades.client.get(target)
+            let all = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+            let series = try #require(all["series"] as? [[String: Any]])
+            #expect(all["total"] as? Int == 3, "\(target)")
+            #expect(series.count <= 1500 && series.count >= 1000, "\(target): \(series.count) points")
+            #expect(series.reduce(0) { $0 + ($1["count"] as? Int ?? 0) } == 3, "\(target)")
+            #expect(all["bucket"] as? Int == 2 * 7 * 86_400, "\(target): two weeks a point")
+        }
     }
 
     @Test func aRangeAndFiltersNarrowTheNumbers() throws {

@@ -165,6 +165,34 @@ final class SharedReportPagesTests {
         #expect(next.flatMap { ReportStreamTests.request(of: $0.data) } == after.first)
     }
 
+    @Test func aWatcherThatResumesBehindThousandsOfRowsGetsEveryOneInOrderOnce() throws {
+        #expect(waitForRows(0) >= 0, "the schema is in place")
+        // 2,500 rows of about 330 bytes each, ten minutes old, from an instance the feed does not
+        // follow; times in whole milliseconds, as the shipper writes them from report lines.
+        _ = try postgres.psql("""
+            INSERT INTO report_events (time, instance, name, layout, visitor, request, properties, segment, "offset")
+            SELECT date_trunc('milliseconds', now()) - interval '10 minutes' + i * interval '1 millisecond', 'instance-bulk', 'launch', 'grid',
+                   'visitor-bulk', 'bulk-' || i, jsonb_build_object('pad', repeat('x', 200)), 'events-bulk.jsonl', i
+            FROM generate_series(1, 2500) AS i
+            """)
+        let before = ISO8601DateFormatter.string(from: Date().addingTimeInterval(-11 * 60), timeZone: TimeZone(identifier: "UTC")!,
+                                                 formatOptions: [.withInternetDateTime, .withFractionalSeconds])
+        let watcher = try ReportStreamTests.EventReader(port: instances[0].port, lastEventID: "\(before)/instance-0/s/0")
+        #expect(watcher.status == 200)
+        var requests: [String] = []
+        var ids: [String] = []
+        while requests.count < 2500, let event = try watcher.next() {
+            guard let request = ReportStreamTests.request(of: event.data), request.hasPrefix("bulk-") else { continue }
+            requests.append(request)
+            if let id = event.id { ids.append(id) }
+        }
+        #expect(requests.count == 2500, "every row behind the id, the stream was not cut")
+        let expected = (1...2500).map { "bulk-\($0)" }
+        let differs = requests.indices.first { $0 >= expected.count || requests[$0] != expected[$0] }
+        #expect(differs == nil, "in order, none twice: at \(differs ?? 0), \(differs.map { requests[$0] } ?? "")")
+        #expect(Set(ids).count == 2500, "each with its own key")
+    }
+
     @Test func aLastEventIDThatIsNoKeyGets400AndOneTooOldAGap() throws {
         for id in ["yesterday", "seg:12", "2026-11-24T12:00:00.000Z/a/b/-1", "9999-01-01T00:00:00.000Z/a/b/1"] {
             let watcher = try ReportStreamTests.EventReader(port: instances[0].port, lastEventID: id)

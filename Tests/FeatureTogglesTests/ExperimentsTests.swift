@@ -134,7 +134,7 @@ import Testing
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a", "weight": -1}, {"name": "b"}]}]}"#,
          "t.json: experiments[0].groups[0].weight must be a number greater than 0 (got -1)"),
         (#"{"experiments": [{"name": "Home Layout", "groups": [{"name": "a"}, {"name": "b"}]}]}"#,
-         #"t.json: experiments[0].name must be a name of lower-case letters, digits, '-' or '_' (got a string "Home Layout")"#),
+         #"t.json: experiments[0].name must be a name of 1 to 64 lower-case letters, digits, '-' or '_' (got a string "Home Layout")"#),
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a"}, {"name": "a"}]}]}"#,
          #"t.json: experiments[0].groups has two groups called "a""#),
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a"}, {"name": ""}]}]}"#,
@@ -162,6 +162,47 @@ import Testing
     func validation(json: String, message: String) {
         let error = try? #require(throws: TogglesError.self) { try Self.toggles(json) }
         #expect(error?.description == message)
+    }
+
+    static let overCap: [(json: String, message: String)] = {
+        let thirtyThree: [String] = (0..<33).map { #"{"name": "e\#($0)", "active": false, "groups": [{"name": "a"}, {"name": "b"}]}"# }
+        let nineGroups: [String] = (0..<9).map { #"{"name": "g\#($0)"}"# }
+        let nineNames: [String] = (0..<9).map { #""g\#($0)""# }
+        let longName = "x" + String(repeating: "x", count: 64)
+        let longGroup = String(repeating: "b", count: 65)
+        return [
+            ("{\"experiments\": [" + thirtyThree.joined(separator: ",") + "]}",
+             "t.json: experiments has 33 experiments; at most 32 are allowed (each event carries the visitor's group in every active one)"),
+            ("{\"experiments\": [{\"name\": \"x\", \"groups\": [" + nineGroups.joined(separator: ",") + "]}]}",
+             "t.json: experiments[0].groups has 9 groups; at most 8 are allowed"),
+            ("{\"experiment\": {\"name\": \"x\", \"groups\": [" + nineNames.joined(separator: ",") + "]}}",
+             "t.json: experiment.groups has 9 groups; at most 8 are allowed"),
+            (#"{"experiments": [{"name": ""# + longName + #"", "groups": [{"name": "a"}, {"name": "b"}]}]}"#,
+             #"t.json: experiments[0].name must be a name of 1 to 64 lower-case letters, digits, '-' or '_' (got a string ""#
+                + String(longName.prefix(40)) + #"")"#),
+            (#"{"experiments": [{"name": "x", "groups": [{"name": "a"}, {"name": ""# + longGroup + #""}]}]}"#,
+             #"t.json: experiments[0].groups[1].name must be a name of 1 to 64 printable characters (got a string ""#
+                + String(longGroup.prefix(40)) + #"")"#),
+        ]
+    }()
+
+    @Test("over the caps on experiments, groups and names, the refusal names the limit", arguments: overCap)
+    func caps(_ json: String, _ message: String) {
+        let error = try? #require(throws: TogglesError.self) { try Self.toggles(json) }
+        #expect(error?.description == message)
+    }
+
+    @Test("a file of a thousand experiments is refused with the limit named, and the old toggles keep serving")
+    func tooManyExperiments() throws {
+        let file = try TogglesFile(#"{"experiments": [{"name": "kept", "groups": [{"name": "a"}, {"name": "b"}]}]}"#)
+        defer { file.remove() }
+        let router = try ToggleRouter(path: file.path, layouts: ["list", "grid"])
+        try file.write("{\"experiments\": [" + (0..<1000).map { #"{"name": "e\#($0)", "groups": [{"name": "a"}, {"name": "b"}]}"# }
+            .joined(separator: ",") + "]}")
+        #expect(router.reload() == .rejected(TogglesError(
+            file: file.path, field: "experiments",
+            reason: "has 1000 experiments; at most 32 are allowed (each event carries the visitor's group in every active one)")))
+        #expect(router.toggles.experiments.map(\.name) == ["kept"])
     }
 
     @Test("two layout experiments are fine when only one is active")

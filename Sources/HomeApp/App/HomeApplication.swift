@@ -112,7 +112,7 @@ public final class HomeApplication: Service {
         let home = HomeRoutes(services: services)
         home.register(in: &router)
         SceneRoutes(services: services).register(in: &router)
-        SearchRoutes(services: services, home: home).register(in: &router)
+        SearchRoutes(services: services, home: home, limit: reportRateLimit).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.

@@ -53,7 +53,7 @@ struct MetricsPage {
         let log = services.reportLog
         let status = log.status
         out.single("dynamic_home_report_events_written_total", "counter", "Report events written to the local log.", Double(status.written))
-        out.single("dynamic_home_report_events_dropped_total", "counter", "Report events lost (full buffer, disk floor, after shutdown).",
+        out.single("dynamic_home_report_events_dropped_total", "counter", "Report events lost (full buffer, disk floor, line too large, after shutdown).",
                    Double(status.dropped))
         out.single("dynamic_home_report_queue_depth", "gauge", "Report events recorded and not yet written.", Double(status.pending))
         let flushes = log.flushTimes

@@ -3,9 +3,10 @@ import Logging
 import MicroHTTP
 import Synchronization
 
-/// Limits `POST /report` per visitor and per client address, so one client cannot fill the log
-/// (and the disk): past the limit it gets 429 with `Retry-After`, counted, and one log line per
-/// limited client a minute, whatever it sends.
+/// Limits the events a client writes, per visitor and per client address, so one client cannot
+/// fill the log (and the disk): past the limit `POST /report` gets 429 with `Retry-After`, a search
+/// is still answered but writes no event; each refusal is counted, with one log line per limited
+/// client a minute, whatever it sends.
 struct ReportRateLimit: Sendable {
     /// Events a second and the burst allowed; a rate of 0 turns that limit off.
     struct Limit: Sendable {
@@ -43,13 +44,26 @@ struct ReportRateLimit: Sendable {
         try check(visitors, visitor, kind: "visitor", counter: counts.visitor)
     }
 
-    private func check(_ buckets: TokenBuckets?, _ key: String, kind: String, counter: borrowing Atomic<Int>) throws(HTTPError) {
+    /// For a page that writes an event as it is served (a search): whether this client may write
+    /// one more. The same buckets as `POST /report`: one budget of events per client.
+    func allowsEvent(address: String, visitor: String) -> Bool {
+        do {
+            try check(addresses, address, kind: "address", counter: counts.address, what: "search events limited")
+            try check(visitors, visitor, kind: "visitor", counter: counts.visitor, what: "search events limited")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    private func check(_ buckets: TokenBuckets?, _ key: String, kind: String, counter: borrowing Atomic<Int>,
+                       what: Logger.Message = "report posts limited") throws(HTTPError) {
         guard let buckets else { return }
         guard case .limited(let retryAfter, let logLimited) = buckets.take(key, now: ProcessInfo.processInfo.systemUptime)
         else { return }
         counter.add(1, ordering: .relaxed)
         if let logLimited {
-            logger.notice("report posts limited", metadata: [kind: "\(key)", "refused": "\(logLimited)"])
+            logger.notice(what, metadata: [kind: "\(key)", "refused": "\(logLimited)"])
         }
         var error = HTTPError(.tooManyRequests, "Too many reports from this \(kind); try again in \(retryAfter) s.",
                               headers: Headers([("Retry-After", "\(retryAfter)")]))

@@ -34,7 +34,7 @@ struct ReportRoutes {
         return try pool.respond { [services] in
             let store = services.reportLog.store
             var model = ReportsScreenModel(
-                query: query, summary: store.summary(query.range, filter: query.filter),
+                query: query, summary: SeriesBound.summary(store, query.range, filter: query.filter),
                 page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
                 eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
             model.shared = Self.sharedSection(services, query.filter)
@@ -49,7 +49,7 @@ struct ReportRoutes {
     func numbers(_ request: Request) throws(HTTPError) -> Response {
         let query = try ReportsQuery(request.query)
         return try pool.respond { [services] in
-            let summary = services.reportLog.store.summary(query.range, filter: query.filter)
+            let summary = SeriesBound.summary(services.reportLog.store, query.range, filter: query.filter)
             let experiments = ExperimentsJSON.member(query.range, services: services)
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
             var document = ReportsJSON.document(summary, experiments: experiments + "," + setAside)
@@ -121,6 +121,10 @@ struct ReportRoutes {
         if let id {
             guard let position = ReportPosition(id) else {
                 throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
+            }
+            // Past the log's end the catch-up would wait for lines that never come (no line is after it).
+            guard services.reportLog.store.precedesEnd(position) else {
+                throw HTTPError(.badRequest, "Last-Event-ID \(position) is past the end of the report log: no line this stream sent has it.")
             }
             resume = position
         }

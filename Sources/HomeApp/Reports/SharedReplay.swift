@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import ReportDatabase
 import Reporting
 
@@ -32,12 +33,7 @@ struct SharedReplay: Sendable {
         var sent = 0
         do {
             while let events = try rows.next() {
-                while stream.pendingBytes > stream.maximumPendingBytes / 2 {
-                    guard clock.now < deadline, !stream.isClosed, !stream.isFinished else { stream.finish(); return }
-                    Thread.sleep(forTimeInterval: 0.01)
-                }
-                guard !stream.isClosed, !stream.isFinished else { return }
-                stream.write(ServerSentEvents.events(SharedLineFeed.Batch(ordered: events)))
+                guard send(events, to: stream, before: deadline) else { return }
                 sent += events.count
                 if sent >= Self.maxEvents {
                     stream.write(Array(": more to replay; reconnect with the last id\n\n".utf8))
@@ -51,5 +47,25 @@ struct SharedReplay: Sendable {
             return
         }
         watcher.caughtUp(throughShared: rows.position)
+    }
+
+    /// Writes a page of rows a piece at a time, each piece under a quarter of the watcher's buffer
+    /// and written only once less than half of it is queued: a page written whole (a thousand rows
+    /// are about 300 KB) went over the buffer, and the stream was cut before it sent anything.
+    /// False when the stream ended, or the watcher fell behind for longer than the catch-up waits.
+    private func send(_ events: [SharedEvent], to stream: ResponseStream, before deadline: ContinuousClock.Instant) -> Bool {
+        let piece = stream.maximumPendingBytes / 4
+        var bytes: [UInt8] = []
+        for (index, event) in events.enumerated() {
+            bytes += ServerSentEvents.events(SharedLineFeed.Batch(ordered: [event]))
+            guard bytes.count >= piece || index == events.count - 1 else { continue }
+            while stream.pendingBytes > stream.maximumPendingBytes / 2 {
+                guard ContinuousClock.now < deadline, !stream.isClosed, !stream.isFinished else { stream.finish(); return false }
+                stream.waitForRoom(below: stream.maximumPendingBytes / 2 + 1, seconds: 0.25)
+            }
+            guard stream.write(bytes) else { return false }
+            bytes = []
+        }
+        return true
     }
 }

@@ -8,6 +8,8 @@ struct SearchRoutes {
     static let maximumQueryLength = 80
     let services: AppServices
     let home: HomeRoutes
+    /// A search writes an event: past the client's event limit it is answered all the same, unrecorded.
+    let limit: ReportRateLimit
 
     func register(in router: inout Router) {
         router.get("/search") { request in search(request) }
@@ -34,8 +36,10 @@ struct SearchRoutes {
         container.show(child)
         child.baseViewModel.heading = "Results for \u{201C}\(query)\u{201D}"
         child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
-        services.analytics(for: visit).record(.searchSubmitted, layout: layout,
-                                              properties: ["query": query, "results": "\(child.baseViewModel.items.count)"])
+        if limit.allowsEvent(address: request.remoteAddress, visitor: visit.visitor.id) {
+            services.analytics(for: visit).record(.searchSubmitted, layout: layout,
+                                                  properties: ["query": query, "results": "\(child.baseViewModel.items.count)"])
+        }
         return visit.page(container, configuration: services.page)
     }
 }

@@ -93,6 +93,11 @@ final class ReportChannel: Sendable {
         }
     }
 
+    /// Events the writer still holds, as it writes them chunk by chunk.
+    func progress(held: Int) {
+        state.withLock { $0.held = held }
+    }
+
     /// Adds what a round wrote and dropped; the total dropped since start.
     func report(written: Int, dropped: Int, held: Int, error: String?) -> Int {
         state.withLock { state in

@@ -48,7 +48,7 @@ final class ReportWriter: @unchecked Sendable {
             let taken = channel.take(into: &incoming, after: configuration.flushInterval, held: backlog.count)
             let stopping = taken.stopping
             for callback in taken.dropped { callback(false) }
-            var dropped = mergeIncoming()
+            var dropped = dropOversized() + mergeIncoming()
             var written = 0
             if checkFloor() {
                 dropped += dropAll()
@@ -70,6 +70,22 @@ final class ReportWriter: @unchecked Sendable {
                 return
             }
         }
+    }
+
+    /// Drops (and logs) the new events whose line could be longer than `ReportEvent.maximumLineBound`:
+    /// the chunk would grow to hold it, and every reader would hold such lines.
+    func dropOversized() -> Int {
+        guard incoming.contains(where: { $0.event.jsonLineBound > ReportEvent.maximumLineBound }) else { return 0 }
+        let before = incoming.count
+        incoming.removeAll { pending in
+            guard pending.event.jsonLineBound > ReportEvent.maximumLineBound else { return false }
+            pending.whenWritten?(false)
+            return true
+        }
+        let count = before - incoming.count
+        logger.warning("report events too large to write were dropped",
+                       metadata: ["report_events_dropped": "\(count)", "limit_bytes": "\(ReportEvent.maximumLineBound)"])
+        return count
     }
 
     /// Appends the new batch to the backlog and trims it to capacity; returns how many were dropped.
@@ -154,6 +170,8 @@ final class ReportWriter: @unchecked Sendable {
             if !timed { channel.flushTimes.record(seconds: Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9) }
             for index in done..<(done + lines) { backlog[index].whenWritten?(true) }
             done += lines
+            // The gauge follows each chunk: a long round (large lines) held it at the round's size.
+            channel.progress(held: backlog.count - done)
             if error != 0 {
                 fail("write failed", errno: error)
                 break

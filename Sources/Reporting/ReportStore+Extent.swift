@@ -1,0 +1,18 @@
+import Foundation
+
+extension ReportStore {
+    /// The time of the oldest and of the newest event in the store, or nil when it holds none.
+    public var extent: (first: Date, last: Date)? {
+        let counted = catalog.segments.filter { !$0.rollup.isEmpty }
+        guard let first = counted.map(\.rollup.firstMs).min(), let last = counted.map(\.rollup.lastMs).max() else { return nil }
+        return (ReportTimestamp.date(milliseconds: first), ReportTimestamp.date(milliseconds: last))
+    }
+
+    /// Whether `position` can be a line the store holds or held: not past the end of its newest
+    /// segment. A watcher that resumes from a later one would wait for lines that never come.
+    public func precedesEnd(_ position: ReportPosition) -> Bool {
+        guard let newest = catalog.segments.last else { return false }
+        if position.segment != newest.stamp { return position.segment < newest.stamp }
+        return position.offset < newest.rollup.bytes
+    }
+}
