@@ -14,9 +14,12 @@ struct NewYearContentModel {
     var buttonTitle = "OK, got it"
     /// Where the button posts.
     var dismissURL: String
+    /// Hidden fields the button posts with (where to go back to).
+    var fields: [(name: String, value: String)]
 
     /// Creates the model; the texts default to the New Year notice.
-    init(dismissURL: String) {
+    init(dismissURL: String, fields: [(name: String, value: String)] = []) {
         self.dismissURL = dismissURL
+        self.fields = fields
     }
 }
