@@ -55,6 +55,18 @@ struct LiveScheduleTests {
         #expect(rows.first { $0.text.contains("Later On") }?.all(class: "poster__badge").isEmpty == true)
     }
 
+    @Test("an item page's \"More like this\": the live badge on the stream on air only")
+    func related() throws {
+        let fixture = try AppFixture(content: Self.content)
+        let browser = fixture.browser()
+        let later = try browser.page("/stream/l-later").html
+        let now = try #require(later.all("a").first { $0["href"] == "/stream/l-now" })
+        #expect(now.all(class: "poster__badge").count == 1)
+        let onAir = try browser.page("/stream/l-now").html
+        let upcoming = try #require(onAir.all("a").first { $0["href"] == "/stream/l-later" })
+        #expect(upcoming.all(class: "poster__badge").isEmpty)
+    }
+
     @Test("no poster paints a live badge: the page draws it for streams on the air")
     func postersWithoutBadge() throws {
         for id in Catalogue.ids("live") {

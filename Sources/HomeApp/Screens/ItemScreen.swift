@@ -54,7 +54,9 @@ final class ItemScreenView: RootView {
             writer.urlAttribute("src", scope.context.assetURL("/assets/" + other.image))
             writer.write(" alt=\"\" width=\"160\" height=\"90\" decoding=\"async\" loading=\"lazy\"><span>")
             writer.text(other.title)
-            writer.write("</span></a></li>")
+            writer.write("</span>")
+            if other.isLive() { writer.write("<span class=\"poster__badge\" aria-hidden=\"true\">Live</span>") }
+            writer.write("</a></li>")
         }
         writer.write("</ul></section>")
     }
