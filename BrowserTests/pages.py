@@ -157,3 +157,21 @@ def fresh(driver, server, javascript):
     driver.set_window_size(1280, 800)
     driver.get("about:blank")
     return Browser(driver, server, javascript)
+
+
+def press_key(browser, key):
+    """Sends `key` to the focused element, as a person's key press."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    ActionChains(browser.driver).send_keys(key).perform()
+
+
+def follow_key(browser, key, timeout=15):
+    """Presses `key` and waits until the browser has left the current document."""
+    page = browser.find("html")
+    press_key(browser, key)
+    browser.wait(EC.staleness_of(page), timeout, f"{key!r} did not load a new page")
+
+
+def focused(browser):
+    """The focused element."""
+    return browser.driver.switch_to.active_element

@@ -4,8 +4,9 @@ Every step checks what a person sees (URL, visible text, the data-controller tre
 the report log gains for this visitor.
 """
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
-from pages import SCENES, SELECTED
+from pages import SCENES, SELECTED, follow_key
 
 HOME_LIST = {"HomeContainer", "HomeContainer > ListHome"}
 HOME_GRID = {"HomeContainer", "HomeContainer > GridHome"}
@@ -18,6 +19,9 @@ def titles_shown(browser, layout):
 
 def assert_home(browser, layout, path):
     browser.wait_for_path(path)
+    if browser.javascript:  # a swap or a history step in place is done when the marker says so
+        browser.wait(lambda d: d.execute_script("return document.documentElement.dataset.layout") == layout,
+                     message=f"html[data-layout] is not {layout}")
     assert browser.tree() == (HOME_LIST if layout == "list" else HOME_GRID)
     # Every item of the catalogue is in the page, and the first ones can be seen.
     assert sorted(titles_shown(browser, layout)) == sorted(i["title"] for i in browser.catalog.items)
@@ -177,3 +181,112 @@ def test_journey_5_search(browser):
         assert [(e["layout"], e["properties"]["query"], e["properties"]["results"]) for e in submitted] == \
             [(layout, word, str(len(expected)))]
         assert not log.matching(mark, event="launch", visitor=visitor), "search results are not a launch"
+
+
+def swap(browser, layout):
+    """Presses "Show as LAYOUT" and waits until the page shows it."""
+    toggle = browser.find("button[data-swap]")
+    assert toggle.text == f"Show as {layout}"
+    if browser.javascript:
+        toggle.click()
+        browser.wait(lambda d: d.execute_script(
+            f"return document.documentElement.dataset.layout === '{layout}'"
+            " && !document.documentElement.classList.contains('is-swapping')"), 15, f"the swap to the {layout} did not finish")
+    else:
+        browser.follow(toggle)
+
+
+def written(browser, mark, visitor):
+    """The events this visitor's steps since `mark` wrote. A home opened as a barrier comes
+    last (a launch): once it is in the log, every line written before it is too."""
+    barrier = browser.log.mark()
+    browser.open("/?layout=list")
+    browser.log.wait_for(barrier, event="launch", visitor=visitor)
+    return [e["event"] for e in browser.log.matching(mark, visitor=visitor)][:-1]
+
+
+def test_journey_6_close_search(browser):
+    """The search box's close button (and Esc, with JavaScript) goes back to the page it was
+    opened from; closing writes nothing but the launch of the home it shows again."""
+    log = browser.log
+    ways = ["close", "escape"] if browser.javascript else ["close"]
+    for origin in ("/?layout=grid", f"/long/{browser.catalog.first('long')['id']}"):
+        for way in ways:
+            browser.open(origin)
+            browser.wait_for_path(origin)
+            visitor = browser.visitor()
+            browser.follow(browser.driver.find_element(By.LINK_TEXT, "Search"))
+            browser.wait_for_path("/search")
+            mark = log.mark()
+            if way == "close":
+                close = browser.visible(".modal__close")
+                assert close.get_attribute("aria-label") == "Close"
+                browser.follow(close)
+            else:
+                follow_key(browser, Keys.ESCAPE)
+            browser.wait_for_path(origin)
+            assert "Method Not Allowed" not in browser.find("body").text
+            if origin.startswith("/?"):
+                assert_home(browser, "grid", origin)
+                assert written(browser, mark, visitor) == ["launch"]
+            else:
+                assert browser.tree() == {"ItemScreen"}
+                assert written(browser, mark, visitor) == []
+
+
+def test_journey_7_back_and_forward_across_a_swap(browser):
+    """After "Show as grid", Back shows the list again and Forward the grid, on the home and on
+    search results, with JavaScript as without; neither writes an event."""
+    log = browser.log
+    word = "live"
+    expected = sorted(i["title"] for i in browser.catalog.search(word))
+    for start, swapped in (("/", "/?layout=grid"), (f"/search?q={word}", f"/search?q={word}&layout=grid")):
+        browser.driver.delete_cookie("layout")
+        browser.open(start)
+        assert_home(browser, "list", start) if start == "/" else browser.wait_for_path(start)
+        visitor = browser.visitor()
+        before = log.mark()
+        swap(browser, "grid")
+        browser.wait_for_path(swapped)
+        assert_home(browser, "grid", swapped) if start == "/" else None
+        mark = log.mark()
+        for step, path, layout in (("back", start, "list"), ("forward", swapped, "grid"), ("back", start, "list")):
+            getattr(browser.driver, step)()
+            browser.wait_for_path(path)
+            if start == "/":
+                assert_home(browser, layout, path)
+            else:
+                if browser.javascript:
+                    browser.wait(lambda d: d.execute_script("return document.documentElement.dataset.layout") == layout)
+                assert sorted(titles_shown(browser, layout)) == expected
+        assert written(browser, mark, visitor) == []
+        assert len(log.matching(before, event="layout_replaced", visitor=visitor)) == 1
+        if start != "/":
+            assert len(log.matching(0, event="search_submitted", visitor=visitor)) == 1
+
+
+def test_journey_8_layout_card_from_settings(browser):
+    """Settings links to the layout card; closing it goes back to Settings, choosing goes home."""
+    log = browser.log
+    browser.open("/settings")
+    browser.wait_for_path("/settings")
+    visitor = browser.visitor()
+    link = browser.find("a[href^='/onboarding/layout']")
+    assert link.text == "See the layouts side by side"
+    for way in ("close", "use"):
+        mark = log.mark()
+        browser.follow(browser.find("a[href^='/onboarding/layout']"))
+        browser.wait(lambda _: browser.path().startswith("/onboarding/layout"))
+        assert "LayoutChoice" in " ".join(browser.tree())
+        if way == "close":
+            browser.follow(browser.visible(".modal__close"))
+            browser.wait_for_path("/settings")
+            assert browser.tree() == {"SettingsScreen"}
+            assert written(browser, mark, visitor) == []
+            browser.open("/settings")
+        else:
+            browser.visible(".modal__sheet .onboarding__actions")  # the sheet has faded in
+            browser.follow(browser.button("Use Grid"))
+            assert_home(browser, "grid", "/")
+            chosen = log.wait_for(mark, event="layout_chosen", visitor=visitor)
+            assert [(e["layout"], e["properties"]["via"]) for e in chosen] == [("grid", "onboarding")]

@@ -1,7 +1,8 @@
 """The onboarding onion over the home, with JavaScript on and off."""
 import pytest
 
-from test_journeys import HOME_LIST, assert_home
+from pages import focused
+from test_journeys import HOME_GRID, HOME_LIST, assert_home
 
 ONION = HOME_LIST | {"HomeContainer > ModalContainer",
                      "HomeContainer > ModalContainer > OnboardingTemplate",
@@ -14,17 +15,20 @@ def server(onboarding_server):
     return onboarding_server
 
 
-def first_visit(browser):
+def first_visit(browser, path="/", layout="list"):
     mark = browser.log.mark()
-    browser.open("/")
-    browser.wait_for_path("/")
-    assert browser.tree() == ONION
+    browser.open(path)
+    browser.wait_for_path(path)
+    home = HOME_LIST if layout == "list" else HOME_GRID
+    assert browser.tree() == (ONION - HOME_LIST) | home
     dialog = browser.visible("[role=dialog][aria-modal=true]")
-    assert dialog.find_element("css selector", "h1").text == "Short day on New Year's Eve"
-    assert "open until 18:00" in dialog.text
+    assert dialog.find_element("css selector", "h1").text == "New Year's Eve, live"
+    assert "streams live" in dialog.text and "pizza" not in dialog.text.lower()
+    # Keyboard and screen-reader users start in the dialog: it has the focus.
+    assert focused(browser).get_attribute("role") == "dialog"
     visitor = browser.visitor()
     shown = browser.log.wait_for(mark, event="onboarding_shown", visitor=visitor)
-    assert [e["layout"] for e in shown] == ["list"]
+    assert [e["layout"] for e in shown] == [layout]
     return visitor
 
 
@@ -55,3 +59,20 @@ def test_journey_4_onboarding_dismissed(browser, exit):
     assert button.is_displayed()
     browser.follow(button)
     assert_gone_for_good(browser, visitor, mark)
+
+
+def test_journey_4b_notice_closes_back_to_the_home_it_covered(browser):
+    """Over /?layout=grid, closing the notice (with Esc too, with JavaScript) leaves the visitor
+    on /?layout=grid, not on their default home; one onboarding_dismissed, nothing else."""
+    from selenium.webdriver.common.keys import Keys
+    from pages import follow_key
+    visitor = first_visit(browser, "/?layout=grid", "grid")
+    mark = browser.log.mark()
+    if browser.javascript:
+        follow_key(browser, Keys.ESCAPE)
+    else:
+        browser.follow(browser.find("[data-controller=ModalContainer] .modal__close"))
+    assert_home(browser, "grid", "/?layout=grid")
+    assert not browser.find_all("[role=dialog]")
+    browser.log.wait_for(mark, event="launch", visitor=visitor)
+    assert [e["event"] for e in browser.log.matching(mark, visitor=visitor)] == ["onboarding_dismissed", "launch"]

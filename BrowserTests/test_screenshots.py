@@ -50,6 +50,10 @@ def test_screenshot(screen, size, scheme, server, onboarding_server, js_driver, 
     browser.wait(lambda d: d.execute_script(
         "return document.readyState === 'complete' && [...document.images].every(i => i.complete)"
         " && document.fonts.status === 'loaded'"))
+    # A sheet fading in is not caught half-way (endless ones, the live pulse, are left running).
+    browser.wait(lambda d: d.execute_script(
+        "return document.getAnimations().filter(a => a.effect?.getComputedTiming().iterations !== Infinity)"
+        ".every(a => a.playState === 'finished')"))
     if screen == "reports":
         browser.wait(lambda d: d.find_element("css selector", "[data-live-status]").text == "Live")
 

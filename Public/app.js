@@ -6,15 +6,16 @@
 (() => {
   'use strict';
 
-  // Modal: Escape closes it as a native dialog would, by submitting the close form (so the
-  // server sees the same POST, with its CSRF token, as a click on the close button).
+  // Modal: Escape closes it as a native dialog would, the way its close button does: following
+  // its link back, or submitting its form (the same POST, with its CSRF token, as a click).
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || event.defaultPrevented || event.isComposing) return;
-    const form = document.querySelector('form[data-modal-dismiss]');
-    if (!form) return;
+    const close = document.querySelector('[data-modal-dismiss]');
+    if (!close) return;
     event.preventDefault();
-    if (typeof form.requestSubmit === 'function') form.requestSubmit();
-    else form.submit();
+    if (close instanceof HTMLAnchorElement) close.click();
+    else if (typeof close.requestSubmit === 'function') close.requestSubmit();
+    else close.submit();
   });
 
   // Modal text input: start typing right away, unless the page already placed focus.
@@ -130,16 +131,36 @@
   }
 
   // Layout switch -------------------------------------------------------------
+  // Each history entry shows what it showed: the content a swap replaces is kept for its entry,
+  // and Back or Forward puts it back as it was, without a request, as the browser's own history
+  // does with JavaScript off. The layout cookie stays as the switch set it.
+  const kept = new Map();  // entry id -> { content, title }
+  let entry = history.state?.homeEntry ?? null;
+  const newEntry = () => `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+
+  function currentEntry() {
+    if (!entry) {
+      entry = newEntry();
+      history.replaceState({ ...(history.state ?? {}), homeEntry: entry }, '');
+    }
+    return entry;
+  }
+
   function swapContent(html, url) {
     const next = new DOMParser().parseFromString(html, 'text/html');
     const incoming = next.querySelector('.home-container__content');
     const current = document.querySelector('.home-container__content');
     if (!incoming || !current) throw new Error('not a home page');
+    const leaving = currentEntry();
     current.replaceWith(document.adoptNode(incoming));
-    document.title = next.title;
     const token = next.querySelector('meta[name="csrf-token"]')?.content;
     if (token) document.querySelector('meta[name="csrf-token"]')?.setAttribute('content', token);
-    if (url !== location.href) history.pushState({ homeSwap: true }, '', url);
+    if (url !== location.href) {
+      kept.set(leaving, { content: current, title: document.title });
+      entry = newEntry();
+      history.pushState({ homeEntry: entry }, '', url);
+    }
+    document.title = next.title;
     enhanceHome();
     return incoming;
   }
@@ -156,7 +177,6 @@
       });
       if (!response.ok || !response.redirected) throw new Error(`status ${response.status}`);
       const html = await response.text();
-      history.replaceState({ homeSwap: true }, '');
       if (document.startViewTransition && !reducedMotion.matches) {
         const transition = document.startViewTransition(() => { swapContent(html, response.url); });
         await transition.updateCallbackDone;
@@ -191,9 +211,19 @@
     swapLayout(form, submitter);
   }, true);
 
-  // Back and forward across a swap: the URL names the layout, so load it.
+  // Back and Forward across a swap: the content that entry showed, kept when it was left.
   window.addEventListener('popstate', (event) => {
-    if (event.state?.homeSwap) location.reload();
+    const target = event.state?.homeEntry;
+    if (!target || target === entry) return;
+    const shown = kept.get(target);
+    const current = document.querySelector('.home-container__content');
+    if (!shown || !current) { location.reload(); return; }
+    kept.set(entry ?? currentEntry(), { content: current, title: document.title });
+    kept.delete(target);
+    current.replaceWith(shown.content);
+    document.title = shown.title;
+    entry = target;
+    enhanceHome();
   });
 
   // A modal over the home: the home under it leaves the focus order and the accessibility tree.

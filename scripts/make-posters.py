@@ -104,10 +104,10 @@ def fit(text):
 
 
 def badge(item):
+    # A stream is live only between its start and its end, which artwork cannot know: the page
+    # draws the live badge over the posters of streams on the air, so theirs carry none.
     if item["kind"] == "live":
-        return ('<rect x="12" y="12" width="52" height="20" rx="4" fill="#e11d48"/>'
-                '<circle cx="23" cy="22" r="3.5" fill="#fff"/>'
-                f'<text x="31" y="26.5" font-size="11" font-weight="800" fill="#fff">LIVE</text>')
+        return ""
     label = "CLIP" if item["kind"] == "short" else ("SERIES" if re.search(r"S\d+ E\d+", item["title"]) else "FILM")
     width = 14 + len(label) * 8
     return (f'<rect x="12" y="12" width="{width}" height="20" rx="4" fill="#000" fill-opacity=".45"/>'

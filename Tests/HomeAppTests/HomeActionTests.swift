@@ -49,12 +49,17 @@ struct HomeActionTests {
         }
     }
 
-    @Test("the grid's Watch live button opens the stream")
+    @Test("a watch post, from a page drawn with a separate Watch live button, still opens the stream")
     func watchLive() async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let form = try #require(try browser.page("/?layout=grid").html.first { $0.hasClass("home-form") })
         let id = Catalogue.ids("live")[3]
-        _ = try await press("grid", expecting: "/stream/\(id)", event: .streamSelected, item: id) {
-            $0.button(labelled: "Watch live: \(Catalogue.title(id))")
-        }
+        let fields = Browser.fields(of: form).filter { $0.0 != "_csrf" } + [("watch", "0.3")]
+        let response = try browser.post("/home/actions", withToken: fields)
+        #expect(response.status == 303 && response.location == "/stream/\(id)")
+        let event = try #require(try await fixture.event(named: .streamSelected))
+        #expect(event.item == id && event.layout == "grid")
     }
 
     @Test("Settings pushes /settings", arguments: ["list", "grid"])

@@ -22,7 +22,7 @@ struct OnboardingTests {
     func titleAndThemeOverHome() throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let (_, html) = try fixture.browser().page("/")
-        #expect(html.first { $0.tag == "title" }?.text == "Short day on New Year's Eve · DynamicHome")
+        #expect(html.first { $0.tag == "title" }?.text == "New Year's Eve, live · DynamicHome")
         #expect(html.first { $0.tag == "meta" && $0["name"] == "theme-color" }?["content"] == "#1d2a4d")
         let (_, plain) = try AppFixture().browser().page("/")
         #expect(plain.first { $0.tag == "title" }?.text == "Home · DynamicHome")

@@ -93,7 +93,7 @@ struct SearchTests {
         let html = try search(browser, "salt iron").html()
         #expect(html.first { $0.tag == "form" && $0.hasClass("home-form") }?["action"] == "/home/actions?q=salt%20iron")
         let response = try browser.press(try #require(html.buttons(named: "replace", value: "grid").first))
-        #expect(response.status == 303 && response.location == "/search?q=salt%20iron")
+        #expect(response.status == 303 && response.location == "/search?q=salt%20iron&layout=grid")
         #expect(browser.cookies["layout"] == "grid")
         let grid = try browser.follow(response).html()
         let child = try #require(grid.controllers("GridHome").first)

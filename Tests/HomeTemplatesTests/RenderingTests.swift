@@ -31,17 +31,19 @@ struct RenderingTests {
         #expect(html.buttons(named: "watch").isEmpty)
     }
 
-    @Test("the grid: one tile per item, live first, Watch live only on live tiles")
+    @Test("the grid: one tile per item, live first, Watch live and the live badge only on streams on the air")
     func grid() throws {
         let (grid, _) = loaded(GridHome.self)
         let html = try root(grid)
         #expect(html["data-controller"] == "GridHome")
         #expect(html.all(class: "grid-tile").count == Catalogue.items.count)
         #expect(html.buttons(named: "open").map { $0["value"] } == ["0.0", "0.1", "1.0", "1.1", "1.2", "2.0", "2.1"])
-        let watch = html.buttons(named: "watch")
-        #expect(watch.map { $0["value"] } == ["0.0", "0.1"])
+        // "Watch live" is part of the tile's one button, not a second one.
+        #expect(html.buttons(named: "watch").isEmpty)
+        let watch = html.all(class: "grid-tile__watch")
+        #expect(watch.map { $0.closest("button")?["value"] } == ["0.0", "0.1"])
         #expect(watch.allSatisfy { $0.text == "Watch live" && $0.closest("li")?.text.contains("Title l") == true })
-        #expect(html.all(class: "grid-tile").filter { $0.buttons(named: "watch").isEmpty }.count == 5)
+        #expect(html.all(class: "poster__badge").map { $0.closest("button")?["value"] } == ["0.0", "0.1"])
         #expect(html.buttons(named: "replace", value: "list").first?.text == "Show as list")
         #expect(html.first { $0.tag == "input" && $0["name"] == "layout" }?["value"] == "grid")
     }

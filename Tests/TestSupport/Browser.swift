@@ -9,6 +9,11 @@ public final class Browser {
     public private(set) var cookies: [String: String] = [:]
     /// The token of the last page's `<meta name="csrf-token">`.
     public private(set) var csrfToken: String?
+    /// The target of the last page a GET showed (not a redirect): where the browser is.
+    public private(set) var currentPage: String?
+    /// Sends `Referer` (that page's URL) with each request, as a browser does under the server's
+    /// `Referrer-Policy: same-origin`. Off by default.
+    public var sendsReferrer = false
     private var connection: HTTPConnection?
     /// Every page parsed, kept so their elements (whose parent links are weak) can still find
     /// their form while this browser lives.
@@ -29,6 +34,7 @@ public final class Browser {
     public func get(_ target: String, headers: [(String, String)] = []) throws -> HTTPResponse {
         let response = try send("GET", target, headers: headers)
         if let token = Self.csrfToken(in: response.text) { csrfToken = token }
+        if !(300..<400).contains(response.status) { currentPage = target }
         return response
     }
 
@@ -83,7 +89,7 @@ public final class Browser {
     }
 
     /// The fields a form submits besides its buttons: named inputs, radios and checkboxes only when checked.
-    static func fields(of form: HTMLElement) -> [(String, String)] {
+    public static func fields(of form: HTMLElement) -> [(String, String)] {
         form.all("input").compactMap { input in
             guard let name = input["name"] else { return nil }
             let type = (input["type"] ?? "text").lowercased()
@@ -99,7 +105,10 @@ public final class Browser {
     /// One request on the kept connection; a connection the server closed is replaced once.
     private func send(_ method: String, _ target: String, headers: [(String, String)],
                       body: [UInt8] = []) throws -> HTTPResponse {
-        let all = headers + cookieHeader
+        var all = headers + cookieHeader
+        if sendsReferrer, let currentPage, !headers.contains(where: { $0.0.lowercased() == "referer" }) {
+            all.append(("Referer", "http://localhost\(currentPage)"))  // the Host this client sends
+        }
         let response: HTTPResponse
         do {
             response = try open().request(method, target, headers: all, body: body)

@@ -100,8 +100,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.replaceWith = { [unowned self] next in
             analytics.record(.layoutReplaced, layout: next.layoutName, properties: ["from": layout])
             swap(to: next, answering: answering)
-            answering(Answer(presentation: .redirect(to: query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(next.layoutName)"),
-                             replacedLayout: next.layoutName))
+            answering(Answer(presentation: .redirect(to: page(in: next.layoutName)), replacedLayout: next.layoutName))
         }
         child.didLaunch = { [unowned self] in
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
@@ -110,10 +109,14 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.didHorizontalSwipe = { [unowned self] path in
             analytics.record(.horizontalSwipe, layout: layout,
                              properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
-            let page = query.map { "/search?q=" + URLQuery.component($0) } ?? "/?layout=\(layout)"
             answering(Answer(presentation: .redirect(
-                to: page + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")))
+                to: page(in: layout) + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")))
         }
+    }
+
+    /// The home, or these search results, in `layout`: each history entry names what it shows.
+    private func page(in layout: String) -> String {
+        (query.map { "/search?q=" + URLQuery.component($0) + "&" } ?? "/?") + "layout=\(layout)"
     }
 
     /// Index path → item through the child's own order → the item's scene.

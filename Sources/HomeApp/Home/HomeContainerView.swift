@@ -16,8 +16,10 @@ final class HomeContainerView: RootView {
         scope.render(Self.modalSlot, into: &writer)
         let covered = scope.hasChildren(in: Self.modalSlot)
         writer.write(covered ? "<div class=\"home-container__frame\" data-covered>" : "<div class=\"home-container__frame\">")
-        AppHeader.render(into: &writer, context: scope.context)
-        writer.write("<div class=\"home-container__content\"><h1 class=\"visually-hidden\">")
+        AppHeader.render(into: &writer, context: scope.context, skipLink: true)
+        writer.write("<div class=\"home-container__content\"")
+        writer.write(AppHeader.contentTarget)
+        writer.write("><h1 class=\"visually-hidden\">")
         writer.text(model.title)
         writer.write("</h1>")
         if let notice = model.notice {

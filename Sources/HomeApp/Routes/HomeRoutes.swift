@@ -101,13 +101,13 @@ struct HomeRoutes {
     }
 
     /// What `?layout=` asks for: a layout the factory makes, else the visitor's default one.
-    private enum LayoutRequest {
+    enum LayoutRequest {
         case found(String)
         /// `?layout=` names no layout; the visitor gets the list of those there are.
         case unknown(String)
     }
 
-    private func resolveLayout(for visit: Visit) -> LayoutRequest {
+    func resolveLayout(for visit: Visit) -> LayoutRequest {
         guard let asked = visit.request.query["layout"] else { return .found(services.defaultLayout(for: visit)) }
         return services.factory.has(asked) ? .found(asked) : .unknown(asked)
     }
@@ -149,7 +149,7 @@ struct HomeRoutes {
         services.pages.store(PageCache.Page(template: spliced, events: page.events), for: key)
     }
 
-    private func unknownLayout(_ name: String, _ visit: Visit) -> Response {
+    func unknownLayout(_ name: String, _ visit: Visit) -> Response {
         services.logger.notice("unknown layout", metadata: ["request": "\(visit.request.id)", "layout": "\(name)"])
         let screen = ErrorScreen(viewModel: ErrorScreenModel(
             status: .badRequest, message: "There is no layout called \u{201C}\(name)\u{201D}. These are the layouts:",

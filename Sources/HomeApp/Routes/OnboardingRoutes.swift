@@ -8,7 +8,10 @@ struct OnboardingRoutes {
 
     func register(in router: inout Router) {
         router.get("/onboarding") { request in
-            services.visit(request).page(NewYearContent.onion(dismissURL: Self.dismissPath), configuration: services.page)
+            // Its own page: the way back goes along with the dismissal's post.
+            let back = ReturnPath.resolve(request, isModal: ReturnPath.isOnboarding)
+            return services.visit(request).page(NewYearContent.onion(dismissURL: Self.dismissPath, returningTo: back),
+                                                configuration: services.page)
         }
         router.get(LayoutChoice.choosePath) { request in layoutCard(request) }
         router.group(services.csrf.middleware) { posts in
@@ -17,19 +20,22 @@ struct OnboardingRoutes {
         }
     }
 
-    /// The close button and every supporting button land here; the notice does not come back.
+    /// The close button and every supporting button land here; the notice does not come back,
+    /// and the visitor is back where it came up (the home it covered, or where they came from).
     func dismiss(_ request: Request) -> Response {
         let visit = services.visit(request)
         services.analytics(for: visit).record(.onboardingDismissed)
-        var response = visit.redirect(to: "/")
+        var response = visit.redirect(to: ReturnPath.resolve(request, isModal: ReturnPath.isOnboarding))
         response.setCookie(SetCookie(name: Visit.onboardedCookie, value: "1", maxAge: 365 * 24 * 3600))
         return response
     }
 
+    /// Closing the card chooses nothing: a link back to where the visitor was.
     func layoutCard(_ request: Request) -> Response {
         let template = OnboardingTemplate()
         template.embed(LayoutChoice(factory: services.factory, items: services.items))
-        return services.visit(request).page(template.wrapInModalContainer(dismissURL: Self.dismissPath),
+        let back = ReturnPath.resolve(request, isModal: ReturnPath.isOnboarding)
+        return services.visit(request).page(template.wrapInModalContainer(dismissURL: back, dismissal: .link),
                                             configuration: services.page)
     }
 

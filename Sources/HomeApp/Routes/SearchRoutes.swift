@@ -18,17 +18,26 @@ struct SearchRoutes {
     func search(_ request: Request) -> Response {
         let visit = services.visit(request)
         var query: String?
-        let input = TextInputController(request: TextInputRequest(
+        // Closing the box goes back to the page it was opened from.
+        let back = ReturnPath.resolve(request, isModal: ReturnPath.isSearchBox)
+        var box = TextInputRequest(
             title: "Search", label: "Find films, clips and live streams", fieldName: "q", action: "/search",
             method: .get, submitTitle: "Search", placeholder: "Title or topic", maxLength: Self.maximumQueryLength,
-            dismissURL: "/", requiredMessage: "Type a word to search for.") { query = $0 })
-        let modal = ScenePivot(builder: SceneRegistry.app).present(.modal(input, dismissURL: "/"))
+            dismissURL: back, requiredMessage: "Type a word to search for.") { query = $0 }
+        box.hiddenFields = ReturnPath.fields(back)
+        let input = TextInputController(request: box)
+        let modal = ScenePivot(builder: SceneRegistry.app).present(.modal(input, dismissURL: back, dismissal: .link))
         guard let raw = request.query["q"] else { return services.respond(modal, for: visit) }
         guard input.submit(raw), let query else {
             services.logger.notice("invalid search", metadata: ["request": "\(request.id)"])
             return services.respond(modal, for: visit, status: .badRequest)
         }
-        let layout = services.defaultLayout(for: visit)
+        // Results name their layout once switched (`&layout=`), as the home does.
+        let layout: String
+        switch home.resolveLayout(for: visit) {
+        case .found(let name): layout = name
+        case .unknown(let name): return home.unknownLayout(name, visit)
+        }
         let container = home.makeContainer(for: visit, title: "Search: \(query)", search: query)
         container.viewModel.reportsLaunch = false
         let child = services.factory.make(layout)!
@@ -36,7 +45,10 @@ struct SearchRoutes {
         container.show(child)
         child.baseViewModel.heading = "Results for \u{201C}\(query)\u{201D}"
         child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
-        if limit.allowsEvent(address: request.remoteAddress, visitor: visit.visitor.id) {
+        // Results the server sent the visitor back to (after a switch or a row's "more") are
+        // the same search: it was reported when submitted.
+        if request.query["layout"] == nil && HomeRoutes.scrollPosition(request.query) == nil,
+           limit.allowsEvent(address: request.remoteAddress, visitor: visit.visitor.id) {
             services.analytics(for: visit).record(.searchSubmitted, layout: layout,
                                                   properties: ["query": query, "results": "\(child.baseViewModel.items.count)"])
         }

@@ -32,8 +32,10 @@ final class ErrorScreenView: RootView {
     }
 
     func renderContent(_ model: ErrorScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer, context: scope.context)
-        writer.write("<div class=\"error-screen__body\"><p class=\"error-screen__status\">")
+        AppHeader.render(into: &writer, context: scope.context, skipLink: true)
+        writer.write("<div class=\"error-screen__body\"")
+        writer.write(AppHeader.contentTarget)
+        writer.write("><p class=\"error-screen__status\">")
         writer.write(model.status.rawValue)
         writer.write(" · ")
         writer.text(model.status.reasonPhrase)

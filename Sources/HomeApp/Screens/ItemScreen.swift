@@ -26,8 +26,10 @@ final class ItemScreenView: RootView {
 
     func renderContent(_ model: ItemScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
         let item = model.item
-        AppHeader.render(into: &writer, context: scope.context)
-        writer.write("<article class=\"item-screen__article\"><a class=\"item-screen__back\" href=\"/\">Back to home</a>")
+        AppHeader.render(into: &writer, context: scope.context, skipLink: true)
+        writer.write("<article class=\"item-screen__article\"")
+        writer.write(AppHeader.contentTarget)
+        writer.write("><a class=\"item-screen__back\" href=\"/\">Back to home</a>")
         writer.write("<img class=\"item-screen__poster\"")
         writer.urlAttribute("src", scope.context.assetURL("/assets/" + item.image))
         writer.attribute("alt", "Poster of \(item.title)")
@@ -52,7 +54,9 @@ final class ItemScreenView: RootView {
             writer.urlAttribute("src", scope.context.assetURL("/assets/" + other.image))
             writer.write(" alt=\"\" width=\"160\" height=\"90\" decoding=\"async\" loading=\"lazy\"><span>")
             writer.text(other.title)
-            writer.write("</span></a></li>")
+            writer.write("</span>")
+            if other.isLive() { writer.write("<span class=\"poster__badge\" aria-hidden=\"true\">Live</span>") }
+            writer.write("</a></li>")
         }
         writer.write("</ul></section>")
     }

@@ -21,8 +21,10 @@ final class SettingsScreenView: RootView {
     static var cssClass: StaticString? { "settings-screen" }
 
     func renderContent(_ model: SettingsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        AppHeader.render(into: &writer, context: scope.context)
-        writer.write("<div class=\"settings-screen__body\"><h1>Settings</h1>")
+        AppHeader.render(into: &writer, context: scope.context, skipLink: true)
+        writer.write("<div class=\"settings-screen__body\"")
+        writer.write(AppHeader.contentTarget)
+        writer.write("><h1>Settings</h1>")
         writer.write("<form class=\"settings-form\" method=\"post\" action=\"/settings\">")
         writer.csrfField(scope.context)
         writer.write("<fieldset class=\"choices\"><legend>Home layout</legend>")
@@ -34,7 +36,10 @@ final class SettingsScreenView: RootView {
             writer.text(layout.title)
             writer.write("</span></label>")
         }
-        writer.write("</fieldset><p class=\"settings-form__note\">")
+        // The layout card: each layout drawn with the catalogue, to choose by sight.
+        writer.write("<a class=\"settings-form__preview\"")
+        writer.urlAttribute("href", "\(LayoutChoice.choosePath)?\(ReturnPath.field)=/settings")
+        writer.write(">See the layouts side by side</a></fieldset><p class=\"settings-form__note\">")
         writer.write(model.isChosen ? "This is your choice; it is kept in a cookie on this browser."
                                     : "You have not chosen yet: this is the default.")
         writer.write("</p><button class=\"button button--primary\" type=\"submit\">Save</button></form>")

@@ -72,4 +72,13 @@ public enum HomeMarkup {
         writer.attribute("height", width * 9 / 16)
         writer.write(path.section == 0 && path.item < eagerPosters ? " decoding=\"async\">" : " decoding=\"async\" loading=\"lazy\">")
     }
+
+    /// The live badge a stream on the air now wears over its poster: drawn by the page, not in the
+    /// artwork, which cannot know the time. Written last in the item's control, so its text
+    /// starts with the title, and placed over the poster by the style sheet; hidden from screen
+    /// readers, since the timing line says "Live now".
+    public static func liveBadge(_ item: any HomeItem, into writer: inout HTMLWriter) {
+        guard item.category == .live, item.isLiveNow else { return }
+        writer.write("<span class=\"poster__badge\" aria-hidden=\"true\">Live</span>")
+    }
 }

@@ -1,5 +1,6 @@
-/// The grid layout: a sideways-scrolling row of tiles per kind, live streams first. Live tiles
-/// also offer "Watch live"; each row has a "more" button that scrolls it without JavaScript.
+/// The grid layout: a sideways-scrolling row of tiles per kind, live streams first. Tiles of
+/// streams on the air say "Watch live"; each row has a "more" button that scrolls it without
+/// JavaScript. A `watch` post (the separate button pages drawn before had) still opens a stream.
 final class GridHome: HomeTemplate<GridHomeViewModel, GridHomeView>, HomeChild {
     static let layoutName = "grid"
     static let displayName = "Grid"

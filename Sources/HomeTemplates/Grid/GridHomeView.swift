@@ -55,13 +55,13 @@ final class GridHomeView: RootView {
         if item.isLiveNow { writer.write(" is-live") }
         writer.write("\">")
         writer.text(item.detail)
-        writer.write(model.isPreview ? "</span></div>" : "</span></button>")
-        if item.category == .live, !model.isPreview {
-            writer.write("<button class=\"grid-tile__watch button button--primary\" type=\"submit\" name=\"watch\"")
-            writer.attribute("value", path.description)
-            writer.attribute("aria-label", "Watch live: \(item.title)")
-            writer.write(">Watch live</button>")
+        writer.write("</span>")
+        // Part of the tile's one button (one tab stop per tile): opening a stream on the air is
+        // watching it. An upcoming stream's timing line says when it starts instead.
+        if item.category == .live, item.isLiveNow, !model.isPreview {
+            writer.write("<span class=\"grid-tile__watch button button--primary\">Watch live</span>")
         }
-        writer.write("</li>")
+        HomeMarkup.liveBadge(item, into: &writer)
+        writer.write(model.isPreview ? "</div></li>" : "</button></li>")
     }
 }

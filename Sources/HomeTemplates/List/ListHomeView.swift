@@ -47,6 +47,7 @@ final class ListHomeView: RootView {
         writer.write("</span><span class=\"list-row__summary\">")
         writer.text(item.summary)
         writer.write("</span></span>")
+        HomeMarkup.liveBadge(item, into: &writer)
         writer.write(model.isPreview ? "</div></li>" : "</button></li>")
     }
 }

@@ -44,6 +44,10 @@ open class ViewController {
     /// The `theme-color` this controller declares (a CSS colour), if any.
     open var themeColor: String? { nil }
 
+    /// Whether this controller's view takes the focus when its page loads (an `autofocus`
+    /// field); a modal around it then leaves its sheet unfocused.
+    open var placesInitialFocus: Bool { false }
+
     /// A child presented over this controller's content in the same page (a modal), if any.
     /// As with UIKit's presented controller, it decides the page's appearance, not the content.
     open var presentedChild: ViewController? { nil }

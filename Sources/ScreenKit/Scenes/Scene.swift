@@ -5,8 +5,9 @@ public protocol SceneRequest: SendableMetatype {}
 public enum Scene {
     /// The scene lives at its own URL: the browser goes there (post/redirect/get).
     case push(url: String)
-    /// The scene's controller is shown inside a `ModalContainer` that dismisses to `dismissURL`.
-    case modal(ViewController, dismissURL: String)
+    /// The scene's controller is shown inside a `ModalContainer` that dismisses to `dismissURL`,
+    /// by a post or a plain link.
+    case modal(ViewController, dismissURL: String, dismissal: ModalDismissal = .post())
 }
 
 /// What the HTTP layer does with a presented scene.

@@ -22,8 +22,8 @@ public struct ScenePivot {
         switch scene {
         case .push(let url):
             return .redirect(to: url)
-        case .modal(let controller, let dismissURL):
-            return .page(controller.wrapInModalContainer(dismissURL: dismissURL))
+        case .modal(let controller, let dismissURL, let dismissal):
+            return .page(controller.wrapInModalContainer(dismissURL: dismissURL, dismissal: dismissal))
         }
     }
 }

@@ -6,7 +6,7 @@ public struct SceneRegistry: SceneBuilder, Sendable {
     /// Creates a registry that already knows `TextInputRequest`.
     public init() {
         register(TextInputRequest.self) { request in
-            .modal(TextInputController(request: request), dismissURL: request.dismissURL)
+            .modal(TextInputController(request: request), dismissURL: request.dismissURL, dismissal: .link)
         }
     }
 

@@ -23,6 +23,9 @@ public final class TextInputController: GenericViewController<TextInputModel, Te
     /// The request's title names the page.
     public override var pageTitle: String? { viewModel.request.title }
 
+    /// The field is focused on load, to start typing at once.
+    public override var placesInitialFocus: Bool { true }
+
     /// Handles a submission. Valid: calls the completion with the trimmed text and returns true.
     /// Invalid: keeps the text, shows the message on the next render and returns false.
     @discardableResult

@@ -25,8 +25,10 @@ public struct TextInputRequest: SceneRequest {
     public var placeholder: String?
     /// Most characters the trimmed text may have.
     public var maxLength: Int
-    /// Where the modal's close button posts.
+    /// Where the modal's close link goes back to: closing a text input changes nothing.
     public var dismissURL: String
+    /// Hidden fields the form submits with the text (e.g. where closing goes back to).
+    public var hiddenFields: [(name: String, value: String)] = []
     /// Message for an empty submission.
     public var requiredMessage: String
     /// Message for a too long submission.

@@ -19,11 +19,17 @@ public final class TextInputView: RootView {
         writer.text(request.title)
         writer.write("</h1>")
         if request.method == .post { writer.csrfField(scope.context) }
+        for field in request.hiddenFields {
+            writer.write("<input type=\"hidden\"")
+            writer.attribute("name", field.name)
+            writer.attribute("value", field.value)
+            writer.write(">")
+        }
         writer.write("<label class=\"text-input__label\"")
         writer.attribute("for", fieldID)
         writer.write(">")
         writer.text(request.label)
-        writer.write("</label><input class=\"text-input__field\" type=\"text\" autocomplete=\"off\" required")
+        writer.write("</label><input class=\"text-input__field\" type=\"text\" autocomplete=\"off\" required autofocus")
         writer.attribute("id", fieldID)
         writer.attribute("name", request.fieldName)
         writer.attribute("value", model.text)

@@ -1,0 +1,125 @@
+import HomeAppTestSupport
+import Reporting
+import Testing
+import TestSupport
+
+/// Closing a modal (the search box, the New Year notice, the layout card) takes the visitor back
+/// to the page they opened it from, as a browser with JavaScript off does it.
+@Suite("Closing a modal")
+struct ModalCloseTests {
+    /// Presses the modal's close control as a browser would: follows its link, or submits its
+    /// form and follows the redirect. Returns where it went and the page it got there.
+    static func close(_ html: HTMLElement, in browser: Browser) throws -> (target: String, page: HTTPResponse) {
+        let modal = try #require(html.controllers("ModalContainer").first)
+        let control = try #require(modal.first { $0.hasClass("modal__close") })
+        #expect(control["aria-label"] == "Close")
+        if control.tag == "a" {
+            let target = try #require(control["href"])
+            return (target, try browser.get(target))
+        }
+        let response = try browser.press(control)
+        guard response.status == 303, let location = response.location else {
+            return (control.closest("form")?["action"] ?? "", response)
+        }
+        return (location, try browser.follow(response))
+    }
+
+    /// The header's Search link on `html`.
+    static func searchLink(_ html: HTMLElement) throws -> String {
+        try #require(html.first { $0.tag == "a" && $0.text == "Search" }?["href"])
+    }
+
+    @Test("the search box closes back to the page it was opened from", arguments: [
+        "/", "/?layout=grid", "/long/m-001", "/settings", "/search?q=harbour",
+    ])
+    func searchBox(_ origin: String) throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        browser.sendsReferrer = true
+        let (_, page) = try browser.page(origin)
+        let (_, modal) = try browser.page(try Self.searchLink(page))
+        let (target, back) = try Self.close(modal, in: browser)
+        #expect(back.status == 200, "closing went to \(target) and got \(back.status)")
+        #expect(target == origin)
+    }
+
+    @Test("after a refused query the search box still closes back to where it was opened")
+    func searchBoxAfterError() async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        browser.sendsReferrer = true
+        let (_, page) = try browser.page("/long/m-001")
+        let (_, modal) = try browser.page(try Self.searchLink(page))
+        let form = try #require(modal.first { $0.tag == "form" && $0["action"] == "/search" })
+        let refused = try browser.press(try #require(form.all("button").first), setting: ["q": "   "])
+        #expect(refused.status == 400)
+        let (target, back) = try Self.close(try refused.html(), in: browser)
+        #expect(target == "/long/m-001" && back.status == 200)
+        #expect(try fixture.events().filter { $0.name == .searchSubmitted }.isEmpty)
+    }
+
+    @Test("a return address that leaves the site closes to the home instead", arguments: [
+        "/search?from=//evil.example/x", "/search?from=https://evil.example/", "/search?from=%2F%5Cevil.example",
+        "/search?from=/%0D%0ASet-Cookie:x=1", "/search?from=javascript:alert(1)",
+    ])
+    func foreignReturn(_ target: String) throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let modal = try browser.page(target).html
+        let (back, page) = try Self.close(modal, in: browser)
+        #expect(back == "/" && page.status == 200)
+    }
+
+    @Test("a Referer from another site is not where closing goes")
+    func foreignReferer() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let response = try browser.get("/search", headers: [("Referer", "http://evil.example/settings")])
+        let (back, _) = try Self.close(try response.html(), in: browser)
+        #expect(back == "/")
+    }
+
+    @Test("the New Year notice over a home closes back to that home, for good", arguments: ["close", "ok"])
+    func notice(_ how: String) async throws {
+        let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
+        let browser = fixture.browser()
+        browser.sendsReferrer = true
+        let html = try browser.page("/?layout=grid").html
+        #expect(html.controllers("NewYearContent").count == 1)
+        let response: HTTPResponse
+        if how == "close" {
+            let (_, page) = try Self.close(html, in: browser)
+            response = page
+        } else {
+            let ok = try #require(html.first { $0.hasClass("onboarding__actions") }?.button(labelled: "OK, got it"))
+            let answer = try browser.press(ok)
+            #expect(answer.location == "/?layout=grid")
+            response = try browser.follow(answer)
+        }
+        #expect(browser.currentPage == "/?layout=grid")
+        let home = try response.html()
+        #expect(home.controllerPaths("GridHome") == [["HomeContainer", "GridHome"]])
+        #expect(home.controllers("ModalContainer").isEmpty)
+        _ = try await fixture.events(named: .onboardingDismissed)
+        #expect(try fixture.events().filter { $0.name == .onboardingDismissed }.count == 1)
+    }
+
+    @Test("Settings links to the layout card, which closes back to Settings and writes nothing")
+    func layoutCardFromSettings() async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        browser.sendsReferrer = true
+        let settings = try browser.page("/settings").html
+        let link = try #require(settings.all("a").first { $0["href"]?.hasPrefix("/onboarding/layout") == true })
+        let (response, card) = try browser.page(try #require(link["href"]))
+        #expect(response.status == 200 && card.controllers("LayoutChoice").count == 1)
+        let before = try fixture.events().count
+        let (target, back) = try Self.close(card, in: browser)
+        #expect(target == "/settings" && back.status == 200)
+        #expect(try back.html().controllers("SettingsScreen").count == 1)
+        // A launch after it: once that is in the log, so is anything the close wrote.
+        try browser.get("/")
+        _ = try await fixture.events(named: .launch)
+        #expect(try fixture.events().dropFirst(before).map(\.name) == [.launch], "closing the card is not an event")
+    }
+}
