@@ -17,7 +17,7 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
         core.requestStarted()
         let state = RequestState(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
         if core.configuration.metrics { state.startedAt = ServerMetrics.now() }
-        if let connection { PendingHeads.current.add(connection, state) }
+        if let connection { ThreadRequests.pendingHeads.add(connection, state) }
         return state
     }
     return Unmanaged.passRetained(context).toOpaque()
@@ -49,7 +49,7 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
     let context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-    if !context.headersSeen, let connection { PendingHeads.current.remove(connection) }
+    if !context.headersSeen, let connection { ThreadRequests.pendingHeads.remove(connection) }
     context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if let connection { core.bodyArrived(connection, context) }

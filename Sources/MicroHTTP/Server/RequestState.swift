@@ -16,7 +16,7 @@ final class RequestState {
     var formFields: [FormField] = []
     var body: [UInt8] = []
     var receivedBytes = 0
-    /// Listed in this thread's `ChunkedBodies` until the body is in.
+    /// Listed in this thread's `ThreadRequests.chunkedBodies` until the body is in.
     var chunkedBodyArriving = false
     /// The form body could not be decoded; answered once it has finished arriving.
     var formIsMalformed = false

@@ -30,7 +30,7 @@ extension ServerCore {
     /// whole (libmicrohttpd gives its size only then) and whose first length is not what
     /// libmicrohttpd reads as one (1 to 20 digits within 64 bits).
     private func answerBadLength(_ status: Status) {
-        let heads = PendingHeads.current
+        let heads = ThreadRequests.pendingHeads
         guard let entry = heads.entries.first(where: {
             dh_request_header_size($0.connection) > 0 && !Self.isLength(header($0.connection, "Content-Length"))
         }) else { return }
@@ -46,7 +46,7 @@ extension ServerCore {
     /// buffer. Nothing tells which of this thread's chunked bodies that is, so with more than one
     /// arriving here at once libmicrohttpd's 500 goes out; browsers send no chunked bodies.
     private func answerLongChunkLine() {
-        let bodies = ChunkedBodies.current
+        let bodies = ThreadRequests.chunkedBodies
         guard bodies.entries.count == 1, let entry = bodies.entries.first else {
             logger.notice("a chunk-size line too long, among several chunked bodies: answered 500 by libmicrohttpd",
                           metadata: ["bodies": "\(bodies.entries.count)"])

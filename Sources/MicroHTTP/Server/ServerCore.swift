@@ -53,7 +53,7 @@ final class ServerCore: Sendable {
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
-            PendingHeads.current.remove(connection)
+            ThreadRequests.pendingHeads.remove(connection)
             headDeadlines.headArrived(connection)
             return begin(connection, method, version: version, context)
         }
@@ -101,7 +101,7 @@ final class ServerCore: Sendable {
         if method.carriesBody, MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Transfer-Encoding").cString) != nil {
             // libmicrohttpd may refuse one of its lines itself; the logger then looks for it here.
             context.chunkedBodyArriving = true
-            ChunkedBodies.current.add(connection, context)
+            ThreadRequests.chunkedBodies.add(connection, context)
         }
         guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
@@ -139,7 +139,7 @@ final class ServerCore: Sendable {
     func bodyArrived(_ connection: OpaquePointer, _ context: RequestState) {
         guard context.chunkedBodyArriving else { return }
         context.chunkedBodyArriving = false
-        ChunkedBodies.current.remove(connection)
+        ThreadRequests.chunkedBodies.remove(connection)
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {

@@ -1,0 +1,50 @@
+import Glibc
+
+/// Requests of one libmicrohttpd thread that libmicrohttpd 0.9.75 may refuse with no callback,
+/// answering badly itself. It logs a line first, on the connection's own thread: the logger
+/// finds the request in this thread's list and answers it itself (`DirectAnswer`). Each thread
+/// keeps its own lists, so the request path takes no lock.
+///
+/// - `pendingHeads`: the request line read, the head not yet handed to the access handler.
+///   libmicrohttpd checks `Content-Length` between the two, and its 400 then carries its head twice.
+/// - `chunkedBodies`: a chunked body arriving. libmicrohttpd keeps a chunk-size line (with its
+///   extensions) in the read buffer until the line ends; when the buffer is full first, it
+///   answers 500. Only requests with a chunked body are listed.
+final class ThreadRequests {
+    struct Entry {
+        let connection: OpaquePointer
+        let state: RequestState
+    }
+
+    private(set) var entries: [Entry] = []
+
+    func add(_ connection: OpaquePointer, _ state: RequestState) {
+        entries.append(Entry(connection: connection, state: state))
+    }
+
+    func remove(_ connection: OpaquePointer) {
+        if let index = entries.firstIndex(where: { $0.connection == connection }) { entries.remove(at: index) }
+    }
+
+    static var pendingHeads: ThreadRequests { lists.heads }
+    static var chunkedBodies: ThreadRequests { lists.bodies }
+
+    private final class Lists {
+        let heads = ThreadRequests()
+        let bodies = ThreadRequests()
+    }
+
+    /// This thread's lists, made on first use and freed with the thread.
+    private static var lists: Lists {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Lists>.fromOpaque(raw).takeUnretainedValue() }
+        let lists = Lists()
+        pthread_setspecific(key, Unmanaged.passRetained(lists).toOpaque())
+        return lists
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { raw in if let raw { Unmanaged<Lists>.fromOpaque(raw).release() } }
+        return key
+    }()
+}
