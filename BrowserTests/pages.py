@@ -3,7 +3,7 @@ import unicodedata
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
-from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+from selenium.common.exceptions import StaleElementReferenceException, TimeoutException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import WebDriverWait
@@ -114,13 +114,22 @@ class Browser:
     def visible_texts(self, css):
         return [e.text for e in self.find_all(css) if e.is_displayed()]
 
-    def button(self, text, within="body"):
-        """The visible button whose text (or accessible label) is `text`."""
-        for element in self.find_all(f"{within} button"):
-            label = element.text.strip() or (element.get_attribute("aria-label") or "")
-            if label == text and element.is_displayed():
-                return element
-        raise AssertionError(f"no visible button {text!r} in {within}")
+    def button(self, text, within="body", timeout=10):
+        """The visible button whose text (or accessible label) is `text`, waited for: a page that
+        fades in, or is still being laid out on a busy machine, shows it a moment later."""
+        def shown(_):
+            for element in self.find_all(f"{within} button"):
+                try:
+                    label = element.text.strip() or (element.get_attribute("aria-label") or "")
+                    if label == text and element.is_displayed():
+                        return element
+                except StaleElementReferenceException:
+                    continue
+            return False
+        try:
+            return WebDriverWait(self.driver, timeout, poll_frequency=0.05).until(shown)
+        except TimeoutException:
+            raise AssertionError(f"no visible button {text!r} in {within}") from None
 
     def follow(self, element, timeout=15):
         """Clicks `element` and waits until the browser has left the current document."""
