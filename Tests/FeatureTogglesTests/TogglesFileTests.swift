@@ -33,9 +33,9 @@ struct TogglesFile {
             defaultLayout: "grid", gridRollout: 0.25, experiment: .init(name: "home-hero", groups: ["a", "b", "c"]), onboarding: true))
 
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Config/toggles.json").path
-        #expect(try ToggleRouter(path: shipped).toggles == Toggles(
-            defaultLayout: "list", gridRollout: 0, experiment: .init(name: "home-hero", groups: ["a", "b"]), onboarding: true))
-        #expect(try ToggleRouter(path: shipped, layouts: ["list", "grid"]).toggles.experiments.map(\.name) == ["home-hero"])
+        let layoutExperiment = Toggles.Experiment(name: "home-layout", groups: [.init(name: "list", layout: "list"), .init(name: "grid", layout: "grid")])
+        #expect(try ToggleRouter(path: shipped).toggles == Toggles(defaultLayout: "list", experiments: [layoutExperiment], onboarding: true))
+        #expect(try ToggleRouter(path: shipped, layouts: ["list", "grid"]).toggles.experiments.map(\.name) == ["home-layout"])
     }
 
     @Test func absentFieldsTakeTheirDefaults() throws {
