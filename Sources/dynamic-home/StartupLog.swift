@@ -2,7 +2,8 @@ import Logging
 import Synchronization
 
 /// Holds the log lines written while the server starts, so that a start-up error (a port in use,
-/// a bad file) ends it with its one line alone; once it listens they are written, in order.
+/// a bad file) ends it with its one line alone; once it listens they are written, in order (stamped
+/// with that time: start-up takes a moment).
 final class StartupLog: Sendable {
     /// More held lines than this means start-up is talking a lot: they are written at once.
     static let heldLimit = 1000
