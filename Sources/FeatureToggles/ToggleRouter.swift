@@ -46,6 +46,9 @@ public final class ToggleRouter: Sendable {
     /// Reloads refused because the file was bad.
     public var rejectedReloads: Int { file.rejectedReloads }
 
+    /// The last refused change (the error and when), until the file loads again.
+    public var lastRejection: ReloadRejection? { file.lastRejection }
+
     /// Decisions from the toggles in force.
     public var decisions: FeatureDecisions { FeatureDecisions(toggles: toggles) }
 

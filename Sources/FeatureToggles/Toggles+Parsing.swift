@@ -97,8 +97,10 @@ extension Toggles {
         }
     }
 
-    /// Where the JSON is broken, e.g. ` (Invalid value around character 22)`, or nothing if unknown.
+    /// Where the JSON is broken, e.g. ` at line 3, column 12: expected ',' or '}', not '"'`, or
+    /// what Foundation says when the text is well-formed but not decodable (a number too large).
     static func syntaxError(_ json: Data) -> String {
+        if let error = JSONSyntaxError.find(in: json) { return " at \(error)" }
         do {
             _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
             return ""

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Reporting
 
 /// Sizes on the command line: `1048576`, `64MiB`, `10GB`, `512k` (binary units either way).
 enum ByteSize {
@@ -21,25 +20,34 @@ enum ByteSize {
         throw ValidationError("\"\(text)\" is not a size: give bytes or a number with KiB, MiB, GiB or TiB")
     }
 
-    /// A size or a percentage (`5%`) of the file system.
-    static func parseFloor(_ text: String) throws -> ReportLog.FreeSpaceFloor {
-        if text.hasSuffix("%") {
-            guard let percent = Double(text.dropLast()), (0...100).contains(percent) else {
-                throw ValidationError("\"\(text)\" is not a percentage between 0% and 100%")
-            }
-            return .fraction(percent / 100)
+    /// `64MiB` for 67108864: the largest unit that divides the size.
+    static func format(_ bytes: Int64) -> String {
+        for (name, factor) in [("TiB", Int64(1) << 40), ("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)]
+        where bytes >= factor && bytes % factor == 0 {
+            return "\(bytes / factor)\(name)"
         }
-        return .bytes(try parse(text))
+        return "\(bytes) bytes"
     }
 }
 
 /// Ages on the command line: `30d`, `12h`, `90m`, `3600s`, `2w`.
 enum Age {
+    static let units: [(Character, Double)] = [("w", 604_800), ("d", 86400), ("h", 3600), ("m", 60), ("s", 1)]
+
     static func parse(_ text: String) throws -> TimeInterval {
-        let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604_800]
-        guard let unit = text.last.flatMap({ units[$0] }), let number = Double(text.dropLast()), number > 0 else {
+        guard let unit = text.last.flatMap({ last in units.first { $0.0 == last }?.1 }),
+              let number = Double(text.dropLast()), number > 0, number.isFinite
+        else {
             throw ValidationError("\"\(text)\" is not an age: give a number with s, m, h, d or w (e.g. 30d)")
         }
         return number * unit
+    }
+
+    /// `30d` for 2592000: the largest unit (weeks aside) that divides the age.
+    static func format(_ seconds: TimeInterval) -> String {
+        for (name, factor) in units where name != "w" && seconds >= factor && seconds.remainder(dividingBy: factor) == 0 {
+            return "\(FlagValue.plain(seconds / factor))\(name)"
+        }
+        return "\(FlagValue.plain(seconds))s"
     }
 }

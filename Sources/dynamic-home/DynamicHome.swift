@@ -8,11 +8,16 @@ struct DynamicHome: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "dynamic-home",
         abstract: "Serves the DynamicHomeScreen home screen as HTML.",
+        usage: "dynamic-home [serve] [<options>]\ndynamic-home reports <subcommand>",
         subcommands: [ServeCommand.self, ReportsCommand.self],
         defaultSubcommand: ServeCommand.self)
 
     /// Errors end the program with one line on standard error, never a trace or the usage text.
     static func main() {
+        if ["-h", "--help", "help"].contains(CommandLine.arguments.dropFirst().first ?? ""), CommandLine.arguments.count == 2 {
+            print(helpWithServeOptions())
+            return
+        }
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -26,5 +31,25 @@ struct DynamicHome: ParsableCommand {
             }
             Glibc.exit(exitCode(for: error).rawValue)
         }
+    }
+
+    /// The root's help with the default command's options in it: typed without a command, the
+    /// flags are serve's, so `--help` shows them (argument-parser would list only the commands).
+    static func helpWithServeOptions() -> String {
+        let root = helpMessage()
+        let serve = helpMessage(for: ServeCommand.self)
+        guard let rootOptions = root.range(of: "OPTIONS:"), let subcommands = root.range(of: "SUBCOMMANDS:"),
+              let serveOptions = serve.range(of: "OPTIONS:")
+        else { return root }
+        return String(root[..<rootOptions.lowerBound]) + "OPTIONS (of serve, the default command):"
+            + serve[serveOptions.upperBound...].trimmingSuffix { $0 == "\n" } + "\n\n" + root[subcommands.lowerBound...]
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingSuffix(while predicate: (Character) -> Bool) -> Substring {
+        var end = endIndex
+        while end > startIndex, predicate(self[index(before: end)]) { end = index(before: end) }
+        return self[..<end]
     }
 }

@@ -20,11 +20,12 @@ struct ReportsCommand: ParsableCommand {
         @Option(help: "The report directory (created if missing). Not while a server writes it.")
         var reportLog = "reports"
 
-        @Option(help: "Close a segment at this size (e.g. 64MiB).", transform: ByteSize.parse)
-        var reportSegmentBytes: Int64 = 64 << 20
+        @Option(parsing: .unconditional, help: "Close a segment at this size, 4KiB to 1GiB.")
+        var reportSegmentBytes: FlagValue = "64MiB"
 
         func run() throws {
-            let result = try ReportImport.run(files: files, directory: reportLog, segmentBytes: reportSegmentBytes)
+            let segmentBytes = try reportSegmentBytes.size("--report-segment-bytes", 4096...(1 << 30))
+            let result = try ReportImport.run(files: files, directory: reportLog, segmentBytes: segmentBytes)
             print(result)
         }
     }

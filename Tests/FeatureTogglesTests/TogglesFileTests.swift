@@ -33,9 +33,9 @@ struct TogglesFile {
             defaultLayout: "grid", gridRollout: 0.25, experiment: .init(name: "home-hero", groups: ["a", "b", "c"]), onboarding: true))
 
         let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Config/toggles.json").path
-        #expect(try ToggleRouter(path: shipped).toggles == Toggles(
-            defaultLayout: "list", gridRollout: 0, experiment: .init(name: "home-hero", groups: ["a", "b"]), onboarding: true))
-        #expect(try ToggleRouter(path: shipped, layouts: ["list", "grid"]).toggles.experiments.map(\.name) == ["home-hero"])
+        let layoutExperiment = Toggles.Experiment(name: "home-layout", groups: [.init(name: "list", layout: "list"), .init(name: "grid", layout: "grid")])
+        #expect(try ToggleRouter(path: shipped).toggles == Toggles(defaultLayout: "list", experiments: [layoutExperiment], onboarding: true))
+        #expect(try ToggleRouter(path: shipped, layouts: ["list", "grid"]).toggles.experiments.map(\.name) == ["home-layout"])
     }
 
     @Test func absentFieldsTakeTheirDefaults() throws {
@@ -78,8 +78,20 @@ struct TogglesFile {
             #expect(error?.description.hasPrefix("t.json: ") == true)
         }
         #expect(throws: TogglesError(file: "t.json", field: nil, reason: "is empty")) { try Toggles(json: Data(), file: "t.json") }
-        let syntax = try? #require(throws: TogglesError.self) { try Toggles(json: Data("{\"a\": tru}".utf8), file: "t.json") }
-        #expect(syntax?.description.hasPrefix("t.json: is not valid JSON (") == true, "says where: \(String(describing: syntax))")
+    }
+
+    @Test(arguments: [
+        ("{\n  \"onboarding\": tru\n}", "line 2, column 17: expected a value (a string in double quotes, a number, true, false, null, [ or {), not 't'"),
+        ("{\n  \"defaultLayout\": \"list\"\n  \"onboarding\": true\n}", "line 3, column 3: expected ',' or '}', not '\"'"),
+        ("{\"rollout\": {\"grid\": .1}}", "line 1, column 22: expected a value (a string in double quotes, a number, true, false, null, [ or {), not '.'"),
+        ("{\"défaut\": 1, x}", "line 1, column 15: expected a key in double quotes, not 'x'"),
+        ("{\"experiments\": [\n", "line 2, column 1: the file ends where a value was expected"),
+        ("{\"onboarding\": true", "line 1, column 20: the file ends before the object is closed with '}'"),
+        ("{\"onboarding\": true}}", "line 1, column 21: unexpected '}' after the end of the JSON value"),
+    ])
+    func aSyntaxErrorNamesItsLineAndColumn(json: String, place: String) throws {
+        let error = try #require(throws: TogglesError.self) { try Toggles(json: Data(json.utf8), file: "t.json") }
+        #expect(error.description == "t.json: is not valid JSON at \(place)")
     }
 
     @Test func unreadableFileSaysWhy() throws {
@@ -110,10 +122,12 @@ struct TogglesFile {
         }
         #expect(error.field == "gridRollout")
         #expect(router.toggles.gridRollout == 0.1)
+        #expect(router.lastRejection?.message == error.description, "kept for the pages that show it")
 
         try file.write(#"{"defaultLayout": "grid", "gridRollout": 0.5, "onboarding": true}"#)
         let good = Toggles(defaultLayout: "grid", gridRollout: 0.5, onboarding: true)
         #expect(router.reload() == .reloaded(good))
+        #expect(router.lastRejection == nil)
         #expect(router.toggles == good && router.decisions.showsOnboarding(for: "v"))
         #expect(router.reload() == .unchanged)
 

@@ -90,6 +90,27 @@ struct ContentStoreTests {
         #expect(try setup.store.reload().get() == 2, "a good file after a bad one is accepted")
     }
 
+    @Test("a broken edit is refused naming its line and column, and the refusal is kept until the file loads")
+    func syntaxErrorNamesLineAndColumn() throws {
+        let setup = try Setup()
+        defer { setup.cleanUp() }
+        #expect(setup.store.lastRejection == nil)
+        // The second line: {"id":"s-001","kind" "short",…: the colon missing at column 22.
+        let broken = F.shortItem.replacingOccurrences(of: #""kind":"short""#, with: #""kind" "short""#)
+        try F.write(#"{"version":1,"items":["# + F.longItem + ",\n" + broken + "]}", to: setup.file)
+        let before = Date()
+        guard case .failure(let error) = setup.store.reload() else { Issue.record("a broken file was accepted"); return }
+        #expect(error.description == "\(setup.file.relativePath): is not valid JSON at line 2, column 22: expected ':' after the key, not '\"'")
+        #expect(setup.log.entries.contains { $0.level == .error && $0.message.hasSuffix(error.description) })
+        let rejection = try #require(setup.store.lastRejection)
+        #expect(rejection.message == error.description)
+        #expect(rejection.time >= before.addingTimeInterval(-1) && rejection.time <= Date())
+
+        try F.write(F.file(F.longItem, F.shortItem), to: setup.file)
+        #expect(try setup.store.reload().get() == 2)
+        #expect(setup.store.lastRejection == nil, "the file loads again")
+    }
+
     @Test("the watcher reloads a changed file without a call to reload()")
     func watcherPicksUpChange() async throws {
         let setup = try Setup()

@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// A value loaded from a file and loaded again when the file changes; read from any thread.
@@ -20,6 +21,7 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
         var value: Value
         var version: Int
         var stamp: FileStamp?
+        var rejection: ReloadRejection?
     }
 
     /// The file, as given.
@@ -51,6 +53,9 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
     /// Reloads refused since start (the previous value kept serving), for `/metrics`.
     public var rejectedReloads: Int { rejections.load(ordering: .relaxed) }
 
+    /// The last refused reload, until a later one loads the file (whether or not its value changed).
+    public var lastRejection: ReloadRejection? { state.withLock { $0.rejection } }
+
     /// Loads the file again now.
     @discardableResult
     public func reload() -> Outcome {
@@ -74,12 +79,17 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
             // The stamp is taken before reading, so a write during the read is a change next time.
             loaded = try load(path)
         } catch {
-            state.withLock { $0.stamp = stamp }
+            let rejection = ReloadRejection(message: "\(error)", time: Date())
+            state.withLock {
+                $0.stamp = stamp
+                $0.rejection = rejection
+            }
             rejections.add(1, ordering: .relaxed)
             return .rejected(error)
         }
         return state.withLock { state in
             state.stamp = stamp
+            state.rejection = nil
             guard !same(state.value, loaded) else { return .unchanged }
             state.value = loaded
             state.version += 1

@@ -51,6 +51,9 @@ extension ContentCatalog {
         do {
             root = try JSONDecoder().decode(JSONValue.self, from: data)
         } catch {
+            if let syntax = JSONSyntaxError.find(in: data) {
+                throw ContentCatalogError(file: file, problem: "is not valid JSON at \(syntax)")
+            }
             throw ContentCatalogError(file: file, problem: "is not valid JSON (\(jsonProblem(error)))")
         }
         guard case .object(let top) = root else {
@@ -86,7 +89,7 @@ extension ContentCatalog {
         return ContentCatalog(items: items)
     }
 
-    /// The most specific text Foundation gives for a syntax error (it often names line and column).
+    /// What Foundation says about JSON that is well-formed but not decodable (a number too large).
     private static func jsonProblem(_ error: any Error) -> String {
         guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
         if let underlying = context.underlyingError as NSError?,

@@ -51,6 +51,9 @@ public final class ContentStore: Service {
     /// Reloads refused since start (the previous catalogue kept serving).
     public var rejectedReloads: Int { file.rejectedReloads }
 
+    /// The last refused change (the error and when), until the file loads again.
+    public var lastRejection: ReloadRejection? { file.lastRejection }
+
     /// Re-reads the file now (the app calls this on SIGHUP); on success publishes it under the next
     /// version and returns that version, otherwise logs why and keeps the old catalogue.
     @discardableResult
