@@ -62,13 +62,13 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Report requests that may wait for a worker, 0 to 10000; more are answered 503 with Retry-After.")
     var reportQueue: FlagValue = 32
 
-    @Option(parsing: .unconditional, help: "POST /report and search events a second per visitor; 0 turns the limit off.")
+    @Option(parsing: .unconditional, help: "POST /report events, and the events pages write, a second per visitor; 0 turns the limit off.")
     var reportVisitorRate: FlagValue = 5
 
     @Option(parsing: .unconditional, help: "POST /report events a visitor may send at once before the rate applies; at least 1.")
     var reportVisitorBurst: FlagValue = 50
 
-    @Option(parsing: .unconditional, help: "POST /report and search events a second per client address; 0 turns the limit off.")
+    @Option(parsing: .unconditional, help: "POST /report events, and the events pages write, a second per client address; 0 turns the limit off.")
     var reportAddressRate: FlagValue = 50
 
     @Option(parsing: .unconditional, help: "POST /report events an address may send at once before the rate applies; at least 1.")

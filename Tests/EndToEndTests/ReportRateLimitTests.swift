@@ -2,7 +2,8 @@ import Foundation
 import Testing
 import TestSupport
 
-/// `POST /report` past the limit per visitor and per address: 429 with Retry-After, logged once.
+/// `POST /report` past the limit per visitor and per address: 429 with Retry-After, logged once;
+/// every page that writes an event as it is served draws on the same budget, and is served.
 @Suite struct ReportRateLimitTests {
     let folder: TemporaryDirectory
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
@@ -72,8 +73,28 @@ import TestSupport
         let searches = try ReportSegments.text(of: folder.path("reports"))
             .components(separatedBy: "\"event\":\"search_submitted\"").count - 1
         #expect(searches == 5, "the burst, then nothing past the limit")
-        #expect(server.log.components(separatedBy: "search events limited").count - 1 == 1, "one line, not thirty-five")
+        #expect(server.log.components(separatedBy: "events limited").count - 1 == 1, "one line, not thirty-five")
         #expect(server.log.contains("refused=1"))
+    }
+
+    /// Every page that writes an event as it is served draws on the same budget: a flood of home
+    /// views (a new visitor each, as a load tool sends them) is served, and writes the burst only.
+    @Test func homeViewsAndSelectionsPastTheLimitAreServedButWriteNoEvent() throws {
+        let server = try start(["--report-visitor-rate", "0", "--report-address-rate", "0.01", "--report-address-burst", "5"])
+        for _ in 0..<30 {
+            let response = try server.client.get("/?layout=list")
+            #expect(response.status == 200)
+            #expect(response.text.contains("data-controller=\"ListHome\""))
+        }
+        let session = Browser(port: server.port)
+        let (_, html) = try session.page("/?layout=list")
+        let select = try #require(html.all("button").first { $0.closest("form")?["action"] == "/home/actions" })
+        #expect(try session.press(select).status == 303, "a selection is answered as always")
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let events = try ReportSegments.text(of: folder.path("reports")).split(separator: "\n").count
+        #expect(events == 5, "the burst, then nothing past the limit")
+        #expect(server.log.components(separatedBy: "events limited").count - 1 == 1)
     }
 
     @Test func zeroTurnsTheLimitsOff() throws {

@@ -23,6 +23,8 @@ struct AppServices: Sendable {
     /// Every instance's counts, from the report database (nil without one).
     var shared: SharedReports? = nil
     var shipper: ReportShipper? = nil
+    /// Each client's budget of events, for every event a page writes as it is served.
+    var eventLimit: ReportRateLimit? = nil
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 
@@ -40,7 +42,7 @@ struct AppServices: Sendable {
     }
 
     func analytics(for visit: Visit, trace: EventTrace? = nil) -> Analytics {
-        Analytics(log: reportLog, visit: visit, trace: trace)
+        Analytics(log: reportLog, visit: visit, limit: eventLimit, trace: trace)
     }
 
     /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles (their

@@ -82,19 +82,22 @@ public final class HomeApplication: Service {
         } catch {
             throw AppError.reportLog("\(error)")
         }
+        // The same rates for the events pages write as they are served, in buckets of their own:
+        // reading the home never costs a visitor the beacons of their scrolling.
+        let visitorLimit = ReportRateLimit.Limit(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst)
+        let addressLimit = ReportRateLimit.Limit(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst)
+        reportRateLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
+        let pageEventLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
                                compression: compression, logger: logger, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
-                               shipper: shipper)
+                               shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
         // Reports are CPU work that can wait a little; pages get the cores first.
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, niceness: 10, logger: logger)
-        reportRateLimit = ReportRateLimit(
-            visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
-            address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
         let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
@@ -112,7 +115,7 @@ public final class HomeApplication: Service {
         let home = HomeRoutes(services: services)
         home.register(in: &router)
         SceneRoutes(services: services).register(in: &router)
-        SearchRoutes(services: services, home: home, limit: reportRateLimit).register(in: &router)
+        SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.

@@ -1,9 +1,12 @@
 import FeatureToggles
+import MicroHTTP
 import Reporting
 
 /// Writes report events for a visit: the visitor, the request id and the visitor's group in every
 /// active experiment (`experiment.<name>`) go on every line; a line whose layout is not the one an
 /// experiment assigned (the visitor chose their own) also names the assigned one (`assigned`).
+/// Each event takes from the client's budget (`ReportRateLimit`): past it the page is served and
+/// the event left out.
 struct Analytics {
     let log: ReportLog
     /// Only the two ids, not the whole visit: the container and every injected closure copy this.
@@ -15,9 +18,14 @@ struct Analytics {
     let assignedLayout: String?
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
+    /// The client's budget of events, taken from as each one is written (nil: unlimited).
+    private let limit: ReportRateLimit?
+    private let client: Request
 
-    init(log: ReportLog, visit: Visit, trace: EventTrace? = nil) {
+    init(log: ReportLog, visit: Visit, limit: ReportRateLimit? = nil, trace: EventTrace? = nil) {
         self.log = log
+        self.limit = limit
+        client = visit.request
         visitor = visit.visitor.id
         request = visit.request.id
         var groups: [String: String] = [:]
@@ -47,6 +55,7 @@ struct Analytics {
     }
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
+        if let limit, !limit.allowsEvent(from: client, visitor: visitor) { return }
         log.record(name, layout: layout, item: item, visitor: visitor, request: request,
                    properties: lineProperties(layout: layout, properties))
     }

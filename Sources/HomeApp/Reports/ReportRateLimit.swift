@@ -4,9 +4,9 @@ import MicroHTTP
 import Synchronization
 
 /// Limits the events a client writes, per visitor and per client address, so one client cannot
-/// fill the log (and the disk): past the limit `POST /report` gets 429 with `Retry-After`, a search
-/// is still answered but writes no event; each refusal is counted, with one log line per limited
-/// client a minute, whatever it sends.
+/// fill the log (and the disk): past the limit `POST /report` gets 429 with `Retry-After`, and a
+/// page that writes an event as it is served (the home, a search, a selection) is still answered
+/// but writes none; each refusal is counted, with one log line per limited client a minute.
 struct ReportRateLimit: Sendable {
     /// Events a second and the burst allowed; a rate of 0 turns that limit off.
     struct Limit: Sendable {
@@ -25,8 +25,9 @@ struct ReportRateLimit: Sendable {
         let address = Atomic<Int>(0)
     }
 
-    let visitors: TokenBuckets?
-    let addresses: TokenBuckets?
+    let visitors: TokenBuckets<String>?
+    /// By `Request.clientKey`: no address is written as text unless a line is logged.
+    let addresses: TokenBuckets<UInt64>?
     let counts = Counts()
     let logger: Logger
 
@@ -36,38 +37,49 @@ struct ReportRateLimit: Sendable {
         self.logger = logger
     }
 
-    func check(address: String) throws(HTTPError) {
-        try check(addresses, address, kind: "address", counter: counts.address)
-    }
-
-    func check(visitor: String) throws(HTTPError) {
-        try check(visitors, visitor, kind: "visitor", counter: counts.visitor)
-    }
-
-    /// For a page that writes an event as it is served (a search): whether this client may write
-    /// one more. The same buckets as `POST /report`: one budget of events per client.
-    func allowsEvent(address: String, visitor: String) -> Bool {
-        do {
-            try check(addresses, address, kind: "address", counter: counts.address, what: "search events limited")
-            try check(visitors, visitor, kind: "visitor", counter: counts.visitor, what: "search events limited")
-            return true
-        } catch {
-            return false
+    /// `POST /report`, before anything else: 429 past the client address's limit.
+    func check(address request: Request) throws(HTTPError) {
+        if let retryAfter = take(addresses, request.clientKey, kind: "address", name: request.remoteAddress,
+                                 counter: counts.address, what: "report posts limited") {
+            throw Self.tooMany("address", retryAfter)
         }
     }
 
-    private func check(_ buckets: TokenBuckets?, _ key: String, kind: String, counter: borrowing Atomic<Int>,
-                       what: Logger.Message = "report posts limited") throws(HTTPError) {
-        guard let buckets else { return }
-        guard case .limited(let retryAfter, let logLimited) = buckets.take(key, now: ProcessInfo.processInfo.systemUptime)
-        else { return }
+    /// `POST /report`: 429 past the visitor's limit.
+    func check(visitor: String) throws(HTTPError) {
+        if let retryAfter = take(visitors, visitor, kind: "visitor", name: visitor, counter: counts.visitor,
+                                 what: "report posts limited") {
+            throw Self.tooMany("visitor", retryAfter)
+        }
+    }
+
+    /// For an event the server writes as it serves a page (a launch, a search, a selection):
+    /// whether this client may write one more. The same buckets as `POST /report`, one budget of
+    /// events per client; past it the page is still served and only the event is left out.
+    func allowsEvent(from request: Request, visitor: String) -> Bool {
+        take(addresses, request.clientKey, kind: "address", name: request.remoteAddress, counter: counts.address,
+             what: "events limited") == nil
+            && take(visitors, visitor, kind: "visitor", name: visitor, counter: counts.visitor, what: "events limited") == nil
+    }
+
+    /// Takes a token; the seconds until one is back when there is none (counted, and logged once
+    /// a minute per client).
+    private func take<Key>(_ buckets: TokenBuckets<Key>?, _ key: Key, kind: String, name: @autoclosure () -> String,
+                           counter: borrowing Atomic<Int>, what: Logger.Message) -> Int? {
+        guard let buckets,
+              case .limited(let retryAfter, let logLimited) = buckets.take(key, now: ProcessInfo.processInfo.systemUptime)
+        else { return nil }
         counter.add(1, ordering: .relaxed)
         if let logLimited {
-            logger.notice(what, metadata: [kind: "\(key)", "refused": "\(logLimited)"])
+            logger.notice(what, metadata: [kind: "\(name())", "refused": "\(logLimited)"])
         }
+        return retryAfter
+    }
+
+    private static func tooMany(_ kind: String, _ retryAfter: Int) -> HTTPError {
         var error = HTTPError(.tooManyRequests, "Too many reports from this \(kind); try again in \(retryAfter) s.",
                               headers: Headers([("Retry-After", "\(retryAfter)")]))
         error.logged = false
-        throw error
+        return error
     }
 }

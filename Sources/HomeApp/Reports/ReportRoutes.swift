@@ -30,7 +30,9 @@ struct ReportRoutes {
     /// range; the newest matching events, read backwards a page at a time ("Older events").
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
         let query = try ReportsQuery(request.query)
-        let refused = limit.counts.visitor.load(ordering: .relaxed) + limit.counts.address.load(ordering: .relaxed)
+        let refused = [limit, services.eventLimit].compactMap { $0 }.reduce(0) {
+            $0 + $1.counts.visitor.load(ordering: .relaxed) + $1.counts.address.load(ordering: .relaxed)
+        }
         return try pool.respond { [services] in
             let store = services.reportLog.store
             var model = ReportsScreenModel(

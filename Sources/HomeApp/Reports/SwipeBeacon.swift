@@ -15,7 +15,7 @@ struct SwipeBeacon {
     /// The address limit runs first, so a flood is refused before any token is checked.
     func register(in router: inout Router) {
         let addressLimit: Middleware = { [limit] request, next in
-            try limit.check(address: request.remoteAddress)
+            try limit.check(address: request)
             return try next(request)
         }
         router.group([addressLimit, services.csrf.middleware]) { posts in

@@ -3,7 +3,7 @@ import Synchronization
 /// Token buckets by key (a visitor, a client address): each holds up to `burst` tokens and gains
 /// `rate` a second; a request takes one. The table is bounded: past `maxKeys`, buckets that have
 /// refilled (idle long enough to be as good as new) are forgotten, and if none has, all are.
-final class TokenBuckets: Sendable {
+final class TokenBuckets<Key: Hashable & Sendable>: Sendable {
     /// What one request gets.
     enum Decision: Equatable {
         case allowed
@@ -24,7 +24,7 @@ final class TokenBuckets: Sendable {
     /// At most one log line per key this often, in seconds.
     let logInterval: Double
     let maxKeys: Int
-    private let buckets = Mutex<[String: Bucket]>([:])
+    private let buckets = Mutex<[Key: Bucket]>([:])
 
     init(rate: Double, burst: Int, logInterval: Double = 60, maxKeys: Int = 100_000) {
         self.rate = rate
@@ -34,7 +34,7 @@ final class TokenBuckets: Sendable {
     }
 
     /// Takes a token for `key` at `now` (monotonic seconds).
-    func take(_ key: String, now: Double) -> Decision {
+    func take(_ key: Key, now: Double) -> Decision {
         buckets.withLock { buckets in
             if buckets[key] == nil, buckets.count >= maxKeys { forgetIdle(&buckets, now: now) }
             var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
@@ -57,7 +57,7 @@ final class TokenBuckets: Sendable {
 
     var count: Int { buckets.withLock { $0.count } }
 
-    private func forgetIdle(_ buckets: inout [String: Bucket], now: Double) {
+    private func forgetIdle(_ buckets: inout [Key: Bucket], now: Double) {
         let full = burst / rate
         buckets = buckets.filter { now - $0.value.updated < full }
         if buckets.count >= maxKeys { buckets.removeAll(keepingCapacity: true) }

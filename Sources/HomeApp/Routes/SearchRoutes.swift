@@ -8,8 +8,6 @@ struct SearchRoutes {
     static let maximumQueryLength = 80
     let services: AppServices
     let home: HomeRoutes
-    /// A search writes an event: past the client's event limit it is answered all the same, unrecorded.
-    let limit: ReportRateLimit
 
     func register(in router: inout Router) {
         router.get("/search") { request in search(request) }
@@ -47,8 +45,7 @@ struct SearchRoutes {
         child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
         // Results the server sent the visitor back to (after a switch or a row's "more") are
         // the same search: it was reported when submitted.
-        if request.query["layout"] == nil && HomeRoutes.scrollPosition(request.query) == nil,
-           limit.allowsEvent(address: request.remoteAddress, visitor: visit.visitor.id) {
+        if request.query["layout"] == nil && HomeRoutes.scrollPosition(request.query) == nil {
             services.analytics(for: visit).record(.searchSubmitted, layout: layout,
                                                   properties: ["query": query, "results": "\(child.baseViewModel.items.count)"])
         }

@@ -44,6 +44,16 @@ struct ClientAddress: Sendable {
         }
     }
 
+    /// The client as a number, for per-client tables: an IPv4 address whole, an IPv6 one by its
+    /// /64 (one subscriber's network), written text by its hash. No formatting, no allocation.
+    var key: UInt64 {
+        switch storage {
+        case .text(let text): UInt64(bitPattern: Int64(text.hashValue))
+        case .ipv4(let raw): UInt64(raw)
+        case .ipv6(let high, _): high
+        }
+    }
+
     var text: String {
         switch storage {
         case .text(let text): text

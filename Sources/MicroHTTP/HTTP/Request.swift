@@ -45,6 +45,10 @@ public struct Request: Sendable {
     /// The client's IP address.
     public var remoteAddress: String { clientAddress.text }
 
+    /// The client as a number for per-client limits (an IPv6 client by its /64), made without
+    /// writing the address as text.
+    public var clientKey: UInt64 { clientAddress.key }
+
     /// Asked on this machine, not passed on by a proxy: the socket's peer is a loopback address,
     /// not a trusted proxy, and the request names no earlier hop. A proxy on the same machine
     /// (nginx in front, trusted or not) makes every request it passes look like loopback, so
