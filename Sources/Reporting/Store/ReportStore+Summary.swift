@@ -3,10 +3,14 @@ import Foundation
 extension ReportStore {
     /// Series bucket widths in minutes: the smallest giving at most 300 points is used.
     static let bucketMinutes: [Int64] = [1, 5, 15, 60, 360, 1440, 10080]
+    /// Up to this many events in an unfiltered range, its visitors are read and counted exactly
+    /// (a few milliseconds); beyond, the hourly sketches estimate them.
+    public static let exactVisitorEvents = 20_000
 
     /// Totals, per event, per layout, a series and distinct visitors over `range`, from the rollups.
     /// A `visitor` filter is answered by reading the range's events (rollups do not count by visitor).
-    /// `visitors` counts everyone in the range whatever the other filters (sketches are per hour).
+    /// `visitors` follows every filter: the sketches are per hour, not per event, layout or item, so
+    /// with a filter (or few events) the matching events' visitors are read and counted exactly.
     public func summary(_ range: ReportRange = ReportRange(), filter: ReportFilter = ReportFilter()) -> ReportSummary {
         let segments = segments(in: range)
         var summary = ReportSummary()
@@ -37,6 +41,7 @@ extension ReportStore {
             }
             guard let event = id(filter.event), let layout = id(filter.layout), let item = id(filter.item) else {
                 summary.series = seriesPoints(series, base: base, bucket: bucket)
+                summary.visitorsExact = true  // a name never seen: no event, no visitor
                 return summary
             }
             let sinceMinute = filter.since.map { ReportTimestamp.floorDiv(ReportTimestamp.milliseconds($0), 60_000) }
@@ -62,10 +67,10 @@ extension ReportStore {
                 }
                 series[Int((Int64(key.minute) - base32) / bucket)] += count
             }
-            for segment in segments {
+            func count(_ segment: SegmentEntry) {
                 guard item != nil, let hourly = segment.hourlyItems else {
                     segment.forEachCount(from: from, to: to, add)
-                    continue
+                    return
                 }
                 // Whole hours from the hourly item counts; the partial hours at the ends from the
                 // segment's saved rollup, which has every minute.
@@ -82,10 +87,17 @@ extension ReportStore {
                 let firstMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.firstMs, 60_000))
                 let lastMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.lastMs, 60_000))
                 edges.removeAll { $0.1 <= firstMinute || $0.0 > lastMinute }
-                guard !edges.isEmpty else { continue }
+                guard !edges.isEmpty else { return }
                 for (key, count) in fullCounts(segment) where edges.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
                     add(key, count)
                 }
+            }
+            // The segments with a matching event: the only ones an exact visitor count reads.
+            var matching: [SegmentEntry] = []
+            for segment in segments {
+                let before = total
+                count(segment)
+                if total > before { matching.append(segment) }
             }
             for id in 0..<idCount {
                 if eventCounts[id] > 0 { byEvent[UInt32(id), default: 0] += eventCounts[id] }
@@ -95,7 +107,14 @@ extension ReportStore {
             summary.total = total
             summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (allNames[Int($0.key)], $0.value) })
             summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (allNames[Int($0.key)], $0.value) })
-            summary.visitors = visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
+            if event != nil || layout != nil || item != nil || total <= Self.exactVisitorEvents {
+                let counted = ReportRange(from: ReportTimestamp.date(milliseconds: Int64(from) * 60_000),
+                                          to: ReportTimestamp.date(milliseconds: Int64(to) * 60_000))
+                summary.visitors = distinctVisitors(matching, range: counted, filter: filter)
+                summary.visitorsExact = true
+            } else {
+                summary.visitors = visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
+            }
         }
         summary.series = seriesPoints(series, base: base, bucket: bucket)
         return summary
@@ -215,5 +234,6 @@ extension ReportStore {
             }
         }
         summary.visitors = visitors.count
+        summary.visitorsExact = true
     }
 }
