@@ -23,6 +23,8 @@ struct AppServices: Sendable {
     /// Every instance's counts, from the report database (nil without one).
     var shared: SharedReports? = nil
     var shipper: ReportShipper? = nil
+    /// The last refused toggles reload, until one is accepted (the content store keeps its own).
+    let togglesRefusal = LastRefusal()
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 

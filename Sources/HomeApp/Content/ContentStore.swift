@@ -51,6 +51,9 @@ public final class ContentStore: Service {
     /// Reloads refused since start (the previous catalogue kept serving).
     public var rejectedReloads: Int { file.rejectedReloads }
 
+    /// The last refused reload, until one is accepted: for the report pages.
+    let lastRefusal = LastRefusal()
+
     /// Re-reads the file now (the app calls this on SIGHUP); on success publishes it under the next
     /// version and returns that version, otherwise logs why and keeps the old catalogue.
     @discardableResult
@@ -84,12 +87,14 @@ public final class ContentStore: Service {
         case .unchanged:
             return .success(version)
         case .reloaded(let catalog, let version):
+            lastRefusal.accepted()
             logger.info("Content reloaded", metadata: [
                 "file": "\(fileURL.relativePath)", "version": "\(version)", "items": "\(catalog.items.count)",
             ])
             return .success(version)
         case .rejected(let error):
             let kept = version
+            lastRefusal.refused("\(error)")
             logger.error("Content file rejected, still serving version \(kept): \(error)")
             return .failure(error)
         }
