@@ -115,8 +115,9 @@ public final class HomeApplication: Service {
         SearchRoutes(services: services, home: home, limit: reportRateLimit).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
-        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.
-        router.group(reportAccess.middleware) { reports in
+        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the
+        // sign-in. The JSON ones answer every error, the check's too, as JSON.
+        router.group([JSONErrors.middleware(logger: services.logger), reportAccess.middleware]) { reports in
             ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                          limit: reportRateLimit).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
@@ -171,11 +172,13 @@ public final class HomeApplication: Service {
         let outcome = onlyIfChanged ? services.toggles.reloadIfChanged() : services.toggles.reload()
         switch outcome {
         case .rejected(let error):
+            services.togglesRefusal.refused("\(error)", stamp: FileStamp(path: services.toggles.path))
             services.logger.error("toggles not reloaded; the previous ones stay", metadata: ["error": "\(error)"])
         case .reloaded:
+            services.togglesRefusal.accepted()
             services.logger.info("toggles reloaded")
         case .unchanged:
-            break
+            if services.togglesRefusal.current != nil { services.togglesRefusal.acceptedIfChanged(FileStamp(path: services.toggles.path)) }
         }
     }
 }
