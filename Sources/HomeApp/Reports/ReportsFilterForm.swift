@@ -8,7 +8,7 @@ enum ReportsFilterForm {
         select("layout", "Layout", "All layouts", model.layouts, model.filter.layout, into: &writer)
         input("item", "Item", model.filter.item, into: &writer)
         // The events table shows an id's first 8 characters; the filter takes those (VisitorPrefix).
-        input("visitor", "Visitor", model.filter.visitor, placeholder: "Id, or its first 8 characters", into: &writer)
+        input("visitor", "Visitor", model.filter.visitor, placeholder: "Id or its first 8", into: &writer)
         day("from", "From (UTC day)", model.query.from, into: &writer)
         day("to", "To (UTC day, included)", model.query.to, into: &writer)
         writer.write("""

@@ -87,7 +87,7 @@ final class ExperimentsScreenView: RootView {
         writer.attribute("aria-labelledby", heading)
         writer.write("""
             ><table class="events experiment__table"><thead><tr><th scope="col">Group</th><th scope="col">Layout</th>\
-            <th scope="col">Visitors (estimated, \u{00B1}1.6%)</th><th scope="col">Views</th><th scope="col">Selections</th>\
+            <th scope="col">Visitors (est.)</th><th scope="col">Views</th><th scope="col">Selections</th>\
             <th scope="col">Rate (95% interval)</th><th scope="col">Difference (95% interval)</th>\
             <th scope="col">p</th><th scope="col">Views still needed</th></tr></thead><tbody>
             """)
