@@ -41,11 +41,18 @@ final class ReportsScreenView: RootView {
         writer.write("<div class=\"reports__overview\"><section class=\"reports__summary\" aria-labelledby=\"summary-heading\">")
         writer.write("<h2 id=\"summary-heading\">Counts</h2><p class=\"stat\"><span class=\"stat__value\" data-total>")
         writer.write(model.summary.total)
-        writer.write("</span> events</p><p class=\"reports__note\"><span data-visitors")
-        writer.attribute("data-exact", model.summary.visitorsExact ? "true" : "false")
-        writer.write(">")
-        writer.text(VisitorFigure.text(model.summary.visitors, exact: model.summary.visitorsExact))
-        writer.write(model.summary.visitorsExact ? "</span> visitors" : "</span> visitors (estimated, 1.6% standard error)")
+        writer.write("</span> events</p><p class=\"reports__note\">")
+        if model.summary.visitorsCounted {
+            writer.write("<span data-visitors")
+            writer.attribute("data-exact", model.summary.visitorsExact ? "true" : "false")
+            writer.write(">")
+            writer.text(VisitorFigure.text(model.summary.visitors, exact: model.summary.visitorsExact))
+            writer.write(model.summary.visitorsExact ? "</span> visitors" : "</span> visitors (estimated, 1.6% standard error)")
+        } else {
+            writer.write("<span data-visitors-not-counted>Visitors not counted: this filter would read more than ")
+            writer.write(ReportStore.visitorLineBudget)
+            writer.write(" events; narrow the range</span>")
+        }
         writer.write(" · <span data-dropped>")
         writer.write(model.summary.dropped)
         writer.write("</span> lost (full buffer or disk) · ")

@@ -6,12 +6,18 @@ extension ReportStore {
     /// Up to this many events in an unfiltered range, its visitors are read and counted exactly
     /// (a few milliseconds); beyond, the hourly sketches estimate them.
     public static let exactVisitorEvents = 20_000
+    /// With an event, layout or item filter, the most lines read to count the visitors exactly
+    /// (a tenth of a second or so); beyond, they are not counted (`visitorsCounted`): no sketch
+    /// follows those filters, and a page must not read millions of lines.
+    public static let visitorLineBudget = 250_000
 
     /// Totals, per event, per layout, a series and distinct visitors over `range`, from the rollups.
     /// A `visitor` filter is answered by reading the range's events (rollups do not count by visitor).
     /// `visitors` follows every filter: the sketches are per hour, not per event, layout or item, so
-    /// with a filter (or few events) the matching events' visitors are read and counted exactly.
-    public func summary(_ range: ReportRange = ReportRange(), filter: ReportFilter = ReportFilter()) -> ReportSummary {
+    /// with a filter (or few events) the matching events' visitors are read and counted exactly,
+    /// unless that means reading more than `visitorLineBudget` lines.
+    public func summary(_ range: ReportRange = ReportRange(), filter: ReportFilter = ReportFilter(),
+                        visitorLineBudget: Int = ReportStore.visitorLineBudget) -> ReportSummary {
         let segments = segments(in: range)
         var summary = ReportSummary()
         summary.from = range.fromMinute.map { ReportTimestamp.date(milliseconds: $0 * 60_000) }
@@ -19,7 +25,10 @@ extension ReportStore {
         summary.dropped = catalog.dropped
         let firstMinute = range.fromMinute ?? segments.first.map { ReportTimestamp.floorDiv($0.rollup.firstMs, 60_000) }
         let endMinute = range.toMinute ?? segments.last.map { ReportTimestamp.floorDiv($0.rollup.lastMs, 60_000) + 1 }
-        guard let firstMinute, let endMinute, endMinute > firstMinute else { return summary }
+        guard let firstMinute, let endMinute, endMinute > firstMinute else {
+            summary.visitorsExact = true  // nothing in the range
+            return summary
+        }
         let span = endMinute - firstMinute
         // Items are counted by hour in closed segments: an item's series is by the hour at least.
         let smallest: Int64 = filter.item == nil ? 1 : 60
@@ -107,11 +116,14 @@ extension ReportStore {
             summary.total = total
             summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (allNames[Int($0.key)], $0.value) })
             summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (allNames[Int($0.key)], $0.value) })
-            if event != nil || layout != nil || item != nil || total <= Self.exactVisitorEvents {
+            let filtered = event != nil || layout != nil || item != nil
+            if filtered ? matching.reduce(0, { $0 + $1.rollup.lines }) <= visitorLineBudget : total <= Self.exactVisitorEvents {
                 let counted = ReportRange(from: ReportTimestamp.date(milliseconds: Int64(from) * 60_000),
                                           to: ReportTimestamp.date(milliseconds: Int64(to) * 60_000))
                 summary.visitors = distinctVisitors(matching, range: counted, filter: filter)
                 summary.visitorsExact = true
+            } else if filtered {
+                summary.visitorsCounted = false
             } else {
                 summary.visitors = visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
             }

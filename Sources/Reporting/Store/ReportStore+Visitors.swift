@@ -22,13 +22,19 @@ extension ReportStore {
 
     /// Distinct visitors of the events in `segments` that match `filter` within `range`, read from
     /// the lines: exact, where the sketches could only estimate the whole range's visitors.
+    /// A segment wholly inside `range` is tallied from the lines' bytes (`VisitorTally`); one across
+    /// its ends parses each line for its time.
     func distinctVisitors(_ segments: [SegmentEntry], range: ReportRange, filter: ReportFilter) -> Int {
         let needles = LineNeedles(filter)
-        var visitors = Set<String>()
+        var visitors = VisitorTally()
         for segment in segments where mayHold(visitor: filter.visitor, segment) {
+            let inside = range.contains(ms: segment.rollup.firstMs) && range.contains(ms: segment.rollup.lastMs) && filter.since == nil
             do {
                 try forEachLine(of: segment, visitor: filter.visitor, end: segment.rollup.bytes) { line in
-                    if let bytes = line.bytes, !needles.mayMatch(bytes) { return }
+                    if let bytes = line.bytes {
+                        if !needles.mayMatch(bytes) { return }
+                        if inside, visitors.add(bytes, needles: needles) != .unsure { return }
+                    }
                     guard let event = decode(line, segment: segment.stamp), filter.matches(event), let visitor = event.visitor,
                           range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
                     visitors.insert(visitor)
@@ -42,11 +48,16 @@ extension ReportStore {
 
     /// The visitor ids of `range`'s events that start with `prefix`, at most `limit` of them (two
     /// tell an ambiguous prefix): what the report pages show of an id is its first characters.
-    public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2) -> [String] {
+    /// Newest segments first, and no more after `budget` lines: the ids a page shows are recent.
+    public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2,
+                         budget: Int = ReportStore.visitorLineBudget * 4) -> [String] {
         var needle = Array("\"visitor\":\"".utf8)
         needle += LineNeedles.escaped(prefix)
         var found = Set<String>()
-        for segment in segments(in: range) {
+        var read = 0
+        for segment in segments(in: range).reversed() {
+            guard read < budget else { break }
+            read += segment.rollup.lines
             do {
                 try forEachLine(of: segment, visitor: nil, end: segment.rollup.bytes) { line in
                     guard found.count < limit, let bytes = line.bytes else { return }

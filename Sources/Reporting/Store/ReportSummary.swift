@@ -21,6 +21,9 @@ public struct ReportSummary: Sendable, Equatable {
     public var visitors: Int = 0
     /// Whether `visitors` was counted from the events rather than estimated.
     public var visitorsExact = false
+    /// False when a filter's visitors would have taken more than `ReportStore.visitorLineBudget`
+    /// lines to count: `visitors` is then 0 and means nothing.
+    public var visitorsCounted = true
     /// Events the log has dropped since it started (full buffer, disk floor).
     public var dropped: Int = 0
 
@@ -29,7 +32,7 @@ public struct ReportSummary: Sendable, Equatable {
     public static func == (lhs: ReportSummary, rhs: ReportSummary) -> Bool {
         lhs.from == rhs.from && lhs.to == rhs.to && lhs.total == rhs.total && lhs.byEvent == rhs.byEvent
             && lhs.byLayout == rhs.byLayout && lhs.bucket == rhs.bucket && lhs.visitors == rhs.visitors
-            && lhs.visitorsExact == rhs.visitorsExact && lhs.dropped == rhs.dropped && lhs.series.elementsEqual(rhs.series, by: { $0.start == $1.start && $0.count == $1.count })
+            && lhs.visitorsExact == rhs.visitorsExact && lhs.visitorsCounted == rhs.visitorsCounted && lhs.dropped == rhs.dropped && lhs.series.elementsEqual(rhs.series, by: { $0.start == $1.start && $0.count == $1.count })
     }
 }
 
