@@ -276,8 +276,18 @@
     const name = document.createElement('span');
     name.className = 'event-name';
     name.textContent = event.event;
-    const visitor = document.createElement('code');
-    visitor.textContent = (event.visitor || '').slice(0, 8);
+    // The start of the id, which the visitor filter takes; the whole id in the link and title.
+    const visitor = document.createDocumentFragment();
+    if (event.visitor) {
+      const link = document.createElement('a');
+      link.className = 'visitor-link';
+      link.href = `/reports?visitor=${encodeURIComponent(event.visitor)}`;
+      link.title = event.visitor;
+      const code = document.createElement('code');
+      code.textContent = event.visitor.slice(0, 8);
+      link.append(code);
+      visitor.append(link);
+    }
     const request = document.createElement('code');
     request.textContent = event.request || '';
     for (const content of [time, name, event.layout || '', event.item || '', visitor, request]) {

@@ -50,8 +50,11 @@ struct ExperimentReportTests {
         for (group, counts) in expected {
             let row = try #require(section.first { $0["data-group"] == group })
             // Visitors are a HyperLogLog estimate (about 2%): two of a few may share a register.
-            let shownVisitors = try #require(Int(row.first { $0["data-visitors"] != nil }?.text ?? ""))
+            let cell = try #require(row.first { $0["data-visitors"] != nil })
+            let shownVisitors = try #require(Int(cell["data-visitors"] ?? ""))
             #expect(abs(shownVisitors - counts.visitors) <= max(1, counts.visitors / 50))
+            // The figure says it is an estimate, and by how much.
+            #expect(cell.text == "\u{2248} \(shownVisitors) \u{00B1} \(VisitorFigure.margin(shownVisitors))")
             #expect(row.first { $0["data-views"] != nil }?.text == "\(counts.views)")
             #expect(row.first { $0["data-selections"] != nil }?.text == "\(counts.selections)")
             let rate = Proportion(successes: counts.selections, trials: counts.views)

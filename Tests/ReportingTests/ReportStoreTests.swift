@@ -55,6 +55,11 @@ import TestSupport
             #expect(summary.byEvent == byEvent, "round \(round)")
             #expect(summary.byLayout == byLayout, "round \(round)")
             #expect(summary.series.reduce(0) { $0 + $1.count } == total, "round \(round)")
+            // The visitors follow every filter, counted exactly (4,000 events: few enough).
+            let visitors = Set(events.filter { filter.matches($0) && range.contains(ms: ReportTimestamp.milliseconds($0.timestamp)) }
+                .compactMap(\.visitor))
+            #expect(summary.visitorsExact && summary.visitorsCounted, "round \(round)")
+            #expect(summary.visitors == visitors.count, "round \(round): \(filter)")
             #expect(summary.series.count <= 301)
             for point in summary.series.prefix(5) {
                 let start = ReportTimestamp.milliseconds(point.start)
@@ -65,6 +70,12 @@ import TestSupport
                 #expect(point.count == inBucket.count, "round \(round)")
             }
         }
+        // A filter whose visitors would take more lines than the budget to count leaves them
+        // uncounted; without a filter the sketches estimate them.
+        let uncounted = store.summary(filter: ReportFilter(event: "launch"), visitorLineBudget: 100)
+        #expect(!uncounted.visitorsCounted && !uncounted.visitorsExact)
+        #expect(uncounted.total == Self.naive(events, ReportRange(), ReportFilter(event: "launch")).0)
+        #expect(store.summary(filter: ReportFilter(event: "launch"), visitorLineBudget: 4000).visitorsCounted)
         // Each closed segment has a visitor filter: a visitor's summary reads only the segments
         // that may hold them (the visitor rounds above check it still counts every event).
         let filtered = store.catalog.segments.filter { !store.mayHold(visitor: "nobody-at-all", $0) }

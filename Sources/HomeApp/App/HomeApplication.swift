@@ -118,8 +118,9 @@ public final class HomeApplication: Service {
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
-        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.
-        router.group(reportAccess.middleware) { reports in
+        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the
+        // sign-in. The JSON ones answer every error, the check's too, as JSON.
+        router.group([JSONErrors.middleware(logger: services.logger), reportAccess.middleware]) { reports in
             ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                          limit: reportRateLimit).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)

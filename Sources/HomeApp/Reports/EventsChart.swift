@@ -18,12 +18,15 @@ enum EventsChart {
         writer.attribute("aria-label", "\(total) events; at most \(peak) in one \(unit)")
         writer.write("><line class=\"chart__axis\" x1=\"0\" y1=\"110\" x2=\"600\" y2=\"110\"/>")
         if let first = series.first, let last = series.last {
-            // At least a day's worth of slots for the bucket, so a short series is not one wide bar.
-            let buckets = max(Self.minimumSlots, Int((last.start.timeIntervalSince(first.start) / bucket).rounded()) + 1)
+            // At least `minimumSlots` slots, so a short series is not one wide bar; the padding goes
+            // before the first point: the series ends at now or the range's end, and so does the axis.
+            let points = Int((last.start.timeIntervalSince(first.start) / bucket).rounded()) + 1
+            let buckets = max(Self.minimumSlots, points)
             let slot = Double(width) / Double(buckets)
-            let end = first.start.addingTimeInterval(Double(buckets - 1) * bucket)
+            let start = first.start.addingTimeInterval(-Double(buckets - points) * bucket)
+            let end = last.start
             for point in series where point.count > 0 {
-                let index = (point.start.timeIntervalSince(first.start) / bucket).rounded()
+                let index = (point.start.timeIntervalSince(start) / bucket).rounded()
                 let barHeight = max(2, Int(Double(chartHeight - 18) * Double(point.count) / Double(peak)))  // under the peak label
                 writer.write("<rect class=\"chart__bar\"")
                 writer.attribute("x", Int(index * slot + 1))
@@ -35,7 +38,7 @@ enum EventsChart {
                 writer.write("</title></rect>")
             }
             writer.write("<text class=\"chart__label\" x=\"0\" y=\"132\">")
-            writer.text(label(first.start, bucket))
+            writer.text(label(start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"600\" y=\"132\" text-anchor=\"end\">")
             writer.text(label(end, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"0\" y=\"12\">")

@@ -29,12 +29,14 @@ struct ReportRoutes {
     /// The report page: counts, per-layout counts and the chart from the store's rollups for the
     /// range; the newest matching events, read backwards a page at a time ("Older events").
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
-        let query = try ReportsQuery(request.query)
+        let asked = try ReportsQuery(request.query)
         let refused = [limit, services.eventLimit].compactMap { $0 }.reduce(0) {
             $0 + $1.counts.visitor.load(ordering: .relaxed) + $1.counts.address.load(ordering: .relaxed)
         }
         return try pool.respond { [services] in
             let store = services.reportLog.store
+            var query = asked
+            query.filter = try VisitorPrefix.resolve(query.filter, range: query.range, store: store)
             var model = ReportsScreenModel(
                 query: query, summary: SeriesBound.summary(store, query.range, filter: query.filter),
                 page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
@@ -42,6 +44,7 @@ struct ReportRoutes {
             model.shared = Self.sharedSection(services, query.filter)
             model.signedIn = access.hasValidCookie(request)
             model.setAside = store.setAsideSegments
+            model.refusedChanges = RefusedChangeNotice.entries(services)
             return services.visit(request).page(ReportsScreen(viewModel: model), caching: .nowhere,
                                                 configuration: services.page)
         }
@@ -49,8 +52,10 @@ struct ReportRoutes {
 
     /// The page's numbers as JSON, with the same range, filters and access rule.
     func numbers(_ request: Request) throws(HTTPError) -> Response {
-        let query = try ReportsQuery(request.query)
-        return try pool.respond { [services] in
+        let asked = try ReportsQuery(request.query)
+        return try pool.respond { [services] in JSONErrors.catching(request, logger: services.logger) {
+            var query = asked
+            query.filter = try VisitorPrefix.resolve(query.filter, range: query.range, store: services.reportLog.store)
             let summary = SeriesBound.summary(services.reportLog.store, query.range, filter: query.filter)
             let experiments = ExperimentsJSON.member(query.range, services: services)
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
@@ -61,7 +66,7 @@ struct ReportRoutes {
             }
             return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
                             body: .bytes(Array(document.utf8)))
-        }
+        } }
     }
 
     /// Every instance's counts, or why they cannot be shown; the page works either way.
@@ -87,7 +92,7 @@ struct ReportRoutes {
             }
             since = date
         }
-        return try pool.respond { [services, pool, since] in
+        return try pool.respond { [services, pool, since] in JSONErrors.catching(request, logger: services.logger) {
             // With a report database, every instance's lines; the local log while it cannot answer.
             if let shared = services.shared,
                let response = try SharedLinesBody.response(SharedLines(shared, since: since), pool: pool, logger: services.logger) {
@@ -105,7 +110,7 @@ struct ReportRoutes {
             let setAside = store.setAsideSegments.count
             if setAside > 0 { headers.add("X-Report-Segments-Set-Aside", "\(setAside)") }
             return Response(headers: headers, body: .chunks(body))
-        }
+        } }
     }
 
     /// Server-sent events: one per line as it is written, its `id:` the line's position in the

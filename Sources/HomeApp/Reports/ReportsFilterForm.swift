@@ -7,7 +7,8 @@ enum ReportsFilterForm {
         select("event", "Event", "All events", model.eventNames, model.filter.event, into: &writer)
         select("layout", "Layout", "All layouts", model.layouts, model.filter.layout, into: &writer)
         input("item", "Item", model.filter.item, into: &writer)
-        input("visitor", "Visitor", model.filter.visitor, into: &writer)
+        // The events table shows an id's first 8 characters; the filter takes those (VisitorPrefix).
+        input("visitor", "Visitor", model.filter.visitor, placeholder: "Id or its first 8", into: &writer)
         day("from", "From (UTC day)", model.query.from, into: &writer)
         day("to", "To (UTC day, included)", model.query.to, into: &writer)
         writer.write("""
@@ -49,12 +50,14 @@ enum ReportsFilterForm {
         writer.write("></label>")
     }
 
-    private static func input(_ name: StaticString, _ label: StaticString, _ value: String?, into writer: inout HTMLWriter) {
+    private static func input(_ name: StaticString, _ label: StaticString, _ value: String?, placeholder: String? = nil,
+                              into writer: inout HTMLWriter) {
         writer.write("<label class=\"field\"><span class=\"field__label\">")
         writer.write(label)
         writer.write("</span><input type=\"search\"")
         writer.attribute("name", "\(name)")
         writer.attribute("value", value ?? "")
+        if let placeholder { writer.attribute("placeholder", placeholder) }
         writer.write(" maxlength=\"100\"></label>")
     }
 }

@@ -6,7 +6,8 @@ import Reporting
 /// filters (event, layout, item, visitor) and, for the event list, `before` (an "Older events"
 /// position). Invalid values are refused with a 400 that says which and how.
 struct ReportsQuery {
-    let filter: ReportFilter
+    /// The filters; a visitor given by the start of an id becomes the whole id (`VisitorPrefix`).
+    var filter: ReportFilter
     let range: ReportRange
     /// The range as asked, to fill the form and links again.
     let from: String?
@@ -49,6 +50,13 @@ struct ReportsQuery {
             ("layout", filter.layout), ("item", filter.item), ("visitor", filter.visitor),
         ]
         return pairs.compactMap { name, value in value.map { "\(name)=\(QueryEncoding.encode($0))" } }
+            .joined(separator: "&")
+    }
+
+    /// The range alone, and `visitor`: the events table's link to one visitor's events.
+    func visitorQuery(_ visitor: String) -> String {
+        [("last", preset?.rawValue), ("from", from), ("to", to), ("visitor", visitor)]
+            .compactMap { name, value in value.map { "\(name)=\(QueryEncoding.encode($0))" } }
             .joined(separator: "&")
     }
 

@@ -22,6 +22,8 @@ struct ReportsScreenModel {
     var signedIn = false
     /// Segments that could not be read, set aside (read after the counts and events, which may find one).
     var setAside: [SetAsideSegment] = []
+    /// Refused changes of the content or toggles file, newest first.
+    var refusedChanges: [RefusedChangeNotice.Entry] = []
 
     var filter: ReportFilter { query.filter }
 }

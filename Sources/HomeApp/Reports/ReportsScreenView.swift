@@ -34,6 +34,7 @@ final class ReportsScreenView: RootView {
         writer.write("<a")
         writer.urlAttribute("href", "/reports.json" + (model.query.linkQuery.isEmpty ? "" : "?" + model.query.linkQuery))
         writer.write(">These numbers as JSON</a></p>")
+        RefusedChangeNotice.render(model.refusedChanges, into: &writer)
         SetAsideNotice.render(model.setAside, into: &writer)
         ReportsRangeLinks.render(model.query, into: &writer)
         ReportsFilterForm.render(model, into: &writer)
@@ -41,8 +42,18 @@ final class ReportsScreenView: RootView {
         writer.write("<h2 id=\"summary-heading\">Counts</h2><p class=\"stat\"><span class=\"stat__value\" data-total>")
         writer.write(model.summary.total)
         writer.write("</span> events</p><p class=\"reports__note\">")
-        writer.write(model.summary.visitors)
-        writer.write(" visitors (estimated) · <span data-dropped>")
+        if model.summary.visitorsCounted {
+            writer.write("<span data-visitors")
+            writer.attribute("data-exact", model.summary.visitorsExact ? "true" : "false")
+            writer.write(">")
+            writer.text(VisitorFigure.text(model.summary.visitors, exact: model.summary.visitorsExact))
+            writer.write(model.summary.visitorsExact ? "</span> visitors" : "</span> visitors (estimated, 1.6% standard error)")
+        } else {
+            writer.write("<span data-visitors-not-counted>Visitors not counted: this filter would read more than ")
+            writer.write(ReportStore.visitorLineBudget)
+            writer.write(" events; narrow the range</span>")
+        }
+        writer.write(" · <span data-dropped>")
         writer.write(model.summary.dropped)
         writer.write("</span> lost (full buffer or disk) · ")
         writer.write(model.refused)
@@ -92,9 +103,17 @@ final class ReportsScreenView: RootView {
             writer.text(event.layout ?? "")
             writer.write("</td><td>")
             writer.text(event.item ?? "")
+            writer.write("</td><td>")
+            if let visitor = event.visitor, !visitor.isEmpty {
+                // The start of the id, which the filter accepts; the whole id in the link and title.
+                writer.write("<a class=\"visitor-link\"")
+                writer.urlAttribute("href", "/reports?" + model.query.visitorQuery(visitor))
+                writer.attribute("title", visitor)
+                writer.write("><code>")
+                writer.text(String(visitor.prefix(VisitorPrefix.shown)))
+                writer.write("</code></a>")
+            }
             writer.write("</td><td><code>")
-            writer.text(String((event.visitor ?? "").prefix(8)))
-            writer.write("</code></td><td><code>")
             writer.text(event.request ?? "")
             writer.write("</code></td></tr>")
         }

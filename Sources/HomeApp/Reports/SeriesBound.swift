@@ -11,10 +11,19 @@ enum SeriesBound {
     /// buckets allow is counted over the part the log covers (no event lies outside it, so the
     /// totals are the same); adjacent points are then added together until few enough are left.
     static func summary(_ store: ReportStore, _ range: ReportRange, filter: ReportFilter, now: Date = Date()) -> ReportSummary {
-        var summary = store.summary(counted(range, store: store, now: now), filter: filter)
+        var summary = store.summary(counted(closed(range, store: store, now: now), store: store, now: now), filter: filter)
         summary.from = range.from.map(wholeMinute)
         summary.to = range.to.map(wholeMinute)
         return capped(summary)
+    }
+
+    /// `range` with an open end closed at now (the minute after it), or after the log's last event
+    /// when that is later: the series then runs to now, and a chart of "Everything" ends there,
+    /// not at the last event nor an hour past it.
+    static func closed(_ range: ReportRange, store: ReportStore, now: Date) -> ReportRange {
+        guard range.to == nil else { return range }
+        let last = max(now, store.extent?.last ?? now)
+        return ReportRange(from: range.from, to: wholeMinute(last).addingTimeInterval(60))
     }
 
     /// `range`, or when it spans more than `maximumPoints` weeks, its part from the log's first

@@ -3,6 +3,8 @@
 public struct HyperLogLog: Sendable, Equatable {
     public static let precision = 12
     public static let count = 1 << precision
+    /// The estimate's relative standard error, 1.04 / √registers: 1.6% at 4,096.
+    public static let standardError = 1.04 / Double(count).squareRoot()
     public private(set) var registers: [UInt8]
 
     public init() { registers = [UInt8](repeating: 0, count: Self.count) }

@@ -3,11 +3,21 @@ import Foundation
 extension ReportStore {
     /// Series bucket widths in minutes: the smallest giving at most 300 points is used.
     static let bucketMinutes: [Int64] = [1, 5, 15, 60, 360, 1440, 10080]
+    /// Up to this many events in an unfiltered range, its visitors are read and counted exactly
+    /// (a few milliseconds); beyond, the hourly sketches estimate them.
+    public static let exactVisitorEvents = 20_000
+    /// With an event, layout or item filter, the most lines read to count the visitors exactly
+    /// (a tenth of a second or so); beyond, they are not counted (`visitorsCounted`): no sketch
+    /// follows those filters, and a page must not read millions of lines.
+    public static let visitorLineBudget = 250_000
 
     /// Totals, per event, per layout, a series and distinct visitors over `range`, from the rollups.
     /// A `visitor` filter is answered by reading the range's events (rollups do not count by visitor).
-    /// `visitors` counts everyone in the range whatever the other filters (sketches are per hour).
-    public func summary(_ range: ReportRange = ReportRange(), filter: ReportFilter = ReportFilter()) -> ReportSummary {
+    /// `visitors` follows every filter: the sketches are per hour, not per event, layout or item, so
+    /// with a filter (or few events) the matching events' visitors are read and counted exactly,
+    /// unless that means reading more than `visitorLineBudget` lines.
+    public func summary(_ range: ReportRange = ReportRange(), filter: ReportFilter = ReportFilter(),
+                        visitorLineBudget: Int = ReportStore.visitorLineBudget) -> ReportSummary {
         let segments = segments(in: range)
         var summary = ReportSummary()
         summary.from = range.fromMinute.map { ReportTimestamp.date(milliseconds: $0 * 60_000) }
@@ -15,7 +25,10 @@ extension ReportStore {
         summary.dropped = catalog.dropped
         let firstMinute = range.fromMinute ?? segments.first.map { ReportTimestamp.floorDiv($0.rollup.firstMs, 60_000) }
         let endMinute = range.toMinute ?? segments.last.map { ReportTimestamp.floorDiv($0.rollup.lastMs, 60_000) + 1 }
-        guard let firstMinute, let endMinute, endMinute > firstMinute else { return summary }
+        guard let firstMinute, let endMinute, endMinute > firstMinute else {
+            summary.visitorsExact = true  // nothing in the range
+            return summary
+        }
         let span = endMinute - firstMinute
         // Items are counted by hour in closed segments: an item's series is by the hour at least.
         let smallest: Int64 = filter.item == nil ? 1 : 60
@@ -37,6 +50,7 @@ extension ReportStore {
             }
             guard let event = id(filter.event), let layout = id(filter.layout), let item = id(filter.item) else {
                 summary.series = seriesPoints(series, base: base, bucket: bucket)
+                summary.visitorsExact = true  // a name never seen: no event, no visitor
                 return summary
             }
             let sinceMinute = filter.since.map { ReportTimestamp.floorDiv(ReportTimestamp.milliseconds($0), 60_000) }
@@ -62,10 +76,10 @@ extension ReportStore {
                 }
                 series[Int((Int64(key.minute) - base32) / bucket)] += count
             }
-            for segment in segments {
+            func count(_ segment: SegmentEntry) {
                 guard item != nil, let hourly = segment.hourlyItems else {
                     segment.forEachCount(from: from, to: to, add)
-                    continue
+                    return
                 }
                 // Whole hours from the hourly item counts; the partial hours at the ends from the
                 // segment's saved rollup, which has every minute.
@@ -82,10 +96,17 @@ extension ReportStore {
                 let firstMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.firstMs, 60_000))
                 let lastMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.lastMs, 60_000))
                 edges.removeAll { $0.1 <= firstMinute || $0.0 > lastMinute }
-                guard !edges.isEmpty else { continue }
+                guard !edges.isEmpty else { return }
                 for (key, count) in fullCounts(segment) where edges.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
                     add(key, count)
                 }
+            }
+            // The segments with a matching event: the only ones an exact visitor count reads.
+            var matching: [SegmentEntry] = []
+            for segment in segments {
+                let before = total
+                count(segment)
+                if total > before { matching.append(segment) }
             }
             for id in 0..<idCount {
                 if eventCounts[id] > 0 { byEvent[UInt32(id), default: 0] += eventCounts[id] }
@@ -95,7 +116,17 @@ extension ReportStore {
             summary.total = total
             summary.byEvent = Dictionary(uniqueKeysWithValues: byEvent.map { (allNames[Int($0.key)], $0.value) })
             summary.byLayout = Dictionary(uniqueKeysWithValues: byLayout.map { (allNames[Int($0.key)], $0.value) })
-            summary.visitors = visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
+            let filtered = event != nil || layout != nil || item != nil
+            if filtered ? matching.reduce(0, { $0 + $1.rollup.lines }) <= visitorLineBudget : total <= Self.exactVisitorEvents {
+                let counted = ReportRange(from: ReportTimestamp.date(milliseconds: Int64(from) * 60_000),
+                                          to: ReportTimestamp.date(milliseconds: Int64(to) * 60_000))
+                summary.visitors = distinctVisitors(matching, range: counted, filter: filter)
+                summary.visitorsExact = true
+            } else if filtered {
+                summary.visitorsCounted = false
+            } else {
+                summary.visitors = visitorEstimate(firstMinute: firstMinute, endMinute: endMinute, experiment: 0, group: 0)
+            }
         }
         summary.series = seriesPoints(series, base: base, bucket: bucket)
         return summary
@@ -215,5 +246,6 @@ extension ReportStore {
             }
         }
         summary.visitors = visitors.count
+        summary.visitorsExact = true
     }
 }

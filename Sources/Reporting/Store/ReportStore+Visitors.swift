@@ -19,4 +19,58 @@ extension ReportStore {
         guard let reader = try reader(segment, end: end) else { return }
         while let line = try reader.next() { body(line) }
     }
+
+    /// Distinct visitors of the events in `segments` that match `filter` within `range`, read from
+    /// the lines: exact, where the sketches could only estimate the whole range's visitors.
+    /// A segment wholly inside `range` is tallied from the lines' bytes (`VisitorTally`); one across
+    /// its ends parses each line for its time.
+    func distinctVisitors(_ segments: [SegmentEntry], range: ReportRange, filter: ReportFilter) -> Int {
+        let needles = LineNeedles(filter)
+        var visitors = VisitorTally()
+        for segment in segments where mayHold(visitor: filter.visitor, segment) {
+            let inside = range.contains(ms: segment.rollup.firstMs) && range.contains(ms: segment.rollup.lastMs) && filter.since == nil
+            do {
+                try forEachLine(of: segment, visitor: filter.visitor, end: segment.rollup.bytes) { line in
+                    if let bytes = line.bytes {
+                        if !needles.mayMatch(bytes) { return }
+                        if inside, visitors.add(bytes, needles: needles) != .unsure { return }
+                    }
+                    guard let event = decode(line, segment: segment.stamp), filter.matches(event), let visitor = event.visitor,
+                          range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
+                    visitors.insert(visitor)
+                }
+            } catch {
+                readFailed(stamp: segment.stamp, error)
+            }
+        }
+        return visitors.count
+    }
+
+    /// The visitor ids of `range`'s events that start with `prefix`, at most `limit` of them (two
+    /// tell an ambiguous prefix): what the report pages show of an id is its first characters.
+    /// Newest segments first, and no more after `budget` lines: the ids a page shows are recent.
+    public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2,
+                         budget: Int = ReportStore.visitorLineBudget * 4) -> [String] {
+        var needle = Array("\"visitor\":\"".utf8)
+        needle += LineNeedles.escaped(prefix)
+        var found = Set<String>()
+        var read = 0
+        for segment in segments(in: range).reversed() {
+            guard read < budget else { break }
+            read += segment.rollup.lines
+            do {
+                try forEachLine(of: segment, visitor: nil, end: segment.rollup.bytes) { line in
+                    guard found.count < limit, let bytes = line.bytes else { return }
+                    let holds = bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { LineNeedles.contains(haystack, $0) } }
+                    guard holds, let event = decode(line, segment: segment.stamp), let visitor = event.visitor,
+                          visitor.hasPrefix(prefix), range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
+                    found.insert(visitor)
+                }
+            } catch {
+                readFailed(stamp: segment.stamp, error)
+            }
+            if found.count >= limit { break }
+        }
+        return found.sorted()
+    }
 }

@@ -15,8 +15,15 @@ public struct ReportSummary: Sendable, Equatable {
     public var series: [(start: Date, count: Int)] = []
     /// The width of a `series` bucket in seconds, chosen from the range.
     public var bucket: TimeInterval = 60
-    /// Distinct visitors in the range (HyperLogLog estimate, by whole hours, about 1.6% error).
+    /// Distinct visitors among the matching events: counted exactly (`visitorsExact`) with any
+    /// filter or up to `ReportStore.exactVisitorEvents` events; beyond, unfiltered, a HyperLogLog
+    /// estimate over the range's whole hours (`HyperLogLog.standardError`).
     public var visitors: Int = 0
+    /// Whether `visitors` was counted from the events rather than estimated.
+    public var visitorsExact = false
+    /// False when a filter's visitors would have taken more than `ReportStore.visitorLineBudget`
+    /// lines to count: `visitors` is then 0 and means nothing.
+    public var visitorsCounted = true
     /// Events the log has dropped since it started (full buffer, disk floor).
     public var dropped: Int = 0
 
@@ -25,7 +32,7 @@ public struct ReportSummary: Sendable, Equatable {
     public static func == (lhs: ReportSummary, rhs: ReportSummary) -> Bool {
         lhs.from == rhs.from && lhs.to == rhs.to && lhs.total == rhs.total && lhs.byEvent == rhs.byEvent
             && lhs.byLayout == rhs.byLayout && lhs.bucket == rhs.bucket && lhs.visitors == rhs.visitors
-            && lhs.dropped == rhs.dropped && lhs.series.elementsEqual(rhs.series, by: { $0.start == $1.start && $0.count == $1.count })
+            && lhs.visitorsExact == rhs.visitorsExact && lhs.visitorsCounted == rhs.visitorsCounted && lhs.dropped == rhs.dropped && lhs.series.elementsEqual(rhs.series, by: { $0.start == $1.start && $0.count == $1.count })
     }
 }
 
