@@ -82,14 +82,22 @@ public final class Browser {
         return try get(String(location.prefix { $0 != "#" }))
     }
 
-    /// The fields a form submits besides its buttons: named inputs, radios and checkboxes only when checked.
+    /// The fields a form submits besides its buttons: named inputs, radios and checkboxes only when
+    /// checked, and each named select's selected option (else its first).
     static func fields(of form: HTMLElement) -> [(String, String)] {
-        form.all("input").compactMap { input in
+        let inputs: [(String, String)] = form.all("input").compactMap { input in
             guard let name = input["name"] else { return nil }
             let type = (input["type"] ?? "text").lowercased()
             if (type == "radio" || type == "checkbox") && input["checked"] == nil { return nil }
             return (name, input["value"] ?? "")
         }
+        let selects: [(String, String)] = form.all("select").compactMap { select in
+            guard let name = select["name"] else { return nil }
+            let options = select.all("option")
+            guard let option = options.first(where: { $0["selected"] != nil }) ?? options.first else { return nil }
+            return (name, option["value"] ?? option.text)
+        }
+        return inputs + selects
     }
 
     private var cookieHeader: [(String, String)] {

@@ -26,6 +26,8 @@ public final class HomeApplication: Service {
     private let reportPool: WorkPool
     private let compression: WorkPool
     private let reportRateLimit: ReportRateLimit
+    /// The toggles' versions: the history beside the report log, applies from `/admin`.
+    private let toggleVersions: ToggleVersions
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -95,10 +97,16 @@ public final class HomeApplication: Service {
         reportRateLimit = ReportRateLimit(
             visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
             address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
+        do {
+            toggleVersions = try ToggleVersions(router: toggles, folder: configuration.reportLog + "/config-history/toggles",
+                                                log: reportLog, logger: logger)
+        } catch {
+            throw AppError.reportLog("\(error)")
+        }
         let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
-        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
-            Self.reloadToggles(services, onlyIfChanged: true)
+        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions] in
+            Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: true)
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
@@ -115,12 +123,13 @@ public final class HomeApplication: Service {
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
-        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the sign-in.
+        // Every page of the report log (`/reports*`), `/metrics` and `/admin` behind one access check; not the sign-in.
         router.group(reportAccess.middleware) { reports in
             ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                          limit: reportRateLimit).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
+            AdminRoutes(services: services, versions: toggleVersions, access: reportAccess, pool: reportPool).register(in: &reports)
         }
         ReportSignIn(services: services, access: reportAccess).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
@@ -149,7 +158,7 @@ public final class HomeApplication: Service {
     /// SIGHUP: re-read content and toggles now; a bad file keeps the old one serving.
     public func reload() {
         services.content.reload()
-        Self.reloadToggles(services, onlyIfChanged: false)
+        Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: false)
         services.assets.refresh()
     }
 
@@ -167,13 +176,14 @@ public final class HomeApplication: Service {
         services.reportLog.shutdown()
     }
 
-    private static func reloadToggles(_ services: AppServices, onlyIfChanged: Bool) {
+    private static func reloadToggles(_ services: AppServices, versions: ToggleVersions, onlyIfChanged: Bool) {
         let outcome = onlyIfChanged ? services.toggles.reloadIfChanged() : services.toggles.reload()
         switch outcome {
         case .rejected(let error):
             services.logger.error("toggles not reloaded; the previous ones stay", metadata: ["error": "\(error)"])
         case .reloaded:
             services.logger.info("toggles reloaded")
+            versions.fileReloaded()
         case .unchanged:
             break
         }
