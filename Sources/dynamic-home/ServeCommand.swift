@@ -193,6 +193,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.trustedProxies = try TrustedProxies(trustedProxy)
         serverConfiguration.metrics = metrics
         serverConfiguration.errorPage = app.errorPage
+        serverConfiguration.bodyLimits = app.bodyLimits
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
         app.attach(server)
         let services = ServiceGroup([app, server], logger: logger)

@@ -10,19 +10,25 @@ import ScreenKit
 struct AdminRoutes {
     let services: AppServices
     let versions: ToggleVersions
+    let content: ContentVersions
     let access: ReportAccess
     let pool: WorkPool
 
     func register(in router: inout Router) {
         router.get("/admin") { request in try pool.respond { [self] in togglesPage(request) } }
-        router.get(AdminHistory.path) { request in
-            try pool.respond { [self] in AdminHistory(routes: self).page(request) }
+        for kind in [AdminHistory.Kind.toggles, .content] {
+            let history = AdminHistory(routes: self, kind: kind)
+            router.get(history.path) { request in try pool.respond { history.page(request) } }
         }
+        let catalogue = AdminContent(routes: self)
+        router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
         router.group(services.csrf.middleware) { posts in
             posts.post("/admin/toggles") { request in try pool.respond { [self] in post(request) } }
-            posts.post(AdminHistory.rollbackPath) { request in
-                try pool.respond { [self] in try AdminHistory(routes: self).rollback(request) }
+            for kind in [AdminHistory.Kind.toggles, .content] {
+                let history = AdminHistory(routes: self, kind: kind)
+                posts.post(history.rollbackPath) { request in try pool.respond { try history.rollback(request) } }
             }
+            posts.post(AdminContent.path) { request in try pool.respond { try catalogue.post(request) } }
         }
     }
 
@@ -140,8 +146,12 @@ struct AdminRoutes {
         }
     }
 
-    /// "Version N, applied <time> by <who>: <note>".
     func inForce(_ entry: ConfigHistory.Entry, into writer: inout HTMLWriter) {
+        inForce(entry, history: versions.history, historyPath: AdminSection.history.path, into: &writer)
+    }
+
+    /// "Version N, applied <time> by <who>: <note>", and the version files set aside, if any.
+    func inForce(_ entry: ConfigHistory.Entry, history: ConfigHistory, historyPath: String, into writer: inout HTMLWriter) {
         writer.write("<p class=\"admin__version\" data-version=\"")
         writer.write(entry.version)
         writer.write("\">In force: version ")
@@ -149,15 +159,17 @@ struct AdminRoutes {
         writer.write(", ")
         AdminHistory.describe(ConfigHistory.Summary(version: entry.version, time: entry.time, who: entry.who, note: entry.note),
                               into: &writer)
-        writer.write(". <a href=\"/admin/history\">History</a></p>")
-        let damaged = versions.history.damaged
+        writer.write(". <a")
+        writer.urlAttribute("href", historyPath)
+        writer.write(">History</a></p>")
+        let damaged = history.damaged
         if !damaged.isEmpty {
             writer.write("<p class=\"admin__problem\" role=\"alert\">")
             writer.write(damaged.count)
             writer.write(damaged.count == 1 ? " version file could not be read and was set aside: " : " version files could not be read and were set aside: ")
             writer.text(damaged.joined(separator: ", "))
             writer.write(" (in ")
-            writer.text(versions.history.folder)
+            writer.text(history.folder)
             writer.write(").</p>")
         }
     }

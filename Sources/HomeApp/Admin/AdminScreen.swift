@@ -13,19 +13,23 @@ struct AdminPage {
 }
 
 enum AdminSection: CaseIterable {
-    case toggles, history
+    case toggles, history, content, contentHistory
 
     var path: String {
         switch self {
         case .toggles: "/admin"
         case .history: "/admin/history"
+        case .content: "/admin/content"
+        case .contentHistory: "/admin/content/history"
         }
     }
 
     var label: String {
         switch self {
         case .toggles: "Toggles"
-        case .history: "History"
+        case .history: "Toggles history"
+        case .content: "Catalogue"
+        case .contentHistory: "Catalogue history"
         }
     }
 }

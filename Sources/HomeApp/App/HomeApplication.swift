@@ -28,6 +28,8 @@ public final class HomeApplication: Service {
     private let reportRateLimit: ReportRateLimit
     /// The toggles' versions: the history beside the report log, applies from `/admin`.
     private let toggleVersions: ToggleVersions
+    /// The catalogue's versions, beside the toggles'.
+    private let contentVersions: ContentVersions
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -100,13 +102,16 @@ public final class HomeApplication: Service {
         do {
             toggleVersions = try ToggleVersions(router: toggles, folder: configuration.reportLog + "/config-history/toggles",
                                                 log: reportLog, logger: logger)
+            contentVersions = try ContentVersions(store: content, folder: configuration.reportLog + "/config-history/content",
+                                                  log: reportLog, logger: logger)
         } catch {
             throw AppError.reportLog("\(error)")
         }
         let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
-        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions] in
+        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions, contentVersions] in
             Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: true)
+            contentVersions.checkFile()
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
@@ -129,7 +134,8 @@ public final class HomeApplication: Service {
                          limit: reportRateLimit).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
-            AdminRoutes(services: services, versions: toggleVersions, access: reportAccess, pool: reportPool).register(in: &reports)
+            AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportAccess,
+                        pool: reportPool).register(in: &reports)
         }
         ReportSignIn(services: services, access: reportAccess).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
@@ -138,6 +144,9 @@ public final class HomeApplication: Service {
         }
         return router
     }
+
+    /// Paths whose request body may be larger than the server's default: the catalogue upload.
+    public var bodyLimits: [String: Int] { [AdminContent.path: AdminContent.bodyLimit] }
 
     /// Gives `/metrics` the server's counters (requests, latency, connections).
     public func attach(_ server: Server) { metrics.attach(server) }
@@ -158,6 +167,7 @@ public final class HomeApplication: Service {
     /// SIGHUP: re-read content and toggles now; a bad file keeps the old one serving.
     public func reload() {
         services.content.reload()
+        contentVersions.checkFile()
         Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: false)
         services.assets.refresh()
     }

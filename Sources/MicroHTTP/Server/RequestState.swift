@@ -19,6 +19,8 @@ final class RequestState {
     var formFields: [FormField] = []
     var body: [UInt8] = []
     var receivedBytes = 0
+    /// The largest body this request's path takes (`ServerConfiguration.bodyLimits`).
+    var bodyLimit = 0
     var problem: BodyProblem?
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?

@@ -66,6 +66,7 @@ final class ServerCore: Sendable {
     }
 
     private func begin(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        context.bodyLimit = configuration.bodyLimit(for: context.rawTarget)
         if context.queryArgumentCount > configuration.queryArgumentLimit {
             logger.notice("too many query arguments", metadata: [
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
@@ -89,9 +90,9 @@ final class ServerCore: Sendable {
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
         }
-        if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
+        if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > context.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
-            return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
+            return queueError(.payloadTooLarge, tooLargeMessage(context.bodyLimit), for: context, on: connection)
         }
         guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
@@ -104,7 +105,7 @@ final class ServerCore: Sendable {
 
     private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ context: RequestState) {
         context.receivedBytes += chunk.count
-        if context.receivedBytes > configuration.bodyLimit { context.problem = .tooLarge }
+        if context.receivedBytes > context.bodyLimit { context.problem = .tooLarge }
         guard context.problem == nil else { return }
         if let processor = context.postProcessor {
             let accepted = chunk.withMemoryRebound(to: CChar.self) {
@@ -123,7 +124,7 @@ final class ServerCore: Sendable {
         context.finish()
         switch context.problem {
         case .tooLarge?:
-            return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
+            return queueError(.payloadTooLarge, tooLargeMessage(context.bodyLimit), for: context, on: connection)
         case .malformedForm?:
             return queueError(.badRequest, "The form data could not be decoded.", for: context, on: connection)
         case nil:
@@ -171,8 +172,10 @@ final class ServerCore: Sendable {
         }
     }
 
-    var tooLargeMessage: String {
-        "The request body is larger than the \(configuration.bodyLimit / 1024) KiB this server accepts."
+    var tooLargeMessage: String { tooLargeMessage(configuration.bodyLimit) }
+
+    func tooLargeMessage(_ limit: Int) -> String {
+        "The request body is larger than the \(limit / 1024) KiB this server accepts."
     }
 
     private func queueError(_ status: Status, _ message: String, for context: RequestState,
