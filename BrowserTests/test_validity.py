@@ -31,13 +31,16 @@ def pages(catalog):
         "not-found-404": ("server", "/long/nope", 404),
         "admin": ("server", "/admin", 200),
         "admin-history": ("server", "/admin/history", 200),
+        "admin-content": ("server", "/admin/content", 200),
+        "admin-content-history": ("server", "/admin/content/history", 200),
         "reports": ("server", "/reports", 200),  # last: the visits above put events in it
     }
 
 
 PAGE_NAMES = ["home-list", "home-grid", "search-results", "search-no-match", "long", "short", "stream",
               "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
-              "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "reports"]
+              "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "admin-content",
+              "admin-content-history", "reports"]
 
 
 def fetch(url):
