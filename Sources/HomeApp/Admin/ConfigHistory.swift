@@ -99,6 +99,13 @@ final class ConfigHistory: Sendable {
     @discardableResult
     func append(who: String, note: String, text: String, time: Date = Date()) throws(AtomicFile.Failure) -> Entry {
         let entry = Entry(version: max(latest?.version ?? 0, highestSeen) + 1, time: time, who: who, note: note, text: text)
+        try record(entry)
+        return entry
+    }
+
+    /// Records a version numbered elsewhere (the report database's), newer than every one here.
+    func record(_ entry: Entry) throws(AtomicFile.Failure) {
+        guard entry.version > latest?.version ?? 0 else { return }
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]
@@ -107,9 +114,8 @@ final class ConfigHistory: Sendable {
             throw AtomicFile.Failure(description: "cannot encode version \(entry.version): \(error)")
         }
         try AtomicFile.write(Array(bytes) + [0x0A], to: folder + "/" + Self.fileName(entry.version))
-        entries.withLock { $0.append(Summary(version: entry.version, time: time, who: who, note: note)) }
-        latestText.withLock { $0 = text }
-        return entry
+        entries.withLock { $0.append(Summary(version: entry.version, time: entry.time, who: entry.who, note: entry.note)) }
+        latestText.withLock { $0 = entry.text }
     }
 
     static func fileName(_ version: Int) -> String {

@@ -2,6 +2,7 @@ import Basics
 import FeatureToggles
 import Foundation
 import Logging
+import ReportDatabase
 import Reporting
 import Synchronization
 
@@ -31,16 +32,28 @@ final class ToggleVersions: Sendable {
     let router: ToggleRouter
     let history: ConfigHistory
     private let log: ReportLog
-    private let logger: Logger
-    private let serial = Mutex<Void>(())
+    let logger: Logger
+    let serial = Mutex<Void>(())
+    /// The report database's versions (`ToggleVersions+Shared`); nil: this machine's file alone.
+    let shared: SharedConfigVersions?
+    /// This instance's name in the database.
+    let instance: String
+    let status = ConfigSyncStatus()
+    /// Whether the database has been reached since start (and an empty one seeded).
+    let contacted = Atomic<Bool>(false)
 
-    /// Loads the history in `folder` and records the file in force if it differs from the newest
-    /// version (the first start, or an edit while the server was down).
-    init(router: ToggleRouter, folder: String, log: ReportLog, logger: Logger) throws(AtomicFile.Failure) {
+    /// Loads the history in `folder`. Alone, records the file in force if it differs from the
+    /// newest version (the first start, or an edit while the server was down); with a database,
+    /// the follower compares it with the database's once it answers.
+    init(router: ToggleRouter, folder: String, log: ReportLog, logger: Logger, shared: SharedConfigVersions? = nil,
+         instance: String = "") throws(AtomicFile.Failure) {
         self.router = router
         history = try ConfigHistory(folder: folder, logger: logger)
         self.log = log
         self.logger = logger
+        self.shared = shared
+        self.instance = instance
+        guard shared == nil else { return }
         try serial.withLock { _ throws(AtomicFile.Failure) in
             try recordFileIfChanged(note: history.latest == nil ? "the file at the first start" : "edited in the file")
         }
@@ -52,8 +65,10 @@ final class ToggleVersions: Sendable {
         history.latestEntry ?? ConfigHistory.Entry(version: 0, time: Date(), who: "file", note: "", text: router.toggles.jsonText)
     }
 
-    /// After the watcher reloaded the file: a hand edit becomes a version "file".
+    /// After the watcher reloaded the file: a hand edit becomes a version "file" (with a
+    /// database, the follower shares it within a second).
     func fileReloaded() {
+        guard shared == nil else { return }
         serial.withLock { _ in
             do {
                 try recordFileIfChanged(note: "edited in the file")
@@ -69,7 +84,7 @@ final class ToggleVersions: Sendable {
         serial.withLock { _ in
             // An edit of the file not yet noticed is a version too: this form was not drawn from it.
             router.reloadIfChanged()
-            try? recordFileIfChanged(note: "edited in the file")
+            if shared == nil { try? recordFileIfChanged(note: "edited in the file") }
             let current = self.current
             guard base == current.version else { return .conflict(current: current) }
             let toggles: Toggles
@@ -79,6 +94,7 @@ final class ToggleVersions: Sendable {
                 return .invalid(error)
             }
             guard toggles != router.toggles else { return .unchanged }
+            if let shared { return applyShared(toggles, base: base, who: who, note: note, shared: shared) }
             let text = toggles.jsonText
             do {
                 try AtomicFile.write(Array(text.utf8), to: router.path)
@@ -117,7 +133,7 @@ final class ToggleVersions: Sendable {
         if entry.version > 1 { record(entry) }
     }
 
-    private func record(_ entry: ConfigHistory.Entry) {
+    func record(_ entry: ConfigHistory.Entry) {
         log.record(ReportEvent(Self.changedEvent, timestamp: entry.time,
                                properties: ["version": String(entry.version), "who": entry.who]))
     }

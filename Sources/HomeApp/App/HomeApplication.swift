@@ -30,6 +30,8 @@ public final class HomeApplication: Service {
     private let toggleVersions: ToggleVersions
     /// The catalogue's versions, beside the toggles'.
     private let contentVersions: ContentVersions
+    /// With a report database: installs the toggles' new versions as they are announced.
+    private let configFollower: ConfigFollower?
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -100,8 +102,14 @@ public final class HomeApplication: Service {
             visitor: .init(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst),
             address: .init(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst), logger: logger)
         do {
-            toggleVersions = try ToggleVersions(router: toggles, folder: configuration.reportLog + "/config-history/toggles",
-                                                log: reportLog, logger: logger)
+            // With a database its numbering rules, so its versions are kept apart from this machine's own.
+            let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }
+            let versions = try ToggleVersions(router: toggles,
+                                              folder: configuration.reportLog + (sharedConfig == nil ? "/config-history/toggles" : "/config-history/shared/toggles"),
+                                              log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
+            toggleVersions = versions
+            metrics.attach(versions)
+            configFollower = sharedConfig.map { ConfigFollower(versions: versions, shared: $0, logger: logger) }
             contentVersions = try ContentVersions(store: content, folder: configuration.reportLog + "/config-history/content",
                                                   log: reportLog, logger: logger)
         } catch {
@@ -115,8 +123,8 @@ public final class HomeApplication: Service {
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts] + (shipper.map { [$0] } ?? []),
-                                  logger: logger)
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts] + (shipper.map { [$0] } ?? [])
+                                  + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 
     /// Every route of the app.

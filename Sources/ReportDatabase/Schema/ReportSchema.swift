@@ -74,6 +74,27 @@ public enum ReportSchema {
             expires timestamptz NOT NULL
         );
         """,
+        // The toggles' and the catalogue's versions, one truth for every instance, and which
+        // version each instance serves (written once a second).
+        """
+        CREATE TABLE config_versions (
+            kind text NOT NULL CHECK (kind IN ('toggles', 'content')),
+            version integer NOT NULL CHECK (version > 0),
+            time timestamptz NOT NULL DEFAULT now(),
+            who text NOT NULL,
+            note text NOT NULL,
+            text text NOT NULL,
+            instance text NOT NULL,
+            PRIMARY KEY (kind, version)
+        );
+        CREATE TABLE config_instances (
+            instance text NOT NULL,
+            kind text NOT NULL,
+            version integer NOT NULL,
+            seen_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (instance, kind)
+        );
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.

@@ -1,0 +1,60 @@
+import Foundation
+import ReportDatabase
+import ScreenKit
+
+/// On `/admin` with a report database: whether this instance reaches it, a file it set aside, and
+/// every instance with the toggles version it serves; one behind the newest, or silent for more
+/// than a few seconds, is flagged.
+struct AdminInstances {
+    /// An instance not heard from for this long is flagged (they report every second).
+    static let silentAfter: TimeInterval = 5
+    let versions: ToggleVersions
+
+    func render(into writer: inout HTMLWriter) {
+        guard let shared = versions.shared else { return }
+        let status = versions.status.snapshot
+        let serving = versions.current.version
+        if !status.isReachable {
+            writer.write("<p class=\"admin__problem\" role=\"alert\" data-database=\"unreachable\">This instance cannot reach the database")
+            if let since = status.failingSince {
+                writer.write(" since ")
+                writer.text(AdminHistory.format(since))
+            }
+            writer.write(": it keeps serving version ")
+            writer.write(serving)
+            writer.write(" (kept on its disk), and applying is refused until the database answers.</p>")
+        }
+        if let conflict = status.conflict {
+            writer.write("<p class=\"admin__problem\" role=\"alert\" data-conflict>")
+            writer.text(conflict)
+            writer.write("</p>")
+        }
+        writer.write("<h2>Instances</h2>")
+        guard let servers = try? shared.servers(ToggleVersions.kind) else {
+            writer.write("<p>The list of instances needs the database.</p>")
+            return
+        }
+        let newest = max(servers.map(\.version).max() ?? 0, serving)
+        let now = Date()
+        writer.write("<table class=\"admin-instances\"><thead><tr><th scope=\"col\">Instance</th><th scope=\"col\">Serves version</th>")
+        writer.write("<th scope=\"col\">Last heard</th><th scope=\"col\">State</th></tr></thead><tbody>")
+        for server in servers {
+            let silent = now.timeIntervalSince(server.seenAt) > Self.silentAfter
+            let lags = server.version < newest
+            writer.write("<tr")
+            writer.attribute("data-instance", server.instance)
+            writer.attribute("data-version", server.version)
+            writer.write("><td>")
+            writer.text(server.instance)
+            if server.instance == versions.instance { writer.write(" (this one)") }
+            writer.write("</td><td>")
+            writer.write(server.version)
+            writer.write("</td><td>")
+            writer.text(AdminHistory.format(server.seenAt))
+            writer.write("</td><td>")
+            writer.write(silent ? "not heard from" : lags ? "lags behind" : "up to date")
+            writer.write("</td></tr>")
+        }
+        writer.write("</tbody></table>")
+    }
+}

@@ -1,0 +1,69 @@
+import Basics
+import Foundation
+import Logging
+import ReportDatabase
+import Synchronization
+
+/// With a report database: one thread that `LISTEN`s for new versions and installs each as soon
+/// as it is announced, and asks anyway once a second (a missed notification, a listener that
+/// cannot connect), saying each time which version this instance serves. While the database
+/// cannot answer the instance keeps serving what it has and retries every second.
+final class ConfigFollower: Service {
+    let name = "config follower"
+    private let versions: ToggleVersions
+    private let shared: SharedConfigVersions
+    private let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+    private let doorbell = Doorbell()
+    private let thread = Mutex<WorkerThread?>(nil)
+    /// The fallback: versions are asked for at least this often.
+    static let pollInterval = 1.0
+
+    init(versions: ToggleVersions, shared: SharedConfigVersions, logger: Logger) {
+        self.versions = versions
+        self.shared = shared
+        self.logger = logger
+    }
+
+    func start() throws {
+        let worker = try WorkerThread(name: "config-follower") { [self] in run() }
+        thread.withLock { $0 = worker }
+    }
+
+    func shutdown() {
+        stopping.store(true, ordering: .relaxed)
+        doorbell.ring()
+        thread.withLock { $0 }?.join()
+    }
+
+    private var stopped: Bool { stopping.load(ordering: .relaxed) }
+
+    private func run() {
+        var warned = false
+        while !stopped {
+            do {
+                let listener = try shared.listener()
+                defer { listener.close() }
+                try versions.catchUp()
+                if warned { logger.notice("the report database answers again; toggles follow it") }
+                warned = false
+                var asked = Date()
+                while !stopped {
+                    let announced = try listener.notifications(waitingUpTo: 0.2)
+                    if !announced.isEmpty || Date().timeIntervalSince(asked) >= Self.pollInterval {
+                        try versions.catchUp()
+                        asked = Date()
+                    }
+                }
+            } catch {
+                versions.status.failed(error)
+                if !warned {
+                    logger.warning("cannot follow the toggles' versions in the report database; serving the last one",
+                                   metadata: ["error": "\(error)"])
+                    warned = true
+                }
+                if !stopped { _ = doorbell.wait(seconds: Self.pollInterval) }
+            }
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The toggles' versions in the report database: three instances and one real PostgreSQL. An
+/// apply on one is served by every instance moments later; a stale form on another conflicts;
+/// with the database stopped an apply is refused, every instance keeps serving its version, one
+/// restarted meanwhile too, and all follow again once it is back.
+@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
+final class AdminSharedTogglesTests {
+    static let secret = "a-secret-shared-by-every-instance"
+    let postgres: TemporaryPostgres
+    let folder: TemporaryDirectory
+    var instances: [ServerProcess] = []
+
+    init() throws {
+        postgres = try TemporaryPostgres()
+        folder = try TemporaryDirectory("admin-shared")
+        for index in 0..<3 {
+            // Each instance has its own file, as on its own machine.
+            try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-\(index).json")))
+        }
+        instances = try (0..<3).map { try start($0) }
+        for instance in instances {
+            #expect(try AdminTogglesTests.eventually { try Self.version(instance) == 1 }, "every instance follows the seeded version 1")
+        }
+    }
+
+    func start(_ index: Int) throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "0", "--toggles", folder.path("toggles-\(index).json"),
+                                      "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
+                                      "--report-database", postgres.url, "--instance", "instance-\(index)"])
+    }
+
+    /// The toggles version `/admin` says the instance serves.
+    static func version(_ server: ServerProcess) throws -> Int? {
+        let html = try HTMLDocument.parse(try server.client.get("/admin").text)
+        return html.first { $0["class"] == "admin__version" }?["data-version"].flatMap { Int($0) }
+    }
+
+    @Test func anApplyOnOneInstanceIsServedByEveryInstanceAndAStaleFormElsewhereConflicts() throws {
+        let other = Browser(port: instances[1].port)
+        let (_, staleForm) = try other.page("/admin")
+        let applied = try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid everywhere", with: Browser(port: instances[0].port))
+        #expect(applied.status == 303 && applied.header("Location") == "/admin?applied=2", "\(applied.text)")
+        for (index, instance) in instances.enumerated() {
+            #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "grid" }, "instance \(index) serves the grid")
+            #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8).contains("\"defaultLayout\": \"grid\""))
+        }
+        let stale = try other.press(try AdminTogglesTests.button("Review the difference", in: staleForm), setting: ["onboarding": "true"])
+        #expect(stale.status == 409, "\(stale.text)")
+        #expect(try AdminTogglesTests.eventually {
+            let page = try instances[2].client.get("/admin").text
+            return (0..<3).allSatisfy { page.contains("data-instance=\"instance-\($0)\" data-version=\"2\"") }
+        }, "/admin lists every instance with the version it serves")
+        // A rollback on another instance is one more version, for every instance.
+        let (_, history) = try other.page("/admin/history")
+        #expect(try other.press(try AdminTogglesTests.button("Roll back to version 1", in: history), setting: ["note": "back"]).status == 303)
+        for instance in instances {
+            #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "list" })
+        }
+    }
+
+    @Test func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
+        #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
+        for instance in instances { #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "grid" }) }
+        try postgres.stop()
+        #expect(try AdminTogglesTests.eventually {
+            try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
+        }, "/metrics says the database does not answer")
+        #expect(try instances[1].client.get("/admin").text.contains("This instance cannot reach the database"))
+        let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: Browser(port: instances[1].port))
+        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.text)")
+        for instance in instances { #expect(try AdminTogglesTests.homeLayout(instance) == "grid") }
+
+        instances[2].signal(SIGTERM)
+        #expect(instances[2].waitForExit() == 0)
+        instances[2] = try start(2)
+        #expect(try AdminTogglesTests.homeLayout(instances[2]) == "grid", "restarted during the outage, it serves its last version")
+        #expect(try Self.version(instances[2]) == 2)
+
+        try postgres.start()
+        #expect(try AdminTogglesTests.eventually(within: 20) {
+            try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
+        })
+        #expect(try AdminTogglesTests.apply(["defaultLayout": "list"], note: "after the outage", with: Browser(port: instances[1].port)).status == 303)
+        for instance in instances { #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "list" }) }
+    }
+}
