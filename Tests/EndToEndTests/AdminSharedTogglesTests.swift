@@ -24,6 +24,10 @@ final class AdminSharedTogglesTests {
         for instance in instances {
             #expect(try AdminTogglesTests.eventually { try Self.version(instance) == 1 }, "every instance follows the seeded version 1")
         }
+        for index in 0..<3 {
+            #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8)
+                        == #"{"defaultLayout": "list", "onboarding": false}"#, "a file equal to the version is left as written")
+        }
     }
 
     func start(_ index: Int) throws -> ServerProcess {

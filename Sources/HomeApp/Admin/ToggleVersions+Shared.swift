@@ -98,15 +98,18 @@ extension ToggleVersions {
     }
 
     /// Writes the version to the file, loads it and records it here; a message when it could not.
+    /// A file that already holds equal toggles is left as it is (an operator's own layout of it).
     func install(_ entry: ConfigHistory.Entry) -> String? {
-        do {
-            try AtomicFile.write(Array(entry.text.utf8), to: router.path)
-        } catch {
-            logger.error("toggles version not installed", metadata: ["version": "\(entry.version)", "error": "\(error)"])
-            return "The toggles file could not be written (\(error)); the toggles in force stay."
-        }
-        if case .rejected(let error) = router.reload() {
-            return "Version \(entry.version) was written but not loaded here: \(error)"
+        if (try? Toggles(json: Data(entry.text.utf8), file: "version", layouts: nil)) != router.toggles {
+            do {
+                try AtomicFile.write(Array(entry.text.utf8), to: router.path)
+            } catch {
+                logger.error("toggles version not installed", metadata: ["version": "\(entry.version)", "error": "\(error)"])
+                return "The toggles file could not be written (\(error)); the toggles in force stay."
+            }
+            if case .rejected(let error) = router.reload() {
+                return "Version \(entry.version) was written but not loaded here: \(error)"
+            }
         }
         do {
             try history.record(entry)
