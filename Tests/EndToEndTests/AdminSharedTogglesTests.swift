@@ -19,6 +19,8 @@ final class AdminSharedTogglesTests {
         for index in 0..<3 {
             // Each instance has its own file, as on its own machine.
             try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-\(index).json")))
+            try FileManager.default.copyItem(atPath: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json").path,
+                                             toPath: folder.path("content-\(index).json"))
         }
         instances = try (0..<3).map { try start($0) }
         for instance in instances {
@@ -32,6 +34,7 @@ final class AdminSharedTogglesTests {
 
     func start(_ index: Int) throws -> ServerProcess {
         try ServerProcess(arguments: ["--port", "0", "--toggles", folder.path("toggles-\(index).json"),
+                                      "--content", folder.path("content-\(index).json"),
                                       "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
                                       "--report-database", postgres.url, "--instance", "instance-\(index)"])
     }
@@ -62,6 +65,30 @@ final class AdminSharedTogglesTests {
         #expect(try other.press(try AdminTogglesTests.button("Roll back to version 1", in: history), setting: ["note": "back"]).status == 303)
         for instance in instances {
             #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "list" })
+        }
+    }
+
+    @Test func anUploadedCatalogueOnOneInstanceIsServedByEveryInstance() throws {
+        let source = try Data(contentsOf: URL(fileURLWithPath: folder.path("content-0.json")))
+        let text = try #require(String(data: source, encoding: .utf8))
+        let changed = text.replacingOccurrences(of: "The Lighthouse Keeper's Daughter", with: "The Lighthouse Keeper's Son")
+        #expect(changed != text)
+        let browser = Browser(port: instances[0].port)
+        #expect(try AdminTogglesTests.eventually {
+            try HTMLDocument.parse(try instances[0].client.get("/admin/content").text).first { $0["class"] == "admin__version" }?["data-version"] == "1"
+        })
+        try browser.get("/admin/content")
+        let review = try browser.post("/admin/content", multipart: [("base", "1"), ("action", "review")],
+                                      files: [("catalogue", "content.json", Array(changed.utf8))])
+        #expect(review.status == 200, "\(review.text)")
+        let reviewed = try HTMLDocument.parse(review.text)
+        let apply = try #require(reviewed.all("button").first { $0.text == "Apply" })
+        #expect(try browser.press(apply, setting: ["note": "renamed"]).status == 303)
+        for (index, instance) in instances.enumerated() {
+            #expect(try AdminTogglesTests.eventually {
+                HTMLDocument.decode(try instance.client.get("/").text).contains("The Lighthouse Keeper's Son")
+            },
+                    "instance \(index) serves the new catalogue")
         }
     }
 

@@ -27,6 +27,7 @@ struct AdminContent {
             writer.write("<p>")
             writer.write(versions.store.catalog.items.count)
             writer.write(" items in force.</p>")
+            AdminInstances(versions).render(into: &writer)
             uploadForm(base: current.version, into: &writer, context: context)
         }
     }

@@ -2,18 +2,40 @@ import Foundation
 import ReportDatabase
 import ScreenKit
 
-/// On `/admin` with a report database: whether this instance reaches it, a file it set aside, and
-/// every instance with the toggles version it serves; one behind the newest, or silent for more
-/// than a few seconds, is flagged.
+/// On `/admin` and `/admin/content` with a report database: whether this instance reaches it, a
+/// file it set aside, and every instance with the version it serves; one behind the newest, or
+/// silent for more than a few seconds, is flagged.
 struct AdminInstances {
     /// An instance not heard from for this long is flagged (they report every second).
     static let silentAfter: TimeInterval = 5
-    let versions: ToggleVersions
+    let shared: SharedConfigVersions?
+    let kind: String
+    let status: ConfigSyncStatus
+    /// The version this instance serves, and its name.
+    let serving: Int
+    let instance: String
+
+    init(_ versions: ToggleVersions) {
+        self.init(shared: versions.shared, kind: ToggleVersions.kind, status: versions.status, serving: versions.current.version,
+                  instance: versions.instance)
+    }
+
+    init(_ versions: ContentVersions) {
+        self.init(shared: versions.shared, kind: ContentVersions.kind, status: versions.status, serving: versions.current.version,
+                  instance: versions.instance)
+    }
+
+    init(shared: SharedConfigVersions?, kind: String, status: ConfigSyncStatus, serving: Int, instance: String) {
+        self.shared = shared
+        self.kind = kind
+        self.status = status
+        self.serving = serving
+        self.instance = instance
+    }
 
     func render(into writer: inout HTMLWriter) {
-        guard let shared = versions.shared else { return }
-        let status = versions.status.snapshot
-        let serving = versions.current.version
+        guard let shared else { return }
+        let status = self.status.snapshot
         if !status.isReachable {
             writer.write("<p class=\"admin__problem\" role=\"alert\" data-database=\"unreachable\">This instance cannot reach the database")
             if let since = status.failingSince {
@@ -30,7 +52,7 @@ struct AdminInstances {
             writer.write("</p>")
         }
         writer.write("<h2>Instances</h2>")
-        guard let servers = try? shared.servers(ToggleVersions.kind) else {
+        guard let servers = try? shared.servers(kind) else {
             writer.write("<p>The list of instances needs the database.</p>")
             return
         }
@@ -46,7 +68,7 @@ struct AdminInstances {
             writer.attribute("data-version", server.version)
             writer.write("><td>")
             writer.text(server.instance)
-            if server.instance == versions.instance { writer.write(" (this one)") }
+            if server.instance == instance { writer.write(" (this one)") }
             writer.write("</td><td>")
             writer.write(server.version)
             writer.write("</td><td>")

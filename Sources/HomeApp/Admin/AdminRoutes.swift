@@ -62,7 +62,7 @@ struct AdminRoutes {
                 writer.write("<p class=\"admin__notice\" role=\"status\">Nothing to apply: the form equals the version in force.</p>")
             }
             inForce(current, into: &writer)
-            AdminInstances(versions: versions).render(into: &writer)
+            AdminInstances(versions).render(into: &writer)
             TogglesFormView(form: form, layouts: layouts).render(into: &writer, context: context)
         }
     }

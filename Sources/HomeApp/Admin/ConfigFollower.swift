@@ -10,7 +10,7 @@ import Synchronization
 /// cannot answer the instance keeps serving what it has and retries every second.
 final class ConfigFollower: Service {
     let name = "config follower"
-    private let versions: ToggleVersions
+    private let followed: [any SharedFollowing]
     private let shared: SharedConfigVersions
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
@@ -19,8 +19,8 @@ final class ConfigFollower: Service {
     /// The fallback: versions are asked for at least this often.
     static let pollInterval = 1.0
 
-    init(versions: ToggleVersions, shared: SharedConfigVersions, logger: Logger) {
-        self.versions = versions
+    init(_ followed: [any SharedFollowing], shared: SharedConfigVersions, logger: Logger) {
+        self.followed = followed
         self.shared = shared
         self.logger = logger
     }
@@ -38,27 +38,36 @@ final class ConfigFollower: Service {
 
     private var stopped: Bool { stopping.load(ordering: .relaxed) }
 
+    /// Each kind in turn; the first failure is thrown once every kind was tried.
+    private func catchUp() throws {
+        var failure: (any Error)?
+        for versions in followed {
+            do { try versions.catchUp() } catch { failure = failure ?? error }
+        }
+        if let failure { throw failure }
+    }
+
     private func run() {
         var warned = false
         while !stopped {
             do {
                 let listener = try shared.listener()
                 defer { listener.close() }
-                try versions.catchUp()
-                if warned { logger.notice("the report database answers again; toggles follow it") }
+                try catchUp()
+                if warned { logger.notice("the report database answers again; the toggles and the catalogue follow it") }
                 warned = false
                 var asked = Date()
                 while !stopped {
                     let announced = try listener.notifications(waitingUpTo: 0.2)
                     if !announced.isEmpty || Date().timeIntervalSince(asked) >= Self.pollInterval {
-                        try versions.catchUp()
+                        try catchUp()
                         asked = Date()
                     }
                 }
             } catch {
-                versions.status.failed(error)
+                for versions in followed { versions.status.failed(error) }
                 if !warned {
-                    logger.warning("cannot follow the toggles' versions in the report database; serving the last one",
+                    logger.warning("cannot follow the versions in the report database; serving the last ones",
                                    metadata: ["error": "\(error)"])
                     warned = true
                 }

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Logging
+import ReportDatabase
 import Reporting
 import Synchronization
 
@@ -20,16 +21,25 @@ final class ContentVersions: Sendable {
     let store: ContentStore
     let history: ConfigHistory
     private let log: ReportLog
-    private let logger: Logger
-    private let serial = Mutex<Void>(())
+    let logger: Logger
+    let serial = Mutex<Void>(())
     /// The store's version last compared with the history: a cheap test for "reloaded since".
-    private let seenStoreVersion = Atomic<Int>(0)
+    let seenStoreVersion = Atomic<Int>(0)
+    /// The report database's versions (`ContentVersions+Shared`); nil: this machine's file alone.
+    let shared: SharedConfigVersions?
+    let instance: String
+    let status = ConfigSyncStatus()
+    let contacted = Atomic<Bool>(false)
 
-    init(store: ContentStore, folder: String, log: ReportLog, logger: Logger) throws(AtomicFile.Failure) {
+    init(store: ContentStore, folder: String, log: ReportLog, logger: Logger, shared: SharedConfigVersions? = nil,
+         instance: String = "") throws(AtomicFile.Failure) {
         self.store = store
         history = try ConfigHistory(folder: folder, logger: logger)
         self.log = log
         self.logger = logger
+        self.shared = shared
+        self.instance = instance
+        guard shared == nil else { return }
         try serial.withLock { _ throws(AtomicFile.Failure) in
             try recordFileIfChanged(note: history.latest == nil ? "the file at the first start" : "edited in the file")
         }
@@ -41,6 +51,7 @@ final class ContentVersions: Sendable {
 
     /// From the watcher, every second: when the store reloaded the file, a hand edit becomes a version.
     func checkFile() {
+        guard shared == nil else { return }  // the follower shares hand edits
         let version = store.version
         guard seenStoreVersion.exchange(version, ordering: .relaxed) != version else { return }
         serial.withLock { _ in
@@ -57,7 +68,7 @@ final class ContentVersions: Sendable {
     func apply(_ text: String, base: Int, who: String, note: String) -> Outcome {
         serial.withLock { _ in
             // A hand edit not yet noticed is a version too: this upload was not drawn from it.
-            try? recordFileIfChanged(note: "edited in the file")
+            if shared == nil { try? recordFileIfChanged(note: "edited in the file") }
             let current = self.current
             guard base == current.version else { return .conflict(current: current) }
             do throws(ContentCatalogError) {
@@ -66,6 +77,7 @@ final class ContentVersions: Sendable {
                 return .invalid(error)
             }
             guard text != current.text else { return .unchanged }
+            if let shared { return applyShared(text, base: base, who: who, note: note, shared: shared) }
             do {
                 try AtomicFile.write(Array(text.utf8), to: store.fileURL.path)
             } catch {
@@ -115,7 +127,7 @@ final class ContentVersions: Sendable {
         if entry.version > 1 { record(entry) }
     }
 
-    private func record(_ entry: ConfigHistory.Entry) {
+    func record(_ entry: ConfigHistory.Entry) {
         log.record(ReportEvent(Self.changedEvent, timestamp: entry.time,
                                properties: ["version": String(entry.version), "who": entry.who]))
     }

@@ -109,9 +109,11 @@ public final class HomeApplication: Service {
                                               log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
             toggleVersions = versions
             metrics.attach(versions)
-            configFollower = sharedConfig.map { ConfigFollower(versions: versions, shared: $0, logger: logger) }
-            contentVersions = try ContentVersions(store: content, folder: configuration.reportLog + "/config-history/content",
-                                                  log: reportLog, logger: logger)
+            let catalogue = try ContentVersions(store: content,
+                                                folder: configuration.reportLog + (sharedConfig == nil ? "/config-history/content" : "/config-history/shared/content"),
+                                                log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
+            contentVersions = catalogue
+            configFollower = sharedConfig.map { ConfigFollower([versions, catalogue], shared: $0, logger: logger) }
         } catch {
             throw AppError.reportLog("\(error)")
         }
