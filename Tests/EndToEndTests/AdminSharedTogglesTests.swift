@@ -11,11 +11,14 @@ final class AdminSharedTogglesTests {
     static let secret = "a-secret-shared-by-every-instance"
     let postgres: TemporaryPostgres
     let folder: TemporaryDirectory
+    /// Fixed before start, so nginx can name them.
+    let ports: [UInt16]
     var instances: [ServerProcess] = []
 
     init() throws {
         postgres = try TemporaryPostgres()
         folder = try TemporaryDirectory("admin-shared")
+        ports = try (0..<3).map { _ in try FreePort.find() }
         for index in 0..<3 {
             // Each instance has its own file, as on its own machine.
             try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-\(index).json")))
@@ -33,7 +36,7 @@ final class AdminSharedTogglesTests {
     }
 
     func start(_ index: Int) throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "0", "--toggles", folder.path("toggles-\(index).json"),
+        try ServerProcess(arguments: ["--port", "\(ports[index])", "--toggles", folder.path("toggles-\(index).json"),
                                       "--content", folder.path("content-\(index).json"),
                                       "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
                                       "--report-database", postgres.url, "--instance", "instance-\(index)"])
@@ -53,6 +56,11 @@ final class AdminSharedTogglesTests {
         for (index, instance) in instances.enumerated() {
             #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "grid" }, "instance \(index) serves the grid")
             #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8).contains("\"defaultLayout\": \"grid\""))
+        }
+        if FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary) {
+            // Behind the repository's nginx, request after request (each to the next instance): the grid every time.
+            let nginx = try TemporaryNginx(upstreams: ports)
+            for _ in 0..<9 { #expect(try HTTPClient(port: nginx.port).get("/").text.contains("class=\"home-grid")) }
         }
         let stale = try other.press(try AdminTogglesTests.button("Review the difference", in: staleForm), setting: ["onboarding": "true"])
         #expect(stale.status == 409, "\(stale.text)")
