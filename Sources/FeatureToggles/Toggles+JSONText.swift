@@ -17,8 +17,14 @@ extension Toggles {
                      "  \"onboarding\": \(onboarding),"]
         let shares = rollout.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)): \(JSONValue.number($0.value))" }
         lines.append("  \"rollout\": {" + shares.joined(separator: ", ") + "},")
+        let rampsText = ramps.enumerated().map { index, ramp in
+            let steps = ramp.steps.map { "{\"at\": \(JSONValue.quoted(Self.rampTime($0.at))), \"share\": \(JSONValue.number($0.share))}" }
+            return "    {\"layout\": \(JSONValue.quoted(ramp.layout)), \"steps\": [" + steps.joined(separator: ", ") + "]}"
+                + (index < ramps.count - 1 ? "," : "")
+        }
+        let experimentsEnd = ramps.isEmpty ? "" : ","
         if experiments.isEmpty {
-            lines.append("  \"experiments\": []")
+            lines.append("  \"experiments\": []" + experimentsEnd)
         } else {
             lines.append("  \"experiments\": [")
             for (index, experiment) in experiments.enumerated() {
@@ -35,8 +41,9 @@ extension Toggles {
                 lines.append("      ]")
                 lines.append("    }" + (index < experiments.count - 1 ? "," : ""))
             }
-            lines.append("  ]")
+            lines.append("  ]" + experimentsEnd)
         }
+        if !ramps.isEmpty { lines += ["  \"ramps\": ["] + rampsText + ["  ]"] }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
     }

@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import Foundation
 import MicroHTTP
@@ -62,6 +63,11 @@ struct AdminRoutes {
                 writer.write("<p class=\"admin__notice\" role=\"status\">Nothing to apply: the form equals the version in force.</p>")
             }
             inForce(current, into: &writer)
+            if let next = services.toggles.toggles.nextRampStep {
+                writer.write("<p class=\"admin__notice\" data-next-ramp-step>Next ramp step: ")
+                writer.text("\(next.layout) to \(JSONValue.number(next.step.share * 100))% at \(AdminHistory.format(next.step.at))")
+                writer.write(".</p>")
+            }
             AdminInstances(versions).render(into: &writer)
             TogglesFormView(form: form, layouts: layouts).render(into: &writer, context: context)
         }

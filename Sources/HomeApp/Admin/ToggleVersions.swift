@@ -94,24 +94,42 @@ final class ToggleVersions: Sendable {
                 return .invalid(error)
             }
             guard toggles != router.toggles else { return .unchanged }
-            if let shared { return applyShared(toggles, base: base, who: who, note: note, shared: shared) }
-            let text = toggles.jsonText
-            do {
-                try AtomicFile.write(Array(text.utf8), to: router.path)
-            } catch {
-                logger.error("toggles not applied", metadata: ["error": "\(error)"])
-                return .failed("The toggles file could not be written (\(error)); the toggles in force stay.")
+            return applyLocked(toggles, base: base, who: who, note: note)
+        }
+    }
+
+    /// Takes every ramp step that is due (from the watcher, once a second): a new version by
+    /// "ramp". With a database one instance wins each step; the others install it.
+    func stepRamps(now: Date = Date()) {
+        guard let next = router.toggles.nextRampStep, next.step.at <= now, shared == nil || contacted.load(ordering: .relaxed) else { return }
+        serial.withLock { _ in
+            guard let (toggles, steps) = router.toggles.steppingRamps(at: now) else { return }
+            let note = "ramp step: " + steps.map { "\($0.layout) to \(JSONValue.number($0.share * 100))%" }.joined(separator: ", ")
+            if case .applied(let entry) = applyLocked(toggles, base: current.version, who: "ramp", note: note) {
+                logger.info("ramp step applied", metadata: ["version": "\(entry.version)", "note": "\(note)"])
             }
-            router.reload()
-            do {
-                let entry = try history.append(who: who, note: note, text: text)
-                record(entry)
-                return .applied(entry)
-            } catch {
-                // The file is in force; the next check of the file records it as a hand edit.
-                logger.error("toggles applied but not recorded in the history", metadata: ["error": "\(error)"])
-                return .failed("The toggles were applied but could not be recorded in the history (\(error)).")
-            }
+        }
+    }
+
+    /// Makes `toggles` the next version after `base`; called with `serial` held.
+    private func applyLocked(_ toggles: Toggles, base: Int, who: String, note: String) -> Outcome {
+        if let shared { return applyShared(toggles, base: base, who: who, note: note, shared: shared) }
+        let text = toggles.jsonText
+        do {
+            try AtomicFile.write(Array(text.utf8), to: router.path)
+        } catch {
+            logger.error("toggles not applied", metadata: ["error": "\(error)"])
+            return .failed("The toggles file could not be written (\(error)); the toggles in force stay.")
+        }
+        router.reload()
+        do {
+            let entry = try history.append(who: who, note: note, text: text)
+            record(entry)
+            return .applied(entry)
+        } catch {
+            // The file is in force; the next check of the file records it as a hand edit.
+            logger.error("toggles applied but not recorded in the history", metadata: ["error": "\(error)"])
+            return .failed("The toggles were applied but could not be recorded in the history (\(error)).")
         }
     }
 

@@ -25,6 +25,13 @@ struct TogglesForm: Sendable {
         var isBlank: Bool { name.trimmingCharacters(in: .whitespaces).isEmpty && groups.allSatisfy(\.isBlank) }
     }
 
+    struct Ramp: Sendable {
+        var layout = ""
+        /// Each step's time and share, as typed.
+        var steps: [(at: String, share: String)] = []
+        var isBlank: Bool { steps.allSatisfy { $0.at.isEmpty && $0.share.isEmpty } }
+    }
+
     /// Most experiments and groups a post may carry; the rest is ignored (the loader has its own caps).
     static let maxRows = 64
     var defaultLayout = ""
@@ -32,6 +39,7 @@ struct TogglesForm: Sendable {
     /// Layout → share as typed.
     var rollout: [String: String] = [:]
     var experiments: [Experiment] = []
+    var ramps: [Ramp] = []
     /// The version the form was drawn from.
     var base = 0
     var note = ""
@@ -47,6 +55,9 @@ struct TogglesForm: Sendable {
                 Group(name: group.name, weight: JSONValue.number(group.weight), layout: group.layout ?? "",
                       onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "")
             })
+        }
+        ramps = toggles.ramps.map { ramp in
+            Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), JSONValue.number($0.share)) })
         }
         self.base = base
     }
@@ -69,6 +80,18 @@ struct TogglesForm: Sendable {
             }
             if form["\(path).remove"] == "true" { experiment = Experiment() }
             experiments.append(experiment)
+        }
+        for index in 0..<Self.maxRows {
+            let path = "ramps[\(index)]"
+            guard let layout = form["\(path).layout"] else { break }
+            var ramp = Ramp(layout: layout)
+            for stepIndex in 0..<Self.maxRows {
+                let stepPath = "\(path).steps[\(stepIndex)]"
+                guard let at = form["\(stepPath).at"] else { break }
+                ramp.steps.append((at.trimmingCharacters(in: .whitespaces), form["\(stepPath).share"]?.trimmingCharacters(in: .whitespaces) ?? ""))
+            }
+            if form["\(path).remove"] == "true" { ramp = Ramp() }
+            ramps.append(ramp)
         }
         base = Int(form["base"] ?? "") ?? -1
         note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -100,12 +123,27 @@ struct TogglesForm: Sendable {
                          return .object(members)
                      })])
         })
+        let keptRamps = self.keptRamps
+        if !keptRamps.isEmpty {
+            root["ramps"] = .array(keptRamps.map { kept in
+                .object(["layout": .string(kept.ramp.layout),
+                         "steps": .array(kept.steps.map { _, step in .object(["at": .string(step.at), "share": Self.number(step.share)]) })])
+            })
+        }
         return JSONValue.object(root).text
+    }
+
+    /// The ramps the JSON keeps (a ramp with every step blank is none), with the form's indexes.
+    var keptRamps: [(index: Int, ramp: Ramp, steps: [(index: Int, step: (at: String, share: String))])] {
+        ramps.enumerated().filter { !$0.element.isBlank }.map { index, ramp in
+            (index, ramp, ramp.steps.enumerated().filter { !($0.element.at.isEmpty && $0.element.share.isEmpty) }.map { ($0.offset, $0.element) })
+        }
     }
 
     /// The form field a loader message is about: its `experiments[i]` and `groups[j]` indexes
     /// counted among the kept rows, turned back into the form's.
     func formField(for field: String?) -> String? {
+        if let field, field.hasPrefix("ramps[") { return rampField(field) }
         guard let field, field.hasPrefix("experiments[") else { return field }
         let kept = keptExperiments
         var rest = Substring(field.dropFirst("experiments[".count))
@@ -117,6 +155,20 @@ struct TogglesForm: Sendable {
            groupIndex < kept[index].groups.count {
             result += ".groups[\(kept[index].groups[groupIndex].index)]"
             rest = rest[rest.index(after: groupClose)...]
+        }
+        return result + rest
+    }
+
+    private func rampField(_ field: String) -> String {
+        let kept = keptRamps
+        var rest = Substring(field.dropFirst("ramps[".count))
+        guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), index < kept.count else { return field }
+        rest = rest[rest.index(after: close)...]
+        var result = "ramps[\(kept[index].index)]"
+        if rest.hasPrefix(".steps["), let stepClose = rest.firstIndex(of: "]"),
+           let stepIndex = Int(rest[rest.index(rest.startIndex, offsetBy: ".steps[".count)..<stepClose]), stepIndex < kept[index].steps.count {
+            result += ".steps[\(kept[index].steps[stepIndex].index)]"
+            rest = rest[rest.index(after: stepClose)...]
         }
         return result + rest
     }

@@ -71,6 +71,14 @@ struct TogglesFormView {
         for (index, experiment) in experiments.enumerated() {
             self.experiment(experiment, at: index, isNew: index == experiments.count - 1, into: &writer)
         }
+        writer.write("<h2>Scheduled ramps</h2>")
+        hint("ramps", "A layout's rollout share that rises on a schedule: at each step's time (UTC) the servers make a new version with that share. Remove a ramp to stop it; the share reached stays.", into: &writer)
+        error(for: "ramps", into: &writer)
+        var ramps = form.ramps
+        ramps.append(TogglesForm.Ramp(layout: layouts.first { $0 != form.defaultLayout } ?? layouts.first ?? "", steps: [("", ""), ("", ""), ("", "")]))
+        for (index, ramp) in ramps.enumerated() {
+            self.ramp(ramp, at: index, isNew: index == ramps.count - 1, into: &writer)
+        }
         writer.write("<h2>Apply</h2>")
         textField("previewVisitor", label: "Preview for visitor id", value: form.previewVisitor,
                   hint: "Optional: a visitor id (from their cookie or the report log) to see what they would get.", into: &writer)
@@ -137,6 +145,37 @@ struct TogglesFormView {
                    options: [("", "Not set by this group")] + layouts.map { ($0, $0) }, into: &writer)
             select("\(groupPath).onboarding", label: "Onboarding notice", value: group.onboarding,
                    options: [("", "Not set by this group"), ("true", "Shown"), ("false", "Not shown")], into: &writer)
+            writer.write("</div>")
+        }
+        writer.write("</fieldset></fieldset>")
+    }
+
+    private func ramp(_ ramp: TogglesForm.Ramp, at index: Int, isNew: Bool, into writer: inout HTMLWriter) {
+        let path = "ramps[\(index)]"
+        writer.write("<fieldset class=\"admin-form__set\"")
+        writer.attribute("id", Self.id(path))
+        writer.write("><legend>")
+        writer.text(isNew ? "New ramp" : "Ramp of \(ramp.layout)")
+        writer.write("</legend>")
+        error(for: path, into: &writer)
+        select("\(path).layout", label: "Layout", value: ramp.layout, options: layouts.map { ($0, $0) }, into: &writer)
+        if !isNew {
+            writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
+            writer.attribute("name", "\(path).remove")
+            writer.write("> Stop this ramp (remove its steps to come)</label>")
+        }
+        writer.write("<fieldset class=\"admin-form__groups\"")
+        writer.attribute("id", Self.id("\(path).steps"))
+        writer.write("><legend>Steps</legend>")
+        hint("\(path).steps", "Times in order, like 2026-01-01T12:00:00Z; shares between 0 and 1. Leave a row empty for none." + (isNew ? " Leave every row empty to add no ramp." : ""), into: &writer)
+        error(for: "\(path).steps", into: &writer)
+        var steps = ramp.steps
+        if !isNew { steps.append(("", "")) }
+        for (stepIndex, step) in steps.enumerated() {
+            let stepPath = "\(path).steps[\(stepIndex)]"
+            writer.write("<div class=\"admin-form__group\">")
+            textField("\(stepPath).at", label: "Step \(stepIndex + 1) time (UTC)", value: step.at, hint: nil, into: &writer)
+            textField("\(stepPath).share", label: "Share", value: step.share, hint: nil, into: &writer, decimal: true)
             writer.write("</div>")
         }
         writer.write("</fieldset></fieldset>")

@@ -121,6 +121,7 @@ public final class HomeApplication: Service {
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions, contentVersions] in
             Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: true)
+            toggleVersions.stepRamps()
             contentVersions.checkFile()
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
