@@ -73,7 +73,8 @@ struct ServeCommand: ParsableCommand {
     @Option(help: "POST /report events an address may send at once before the rate applies.")
     var reportAddressBurst = 500
 
-    @Option(help: "The shared report database, a PostgreSQL URL (default: $DYNAMIC_HOME_DATABASE_URL): the log is shipped there and the report pages count every instance.")
+    @Option(name: [.customLong("database"), .customLong("report-database")],
+            help: "The shared database, a PostgreSQL URL (default: $DYNAMIC_HOME_DATABASE_URL): the report log is shipped there, the report pages count every instance, and the toggles' and catalogue's versions are shared by every instance. --report-database is its older name.")
     var reportDatabase: String?
 
     @Option(help: "This server's name in the report database (default: the host name and port).")
