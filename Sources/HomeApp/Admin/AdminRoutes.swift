@@ -21,6 +21,8 @@ struct AdminRoutes {
             let history = AdminHistory(routes: self, kind: kind)
             router.get(history.path) { request in try pool.respond { history.page(request) } }
         }
+        let experiments = ExperimentActions(routes: self)
+        router.get(ExperimentActions.path) { request in try pool.respond { try experiments.confirmation(request) } }
         let catalogue = AdminContent(routes: self)
         router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
         router.group(services.csrf.middleware) { posts in
@@ -30,6 +32,7 @@ struct AdminRoutes {
                 posts.post(history.rollbackPath) { request in try pool.respond { try history.rollback(request) } }
             }
             posts.post(AdminContent.path) { request in try pool.respond { try catalogue.post(request) } }
+            posts.post(ExperimentActions.path) { request in try pool.respond { try experiments.apply(request) } }
         }
     }
 
