@@ -38,7 +38,12 @@ public final class SharedConfigVersions: Sendable {
         // @unchecked: only touched with `lock` held.
         var connection: PostgresConnection?
         var migrated = false
+        var failedAt: Date?
     }
+
+    /// After a failed connection, calls fail at once for this long: a page asking for the
+    /// instances does not wait on a database that was unreachable a moment ago.
+    private let retryAfter: TimeInterval = 1
 
     public let url: String
     private let lock = Mutex(())
@@ -124,10 +129,21 @@ public final class SharedConfigVersions: Sendable {
     func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
         try lock.withLock { _ in
             if held.connection?.isUsable != true {
-                held.connection = try PostgresConnection(url: url, applicationName: "dynamic-home config")
-                if !held.migrated {
-                    try ReportSchema.migrate(held.connection!)
-                    held.migrated = true
+                held.connection = nil
+                if let failedAt = held.failedAt, Date().timeIntervalSince(failedAt) < retryAfter {
+                    throw PostgresError(.unavailable, message: "the database was unreachable moments ago")
+                }
+                do {
+                    let connection = try PostgresConnection(url: url, applicationName: "dynamic-home config")
+                    if !held.migrated {
+                        try ReportSchema.migrate(connection)
+                        held.migrated = true
+                    }
+                    held.connection = connection
+                    held.failedAt = nil
+                } catch {
+                    held.failedAt = Date()
+                    throw error
                 }
             }
             do {
