@@ -35,7 +35,7 @@ struct AdminContent {
     func post(_ request: Request) throws(HTTPError) -> Response {
         let current = versions.current
         let base = Int(request.form["base"] ?? "") ?? -1
-        let note = (request.form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try AdminNote.from(request.form)
         let upload = try self.upload(request)
         guard base == current.version else { return conflict(request, base: base, current: current) }
         do throws(ContentCatalogError) {

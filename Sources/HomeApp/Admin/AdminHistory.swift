@@ -77,7 +77,7 @@ struct AdminHistory {
         guard let version = request.form["version"].flatMap({ Int($0) }), let base = request.form["base"].flatMap({ Int($0) }) else {
             throw HTTPError(.badRequest, "A rollback names the version to go back to and the version in force.")
         }
-        let note = (request.form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try AdminNote.from(request.form)
         guard !note.isEmpty else { throw HTTPError(.badRequest, "Write a note to roll back: why, for the history.") }
         if kind == .content { return try rollbackContent(request, to: version, base: base, note: note) }
         guard let outcome = routes.versions.rollback(to: version, base: base, who: routes.who(request),

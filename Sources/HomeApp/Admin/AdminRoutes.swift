@@ -26,7 +26,7 @@ struct AdminRoutes {
         let catalogue = AdminContent(routes: self)
         router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
         router.group(services.csrf.middleware) { posts in
-            posts.post("/admin/toggles") { request in try pool.respond { [self] in post(request) } }
+            posts.post("/admin/toggles") { request in try pool.respond { [self] in try post(request) } }
             for kind in [AdminHistory.Kind.toggles, .content] {
                 let history = AdminHistory(routes: self, kind: kind)
                 posts.post(history.rollbackPath) { request in try pool.respond { try history.rollback(request) } }
@@ -77,7 +77,8 @@ struct AdminRoutes {
     }
 
     /// "Review" shows the difference and a preview; "Apply" makes the form the next version.
-    func post(_ request: Request) -> Response {
+    func post(_ request: Request) throws(HTTPError) -> Response {
+        _ = try AdminNote.from(request.form)
         let form = TogglesForm(request.form, layouts: layouts)
         let current = versions.current
         guard form.base == current.version else { return conflict(request, form: form, current: current) }

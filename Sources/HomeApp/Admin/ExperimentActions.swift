@@ -86,7 +86,7 @@ struct ExperimentActions {
         let form = request.form
         let share = form["share"].flatMap { $0.isEmpty ? nil : $0 }
         let action = try Self.action(form["experiment"], form["action"], form["group"], share)
-        let note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try AdminNote.from(form)
         guard !note.isEmpty else { throw HTTPError(.badRequest, "Write a note: why, for the history. Nothing was applied.") }
         let proposed = try Self.proposed(action, from: routes.services.toggles.toggles)
         switch routes.versions.apply(proposed.jsonText, base: Int(form["base"] ?? "") ?? -1, who: routes.who(request), note: note) {

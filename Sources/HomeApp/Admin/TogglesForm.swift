@@ -63,7 +63,11 @@ struct TogglesForm: Sendable {
     }
 
     /// The form as posted.
-    init(_ form: FormFields, layouts: [String]) {
+    init(_ fields: FormFields, layouts: [String]) {
+        // Each name's first value, looked up once: the rows below ask for thousands of names at most.
+        var firsts: [String: String] = [:]
+        for field in fields where field.filename == nil && firsts[field.name] == nil { firsts[field.name] = field.value }
+        let form = firsts
         defaultLayout = form["defaultLayout"] ?? ""
         onboarding = form["onboarding"] == "true"
         for layout in layouts { rollout[layout] = form["rollout.\(layout)"]?.trimmingCharacters(in: .whitespaces) ?? "" }
