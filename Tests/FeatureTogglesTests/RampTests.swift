@@ -53,3 +53,15 @@ import Testing
         #expect(throws: TogglesError.self) { try toggles.checkLayouts(["list", "grid"], file: "t.json") }
     }
 }
+
+/// A step raises a share without moving anyone who had the layout: the rollout position is stable.
+@Suite struct RampStabilityTests {
+    @Test func raisingTheGridsShareKeepsEveryoneWhoHadIt() throws {
+        let before = FeatureDecisions(toggles: try RampTests.toggles(#"{"rollout": {"grid": 0.25, "list": 0.1}}"#))
+        let after = FeatureDecisions(toggles: try RampTests.toggles(#"{"rollout": {"grid": 0.5, "list": 0.1}}"#))
+        let visitors = (0..<20_000).map { "visitor-\($0)" }
+        let hadGrid = visitors.filter { before.rolloutLayout(for: $0) == "grid" }
+        #expect(hadGrid.count > 4_000)
+        #expect(hadGrid.allSatisfy { after.rolloutLayout(for: $0) == "grid" })
+    }
+}
