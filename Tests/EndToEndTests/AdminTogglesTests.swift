@@ -157,6 +157,20 @@ import TestSupport
         #expect(stale.status == 409)
     }
 
+    @Test func aRefusedHandEditIsKeptBesideTheFileWhenAnApplyReplacesIt() throws {
+        let server = try start()
+        let typo = #"{"defaultLayout": "Grid"}"#
+        try Data(typo.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        #expect(Self.eventually { server.log.contains("toggles not reloaded") }, "the watcher refused it")
+        let page = try HTMLDocument.parse(try server.client.get("/admin").text)
+        #expect(page.first { $0["data-file-problem"] != nil }?.text.contains("defaultLayout must be a layout name") == true,
+                "/admin shows the mistake, not only the log")
+        #expect(try Self.apply(["onboarding": "true"], note: "over the typo", with: Browser(port: server.port)).status == 303)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("toggles.json.rejected-") }
+        #expect(kept.count == 1)
+        #expect(try kept.first.map { try String(contentsOfFile: folder.path($0), encoding: .utf8) } == typo)
+    }
+
     @Test func aDamagedVersionIsSetAsideAndTheServerStarts() throws {
         var server = try start()
         #expect(try Self.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: server.port)).status == 303)

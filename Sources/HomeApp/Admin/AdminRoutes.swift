@@ -66,6 +66,11 @@ struct AdminRoutes {
                 writer.write("<p class=\"admin__notice\" role=\"status\">Nothing to apply: the form equals the version in force.</p>")
             }
             inForce(current, into: &writer)
+            if let problem = versions.fileProblem {
+                writer.write("<p class=\"admin__problem\" role=\"alert\" data-file-problem>The toggles file has an edit the server refused: ")
+                writer.text(problem.description)
+                writer.write(". The version in force stays; an apply from here replaces the file and keeps the edit beside it.</p>")
+            }
             if let next = services.toggles.toggles.nextRampStep {
                 writer.write("<p class=\"admin__notice\" data-next-ramp-step>Next ramp step: ")
                 writer.text("\(next.layout) to \(JSONValue.number(next.step.share * 100))% at \(AdminHistory.format(next.step.at))")

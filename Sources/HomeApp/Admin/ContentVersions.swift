@@ -77,6 +77,7 @@ final class ContentVersions: Sendable {
                 return .invalid(error)
             }
             guard text != current.text else { return .unchanged }
+            keepRejectedFile()
             if let shared { return applyShared(text, base: base, who: who, note: note, shared: shared) }
             do {
                 try AtomicFile.write(Array(text.utf8), to: store.fileURL.path)
@@ -97,6 +98,19 @@ final class ContentVersions: Sendable {
                 logger.error("catalogue applied but not recorded in the history", metadata: ["error": "\(error)"])
                 return .failed("The catalogue was applied but could not be recorded in the history (\(error)).")
             }
+        }
+    }
+
+    /// A file the loader refused is about to be replaced: its text is kept beside it, as the toggles' is.
+    private func keepRejectedFile() {
+        guard let data = FileManager.default.contents(atPath: store.fileURL.path),
+              (try? ContentCatalog.decode(data, file: "file", publicDirectory: store.publicDirectory)) == nil else { return }
+        let aside = store.fileURL.path + ".rejected-\(Int(Date().timeIntervalSince1970))"
+        do {
+            try AtomicFile.write(Array(data), to: aside)
+            logger.notice("the content file held a refused edit; kept beside it before replacing it", metadata: ["kept": "\(aside)"])
+        } catch {
+            logger.error("a refused edit of the content file could not be kept", metadata: ["error": "\(error)"])
         }
     }
 

@@ -113,6 +113,7 @@ final class ToggleVersions: Sendable {
 
     /// Makes `toggles` the next version after `base`; called with `serial` held.
     private func applyLocked(_ toggles: Toggles, base: Int, who: String, note: String) -> Outcome {
+        keepRejectedFile()
         if let shared { return applyShared(toggles, base: base, who: who, note: note, shared: shared) }
         let text = toggles.jsonText
         do {
@@ -130,6 +131,32 @@ final class ToggleVersions: Sendable {
             // The file is in force; the next check of the file records it as a hand edit.
             logger.error("toggles applied but not recorded in the history", metadata: ["error": "\(error)"])
             return .failed("The toggles were applied but could not be recorded in the history (\(error)).")
+        }
+    }
+
+    /// Why the loader refuses the file as it is now (a hand edit with a mistake), nil when it takes it.
+    var fileProblem: TogglesError? {
+        do {
+            _ = try Toggles(json: try Data(contentsOf: URL(fileURLWithPath: router.path)), file: router.path, layouts: router.layouts)
+            return nil
+        } catch let error as TogglesError {
+            return error
+        } catch {
+            return TogglesError(file: router.path, field: nil, reason: "cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// A file the loader refused (a hand edit with a mistake) is about to be replaced: its text is
+    /// kept beside it, `toggles.json.rejected-<time>`, so nothing typed is lost.
+    func keepRejectedFile() {
+        guard let data = FileManager.default.contents(atPath: router.path),
+              (try? Toggles(json: data, file: "file", layouts: router.layouts)) == nil else { return }
+        let aside = router.path + ".rejected-\(Int(Date().timeIntervalSince1970))"
+        do {
+            try AtomicFile.write(Array(data), to: aside)
+            logger.notice("the toggles file held a refused edit; kept beside it before replacing it", metadata: ["kept": "\(aside)"])
+        } catch {
+            logger.error("a refused edit of the toggles file could not be kept", metadata: ["error": "\(error)"])
         }
     }
 
