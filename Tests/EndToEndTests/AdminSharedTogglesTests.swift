@@ -100,6 +100,25 @@ final class AdminSharedTogglesTests {
         }
     }
 
+    @Test func aFileEditedWhileStoppedAndNewerThanTheDatabaseIsSetAsideAndShownNotPushed() throws {
+        instances[2].signal(SIGTERM)
+        #expect(instances[2].waitForExit() == 0)
+        try Data(#"{"defaultLayout": "grid", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-2.json")))
+        instances[2] = try start(2)
+        #expect(try AdminTogglesTests.eventually {
+            try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil } != nil
+        }, "/admin shows the conflict")
+        let conflict = try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil }?.text ?? ""
+        #expect(conflict.contains("edited on this instance after the database's version 1"), "\(conflict)")
+        #expect(try AdminTogglesTests.homeLayout(instances[2]) == "list", "it serves the database's version")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("toggles-2.json.local-") }
+        #expect(kept.count == 1, "the edit is kept beside the file")
+        for instance in instances {
+            #expect(try Self.version(instance) == 1, "nothing was pushed to the others")
+            #expect(try AdminTogglesTests.homeLayout(instance) == "list")
+        }
+    }
+
     @Test func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
         for instance in instances { #expect(try AdminTogglesTests.eventually { try AdminTogglesTests.homeLayout(instance) == "grid" }) }
