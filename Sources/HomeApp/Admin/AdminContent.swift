@@ -10,7 +10,12 @@ struct AdminContent {
     /// The upload's body: the largest content file and room for the form's other parts.
     static let bodyLimit = ContentCatalog.maximumFileBytes + 64 * 1024
     let routes: AdminRoutes
-    let staged = StagedUploads()
+    let staged: StagedUploads
+
+    init(routes: AdminRoutes) {
+        self.routes = routes
+        staged = StagedUploads(shared: routes.content.shared)
+    }
 
     var versions: ContentVersions { routes.content }
 

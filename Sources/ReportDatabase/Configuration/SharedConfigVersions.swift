@@ -41,8 +41,9 @@ public final class SharedConfigVersions: Sendable {
         var failedAt: Date?
     }
 
-    /// After a failed connection, calls fail at once for this long: a page asking for the
-    /// instances does not wait on a database that was unreachable a moment ago.
+    /// After a failed connection, a page's questions (`servers`) fail at once for this long, so the
+    /// page does not wait on a database that was unreachable a moment ago. Applies and the follower
+    /// always try.
     private let retryAfter: TimeInterval = 1
 
     public let url: String
@@ -105,7 +106,7 @@ public final class SharedConfigVersions: Sendable {
 
     /// Every instance that said which version of `kind` it serves, by name.
     public func servers(_ kind: String) throws -> [Server] {
-        try withConnection { connection in
+        try withConnection(orFailFast: true) { connection in
             let rows = try connection.query("""
                 SELECT instance, version, extract(epoch FROM seen_at)::float8 AS t FROM config_instances
                 WHERE kind = $1 ORDER BY instance
@@ -118,6 +119,27 @@ public final class SharedConfigVersions: Sendable {
         }
     }
 
+    /// Keeps a reviewed upload for any instance to apply; uploads older than `lifetime` go.
+    public func stage(_ id: String, text: String, filename: String, lifetime: TimeInterval) throws {
+        _ = try withConnection { connection in
+            try connection.query("DELETE FROM config_uploads WHERE staged_at < now() - make_interval(secs => $1::float8)",
+                                 ["\(lifetime)"])
+            return try connection.query("INSERT INTO config_uploads (id, text, filename) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING",
+                                        [id, text, filename])
+        }
+    }
+
+    /// A reviewed upload staged by any instance within `lifetime`.
+    public func staged(_ id: String, lifetime: TimeInterval) throws -> (text: String, filename: String)? {
+        try withConnection { connection in
+            let rows = try connection.query("""
+                SELECT text, filename FROM config_uploads WHERE id = $1 AND staged_at >= now() - make_interval(secs => $2::float8)
+                """, [id, "\(lifetime)"])
+            guard rows.count == 1, let text = rows.value(0, "text"), let filename = rows.value(0, "filename") else { return nil }
+            return (text, filename)
+        }
+    }
+
     /// A connection of its own that `LISTEN`s for new versions (the schema brought up to date first).
     public func listener() throws -> PostgresConnection {
         let connection = try PostgresConnection(url: url, applicationName: "dynamic-home config")
@@ -126,11 +148,11 @@ public final class SharedConfigVersions: Sendable {
         return connection
     }
 
-    func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
+    func withConnection<T: Sendable>(orFailFast failFast: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
         try lock.withLock { _ in
             if held.connection?.isUsable != true {
                 held.connection = nil
-                if let failedAt = held.failedAt, Date().timeIntervalSince(failedAt) < retryAfter {
+                if failFast, let failedAt = held.failedAt, Date().timeIntervalSince(failedAt) < retryAfter {
                     throw PostgresError(.unavailable, message: "the database was unreachable moments ago")
                 }
                 do {

@@ -74,8 +74,9 @@ public enum ReportSchema {
             expires timestamptz NOT NULL
         );
         """,
-        // The toggles' and the catalogue's versions, one truth for every instance, and which
-        // version each instance serves (written once a second).
+        // The toggles' and the catalogue's versions, one truth for every instance, which version
+        // each instance serves (written once a second), and uploads reviewed but not yet applied
+        // (the "Apply" may reach another instance).
         """
         CREATE TABLE config_versions (
             kind text NOT NULL CHECK (kind IN ('toggles', 'content')),
@@ -93,6 +94,12 @@ public enum ReportSchema {
             version integer NOT NULL,
             seen_at timestamptz NOT NULL DEFAULT now(),
             PRIMARY KEY (instance, kind)
+        );
+        CREATE TABLE config_uploads (
+            id text PRIMARY KEY,
+            text text NOT NULL,
+            filename text NOT NULL,
+            staged_at timestamptz NOT NULL DEFAULT now()
         );
         """,
     ]
