@@ -1,4 +1,4 @@
-"""Screenshots of the home (list, grid), onboarding, the layout card and /reports at phone and laptop sizes, light and
+"""Screenshots of the home (list, grid), onboarding, the layout card, /reports and /admin at phone and laptop sizes, light and
 dark, written to the folder printed at the end of the run ($BROWSER_SCREENSHOTS, else
 BrowserTests/.screenshots). To refresh the kept set: BROWSER_SCREENSHOTS=docs/screenshots
 python3 -m pytest BrowserTests/test_screenshots.py -q
@@ -11,7 +11,7 @@ from pages import fresh
 
 SCREENS = {"home-list": ("server", "/?layout=list"), "home-grid": ("server", "/?layout=grid"),
            "onboarding": ("onboarding_server", "/"), "onboarding-layout": ("server", "/onboarding/layout"),
-           "reports": ("server", "/reports")}
+           "reports": ("server", "/reports"), "admin": ("server", "/admin")}
 # What "styled" means per screen: the layout the CSS must give these elements.
 FLEX = ("flex", "grid", "inline-flex")
 HEADER = (".app-header", "display", FLEX)
@@ -20,7 +20,8 @@ STYLED = {"home-list": [HEADER, (".list-row", "display", FLEX)],
                         (".grid-row__tiles", "overflowX", ("auto", "scroll"))],
           "onboarding": [HEADER, (".modal", "position", ("fixed",)), (".onboarding__actions", "display", FLEX)],
           "onboarding-layout": [(".onboarding__actions", "display", FLEX)],
-          "reports": [HEADER, (".reports__title", "display", FLEX)]}
+          "reports": [HEADER, (".reports__title", "display", FLEX)],
+          "admin": [HEADER, (".admin-form__set", "display", FLEX)]}
 SIZES = {"390": (390, 844, True), "1280": (1280, 800, False)}  # named as in docs/screenshots
 
 

@@ -29,13 +29,19 @@ def pages(catalog):
         "text-input-error": ("server", "/search?q=+", 400),
         "bad-layout-400": ("server", "/?layout=nope", 400),
         "not-found-404": ("server", "/long/nope", 404),
+        "admin": ("server", "/admin", 200),
+        "admin-history": ("server", "/admin/history", 200),
+        "admin-content": ("server", "/admin/content", 200),
+        "admin-content-history": ("server", "/admin/content/history", 200),
+        "admin-experiment-stop": ("server", "/admin/experiment?experiment=home-hero&action=stop", 200),
         "reports": ("server", "/reports", 200),  # last: the visits above put events in it
     }
 
 
 PAGE_NAMES = ["home-list", "home-grid", "search-results", "search-no-match", "long", "short", "stream",
               "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
-              "text-input-error", "bad-layout-400", "not-found-404", "reports"]
+              "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "admin-content",
+              "admin-content-history", "admin-experiment-stop", "reports"]
 
 
 def fetch(url):

@@ -15,7 +15,10 @@
 ///     "name": "home-hero",
 ///     "groups": ["a", "b"]
 ///   },
-///   "onboarding": true            // show the onboarding notice on a first visit; default false
+///   "onboarding": true,           // show the onboarding notice on a first visit; default false
+///   "ramps": [                    // rollout shares that rise on a schedule (see `Ramp`)
+///     {"layout": "grid", "steps": [{"at": "2026-01-01T12:00:00Z", "share": 0.25}]}
+///   ]
 /// }
 /// ```
 /// For a visitor without a layout of their own: an active experiment's layout, else their rollout
@@ -29,6 +32,8 @@ public struct Toggles: Sendable, Equatable {
     public var experiments: [Experiment]
     /// Whether first-time visitors are shown the onboarding notice (an experiment group may override it).
     public var onboarding: Bool
+    /// Rollout shares that rise on a schedule (`Ramp`); only the servers' stepping reads them.
+    public var ramps: [Ramp] = []
 
     /// Creates toggles; the defaults are those of an empty file.
     public init(defaultLayout: String = "list", rollout: [String: Double] = [:], experiments: [Experiment] = [],
@@ -60,6 +65,7 @@ public struct Toggles: Sendable, Equatable {
                 if let layout = group.layout { references.append(("experiments[\(index)].groups[\(groupIndex)].layout", layout)) }
             }
         }
+        references += ramps.enumerated().map { ("ramps[\($0.offset)].layout", $0.element.layout) }
         return references
     }
 }

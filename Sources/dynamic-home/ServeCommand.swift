@@ -74,7 +74,8 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "POST /report events an address may send at once before the rate applies; at least 1.")
     var reportAddressBurst: FlagValue = 500
 
-    @Option(help: "The shared report database, a PostgreSQL URL (default: $DYNAMIC_HOME_DATABASE_URL): the log is shipped there and the report pages count every instance.")
+    @Option(name: [.customLong("database"), .customLong("report-database")],
+            help: "The shared database, a PostgreSQL URL (default: $DYNAMIC_HOME_DATABASE_URL): the report log is shipped there, the report pages count every instance, and the toggles' and catalogue's versions are shared by every instance. --report-database is its older name.")
     var reportDatabase: String?
 
     @Option(help: "This server's name in the report database (default: the host name and port).")
@@ -151,7 +152,7 @@ struct ServeCommand: ParsableCommand {
         let signingSecret = secret ?? environment["DYNAMIC_HOME_SECRET"]
         // Behind a balancer a form may land on another instance: a random secret would refuse it.
         if database != nil, signingSecret == nil {
-            throw ValidationError("--report-database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another")
+            throw ValidationError("--database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another")
         }
         var appConfiguration = AppConfiguration(publicFolder: `public`, contentFile: content, togglesFile: toggles,
                                                 reportLog: reportLog)
@@ -183,6 +184,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.trustedProxies = settings.trustedProxies
         serverConfiguration.metrics = metrics
         serverConfiguration.errorPage = app.errorPage
+        serverConfiguration.bodyLimits = app.bodyLimits
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
         app.attach(server)
         let services = ServiceGroup([app, server], logger: logger)

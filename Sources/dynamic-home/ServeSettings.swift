@@ -51,7 +51,7 @@ struct ServeSettings {
         reportAddressRate = try command.reportAddressRate.number("--report-address-rate", 0...1_000_000, meaning: rate)
         reportAddressBurst = try command.reportAddressBurst.whole("--report-address-burst", 1...1_000_000, unit: " events")
         if command.reportDatabase?.isEmpty == true {
-            throw ValidationError("--report-database must be a PostgreSQL URL (postgresql://…), not nothing")
+            throw ValidationError("--database must be a PostgreSQL URL (postgresql://…), not nothing")
         }
         if let instance = command.instance,
            instance.isEmpty || instance.utf8.count > 128 || instance.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {

@@ -58,6 +58,25 @@ public final class Browser {
         return String(html[range.upperBound...].prefix { $0 != "\"" })
     }
 
+    /// Posts `fields` and `files` as `multipart/form-data`, with the last page's CSRF token added,
+    /// as a form with a file input does.
+    @discardableResult
+    public func post(_ target: String, multipart fields: [(String, String)],
+                     files: [(name: String, filename: String, bytes: [UInt8])]) throws -> HTTPResponse {
+        let boundary = "----TestBoundary\(UInt64.random(in: 0...UInt64.max))"
+        var body: [UInt8] = []
+        for (name, value) in fields + [("_csrf", csrfToken ?? "")] {
+            body += Array("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n".utf8)
+        }
+        for file in files {
+            body += Array(("--\(boundary)\r\nContent-Disposition: form-data; name=\"\(file.name)\"; filename=\"\(file.filename)\"\r\n"
+                           + "Content-Type: application/json\r\n\r\n").utf8)
+            body += file.bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return try send("POST", target, headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")], body: body)
+    }
+
     /// GETs a page and parses it.
     public func page(_ target: String) throws -> (response: HTTPResponse, html: HTMLElement) {
         let response = try get(target)
@@ -88,14 +107,22 @@ public final class Browser {
         return try get(String(location.prefix { $0 != "#" }))
     }
 
-    /// The fields a form submits besides its buttons: named inputs, radios and checkboxes only when checked.
+    /// The fields a form submits besides its buttons: named inputs, radios and checkboxes only when
+    /// checked, and each named select's selected option (else its first).
     public static func fields(of form: HTMLElement) -> [(String, String)] {
-        form.all("input").compactMap { input in
+        let inputs: [(String, String)] = form.all("input").compactMap { input in
             guard let name = input["name"] else { return nil }
             let type = (input["type"] ?? "text").lowercased()
             if (type == "radio" || type == "checkbox") && input["checked"] == nil { return nil }
             return (name, input["value"] ?? "")
         }
+        let selects: [(String, String)] = form.all("select").compactMap { select in
+            guard let name = select["name"] else { return nil }
+            let options = select.all("option")
+            guard let option = options.first(where: { $0["selected"] != nil }) ?? options.first else { return nil }
+            return (name, option["value"] ?? option.text)
+        }
+        return inputs + selects
     }
 
     private var cookieHeader: [(String, String)] {

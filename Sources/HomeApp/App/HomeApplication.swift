@@ -26,6 +26,12 @@ public final class HomeApplication: Service {
     private let reportPool: WorkPool
     private let compression: WorkPool
     private let reportRateLimit: ReportRateLimit
+    /// The toggles' versions: the history beside the report log, applies from `/admin`.
+    private let toggleVersions: ToggleVersions
+    /// The catalogue's versions, beside the toggles'.
+    private let contentVersions: ContentVersions
+    /// With a report database: installs the toggles' new versions as they are announced.
+    private let configFollower: ConfigFollower?
 
     /// Loads everything the app serves; a missing or invalid file fails here, before listening.
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
@@ -98,15 +104,33 @@ public final class HomeApplication: Service {
         // Reports are CPU work that can wait a little; pages get the cores first.
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, niceness: 10, logger: logger)
+        do {
+            // With a database its numbering rules, so its versions are kept apart from this machine's own.
+            let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }
+            let versions = try ToggleVersions(router: toggles,
+                                              folder: configuration.reportLog + (sharedConfig == nil ? "/config-history/toggles" : "/config-history/shared/toggles"),
+                                              log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
+            toggleVersions = versions
+            metrics.attach(versions)
+            let catalogue = try ContentVersions(store: content,
+                                                folder: configuration.reportLog + (sharedConfig == nil ? "/config-history/content" : "/config-history/shared/content"),
+                                                log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
+            contentVersions = catalogue
+            configFollower = sharedConfig.map { ConfigFollower([versions, catalogue], shared: $0, logger: logger) }
+        } catch {
+            throw AppError.reportLog("\(error)")
+        }
         let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
-        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services] in
-            Self.reloadToggles(services, onlyIfChanged: true)
+        let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions, contentVersions] in
+            Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: true)
+            toggleVersions.stepRamps()
+            contentVersions.checkFile()
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts] + (shipper.map { [$0] } ?? []),
-                                  logger: logger)
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts] + (shipper.map { [$0] } ?? [])
+                                  + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 
     /// Every route of the app.
@@ -118,13 +142,15 @@ public final class HomeApplication: Service {
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
-        // Every page of the report log (`/reports*`) and `/metrics` behind one access check; not the
-        // sign-in. The JSON ones answer every error, the check's too, as JSON.
+        // Every page of the report log (`/reports*`), `/metrics` and `/admin` behind one access check;
+        // not the sign-in. The JSON ones answer every error, the check's too, as JSON.
         router.group([JSONErrors.middleware(logger: services.logger), reportAccess.middleware]) { reports in
             ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
                          limit: reportRateLimit).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
+            AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportAccess,
+                        pool: reportPool).register(in: &reports)
         }
         ReportSignIn(services: services, access: reportAccess).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
@@ -133,6 +159,9 @@ public final class HomeApplication: Service {
         }
         return router
     }
+
+    /// Paths whose request body may be larger than the server's default: the catalogue upload.
+    public var bodyLimits: [String: Int] { [AdminContent.path: AdminContent.bodyLimit] }
 
     /// Gives `/metrics` the server's counters (requests, latency, connections).
     public func attach(_ server: Server) { metrics.attach(server) }
@@ -153,7 +182,8 @@ public final class HomeApplication: Service {
     /// SIGHUP: re-read content and toggles now; a bad file keeps the old one serving.
     public func reload() {
         services.content.reload()
-        Self.reloadToggles(services, onlyIfChanged: false)
+        contentVersions.checkFile()
+        Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: false)
         services.assets.refresh()
     }
 
@@ -171,13 +201,14 @@ public final class HomeApplication: Service {
         services.reportLog.shutdown()
     }
 
-    private static func reloadToggles(_ services: AppServices, onlyIfChanged: Bool) {
+    private static func reloadToggles(_ services: AppServices, versions: ToggleVersions, onlyIfChanged: Bool) {
         let outcome = onlyIfChanged ? services.toggles.reloadIfChanged() : services.toggles.reload()
         switch outcome {
         case .rejected(let error):
             services.logger.error("toggles not reloaded; the previous ones stay", metadata: ["error": "\(error)"])
         case .reloaded:
             services.logger.info("toggles reloaded")
+            versions.fileReloaded()
         case .unchanged:
             break
         }

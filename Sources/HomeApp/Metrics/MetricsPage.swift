@@ -8,6 +8,7 @@ struct MetricsPage {
     let services: AppServices
     let server: ServerMetrics.Snapshot?
     let requestsInFlight: Int?
+    var toggleVersions: ToggleVersions? = nil
 
     func render() -> String {
         var out = MetricsText()
@@ -25,6 +26,7 @@ struct MetricsPage {
                    Double(services.toggles.version))
         out.single("dynamic_home_toggles_reload_failures_total", "counter", "Toggles reloads refused (the previous toggles kept serving).",
                    Double(services.toggles.rejectedReloads))
+        if let toggleVersions { configuration(toggleVersions, into: &out) }
         process(ProcessMetrics.read(), into: &out)
         return out.text
     }
@@ -47,6 +49,18 @@ struct MetricsPage {
                    "Body bytes of the answers held in memory (pages, JSON, errors), before compression.", Double(server.bytesSent))
         out.single("dynamic_home_http_open_connections", "gauge", "Client connections open.", Double(server.openConnections))
         out.single("dynamic_home_http_open_streams", "gauge", "Streaming answers open (the live report stream).", Double(server.openStreams))
+    }
+
+    private func configuration(_ versions: ToggleVersions, into out: inout MetricsText) {
+        out.single("dynamic_home_config_toggles_version", "gauge", "The toggles' version in force, as /admin numbers it.",
+                   Double(versions.current.version))
+        guard versions.shared != nil else { return }
+        let status = versions.status.snapshot
+        out.single("dynamic_home_config_database_reachable", "gauge",
+                   "1 while the report database answers the toggles' follower; 0 while this instance serves its last version alone.",
+                   status.isReachable ? 1 : 0)
+        out.single("dynamic_home_config_database_unreachable_seconds", "gauge", "Seconds since the report database last failed to answer, while it does.",
+                   status.failingSince.map { Date().timeIntervalSince($0) } ?? 0)
     }
 
     private func reports(into out: inout MetricsText) {

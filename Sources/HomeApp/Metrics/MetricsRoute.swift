@@ -6,6 +6,10 @@ import Synchronization
 /// app's router, so it cannot be given at init).
 final class MetricsRoute: Sendable {
     private let source = Mutex<(@Sendable () -> (ServerMetrics.Snapshot, Int))?>(nil)
+    private let versions = Mutex<ToggleVersions?>(nil)
+
+    /// The toggles' versions, for their number and whether the report database answers.
+    func attach(_ versions: ToggleVersions) { self.versions.withLock { $0 = versions } }
 
     func attach(_ server: Server) {
         source.withLock { $0 = { [weak server] in (server?.metrics() ?? .init(), server?.requestsInFlight ?? 0) } }
@@ -16,7 +20,8 @@ final class MetricsRoute: Sendable {
         router.get("/metrics") { [self] _ in
             try pool.respond { [self] in
                 let server = source.withLock { $0 }?()
-                let text = MetricsPage(services: services, server: server?.0, requestsInFlight: server?.1).render()
+                let text = MetricsPage(services: services, server: server?.0, requestsInFlight: server?.1,
+                                       toggleVersions: versions.withLock { $0 }).render()
                 return Response(headers: Headers([("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
                                                   ("Cache-Control", "no-store")]),
                                 body: .bytes(Array(text.utf8)))

@@ -20,6 +20,8 @@ final class RequestState {
     var chunkedBodyArriving = false
     /// The form body could not be decoded; answered once it has finished arriving.
     var formIsMalformed = false
+    /// The largest body this request's path takes (`ServerConfiguration.bodyLimits`).
+    var bodyLimit = 0
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
     /// Came through a trusted proxy over HTTPS: a later answer is secured like an immediate one.

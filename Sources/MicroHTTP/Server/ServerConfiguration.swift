@@ -26,6 +26,9 @@ public struct ServerConfiguration: Sendable {
     public var queryArgumentLimit = 100
     /// The largest request body accepted; larger ones get 413.
     public var bodyLimit = 1024 * 1024
+    /// Paths (as sent, without the query) that take a body of another size than `bodyLimit`,
+    /// with that size: an upload form's action.
+    public var bodyLimits: [String: Int] = [:]
     /// How long shutdown waits for requests in flight.
     public var shutdownGracePeriod: Duration = .seconds(10)
     /// Renders the page of every error answer (404, 405, 413, 500, a thrown `HTTPError`).
@@ -37,4 +40,10 @@ public struct ServerConfiguration: Sendable {
     /// Count requests, latency and connections for `/metrics` (off only to measure what it costs).
     public var metrics = true
     public init() {}
+
+    /// The largest body a request for `target` may carry.
+    func bodyLimit(for target: String?) -> Int {
+        guard !bodyLimits.isEmpty, let target else { return bodyLimit }
+        return bodyLimits[String(target.prefix { $0 != "?" })] ?? bodyLimit
+    }
 }

@@ -60,7 +60,7 @@ final class ServerCore: Sendable {
         if uploadSize.pointee > 0 {
             if let upload {
                 context.receivedBytes += upload.count
-                if context.receivedBytes > configuration.bodyLimit { return refuseLongBody(connection, context) }
+                if context.receivedBytes > context.bodyLimit { return refuseLongBody(connection, context) }
                 consume(upload, context)
             }
             uploadSize.pointee = 0
@@ -71,6 +71,7 @@ final class ServerCore: Sendable {
 
     private func begin(_ connection: OpaquePointer, _ method: Method, version: UnsafePointer<CChar>?,
                        _ context: RequestState) -> MHD_Result {
+        context.bodyLimit = configuration.bodyLimit(for: context.rawTarget)
         if context.queryArgumentCount > configuration.queryArgumentLimit {
             logger.notice("too many query arguments", metadata: [
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
@@ -94,9 +95,9 @@ final class ServerCore: Sendable {
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
         }
-        if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > configuration.bodyLimit {
+        if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > context.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
-            return queueError(.payloadTooLarge, tooLargeMessage, for: context, on: connection)
+            return queueError(.payloadTooLarge, tooLargeMessage(context.bodyLimit), for: context, on: connection)
         }
         if method.carriesBody, MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Transfer-Encoding").cString) != nil {
             // libmicrohttpd may refuse one of its lines itself; the logger then looks for it here.
@@ -130,7 +131,7 @@ final class ServerCore: Sendable {
         logger.notice("request body too large", metadata: ["request": "\(context.id)", "bytes": "\(context.receivedBytes)"])
         bodyArrived(connection, context)
         context.status = Status.payloadTooLarge.rawValue
-        DirectAnswer.send(errorResponse(.payloadTooLarge, tooLargeMessage, id: context.id), id: context.id,
+        DirectAnswer.send(errorResponse(.payloadTooLarge, tooLargeMessage(context.bodyLimit), id: context.id), id: context.id,
                           on: dh_connection_fd(connection))
         return .NO
     }
@@ -193,8 +194,10 @@ final class ServerCore: Sendable {
         }
     }
 
-    var tooLargeMessage: String {
-        "The request body is larger than the \(configuration.bodyLimit / 1024) KiB this server accepts."
+    var tooLargeMessage: String { tooLargeMessage(configuration.bodyLimit) }
+
+    func tooLargeMessage(_ limit: Int) -> String {
+        "The request body is larger than the \(limit / 1024) KiB this server accepts."
     }
 
     private func queueError(_ status: Status, _ message: String, for context: RequestState,

@@ -74,6 +74,34 @@ public enum ReportSchema {
             expires timestamptz NOT NULL
         );
         """,
+        // The toggles' and the catalogue's versions, one truth for every instance, which version
+        // each instance serves (written once a second), and uploads reviewed but not yet applied
+        // (the "Apply" may reach another instance).
+        """
+        CREATE TABLE config_versions (
+            kind text NOT NULL CHECK (kind IN ('toggles', 'content')),
+            version integer NOT NULL CHECK (version > 0),
+            time timestamptz NOT NULL DEFAULT now(),
+            who text NOT NULL,
+            note text NOT NULL,
+            text text NOT NULL,
+            instance text NOT NULL,
+            PRIMARY KEY (kind, version)
+        );
+        CREATE TABLE config_instances (
+            instance text NOT NULL,
+            kind text NOT NULL,
+            version integer NOT NULL,
+            seen_at timestamptz NOT NULL DEFAULT now(),
+            PRIMARY KEY (instance, kind)
+        );
+        CREATE TABLE config_uploads (
+            id text PRIMARY KEY,
+            text text NOT NULL,
+            filename text NOT NULL,
+            staged_at timestamptz NOT NULL DEFAULT now()
+        );
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.

@@ -72,6 +72,7 @@ final class ExperimentsScreenView: RootView {
             writer.write("</p>")
         }
         table(result, heading: heading, into: &writer)
+        ExperimentActions.render(result, into: &writer)
         RateChart.render(result, into: &writer)
         writer.write("</section>")
     }

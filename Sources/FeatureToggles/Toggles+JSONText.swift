@@ -1,0 +1,50 @@
+import Basics
+import Foundation
+
+extension Toggles {
+    /// Parses and validates toggles as the file loader does, layouts included: what an apply
+    /// from the admin pages must pass before it is written.
+    public init(json: Data, file: String, layouts: [String]?) throws(TogglesError) {
+        try self.init(json: json, file: file)
+        if let layouts { try checkLayouts(layouts, file: file) }
+    }
+
+    /// The toggles as the file the admin pages write: every field in the newer form, in a fixed
+    /// order, one group a line, so two versions compare line by line. Reading it back gives
+    /// equal toggles.
+    public var jsonText: String {
+        var lines = ["{", "  \"defaultLayout\": \(JSONValue.quoted(defaultLayout)),",
+                     "  \"onboarding\": \(onboarding),"]
+        let shares = rollout.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)): \(JSONValue.number($0.value))" }
+        lines.append("  \"rollout\": {" + shares.joined(separator: ", ") + "},")
+        let rampsText = ramps.enumerated().map { index, ramp in
+            let steps = ramp.steps.map { "{\"at\": \(JSONValue.quoted(Self.rampTime($0.at))), \"share\": \(JSONValue.number($0.share))}" }
+            return "    {\"layout\": \(JSONValue.quoted(ramp.layout)), \"steps\": [" + steps.joined(separator: ", ") + "]}"
+                + (index < ramps.count - 1 ? "," : "")
+        }
+        let experimentsEnd = ramps.isEmpty ? "" : ","
+        if experiments.isEmpty {
+            lines.append("  \"experiments\": []" + experimentsEnd)
+        } else {
+            lines.append("  \"experiments\": [")
+            for (index, experiment) in experiments.enumerated() {
+                lines.append("    {")
+                lines.append("      \"name\": \(JSONValue.quoted(experiment.name)),")
+                lines.append("      \"active\": \(experiment.active),")
+                lines.append("      \"groups\": [")
+                for (groupIndex, group) in experiment.groups.enumerated() {
+                    var fields = ["\"name\": \(JSONValue.quoted(group.name))", "\"weight\": \(JSONValue.number(group.weight))"]
+                    if let layout = group.layout { fields.append("\"layout\": \(JSONValue.quoted(layout))") }
+                    if let onboarding = group.onboarding { fields.append("\"onboarding\": \(onboarding)") }
+                    lines.append("        {" + fields.joined(separator: ", ") + "}" + (groupIndex < experiment.groups.count - 1 ? "," : ""))
+                }
+                lines.append("      ]")
+                lines.append("    }" + (index < experiments.count - 1 ? "," : ""))
+            }
+            lines.append("  ]" + experimentsEnd)
+        }
+        if !ramps.isEmpty { lines += ["  \"ramps\": ["] + rampsText + ["  ]"] }
+        lines.append("}")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import MicroHTTP
+import ScreenKit
+
+/// `/admin/content`: the catalogue replaced by an upload, checked as at start (the same
+/// messages, at most the same 4 MiB: 413 over it), reviewed as items added, removed and changed,
+/// and applied with a note as the next version.
+struct AdminContent {
+    static let path = "/admin/content"
+    /// The upload's body: the largest content file and room for the form's other parts.
+    static let bodyLimit = ContentCatalog.maximumFileBytes + 64 * 1024
+    let routes: AdminRoutes
+    let staged: StagedUploads
+
+    init(routes: AdminRoutes) {
+        self.routes = routes
+        staged = StagedUploads(shared: routes.content.shared)
+    }
+
+    var versions: ContentVersions { routes.content }
+
+    func page(_ request: Request) -> Response {
+        let current = versions.current
+        let applied = request.query["applied"].flatMap { Int($0) }
+        return routes.page(request, title: "Catalogue", section: .content) { [self] writer, context in
+            if let applied {
+                writer.write("<p class=\"admin__notice\" role=\"status\">Version ")
+                writer.write(applied)
+                writer.write(" applied.</p>")
+            }
+            routes.inForce(current, history: versions.history, historyPath: AdminSection.contentHistory.path, into: &writer)
+            writer.write("<p>")
+            writer.write(versions.store.catalog.items.count)
+            writer.write(" items in force.</p>")
+            AdminInstances(versions).render(into: &writer)
+            uploadForm(base: current.version, into: &writer, context: context)
+        }
+    }
+
+    func post(_ request: Request) throws(HTTPError) -> Response {
+        let current = versions.current
+        let base = Int(request.form["base"] ?? "") ?? -1
+        let note = try AdminNote.from(request.form)
+        let upload = try self.upload(request)
+        guard base == current.version else { return conflict(request, base: base, current: current) }
+        do throws(ContentCatalogError) {
+            _ = try ContentVersions.validate(upload.text, store: versions.store)
+        } catch {
+            let message = ContentCatalogError(file: upload.filename, itemIndex: error.itemIndex, field: error.field,
+                                              problem: error.problem).description
+            return routes.page(request, title: "Catalogue", section: .content, status: .badRequest) { [self] writer, context in
+                writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: ")
+                writer.text(message)
+                writer.write("</p></div>")
+                uploadForm(base: current.version, into: &writer, context: context)
+            }
+        }
+        let isApply = request.form["action"] == "apply"
+        if isApply, !note.isEmpty {
+            switch versions.apply(upload.text, base: base, who: routes.who(request), note: note) {
+            case .applied(let entry):
+                if let id = request.form["staged"] { staged.remove(id) }
+                return routes.services.visit(request).redirect(to: "\(Self.path)?applied=\(entry.version)")
+            case .unchanged:
+                return routes.services.visit(request).redirect(to: Self.path)
+            case .conflict(let newer):
+                return conflict(request, base: base, current: newer)
+            case .invalid(let error):
+                throw HTTPError(.badRequest, "Nothing was applied: \(error)")
+            case .failed(let message):
+                throw HTTPError(.serviceUnavailable, message)
+            }
+        }
+        let id = request.form["staged"] ?? staged.stage(upload.text, filename: upload.filename)
+        return routes.page(request, title: "Review the catalogue", section: .content, status: isApply ? .badRequest : .ok) { [self] writer, context in
+            routes.inForce(current, history: versions.history, historyPath: AdminSection.contentHistory.path, into: &writer)
+            writer.write("<h2>Difference from version ")
+            writer.write(current.version)
+            writer.write("</h2>")
+            if let diff = ContentDiff(from: current.text, to: upload.text) {
+                diff.render(into: &writer)
+            } else {
+                LineDiffView.render(LineDiff(from: current.text, to: upload.text), label: "Difference from the version in force", into: &writer)
+            }
+            writer.write("<form class=\"admin-form\" method=\"post\"")
+            writer.urlAttribute("action", Self.path)
+            writer.write(">")
+            writer.csrfField(context)
+            writer.write("<input type=\"hidden\" name=\"base\"")
+            writer.attribute("value", current.version)
+            writer.write("><input type=\"hidden\" name=\"staged\"")
+            writer.attribute("value", id)
+            writer.write(">")
+            noteField(missing: isApply, into: &writer)
+            writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"apply\">Apply</button></div></form>")
+        }
+    }
+
+    /// The uploaded file, or the staged upload a review page names.
+    private func upload(_ request: Request) throws(HTTPError) -> (text: String, filename: String) {
+        if let id = request.form["staged"] {
+            guard let upload = staged.upload(id) else {
+                throw HTTPError(.badRequest, "That upload is no longer kept (after 30 minutes, or four newer uploads). Upload the file again.")
+            }
+            return upload
+        }
+        guard let file = request.form.file("catalogue"), !file.bytes.isEmpty else {
+            throw HTTPError(.badRequest, "Choose a content file to upload.")
+        }
+        let name = String((file.filename ?? "upload").prefix(100))
+        guard file.bytes.count <= ContentCatalog.maximumFileBytes else {
+            throw HTTPError(.payloadTooLarge, ContentCatalogError(file: name, problem: "is larger than the \(ContentCatalog.maximumFileBytes / (1024 * 1024)) MiB a content file may have").description)
+        }
+        guard let text = String(validating: file.bytes, as: UTF8.self) else {
+            throw HTTPError(.badRequest, ContentCatalogError(file: name, problem: "is not UTF-8 text").description)
+        }
+        return (text, name)
+    }
+
+    private func conflict(_ request: Request, base: Int, current: ConfigHistory.Entry) -> Response {
+        let drawnFrom = versions.history.entry(base)
+        return routes.page(request, title: "Changed since your form", section: .content, status: .conflict) { [self] writer, context in
+            writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: your form was drawn from version ")
+            writer.write(base)
+            writer.write(", and version ")
+            writer.write(current.version)
+            writer.write(" is in force now.</p></div>")
+            if let drawnFrom, let diff = ContentDiff(from: drawnFrom.text, to: current.text) {
+                writer.write("<h2>What changed since your form</h2>")
+                diff.render(into: &writer)
+            }
+            uploadForm(base: current.version, into: &writer, context: context)
+        }
+    }
+
+    private func uploadForm(base: Int, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write("<form class=\"admin-form\" method=\"post\" enctype=\"multipart/form-data\"")
+        writer.urlAttribute("action", Self.path)
+        writer.write(">")
+        writer.csrfField(context)
+        writer.write("<input type=\"hidden\" name=\"base\"")
+        writer.attribute("value", base)
+        writer.write("><div class=\"admin-form__field\"><label for=\"field-catalogue\">Content file</label>")
+        writer.write("<input type=\"file\" id=\"field-catalogue\" name=\"catalogue\" accept=\"application/json,.json\" required aria-describedby=\"field-catalogue-hint\">")
+        writer.write("<p class=\"admin-form__hint\" id=\"field-catalogue-hint\">A catalogue as in Config/content.json, at most 4 MiB: checked as at start (every item's fields, unique ids, images present).</p></div>")
+        writer.write("<div class=\"admin-form__actions\"><button class=\"button button--secondary\" type=\"submit\" name=\"action\" value=\"review\">Review the difference</button></div></form>")
+    }
+
+    private func noteField(missing: Bool, into writer: inout HTMLWriter) {
+        writer.write("<div class=\"admin-form__field\"><label for=\"field-note\">Note</label><input type=\"text\" id=\"field-note\" name=\"note\" maxlength=\"500\" required")
+        writer.attribute("aria-describedby", "field-note-hint" + (missing ? " field-note-error" : ""))
+        if missing { writer.write(" aria-invalid=\"true\"") }
+        writer.write("><p class=\"admin-form__hint\" id=\"field-note-hint\">Required to apply: why this change, for the history.</p>")
+        if missing { writer.write("<p class=\"field__error\" id=\"field-note-error\">Write a note to apply.</p>") }
+        writer.write("</div>")
+    }
+}

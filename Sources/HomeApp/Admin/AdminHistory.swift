@@ -1,0 +1,165 @@
+import FeatureToggles
+import Foundation
+import MicroHTTP
+import ScreenKit
+
+/// `/admin/history` and `/admin/content/history`: the toggles' or the catalogue's versions,
+/// newest first, each with its difference from the one before and a rollback form (a new version
+/// equal to it, under the same conflict rule as an apply).
+struct AdminHistory {
+    enum Kind { case toggles, content }
+
+    /// Versions shown, newest first (each diff reads two version files).
+    static let shown = 50
+    let routes: AdminRoutes
+    let kind: Kind
+
+    var section: AdminSection { kind == .toggles ? .history : .contentHistory }
+    var path: String { section.path }
+    var rollbackPath: String { kind == .toggles ? "/admin/toggles/rollback" : "/admin/content/rollback" }
+    var history: ConfigHistory { kind == .toggles ? routes.versions.history : routes.content.history }
+    var current: ConfigHistory.Entry { kind == .toggles ? routes.versions.current : routes.content.current }
+
+    func page(_ request: Request) -> Response {
+        let history = self.history
+        let all = history.all
+        let current = self.current
+        let applied = request.query["applied"].flatMap { Int($0) }
+        let recent = Array(all.suffix(Self.shown).reversed())
+        var texts: [Int: String] = [:]
+        for summary in recent {
+            for version in [summary.version, previous(of: summary.version, in: all)].compactMap({ $0 }) where texts[version] == nil {
+                texts[version] = history.entry(version)?.text
+            }
+        }
+        return routes.page(request, title: section.label, section: section) { [self] writer, context in
+            if let applied {
+                writer.write("<p class=\"admin__notice\" role=\"status\">Version ")
+                writer.write(applied)
+                writer.write(" applied.</p>")
+            }
+            writer.write(kind == .toggles ? "<p>Every version of the toggles, from the admin pages or edits of the file. "
+                         : "<p>Every version of the catalogue, from uploads or edits of the file. ")
+            if all.count > Self.shown {
+                writer.write("The newest ")
+                writer.write(Self.shown)
+                writer.write(" of ")
+                writer.write(all.count)
+                writer.write(" are shown.")
+            }
+            writer.write("</p><ol class=\"admin-history\" reversed>")
+            for summary in recent {
+                writer.write("<li class=\"admin-history__version\"")
+                writer.attribute("id", "version-\(summary.version)")
+                writer.attribute("value", summary.version)
+                writer.write("><h2>Version ")
+                writer.write(summary.version)
+                if summary.version == current.version { writer.write(" (in force)") }
+                writer.write("</h2><p>")
+                Self.describe(summary, into: &writer)
+                writer.write("</p>")
+                if let text = texts[summary.version] {
+                    let before = previous(of: summary.version, in: all).flatMap { texts[$0] } ?? ""
+                    if kind == .content, let diff = ContentDiff(from: before.isEmpty ? #"{"items": []}"# : before, to: text) {
+                        diff.render(into: &writer)
+                    } else {
+                        LineDiffView.render(LineDiff(from: before, to: text), label: "Changes in version \(summary.version)", into: &writer)
+                    }
+                }
+                if summary.version != current.version { rollbackForm(summary.version, base: current.version, into: &writer, context: context) }
+                writer.write("</li>")
+            }
+            writer.write("</ol>")
+        }
+    }
+
+    func rollback(_ request: Request) throws(HTTPError) -> Response {
+        guard let version = request.form["version"].flatMap({ Int($0) }), let base = request.form["base"].flatMap({ Int($0) }) else {
+            throw HTTPError(.badRequest, "A rollback names the version to go back to and the version in force.")
+        }
+        let note = try AdminNote.from(request.form)
+        guard !note.isEmpty else { throw HTTPError(.badRequest, "Write a note to roll back: why, for the history.") }
+        if kind == .content { return try rollbackContent(request, to: version, base: base, note: note) }
+        guard let outcome = routes.versions.rollback(to: version, base: base, who: routes.who(request),
+                                                      note: note) else {
+            throw HTTPError(.notFound, "There is no version \(version) of the toggles.")
+        }
+        switch outcome {
+        case .applied(let entry): return routes.services.visit(request).redirect(to: "\(path)?applied=\(entry.version)")
+        case .unchanged: return routes.services.visit(request).redirect(to: "/admin?unchanged")
+        case .conflict(let current):
+            guard let old = routes.versions.history.entry(version),
+                  let toggles = try? Toggles(json: Data(old.text.utf8), file: "toggles", layouts: nil) else {
+                throw HTTPError(.conflict, "Version \(current.version) was applied since this page was drawn; reload it.")
+            }
+            var form = TogglesForm(toggles: toggles, base: base)
+            form.note = note
+            return routes.conflict(request, form: form, current: current)
+        case .invalid(let error):
+            throw HTTPError(.badRequest, "Version \(version) cannot be applied any more: \(error.field.map { $0 + " " } ?? "")\(error.reason)")
+        case .failed(let message):
+            throw HTTPError(.serviceUnavailable, message)
+        }
+    }
+
+    private func rollbackContent(_ request: Request, to version: Int, base: Int, note: String) throws(HTTPError) -> Response {
+        guard let outcome = routes.content.rollback(to: version, base: base, who: routes.who(request), note: note) else {
+            throw HTTPError(.notFound, "There is no version \(version) of the catalogue.")
+        }
+        switch outcome {
+        case .applied(let entry): return routes.services.visit(request).redirect(to: "\(path)?applied=\(entry.version)")
+        case .unchanged: return routes.services.visit(request).redirect(to: path)
+        case .conflict(let current):
+            throw HTTPError(.conflict, "Nothing was rolled back: version \(current.version) of the catalogue was applied after this page was drawn from version \(base). Reload the history and try again.")
+        case .invalid(let error):
+            throw HTTPError(.badRequest, "Version \(version) cannot be applied any more: \(error)")
+        case .failed(let message):
+            throw HTTPError(.serviceUnavailable, message)
+        }
+    }
+
+    private func previous(of version: Int, in all: [ConfigHistory.Summary]) -> Int? {
+        all.last { $0.version < version }?.version
+    }
+
+    private func rollbackForm(_ version: Int, base: Int, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write("<form class=\"admin-history__rollback\" method=\"post\"")
+        writer.urlAttribute("action", rollbackPath)
+        writer.write(">")
+        writer.csrfField(context)
+        writer.write("<input type=\"hidden\" name=\"version\"")
+        writer.attribute("value", version)
+        writer.write("><input type=\"hidden\" name=\"base\"")
+        writer.attribute("value", base)
+        writer.write("><label")
+        writer.attribute("for", "rollback-note-\(version)")
+        writer.write(">Note</label><input type=\"text\" name=\"note\" required maxlength=\"500\"")
+        writer.attribute("id", "rollback-note-\(version)")
+        writer.write("><button class=\"button button--secondary\" type=\"submit\">Roll back to version ")
+        writer.write(version)
+        writer.write("</button></form>")
+    }
+
+    /// "<time> by <who>: <note>".
+    static func describe(_ summary: ConfigHistory.Summary, into writer: inout HTMLWriter) {
+        writer.write("<time")
+        writer.attribute("datetime", ISO8601DateFormatter().string(from: summary.time))
+        writer.write(">")
+        writer.text(Self.format(summary.time))
+        writer.write("</time> by <span class=\"admin__who\">")
+        writer.text(summary.who)
+        writer.write("</span>")
+        if !summary.note.isEmpty {
+            writer.write(": ")
+            writer.text(summary.note)
+        }
+    }
+
+    static func format(_ time: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
+        return formatter.string(from: time)
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import ReportDatabase
+import ScreenKit
+
+/// On `/admin` and `/admin/content` with a report database: whether this instance reaches it, a
+/// file it set aside, and every instance with the version it serves; one behind the newest, or
+/// silent for more than a few seconds, is flagged.
+struct AdminInstances {
+    /// An instance not heard from for this long is flagged (they report every second).
+    static let silentAfter: TimeInterval = 5
+    let shared: SharedConfigVersions?
+    let kind: String
+    let status: ConfigSyncStatus
+    /// The version this instance serves, and its name.
+    let serving: Int
+    let instance: String
+
+    init(_ versions: ToggleVersions) {
+        self.init(shared: versions.shared, kind: ToggleVersions.kind, status: versions.status, serving: versions.current.version,
+                  instance: versions.instance)
+    }
+
+    init(_ versions: ContentVersions) {
+        self.init(shared: versions.shared, kind: ContentVersions.kind, status: versions.status, serving: versions.current.version,
+                  instance: versions.instance)
+    }
+
+    init(shared: SharedConfigVersions?, kind: String, status: ConfigSyncStatus, serving: Int, instance: String) {
+        self.shared = shared
+        self.kind = kind
+        self.status = status
+        self.serving = serving
+        self.instance = instance
+    }
+
+    func render(into writer: inout HTMLWriter) {
+        guard let shared else { return }
+        let status = self.status.snapshot
+        if !status.isReachable {
+            writer.write("<p class=\"admin__problem\" role=\"alert\" data-database=\"unreachable\">This instance cannot reach the database")
+            if let since = status.failingSince {
+                writer.write(" since ")
+                writer.text(AdminHistory.format(since))
+            }
+            writer.write(": it keeps serving version ")
+            writer.write(serving)
+            writer.write(" (kept on its disk), and applying is refused until the database answers.</p>")
+        }
+        if let conflict = status.conflict {
+            writer.write("<p class=\"admin__problem\" role=\"alert\" data-conflict>")
+            writer.text(conflict)
+            writer.write("</p>")
+        }
+        writer.write("<h2>Instances</h2>")
+        guard let servers = try? shared.servers(kind) else {
+            writer.write("<p>The list of instances needs the database.</p>")
+            return
+        }
+        let newest = max(servers.map(\.version).max() ?? 0, serving)
+        let now = Date()
+        writer.write("<table class=\"admin-instances\"><thead><tr><th scope=\"col\">Instance</th><th scope=\"col\">Serves version</th>")
+        writer.write("<th scope=\"col\">Last heard</th><th scope=\"col\">State</th></tr></thead><tbody>")
+        for server in servers {
+            let silent = now.timeIntervalSince(server.seenAt) > Self.silentAfter
+            let lags = server.version < newest
+            writer.write("<tr")
+            writer.attribute("data-instance", server.instance)
+            writer.attribute("data-version", server.version)
+            writer.write("><td>")
+            writer.text(server.instance)
+            if server.instance == instance { writer.write(" (this one)") }
+            writer.write("</td><td>")
+            writer.write(server.version)
+            writer.write("</td><td>")
+            writer.text(AdminHistory.format(server.seenAt))
+            writer.write("</td><td>")
+            writer.write(silent ? "not heard from" : lags ? "lags behind" : "up to date")
+            writer.write("</td></tr>")
+        }
+        writer.write("</tbody></table>")
+    }
+}

@@ -1,0 +1,192 @@
+import Basics
+import FeatureToggles
+import Foundation
+import MicroHTTP
+import ScreenKit
+
+/// `/admin`: the toggles as a form, reviewed (difference and preview) and applied as a new
+/// version; `/admin/history`: every version, with rollback. Behind the report pages' access
+/// check (the caller's group) and, for posts, the CSRF check. The work runs on the report pool:
+/// an apply writes and syncs files.
+struct AdminRoutes {
+    let services: AppServices
+    let versions: ToggleVersions
+    let content: ContentVersions
+    let access: ReportAccess
+    let pool: WorkPool
+
+    func register(in router: inout Router) {
+        router.get("/admin") { request in try pool.respond { [self] in togglesPage(request) } }
+        for kind in [AdminHistory.Kind.toggles, .content] {
+            let history = AdminHistory(routes: self, kind: kind)
+            router.get(history.path) { request in try pool.respond { history.page(request) } }
+        }
+        let experiments = ExperimentActions(routes: self)
+        router.get(ExperimentActions.path) { request in try pool.respond { try experiments.confirmation(request) } }
+        let catalogue = AdminContent(routes: self)
+        router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
+        router.group(services.csrf.middleware) { posts in
+            posts.post("/admin/toggles") { request in try pool.respond { [self] in try post(request) } }
+            for kind in [AdminHistory.Kind.toggles, .content] {
+                let history = AdminHistory(routes: self, kind: kind)
+                posts.post(history.rollbackPath) { request in try pool.respond { try history.rollback(request) } }
+            }
+            posts.post(AdminContent.path) { request in try pool.respond { try catalogue.post(request) } }
+            posts.post(ExperimentActions.path) { request in try pool.respond { try experiments.apply(request) } }
+        }
+    }
+
+    var layouts: [String] { services.factory.names }
+
+    /// Who made a change: the operator's credential, as far as the server knows them.
+    func who(_ request: Request) -> String {
+        guard access.token != nil else { return "loopback" }
+        return ReportAccess.bearer(in: request) != nil ? "token" : "sign-in"
+    }
+
+    func page(_ request: Request, title: String, section: AdminSection, status: Status = .ok,
+              body: @escaping (inout HTMLWriter, RenderContext) -> Void) -> Response {
+        services.visit(request).page(AdminScreen(viewModel: AdminPage(title: title, section: section, body: body)),
+                                     status: status, caching: .nowhere, configuration: services.page)
+    }
+
+    /// The form for the version in force.
+    func togglesPage(_ request: Request) -> Response {
+        let current = versions.current
+        let form = TogglesForm(toggles: services.toggles.toggles, base: current.version)
+        let applied = request.query["applied"].flatMap { Int($0) }
+        let unchanged = request.query["unchanged"] != nil
+        return page(request, title: "Toggles", section: .toggles) { [self] writer, context in
+            if let applied {
+                writer.write("<p class=\"admin__notice\" role=\"status\">Version ")
+                writer.write(applied)
+                writer.write(" applied.</p>")
+            }
+            if unchanged {
+                writer.write("<p class=\"admin__notice\" role=\"status\">Nothing to apply: the form equals the version in force.</p>")
+            }
+            inForce(current, into: &writer)
+            if let problem = versions.fileProblem {
+                writer.write("<p class=\"admin__problem\" role=\"alert\" data-file-problem>The toggles file has an edit the server refused: ")
+                writer.text(problem.description)
+                writer.write(". The version in force stays; an apply from here replaces the file and keeps the edit beside it.</p>")
+            }
+            if let next = services.toggles.toggles.nextRampStep {
+                writer.write("<p class=\"admin__notice\" data-next-ramp-step>Next ramp step: ")
+                writer.text("\(next.layout) to \(JSONValue.number(next.step.share * 100))% at \(AdminHistory.format(next.step.at))")
+                writer.write(".</p>")
+            }
+            AdminInstances(versions).render(into: &writer)
+            TogglesFormView(form: form, layouts: layouts).render(into: &writer, context: context)
+        }
+    }
+
+    /// "Review" shows the difference and a preview; "Apply" makes the form the next version.
+    func post(_ request: Request) throws(HTTPError) -> Response {
+        _ = try AdminNote.from(request.form)
+        let form = TogglesForm(request.form, layouts: layouts)
+        let current = versions.current
+        guard form.base == current.version else { return conflict(request, form: form, current: current) }
+        let proposed: Toggles
+        do {
+            proposed = try Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts)
+        } catch {
+            return invalid(request, form: form, error: error)
+        }
+        let isApply = request.form["action"] == "apply"
+        if isApply, !form.note.isEmpty {
+            switch versions.apply(form.json, base: form.base, who: who(request), note: form.note) {
+            case .applied(let entry): return services.visit(request).redirect(to: "/admin?applied=\(entry.version)")
+            case .unchanged: return services.visit(request).redirect(to: "/admin?unchanged")
+            case .conflict(let newer): return conflict(request, form: form, current: newer)
+            case .invalid(let error): return invalid(request, form: form, error: error)
+            case .failed(let message):
+                return page(request, title: "Not applied", section: .toggles, status: .serviceUnavailable) { writer, _ in
+                    writer.write("<p class=\"admin__problem\" role=\"alert\">")
+                    writer.text(message)
+                    writer.write("</p>")
+                }
+            }
+        }
+        return page(request, title: "Review the change", section: .toggles, status: isApply ? .badRequest : .ok) { [self] writer, context in
+            inForce(current, into: &writer)
+            writer.write("<h2>Difference from version ")
+            writer.write(current.version)
+            writer.write("</h2>")
+            LineDiffView.render(LineDiff(from: current.text, to: proposed.jsonText), label: "Difference from the version in force",
+                                into: &writer)
+            if !form.previewVisitor.isEmpty {
+                AdminPreview(visitor: form.previewVisitor, before: services.toggles.toggles, after: proposed)
+                    .render(into: &writer)
+            }
+            TogglesFormView(form: form, layouts: layouts, offersApply: true, noteMissing: isApply).render(into: &writer, context: context)
+        }
+    }
+
+    /// A rule of the loader fails: the form again, the message beside its field; 400.
+    func invalid(_ request: Request, form: TogglesForm, error: TogglesError) -> Response {
+        page(request, title: "Toggles", section: .toggles, status: .badRequest) { [self] writer, context in
+            TogglesFormView(form: form, layouts: layouts,
+                            problem: .init(field: form.formField(for: error.field), message: error.reason))
+                .render(into: &writer, context: context)
+        }
+    }
+
+    /// The form was drawn from an older version: what changed since, what this form would change,
+    /// and the form again, now based on the version in force; 409.
+    func conflict(_ request: Request, form: TogglesForm, current: ConfigHistory.Entry) -> Response {
+        let drawnFrom = versions.history.entry(form.base)
+        var redrawn = form
+        redrawn.base = current.version
+        let proposed = (try? Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts))?.jsonText
+        return page(request, title: "Changed since your form", section: .toggles, status: .conflict) { [self] writer, context in
+            writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: your form was drawn from version ")
+            writer.write(form.base)
+            writer.write(", and version ")
+            writer.write(current.version)
+            writer.write(" is in force now.</p></div>")
+            inForce(current, into: &writer)
+            if let drawnFrom {
+                writer.write("<h2>What changed since your form</h2>")
+                LineDiffView.render(LineDiff(from: drawnFrom.text, to: current.text), label: "Changes since your form", into: &writer)
+            }
+            if let proposed {
+                writer.write("<h2>What your form would change now</h2>")
+                LineDiffView.render(LineDiff(from: current.text, to: proposed), label: "Your changes against the version in force",
+                                    into: &writer)
+            }
+            writer.write("<p>Review the form again below: applying it now replaces version ")
+            writer.write(current.version)
+            writer.write(".</p>")
+            TogglesFormView(form: redrawn, layouts: layouts).render(into: &writer, context: context)
+        }
+    }
+
+    func inForce(_ entry: ConfigHistory.Entry, into writer: inout HTMLWriter) {
+        inForce(entry, history: versions.history, historyPath: AdminSection.history.path, into: &writer)
+    }
+
+    /// "Version N, applied <time> by <who>: <note>", and the version files set aside, if any.
+    func inForce(_ entry: ConfigHistory.Entry, history: ConfigHistory, historyPath: String, into writer: inout HTMLWriter) {
+        writer.write("<p class=\"admin__version\" data-version=\"")
+        writer.write(entry.version)
+        writer.write("\">In force: version ")
+        writer.write(entry.version)
+        writer.write(", ")
+        AdminHistory.describe(ConfigHistory.Summary(version: entry.version, time: entry.time, who: entry.who, note: entry.note),
+                              into: &writer)
+        writer.write(". <a")
+        writer.urlAttribute("href", historyPath)
+        writer.write(">History</a></p>")
+        let damaged = history.damaged
+        if !damaged.isEmpty {
+            writer.write("<p class=\"admin__problem\" role=\"alert\">")
+            writer.write(damaged.count)
+            writer.write(damaged.count == 1 ? " version file could not be read and was set aside: " : " version files could not be read and were set aside: ")
+            writer.text(damaged.joined(separator: ", "))
+            writer.write(" (in ")
+            writer.text(history.folder)
+            writer.write(").</p>")
+        }
+    }
+}

@@ -1,0 +1,184 @@
+import Basics
+import FeatureToggles
+import Foundation
+import MicroHTTP
+
+/// The toggles as the admin form shows and posts them. Field names are the paths the file
+/// loader names in its messages (`rollout.grid`, `experiments[0].groups[1].weight`), so a
+/// message goes next to its field. What was typed is kept as typed; the form becomes JSON for
+/// the loader, which alone decides what is valid.
+struct TogglesForm: Sendable {
+    struct Group: Sendable {
+        var name = ""
+        var weight = ""
+        /// A layout name, or "" for none.
+        var layout = ""
+        /// "true", "false", or "" to leave it to the onboarding toggle.
+        var onboarding = ""
+        var isBlank: Bool { name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty }
+    }
+
+    struct Experiment: Sendable {
+        var name = ""
+        var active = true
+        var groups: [Group] = []
+        var isBlank: Bool { name.trimmingCharacters(in: .whitespaces).isEmpty && groups.allSatisfy(\.isBlank) }
+    }
+
+    struct Ramp: Sendable {
+        var layout = ""
+        /// Each step's time and share, as typed.
+        var steps: [(at: String, share: String)] = []
+        var isBlank: Bool { steps.allSatisfy { $0.at.isEmpty && $0.share.isEmpty } }
+    }
+
+    /// Most experiments and groups a post may carry; the rest is ignored (the loader has its own caps).
+    static let maxRows = 64
+    var defaultLayout = ""
+    var onboarding = false
+    /// Layout → share as typed.
+    var rollout: [String: String] = [:]
+    var experiments: [Experiment] = []
+    var ramps: [Ramp] = []
+    /// The version the form was drawn from.
+    var base = 0
+    var note = ""
+    var previewVisitor = ""
+
+    /// The form for `toggles`, drawn from version `base`.
+    init(toggles: Toggles, base: Int) {
+        defaultLayout = toggles.defaultLayout
+        onboarding = toggles.onboarding
+        rollout = toggles.rollout.mapValues(JSONValue.number)
+        experiments = toggles.experiments.map { experiment in
+            Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
+                Group(name: group.name, weight: JSONValue.number(group.weight), layout: group.layout ?? "",
+                      onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "")
+            })
+        }
+        ramps = toggles.ramps.map { ramp in
+            Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), JSONValue.number($0.share)) })
+        }
+        self.base = base
+    }
+
+    /// The form as posted.
+    init(_ fields: FormFields, layouts: [String]) {
+        // Each name's first value, looked up once: the rows below ask for thousands of names at most.
+        var firsts: [String: String] = [:]
+        for field in fields where field.filename == nil && firsts[field.name] == nil { firsts[field.name] = field.value }
+        let form = firsts
+        defaultLayout = form["defaultLayout"] ?? ""
+        onboarding = form["onboarding"] == "true"
+        for layout in layouts { rollout[layout] = form["rollout.\(layout)"]?.trimmingCharacters(in: .whitespaces) ?? "" }
+        for index in 0..<Self.maxRows {
+            let path = "experiments[\(index)]"
+            guard let name = form["\(path).name"] else { break }
+            var experiment = Experiment(name: name, active: form["\(path).active"] == "true")
+            for groupIndex in 0..<Self.maxRows {
+                let groupPath = "\(path).groups[\(groupIndex)]"
+                guard let groupName = form["\(groupPath).name"] else { break }
+                experiment.groups.append(Group(name: groupName, weight: form["\(groupPath).weight"]?.trimmingCharacters(in: .whitespaces) ?? "",
+                                               layout: form["\(groupPath).layout"] ?? "",
+                                               onboarding: form["\(groupPath).onboarding"] ?? ""))
+            }
+            if form["\(path).remove"] == "true" { experiment = Experiment() }
+            experiments.append(experiment)
+        }
+        for index in 0..<Self.maxRows {
+            let path = "ramps[\(index)]"
+            guard let layout = form["\(path).layout"] else { break }
+            var ramp = Ramp(layout: layout)
+            for stepIndex in 0..<Self.maxRows {
+                let stepPath = "\(path).steps[\(stepIndex)]"
+                guard let at = form["\(stepPath).at"] else { break }
+                ramp.steps.append((at.trimmingCharacters(in: .whitespaces), form["\(stepPath).share"]?.trimmingCharacters(in: .whitespaces) ?? ""))
+            }
+            if form["\(path).remove"] == "true" { ramp = Ramp() }
+            ramps.append(ramp)
+        }
+        base = Int(form["base"] ?? "") ?? -1
+        note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        previewVisitor = (form["previewVisitor"] ?? "").trimmingCharacters(in: .whitespaces)
+    }
+
+    /// The rows the JSON keeps: blank experiments and blank groups (a cleared name and nothing
+    /// else) are dropped. Indexes are the form's, for naming fields.
+    var keptExperiments: [(index: Int, experiment: Experiment, groups: [(index: Int, group: Group)])] {
+        experiments.enumerated().filter { !$0.element.isBlank }.map { index, experiment in
+            (index, experiment, experiment.groups.enumerated().filter { !$0.element.isBlank }.map { ($0.offset, $0.element) })
+        }
+    }
+
+    /// The toggles file this form stands for. A share or weight that is not a number goes in as
+    /// text, so the loader says what it says of such a file.
+    var json: String {
+        var root: [String: JSONValue] = ["defaultLayout": .string(defaultLayout), "onboarding": .bool(onboarding)]
+        var shares: [String: JSONValue] = [:]
+        for (layout, share) in rollout where !share.isEmpty { shares[layout] = Self.number(share) }
+        root["rollout"] = .object(shares)
+        root["experiments"] = .array(keptExperiments.map { kept in
+            .object(["name": .string(kept.experiment.name), "active": .bool(kept.experiment.active),
+                     "groups": .array(kept.groups.map { _, group in
+                         var members: [String: JSONValue] = ["name": .string(group.name)]
+                         if !group.weight.isEmpty { members["weight"] = Self.number(group.weight) }
+                         if !group.layout.isEmpty { members["layout"] = .string(group.layout) }
+                         if group.onboarding == "true" || group.onboarding == "false" { members["onboarding"] = .bool(group.onboarding == "true") }
+                         return .object(members)
+                     })])
+        })
+        let keptRamps = self.keptRamps
+        if !keptRamps.isEmpty {
+            root["ramps"] = .array(keptRamps.map { kept in
+                .object(["layout": .string(kept.ramp.layout),
+                         "steps": .array(kept.steps.map { _, step in .object(["at": .string(step.at), "share": Self.number(step.share)]) })])
+            })
+        }
+        return JSONValue.object(root).text
+    }
+
+    /// The ramps the JSON keeps (a ramp with every step blank is none), with the form's indexes.
+    var keptRamps: [(index: Int, ramp: Ramp, steps: [(index: Int, step: (at: String, share: String))])] {
+        ramps.enumerated().filter { !$0.element.isBlank }.map { index, ramp in
+            (index, ramp, ramp.steps.enumerated().filter { !($0.element.at.isEmpty && $0.element.share.isEmpty) }.map { ($0.offset, $0.element) })
+        }
+    }
+
+    /// The form field a loader message is about: its `experiments[i]` and `groups[j]` indexes
+    /// counted among the kept rows, turned back into the form's.
+    func formField(for field: String?) -> String? {
+        if let field, field.hasPrefix("ramps[") { return rampField(field) }
+        guard let field, field.hasPrefix("experiments[") else { return field }
+        let kept = keptExperiments
+        var rest = Substring(field.dropFirst("experiments[".count))
+        guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), index < kept.count else { return field }
+        rest = rest[rest.index(after: close)...]
+        var result = "experiments[\(kept[index].index)]"
+        if rest.hasPrefix(".groups["), let groupClose = rest.firstIndex(of: "]"),
+           let groupIndex = Int(rest[rest.index(rest.startIndex, offsetBy: ".groups[".count)..<groupClose]),
+           groupIndex < kept[index].groups.count {
+            result += ".groups[\(kept[index].groups[groupIndex].index)]"
+            rest = rest[rest.index(after: groupClose)...]
+        }
+        return result + rest
+    }
+
+    private func rampField(_ field: String) -> String {
+        let kept = keptRamps
+        var rest = Substring(field.dropFirst("ramps[".count))
+        guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), index < kept.count else { return field }
+        rest = rest[rest.index(after: close)...]
+        var result = "ramps[\(kept[index].index)]"
+        if rest.hasPrefix(".steps["), let stepClose = rest.firstIndex(of: "]"),
+           let stepIndex = Int(rest[rest.index(rest.startIndex, offsetBy: ".steps[".count)..<stepClose]), stepIndex < kept[index].steps.count {
+            result += ".steps[\(kept[index].steps[stepIndex].index)]"
+            rest = rest[rest.index(after: stepClose)...]
+        }
+        return result + rest
+    }
+
+    private static func number(_ text: String) -> JSONValue {
+        if let value = Double(text), value.isFinite { return .number(value) }
+        return .string(text)
+    }
+}

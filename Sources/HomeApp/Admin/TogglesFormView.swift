@@ -1,0 +1,256 @@
+import Foundation
+import ScreenKit
+
+/// The toggles form: every field with the rule the file loader checks beside it, and the
+/// loader's message beside the field it is about. Works without JavaScript: a blank experiment
+/// and a blank group row stand ready to be filled in.
+struct TogglesFormView {
+    /// A loader message and the form field it is about (nil: the whole form).
+    struct Problem {
+        let field: String?
+        let message: String
+    }
+
+    let form: TogglesForm
+    let layouts: [String]
+    var problem: Problem?
+    /// Offer "Apply" (after a review) besides "Review".
+    var offersApply = false
+    /// The note's own problem (empty on apply).
+    var noteMissing = false
+
+    func render(into writer: inout HTMLWriter, context: RenderContext) {
+        if let problem {
+            writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied. ")
+            if let field = problem.field {
+                writer.write("<a")
+                writer.urlAttribute("href", "#" + Self.id(field))
+                writer.write(">")
+                writer.text(field)
+                writer.write("</a> ")
+            }
+            writer.text(problem.message)
+            writer.write("</p></div>")
+        }
+        writer.write("<form class=\"admin-form\" method=\"post\" action=\"/admin/toggles\">")
+        writer.csrfField(context)
+        writer.write("<input type=\"hidden\" name=\"base\"")
+        writer.attribute("value", form.base)
+        writer.write("><fieldset class=\"admin-form__set\"")
+        writer.attribute("id", Self.id("defaultLayout"))
+        writer.write("><legend>Default layout</legend>")
+        for layout in layouts {
+            writer.write("<label class=\"admin-form__choice\"><input type=\"radio\" name=\"defaultLayout\"")
+            writer.attribute("value", layout)
+            writer.attribute("checked", if: form.defaultLayout == layout)
+            writer.write("> ")
+            writer.text(layout)
+            writer.write("</label>")
+        }
+        hint("defaultLayout", "For visitors outside every rollout and layout experiment.", into: &writer)
+        error(for: "defaultLayout", into: &writer)
+        writer.write("</fieldset><div class=\"admin-form__field\"><label class=\"admin-form__choice\"><input type=\"checkbox\" name=\"onboarding\" value=\"true\"")
+        writer.attribute("id", Self.id("onboarding"))
+        writer.attribute("checked", if: form.onboarding)
+        writer.write("> Show the onboarding notice on a first visit</label>")
+        error(for: "onboarding", into: &writer)
+        writer.write("</div><fieldset class=\"admin-form__set\"")
+        writer.attribute("id", Self.id("rollout"))
+        writer.write("><legend>Rollout</legend>")
+        hint("rollout", "Each layout's share of visitors, a number between 0 and 1 (0.25 is a quarter); the shares add up to at most 1.", into: &writer)
+        error(for: "rollout", into: &writer)
+        for layout in layouts {
+            textField("rollout.\(layout)", label: "Share who get \(layout)", value: form.rollout[layout] ?? "",
+                      hint: nil, into: &writer, decimal: true)
+        }
+        writer.write("</fieldset><h2>Experiments</h2>")
+        hint("experiments", "At most one running experiment may set the layout, and one the onboarding notice. A group's name goes into the report log; its weight is its share beside the other groups'.", into: &writer)
+        error(for: "experiments", into: &writer)
+        var experiments = form.experiments
+        experiments.append(TogglesForm.Experiment(name: "", active: true, groups: [.init(), .init()]))
+        for (index, experiment) in experiments.enumerated() {
+            self.experiment(experiment, at: index, isNew: index == experiments.count - 1, into: &writer)
+        }
+        writer.write("<h2>Scheduled ramps</h2>")
+        hint("ramps", "A layout's rollout share that rises on a schedule: at each step's time (UTC) the servers make a new version with that share. Remove a ramp to stop it; the share reached stays.", into: &writer)
+        error(for: "ramps", into: &writer)
+        var ramps = form.ramps
+        ramps.append(TogglesForm.Ramp(layout: layouts.first { $0 != form.defaultLayout } ?? layouts.first ?? "", steps: [("", ""), ("", ""), ("", "")]))
+        for (index, ramp) in ramps.enumerated() {
+            self.ramp(ramp, at: index, isNew: index == ramps.count - 1, into: &writer)
+        }
+        writer.write("<h2>Apply</h2>")
+        textField("previewVisitor", label: "Preview for visitor id", value: form.previewVisitor,
+                  hint: "Optional: a visitor id (from their cookie or the report log) to see what they would get.", into: &writer)
+        writer.write("<div class=\"admin-form__field\"><label")
+        writer.attribute("for", Self.id("note"))
+        writer.write(">Note</label><input type=\"text\" name=\"note\" maxlength=\"500\" required")
+        writer.attribute("id", Self.id("note"))
+        writer.attribute("value", form.note)
+        writer.attribute("aria-describedby", Self.id("note") + "-hint" + (noteMissing ? " " + Self.id("note") + "-error" : ""))
+        if noteMissing { writer.write(" aria-invalid=\"true\"") }
+        writer.write("><p class=\"admin-form__hint\"")
+        writer.attribute("id", Self.id("note") + "-hint")
+        writer.write(">Required to apply: why this change, for the history.</p>")
+        if noteMissing {
+            writer.write("<p class=\"field__error\"")
+            writer.attribute("id", Self.id("note") + "-error")
+            writer.write(">Write a note to apply.</p>")
+        }
+        writer.write("</div><div class=\"admin-form__actions\"><button class=\"button button--secondary\" type=\"submit\" name=\"action\" value=\"review\" formnovalidate>Review the difference</button>")
+        if offersApply {
+            writer.write("<button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"apply\">Apply</button>")
+        }
+        writer.write("</div></form>")
+    }
+
+    private func experiment(_ experiment: TogglesForm.Experiment, at index: Int, isNew: Bool, into writer: inout HTMLWriter) {
+        let path = "experiments[\(index)]"
+        writer.write("<fieldset class=\"admin-form__set admin-form__experiment\"")
+        writer.attribute("id", Self.id(path))
+        writer.write("><legend>")
+        writer.text(isNew ? "New experiment" : "Experiment \(experiment.name)")
+        writer.write("</legend>")
+        error(for: path, into: &writer)
+        textField("\(path).name", label: "Name", value: experiment.name,
+                  hint: "Lower-case letters, digits, '-' or '_'; renaming reshuffles its visitors." + (isNew ? " Leave empty to add none." : ""),
+                  into: &writer)
+        writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
+        writer.attribute("name", "\(path).active")
+        writer.attribute("id", Self.id("\(path).active"))
+        writer.attribute("checked", if: experiment.active)
+        writer.write("> Running (visitors are assigned to its groups)</label>")
+        error(for: "\(path).active", into: &writer)
+        if !isNew {
+            writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
+            writer.attribute("name", "\(path).remove")
+            writer.write("> Remove this experiment</label>")
+        }
+        writer.write("<fieldset class=\"admin-form__groups\"")
+        writer.attribute("id", Self.id("\(path).groups"))
+        writer.write("><legend>Groups</legend>")
+        hint("\(path).groups", "At least two, with different names; clear a group's name to remove it.", into: &writer)
+        error(for: "\(path).groups", into: &writer)
+        var groups = experiment.groups
+        if !isNew { groups.append(TogglesForm.Group()) }
+        for (groupIndex, group) in groups.enumerated() {
+            let groupPath = "\(path).groups[\(groupIndex)]"
+            writer.write("<div class=\"admin-form__group\">")
+            error(for: groupPath, into: &writer)
+            textField("\(groupPath).name", label: "Group \(groupIndex + 1) name", value: group.name,
+                      hint: "1 to 64 characters.", into: &writer)
+            textField("\(groupPath).weight", label: "Weight", value: group.weight,
+                      hint: "A number greater than 0; empty is 1.", into: &writer, decimal: true)
+            select("\(groupPath).layout", label: "Layout", value: group.layout,
+                   options: [("", "Not set by this group")] + layouts.map { ($0, $0) }, into: &writer)
+            select("\(groupPath).onboarding", label: "Onboarding notice", value: group.onboarding,
+                   options: [("", "Not set by this group"), ("true", "Shown"), ("false", "Not shown")], into: &writer)
+            writer.write("</div>")
+        }
+        writer.write("</fieldset></fieldset>")
+    }
+
+    private func ramp(_ ramp: TogglesForm.Ramp, at index: Int, isNew: Bool, into writer: inout HTMLWriter) {
+        let path = "ramps[\(index)]"
+        writer.write("<fieldset class=\"admin-form__set\"")
+        writer.attribute("id", Self.id(path))
+        writer.write("><legend>")
+        writer.text(isNew ? "New ramp" : "Ramp of \(ramp.layout)")
+        writer.write("</legend>")
+        error(for: path, into: &writer)
+        select("\(path).layout", label: "Layout", value: ramp.layout, options: layouts.map { ($0, $0) }, into: &writer)
+        if !isNew {
+            writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
+            writer.attribute("name", "\(path).remove")
+            writer.write("> Stop this ramp (remove its steps to come)</label>")
+        }
+        writer.write("<fieldset class=\"admin-form__groups\"")
+        writer.attribute("id", Self.id("\(path).steps"))
+        writer.write("><legend>Steps</legend>")
+        hint("\(path).steps", "Times in order, like 2026-01-01T12:00:00Z; shares between 0 and 1. Leave a row empty for none." + (isNew ? " Leave every row empty to add no ramp." : ""), into: &writer)
+        error(for: "\(path).steps", into: &writer)
+        var steps = ramp.steps
+        if !isNew { steps.append(("", "")) }
+        for (stepIndex, step) in steps.enumerated() {
+            let stepPath = "\(path).steps[\(stepIndex)]"
+            writer.write("<div class=\"admin-form__group\">")
+            textField("\(stepPath).at", label: "Step \(stepIndex + 1) time (UTC)", value: step.at, hint: nil, into: &writer)
+            textField("\(stepPath).share", label: "Share", value: step.share, hint: nil, into: &writer, decimal: true)
+            writer.write("</div>")
+        }
+        writer.write("</fieldset></fieldset>")
+    }
+
+    private func textField(_ name: String, label: String, value: String, hint: String?, into writer: inout HTMLWriter,
+                           decimal: Bool = false) {
+        let id = Self.id(name)
+        writer.write("<div class=\"admin-form__field\"><label")
+        writer.attribute("for", id)
+        writer.write(">")
+        writer.text(label)
+        writer.write("</label><input type=\"text\"")
+        if decimal { writer.write(" inputmode=\"decimal\"") }
+        writer.attribute("id", id)
+        writer.attribute("name", name)
+        writer.attribute("value", value)
+        describe(name, hasHint: hint != nil, into: &writer)
+        writer.write(">")
+        if let hint { self.hint(name, hint, into: &writer) }
+        error(for: name, into: &writer)
+        writer.write("</div>")
+    }
+
+    private func select(_ name: String, label: String, value: String, options: [(String, String)], into writer: inout HTMLWriter) {
+        let id = Self.id(name)
+        writer.write("<div class=\"admin-form__field\"><label")
+        writer.attribute("for", id)
+        writer.write(">")
+        writer.text(label)
+        writer.write("</label><select")
+        writer.attribute("id", id)
+        writer.attribute("name", name)
+        describe(name, hasHint: false, into: &writer)
+        writer.write(">")
+        for (option, text) in options {
+            writer.write("<option")
+            writer.attribute("value", option)
+            writer.attribute("selected", if: option == value)
+            writer.write(">")
+            writer.text(text)
+            writer.write("</option>")
+        }
+        writer.write("</select>")
+        error(for: name, into: &writer)
+        writer.write("</div>")
+    }
+
+    private func describe(_ name: String, hasHint: Bool, into writer: inout HTMLWriter) {
+        let id = Self.id(name)
+        let described = (hasHint ? [id + "-hint"] : []) + (problem?.field == name ? [id + "-error"] : [])
+        if !described.isEmpty { writer.attribute("aria-describedby", described.joined(separator: " ")) }
+        if problem?.field == name { writer.write(" aria-invalid=\"true\"") }
+    }
+
+    private func hint(_ name: String, _ text: String, into writer: inout HTMLWriter) {
+        writer.write("<p class=\"admin-form__hint\"")
+        writer.attribute("id", Self.id(name) + "-hint")
+        writer.write(">")
+        writer.text(text)
+        writer.write("</p>")
+    }
+
+    private func error(for name: String, into writer: inout HTMLWriter) {
+        guard let problem, problem.field == name else { return }
+        writer.write("<p class=\"field__error\"")
+        writer.attribute("id", Self.id(name) + "-error")
+        writer.write(">")
+        writer.text(problem.message)
+        writer.write("</p>")
+    }
+
+    /// An element id for a field name: `experiments[0].groups[1].weight` → `field-experiments-0-groups-1-weight`.
+    static func id(_ name: String) -> String {
+        "field-" + String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
+            .replacingOccurrences(of: "--", with: "-").trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `/admin/content`: the catalogue replaced by an upload, checked as at start, reviewed item by
+/// item and applied as a version; too large is 413, a stale form 409, hand edits are versions.
+@Suite(.serialized) final class AdminContentTests {
+    let folder: TemporaryDirectory
+    let contentPath: String
+    let original: [String: Any]
+
+    init() throws {
+        folder = try TemporaryDirectory("admin-content")
+        contentPath = folder.path("content.json")
+        let source = ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json")
+        try FileManager.default.copyItem(atPath: source.path, toPath: contentPath)
+        original = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+    }
+
+    func start() throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "0", "--content", contentPath, "--report-log", folder.path("reports")])
+    }
+
+    var items: [[String: Any]] { original["items"] as? [[String: Any]] ?? [] }
+
+    func catalogue(_ items: [[String: Any]]) throws -> [UInt8] {
+        Array(try JSONSerialization.data(withJSONObject: ["version": 1, "items": items], options: [.prettyPrinted]))
+    }
+
+    /// Draws the upload form and posts `bytes` for review.
+    func review(_ bytes: [UInt8], with browser: Browser, base: String = "1") throws -> HTTPResponse {
+        try browser.get("/admin/content")
+        return try browser.post("/admin/content", multipart: [("base", base), ("action", "review")],
+                                files: [("catalogue", "upload.json", bytes)])
+    }
+
+    @Test func anUploadIsReviewedItemByItemThenAppliedAsAVersion() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        var changed = items
+        let removed = try #require(changed.popLast()?["id"] as? String)
+        changed[0]["title"] = "A Title Changed In The Admin"
+        var added = changed[1]
+        added["id"] = "m-new-1"
+        changed.append(added)
+        let review = try self.review(try catalogue(changed), with: browser)
+        #expect(review.status == 200, "\(review.text)")
+        let html = try HTMLDocument.parse(review.text)
+        #expect(html.all { $0["data-change"] == "added" }.map(\.text).first?.contains("m-new-1") == true)
+        #expect(html.all { $0["data-change"] == "removed" }.map(\.text).first?.contains(removed) == true)
+        #expect(html.all { $0["data-change"] == "changed" }.map(\.text).first?.contains("(title)") == true)
+        #expect(!(try server.client.get("/").text.contains("A Title Changed In The Admin")), "a review applies nothing")
+
+        let apply = try #require(html.all("button").first { $0.text == "Apply" })
+        #expect(try browser.press(apply, setting: ["note": ""]).status == 400, "a note is required")
+        let applied = try browser.press(apply, setting: ["note": "new title"])
+        #expect(applied.status == 303 && applied.header("Location") == "/admin/content?applied=2", "\(applied.text)")
+        #expect(try server.client.get("/").text.contains("A Title Changed In The Admin"))
+        #expect(try String(contentsOfFile: contentPath, encoding: .utf8).contains("m-new-1"))
+        let history = try browser.get("/admin/content/history").text
+        #expect(history.contains("by <span class=\"admin__who\">loopback</span>: new title"))
+        #expect(try AdminTogglesTests.eventually {
+            try server.client.get("/reports.jsonl").text.contains(#""event":"content_changed""#)
+        })
+    }
+
+    @Test func aBrokenCatalogueGetsTheMessageItGetsAtStartAndNothingChanges() throws {
+        var broken = items
+        broken[3]["kind"] = "podcast"
+        let bytes = try catalogue(broken)
+        let badFile = folder.path("bad.json")
+        try Data(bytes).write(to: URL(fileURLWithPath: badFile))
+        let refusedAtStart = try ServerProcess(arguments: ["--port", "0", "--content", badFile, "--report-log", folder.path("other")],
+                                               waitForListening: false)
+        #expect(refusedAtStart.waitForExit() != 0)
+        let startMessage = try #require(refusedAtStart.log.range(of: "item 3: ").map { String(refusedAtStart.log[$0.lowerBound...].prefix { $0 != "\n" }) })
+
+        let server = try start()
+        let refused = try review(bytes, with: Browser(port: server.port))
+        #expect(refused.status == 400)
+        let shown = try HTMLDocument.parse(refused.text).first { $0.hasClass("admin__problem") }?.text ?? ""
+        #expect(shown.contains("upload.json: " + startMessage), "\(startMessage)\n\(shown)")
+        #expect(try String(contentsOfFile: contentPath, encoding: .utf8) == String(contentsOfFile: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json").path, encoding: .utf8))
+    }
+
+    @Test func anUploadOverFourMebibytesIs413AndOneUnderIsRead() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let tooLarge = try review([UInt8](repeating: UInt8(ascii: " "), count: 4 * 1024 * 1024 + 1), with: browser)
+        #expect(tooLarge.status == 413)
+        #expect(tooLarge.text.contains("upload.json: is larger than the 4 MiB a content file may have"))
+        // Over the server's 1 MiB for other posts, within the catalogue's limit: read and checked.
+        let large = try review(Array("{\"items\": [".utf8) + [UInt8](repeating: UInt8(ascii: " "), count: 2 * 1024 * 1024), with: browser)
+        #expect(large.status == 400 && large.text.contains("is not valid JSON"), "\(large.status)")
+    }
+
+    @Test func aStaleUploadConflictsAndAHandEditIsAVersionThatCanBeRolledBack() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        var edited = items
+        edited[0]["title"] = "Edited By Hand"
+        try Data(try catalogue(edited)).write(to: URL(fileURLWithPath: contentPath))
+        #expect(try AdminTogglesTests.eventually { try browser.get("/admin/content/history").text.contains("Version 2 (in force)") })
+        #expect(try server.client.get("/").text.contains("Edited By Hand"))
+        #expect(try review(try catalogue(items), with: browser, base: "1").status == 409)
+        let (_, history) = try browser.page("/admin/content/history")
+        let rollback = try #require(history.all("button").first { $0.text == "Roll back to version 1" })
+        #expect(try browser.press(rollback, setting: ["note": "undo the hand edit"]).status == 303)
+        #expect(!(try server.client.get("/").text.contains("Edited By Hand")))
+    }
+}

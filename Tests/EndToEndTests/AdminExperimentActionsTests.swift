@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// "Stop" and "Roll out this group's layout" from `/reports/experiments`: a confirmation with the
+/// difference, then one new version (the rollout set and the experiment stopped).
+@Suite(.serialized) final class AdminExperimentActionsTests {
+    let folder: TemporaryDirectory
+    let togglesPath: String
+
+    init() throws {
+        folder = try TemporaryDirectory("admin-experiment")
+        togglesPath = folder.path("toggles.json")
+        try Data(#"{"experiments": [{"name": "e", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}"#.utf8)
+            .write(to: URL(fileURLWithPath: togglesPath))
+    }
+
+    func start() throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "0", "--toggles", togglesPath, "--report-log", folder.path("reports")])
+    }
+
+    /// The link labelled `label` on the experiments page, followed: the confirmation page.
+    func confirmation(_ label: String, share: String? = nil, with browser: Browser) throws -> HTMLElement {
+        let (_, results) = try browser.page("/reports/experiments")
+        let link = try #require(results.all("a").first { $0.text == label }, "no link \(label)")
+        var (page, html) = try browser.page(HTMLDocument.decode(try #require(link["href"])))
+        #expect(page.status == 200)
+        if let share {
+            let show = try #require(html.all("button").first { $0.text == "Show the difference for this share" })
+            let shown = try browser.press(show, setting: ["share": share])
+            #expect(shown.status == 200)
+            html = try HTMLDocument.parse(shown.text)
+            page = shown
+        }
+        pages.append(html)
+        return html
+    }
+
+    var pages: [HTMLElement] = []
+
+    @Test func rollingOutAGroupsLayoutStopsTheExperimentAndSetsTheShare() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let html = try confirmation("Roll out group b's layout (grid)…", share: "40", with: browser)
+        let diff = try #require(html.first { $0.hasClass("admin-diff") }).text
+        // The text with its spaces collapsed, as the parser gives it.
+        #expect(diff.contains("+ \"rollout\": {\"grid\": 0.4},") && diff.contains("+ \"active\": false,"), "\(diff)")
+        let button = try #require(html.all("button").first { $0.text == "Roll out and stop the experiment" })
+        let applied = try browser.press(button, setting: ["note": "b wins"])
+        #expect(applied.status == 303 && applied.header("Location") == "/admin?applied=2", "\(applied.text)")
+        let file = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        #expect(file.contains("\"rollout\": {\"grid\": 0.4}") && file.contains("\"active\": false"))
+        #expect(try browser.get("/reports/experiments").text.contains("<span class=\"experiment__status\">stopped</span>"))
+        #expect(try browser.get("/admin/history").text.contains(": b wins"))
+    }
+
+    @Test func stoppingNeedsANoteAndAStaleConfirmationConflicts() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let html = try confirmation("Stop this experiment…", with: browser)
+        let button = try #require(html.all("button").first { $0.text == "Stop the experiment" })
+        #expect(try browser.press(button, setting: ["note": ""]).status == 400)
+        #expect(try AdminTogglesTests.apply(["onboarding": "true"], note: "meanwhile", with: browser).status == 303)
+        #expect(try browser.press(button, setting: ["note": "stop it"]).status == 409, "drawn from version 1")
+        let again = try confirmation("Stop this experiment…", with: browser)
+        let fresh = try #require(again.all("button").first { $0.text == "Stop the experiment" })
+        #expect(try browser.press(fresh, setting: ["note": "stop it"]).status == 303)
+        #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"active\": false"))
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `/admin`: the toggles changed in a form become a version (file written, history kept, event
+/// logged), a stale form gets a conflict, a broken rule its message, and rollback and hand edits
+/// are versions too.
+@Suite(.serialized) final class AdminTogglesTests {
+    static let token = "a-report-token-long-enough"
+    let folder: TemporaryDirectory
+    let togglesPath: String
+
+    init() throws {
+        folder = try TemporaryDirectory("admin")
+        togglesPath = folder.path("toggles.json")
+        try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+    }
+
+    func start(_ extra: [String] = []) throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "0", "--toggles", togglesPath, "--report-log", folder.path("reports")] + extra)
+    }
+
+    /// Polls `condition` until it holds or `seconds` pass.
+    static func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return try condition()
+    }
+
+    /// The form's button labelled `label` on `html`.
+    static func button(_ label: String, in html: HTMLElement) throws -> HTMLElement {
+        try #require(html.all("button").first { $0.text == label }, "no button \(label)")
+    }
+
+    /// Draws the form, reviews `values` and applies them with `note`; the apply's response.
+    static func apply(_ values: [String: String], note: String, with browser: Browser) throws -> HTTPResponse {
+        let (_, form) = try browser.page("/admin")
+        let review = try browser.press(try button("Review the difference", in: form), setting: values)
+        #expect(review.status == 200, "\(review.text)")
+        let reviewed = try HTMLDocument.parse(review.text)
+        return try browser.press(try button("Apply", in: reviewed), setting: ["note": note])
+    }
+
+    static func homeLayout(_ server: ServerProcess) throws -> String? {
+        let home = try server.client.get("/").text
+        return ["grid", "list"].first { home.contains("class=\"home-\($0)") }
+    }
+
+    @Test func anApplyChangesTheHomeWritesTheFileAndSurvivesARestart() throws {
+        var server = try start()
+        #expect(try Self.homeLayout(server) == "list")
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        let review = try browser.press(try Self.button("Review the difference", in: form),
+                                       setting: ["defaultLayout": "grid", "previewVisitor": "visitor-1"])
+        #expect(review.status == 200)
+        #expect(review.text.contains("<del class=\"admin-diff__removed\">-   &quot;defaultLayout&quot;: &quot;list&quot;,</del>"), "\(review.text)")
+        #expect(review.text.contains("<ins class=\"admin-diff__added\">+   &quot;defaultLayout&quot;: &quot;grid&quot;,</ins>"))
+        #expect(review.text.contains("<tr class=\"admin-preview__changed\"><th scope=\"row\">Layout</th><td>list</td><td>grid</td></tr>"))
+        #expect(try Self.homeLayout(server) == "list", "a review applies nothing")
+        let reviewed = try HTMLDocument.parse(review.text)
+        let withoutNote = try browser.press(try Self.button("Apply", in: reviewed), setting: ["note": ""])
+        #expect(withoutNote.status == 400 && withoutNote.text.contains("Write a note to apply."))
+        #expect(try Self.homeLayout(server) == "list", "no note, nothing applied")
+
+        let applied = try browser.press(try Self.button("Apply", in: reviewed), setting: ["note": "grid for everyone"])
+        #expect(applied.status == 303 && applied.header("Location") == "/admin?applied=2")
+        #expect(try Self.homeLayout(server) == "grid", "the next request sees the new version")
+        let file = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        #expect(file.contains("\"defaultLayout\": \"grid\""))
+        let history = try browser.get("/admin/history").text
+        #expect(history.contains("by <span class=\"admin__who\">loopback</span>: grid for everyone"))
+        #expect(history.contains("by <span class=\"admin__who\">file</span>: the file at the first start"))
+        #expect(try Self.eventually {
+            try server.client.get("/reports.jsonl").text.contains(#""event":"toggles_changed""#)
+        }, "the change is an event in the report log")
+        let event = try server.client.get("/reports.jsonl").text.split(separator: "\n").first { $0.contains("toggles_changed") }
+        #expect(event?.contains(#""version":"2""#) == true && event?.contains(#""who":"loopback""#) == true, "\(event ?? "")")
+
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        server = try start()
+        #expect(try Self.homeLayout(server) == "grid", "a restart keeps the applied version")
+        let (_, again) = try Browser(port: server.port).page("/admin")
+        #expect(again.first { $0["class"] == "admin__version" }?["data-version"] == "2", "no new version at restart")
+    }
+
+    @Test func aFormDrawnFromAnOlderVersionGetsAConflictNotAnOverwrite() throws {
+        let server = try start()
+        let first = Browser(port: server.port), second = Browser(port: server.port)
+        let (_, secondForm) = try second.page("/admin")
+        let firstApplied = try Self.apply(["defaultLayout": "grid"], note: "first", with: first)
+        #expect(firstApplied.status == 303, "\(firstApplied.text)")
+        let stale = try second.press(try Self.button("Review the difference", in: secondForm),
+                                     setting: ["onboarding": "true", "rollout.grid": "0.5"])
+        #expect(stale.status == 409, "\(stale.text)")
+        #expect(stale.text.contains("your form was drawn from version 1"))
+        #expect(stale.text.contains("+   &quot;defaultLayout&quot;: &quot;grid&quot;,"), "what changed since is shown")
+        #expect(try Self.homeLayout(server) == "grid", "the first change stands")
+        #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"onboarding\": false"))
+    }
+
+    @Test func aBrokenRuleIsShownBesideItsFieldAndNothingIsApplied() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        let before = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        let refused = try browser.press(try Self.button("Review the difference", in: form),
+                                        setting: ["rollout.grid": "1.5", "note": "too much", "action": "apply"])
+        #expect(refused.status == 400)
+        let html = try HTMLDocument.parse(refused.text)
+        let field = try #require(html.first { $0["name"] == "rollout.grid" })
+        #expect(field["aria-invalid"] == "true" && field["aria-describedby"]?.contains("field-rollout-grid-error") == true)
+        let message = try #require(html.first { $0["id"] == "field-rollout-grid-error" })
+        #expect(message.text == "must be a number between 0 and 1 (got 1.5)", "the loader's own message")
+        #expect(refused.text.contains("Nothing was applied."))
+        let clash = try browser.press(try Self.button("Review the difference", in: form), setting: [
+            "experiments[0].name": "Bad Name", "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b",
+        ])
+        #expect(clash.status == 400)
+        #expect(try HTMLDocument.parse(clash.text).first { $0["id"] == "field-experiments-0-name-error" }?.text
+                    .hasPrefix("must be a name of lower-case letters") == true, "\(clash.text)")
+        let longNote = try browser.press(try Self.button("Review the difference", in: form),
+                                         setting: ["defaultLayout": "grid", "note": String(repeating: "n", count: 501), "action": "apply"])
+        #expect(longNote.status == 400 && longNote.text.contains("The note is 501 characters long; at most 500 are kept."))
+        #expect(try String(contentsOfFile: togglesPath, encoding: .utf8) == before)
+        #expect(try Self.homeLayout(server) == "list")
+    }
+
+    @Test func aRollbackIsANewVersionEqualToTheOldOne() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        #expect(try Self.apply(["defaultLayout": "grid"], note: "try grid", with: browser).status == 303)
+        #expect(try Self.homeLayout(server) == "grid")
+        let (_, history) = try browser.page("/admin/history")
+        let rollback = try Self.button("Roll back to version 1", in: history)
+        let back = try browser.press(rollback, setting: ["note": "back to the list"])
+        #expect(back.status == 303 && back.header("Location") == "/admin/history?applied=3", "\(back.text)")
+        #expect(try Self.homeLayout(server) == "list")
+        let after = try browser.get("/admin/history").text
+        #expect(after.contains("Version 3 (in force)") && after.contains(": back to the list"))
+        // The same form again is drawn from version 2: stale now.
+        #expect(try browser.press(rollback, setting: ["note": "again"]).status == 409)
+    }
+
+    @Test func anEditOfTheFileBecomesAVersionAndAStaleFormThenConflicts() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        try Data(#"{"defaultLayout": "grid"}"#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        #expect(try Self.eventually { try browser.get("/admin/history").text.contains("Version 2 (in force)") })
+        #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">file</span>: edited in the file"))
+        let stale = try browser.press(try Self.button("Review the difference", in: form), setting: ["onboarding": "true"])
+        #expect(stale.status == 409)
+    }
+
+    @Test func aRefusedHandEditIsKeptBesideTheFileWhenAnApplyReplacesIt() throws {
+        let server = try start()
+        let typo = #"{"defaultLayout": "Grid"}"#
+        try Data(typo.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        #expect(Self.eventually { server.log.contains("toggles not reloaded") }, "the watcher refused it")
+        let page = try HTMLDocument.parse(try server.client.get("/admin").text)
+        #expect(page.first { $0["data-file-problem"] != nil }?.text.contains("defaultLayout must be a layout name") == true,
+                "/admin shows the mistake, not only the log")
+        #expect(try Self.apply(["onboarding": "true"], note: "over the typo", with: Browser(port: server.port)).status == 303)
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("toggles.json.rejected-") }
+        #expect(kept.count == 1)
+        #expect(try kept.first.map { try String(contentsOfFile: folder.path($0), encoding: .utf8) } == typo)
+    }
+
+    @Test func aDamagedVersionIsSetAsideAndTheServerStarts() throws {
+        var server = try start()
+        #expect(try Self.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: server.port)).status == 303)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let history = folder.path("reports/config-history/toggles")
+        try Data("{\"version\": 2, \"tim".utf8).write(to: URL(fileURLWithPath: history + "/v00000002.json"))
+        server = try start()
+        #expect(FileManager.default.fileExists(atPath: history + "/v00000002.json.damaged"))
+        let page = try server.client.get("/admin").text
+        #expect(page.contains("1 version file could not be read and was set aside: v00000002.json.damaged"))
+        #expect(try Self.homeLayout(server) == "grid", "the file still serves")
+        // The file is newer than the newest readable version: recorded again, under a new number.
+        #expect(page.contains("data-version=\"3\""), "\(page)")
+    }
+
+    @Test func theAdminPagesNeedTheReportAccessAndPostsTheFormsToken() throws {
+        let server = try start(["--report-token", Self.token])
+        #expect(try server.client.get("/admin").status == 401)
+        #expect(try server.client.get("/admin/history").status == 401)
+        let bearer = [("Authorization", "Bearer \(Self.token)")]
+        #expect(try server.client.get("/admin", headers: bearer).status == 200)
+        let browser = Browser(port: server.port)
+        try browser.get("/reports/login")
+        #expect(try browser.post("/reports/login", withToken: [("token", Self.token)]).status == 303)
+        try browser.get("/admin")
+        #expect(try browser.post("/admin/toggles", form: [("base", "1"), ("defaultLayout", "grid"), ("note", "forged"),
+                                                           ("action", "apply")]).status == 403)
+        #expect(try Self.homeLayout(server) == "list")
+        #expect(try Self.apply(["defaultLayout": "grid"], note: "signed in", with: browser).status == 303)
+        #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">sign-in</span>: signed in"))
+    }
+}
