@@ -122,7 +122,7 @@ import TestSupport
         ])
         #expect(clash.status == 400)
         #expect(try HTMLDocument.parse(clash.text).first { $0["id"] == "field-experiments-0-name-error" }?.text
-                    .hasPrefix("must be a name of lower-case letters") == true, "\(clash.text)")
+                    .hasPrefix("must be a name of 1 to 64 lower-case letters") == true, "\(clash.text)")
         let longNote = try browser.press(try Self.button("Review the difference", in: form),
                                          setting: ["defaultLayout": "grid", "note": String(repeating: "n", count: 501), "action": "apply"])
         #expect(longNote.status == 400 && longNote.text.contains("The note is 501 characters long; at most 500 are kept."))

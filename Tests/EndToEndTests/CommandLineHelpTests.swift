@@ -30,8 +30,10 @@ import TestSupport
             if line.hasPrefix("SUBCOMMANDS:") { break }
             if line.hasPrefix("  --") || line.hasPrefix("  -h") {
                 if let current { entries.append(Entry(flags: current.flags, text: current.text)) }
-                let names = line.dropFirst(2).prefix { $0 != " " }
-                current = (names.split(separator: "/").map(String.init), line.description)
+                // `--name <value>`, `--a/--b`, or several names: `--database, --report-database <value>`.
+                let head = line.dropFirst(2).components(separatedBy: " <").first?.components(separatedBy: "  ").first ?? ""
+                let names = head.components(separatedBy: ", ").flatMap { $0.split(separator: "/").map(String.init) }
+                current = (names, line.description)
             } else if line.hasPrefix("      "), current != nil {
                 current!.text += " " + line.trimmingCharacters(in: .whitespaces)
             }

@@ -59,9 +59,9 @@ import TestSupport
         (["--toggles", "/nonexistent/toggles.json"], "dynamic-home: --toggles: /nonexistent/toggles.json: does not exist\n"),
         (["--colour"], nil),
         (["--report-database", "postgresql://127.0.0.1:1/reports"],
-         "dynamic-home: --report-database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another\n"),
+         "dynamic-home: --database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another\n"),
         (["--database", "postgresql://127.0.0.1:1/reports"],
-         "dynamic-home: --report-database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another\n"),
+         "dynamic-home: --database needs --secret (or DYNAMIC_HOME_SECRET) shared by every instance, so a form from one is accepted by another\n"),
     ] as [([String], String?)])
     func badInputEndsItWithOneLineAndNoTrace(arguments: [String], expected: String?) throws {
         let process = try ServerProcess(arguments: arguments + ["--port", "0"].filter { _ in !arguments.contains("--port") },
