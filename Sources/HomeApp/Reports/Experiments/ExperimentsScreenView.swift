@@ -10,9 +10,9 @@ final class ExperimentsScreenView: RootView {
         AppHeader.render(into: &writer, context: scope.context)
         writer.write("""
             <div class="reports__body"><div class="reports__title"><h1>Experiments</h1></div>\
-            <p class="reports__intro">Selections (long, short and stream) per home view, for each group of each \
-            experiment, with 95% intervals; each group is compared with the first. \
-            <a href="/reports">The report log</a></p>
+            <p class="reports__intro">For each experiment: its visitors, counted exactly from their first exposure, \
+            and each group against the first with 95% intervals; then selections (long, short and stream) per home \
+            view in the chosen range. <a href="/reports">The report log</a></p>
             """)
         rangeForm(model.range, into: &writer)
         if model.results.isEmpty {

@@ -47,20 +47,23 @@ enum VisitorSection {
             writer.attribute("data-visitor-group", group.name)
             writer.write("><th scope=\"row\">")
             writer.text(group.name)
-            writer.write("</th><td data-exposed>")
+            writer.write("</th><td data-exposed data-label=\"Visitors\">")
             writer.write(s.visitors)
-            let shares: [(StaticString, Int)] = [("data-converting", s.converting), ("data-long", s.convertingLong),
-                                                 ("data-short", s.convertingShort), ("data-stream", s.convertingStream)]
-            for (name, count) in shares {
+            let shares: [(StaticString, Int, String)] = [
+                ("data-converting", s.converting, "Selected anything"), ("data-long", s.convertingLong, "Long"),
+                ("data-short", s.convertingShort, "Short"), ("data-stream", s.convertingStream, "Stream"),
+            ]
+            for (name, count, label) in shares {
                 writer.write("</td><td")
                 writer.attribute(name, String(count))
+                writer.attribute("data-label", label)
                 writer.write(">")
                 writer.text(result.enoughData ? "\(ExperimentResult.count(count)) (\(ExperimentResult.percent(Double(count) / Double(s.visitors))))"
                             : ExperimentResult.count(count))
             }
-            writer.write("</td><td>")
+            writer.write("</td><td data-label=\"Selections per visitor\">")
             writer.text(result.enoughData ? String(format: "%.3f", Double(s.selections) / Double(s.visitors)) : "\u{2014}")
-            writer.write("</td><td>")
+            writer.write("</td><td data-label=\"Selections per view\">")
             writer.text(result.enoughData && s.views > 0 ? String(format: "%.3f", Double(s.selections) / Double(s.views)) : "\u{2014}")
             writer.write("</td></tr>")
         }
@@ -111,13 +114,13 @@ enum VisitorSection {
             writer.attribute("data-group", comparison.group)
             writer.write("><th scope=\"row\">")
             writer.text(comparison.metric.label)
-            writer.write("</th><td>")
+            writer.write("</th><td data-label=\"Group\">")
             writer.text(comparison.group)
-            writer.write("</td><td>")
+            writer.write("</td><td data-label=\"Difference\">")
             writer.text(describe(absolute, share: comparison.metric.isShare))
-            writer.write("</td><td>")
+            writer.write("</td><td data-label=\"Lift\">")
             writer.text(describe(relative, share: false))
-            writer.write("</td><td data-p>")
+            writer.write("</td><td data-p data-label=\"p\">")
             writer.text(absolute.problem == nil ? ExperimentResult.p(relative.problem == nil ? relative.pValue : absolute.pValue)
                 .replacingOccurrences(of: "p = ", with: "").replacingOccurrences(of: "p ", with: "") : "\u{2014}")
             writer.write("</td></tr>")
