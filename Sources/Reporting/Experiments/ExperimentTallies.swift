@@ -26,9 +26,12 @@ final class ExperimentTallies {
     let directory: String
     let board: ExperimentTallyBoard
     let logger: Logger
-    private var tallies: [ExperimentTally] = []
+    // Only the writer's thread touches the tallies: no exclusivity checks on the hot path.
+    @exclusivity(unchecked) private var tallies: [ExperimentTally] = []
     private var byName: [String: Int32] = [:]
-    private var notes: [Note] = []
+    /// `experiment.<name>` of each tally, in the tallies' order.
+    @exclusivity(unchecked) private var keys: [String] = []
+    @exclusivity(unchecked) private var notes: [Note] = []
     private var position: TallyPosition
     private var refused: Set<String> = []
     /// The log changed under the writer (a segment deleted or rewritten by hand): the tallies are
@@ -89,6 +92,7 @@ final class ExperimentTallies {
 
     private func add(_ tally: ExperimentTally) {
         byName[tally.name] = Int32(tallies.count)
+        keys.append("experiment." + tally.name)
         tallies.append(tally)
     }
 
@@ -96,6 +100,7 @@ final class ExperimentTallies {
     private func rebuild(_ catalog: SegmentCatalog, because problem: String) {
         tallies = []
         byName = [:]
+        keys = []
         for file in Self.files(directory) { unlink(directory + "/" + file) }
         var lines = 0
         for stamp in catalog.segments.map(\.stamp) {
@@ -125,7 +130,9 @@ final class ExperimentTallies {
         }
     }
 
-    /// Notes the experiments of the event at `line` of the chunk.
+    /// Notes the experiments of the event at `line` of the chunk. One pass over the properties,
+    /// comparing keys with the tallies' `experiment.<name>` keys: no hashing, no new strings (this
+    /// runs on the writer's thread for every event).
     @inline(__always)
     func note(_ event: inout ReportEvent, visitor: UInt64?, line: Int) {
         guard let visitor, !event.properties.isEmpty else { return }
@@ -136,10 +143,31 @@ final class ExperimentTallies {
         case .streamSelected: .stream
         default: .exposure
         }
-        ReportEvent.forEachExperiment(in: event.properties) { experiment, group in
-            guard let tally = tally(experiment), let index = tallies[Int(tally)].groupIndex(group) else { return }
-            notes.append(Note(tally: tally, group: index, kind: kind, line: Int32(truncatingIfNeeded: line), visitor: visitor))
+        var legacyName: String?, legacyGroup: String?
+        for (key, group) in event.properties {
+            var found = keys.firstIndex(of: key)
+            if found == nil {
+                if key.utf8.count > 11, key.utf8.starts(with: "experiment.".utf8) {
+                    found = tally(String(key.dropFirst(11))).map(Int.init)
+                } else if key == "experiment" {
+                    legacyName = group
+                } else if key == "group" {
+                    legacyGroup = group
+                }
+            }
+            if let found { add(tally: found, group: group, kind: kind, line: line, visitor: visitor) }
         }
+        // The older form, unless the same experiment is also named the new way.
+        if let legacyName, let legacyGroup, event.properties["experiment." + legacyName] == nil,
+            let found = tally(legacyName) {
+            add(tally: Int(found), group: legacyGroup, kind: kind, line: line, visitor: visitor)
+        }
+    }
+
+    @inline(__always)
+    private func add(tally: Int, group: String, kind: ExperimentTally.Kind, line: Int, visitor: UInt64) {
+        guard let index = tallies[tally].groupIndex(group) else { return }
+        notes.append(Note(tally: Int32(tally), group: index, kind: kind, line: Int32(truncatingIfNeeded: line), visitor: visitor))
     }
 
     private func tally(_ name: String) -> Int32? {

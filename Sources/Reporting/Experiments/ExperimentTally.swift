@@ -25,10 +25,11 @@ final class ExperimentTally {
 
     let name: String
     let path: String
-    private var base: UnsafeMutableRawPointer
-    private var capacity: Int
-    private var used: Int
-    private(set) var groupNames: [String]
+    // Only the writer's thread touches a tally: no exclusivity checks on the hot path.
+    @exclusivity(unchecked) private var base: UnsafeMutableRawPointer
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private var used: Int
+    @exclusivity(unchecked) private(set) var groupNames: [String]
     /// A group beyond `maxGroups` was met, or a visitor found no room: their events are not counted.
     private(set) var uncountedGroups = false
 
