@@ -131,6 +131,20 @@ import TestSupport
         #expect(server.waitForExit() == 0)
     }
 
+    /// A rollout beside an experiment that sets the layout: the start logs that the rollout waits,
+    /// and the page says what visitors get once the experiment stops.
+    @Test func aRolloutBesideALayoutExperimentIsSaidAloud() throws {
+        let server = try start(#"""
+            {"rollout": {"grid": 0.1},
+             "experiments": [{"name": "layout-test", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}
+            """#)
+        #expect(eventually(timeout: 10) { server.log.contains("the rollout does not apply to them while it is active") }, "\(server.log)")
+        let page = try server.client.get("/reports/experiments").text
+        #expect(page.contains("data-afterwards") && page.contains("once it stops, visitors get list 90%, grid 10%"))
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+
     /// A log written before the start: `split-test` (50/50 in the toggles) got 5,200 visitors in a
     /// and 4,800 in b, `fair-test` 5,000 each, `new-test` 30 each, `empty-test` none. The tallies are
     /// rebuilt from it.

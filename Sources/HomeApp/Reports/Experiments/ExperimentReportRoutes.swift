@@ -43,8 +43,11 @@ struct ExperimentReportRoutes {
         var results = results(counts, toggles: services.toggles.toggles,
                               displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
                                                        uniquingKeysWith: { first, _ in first }))
+        let toggles = services.toggles.toggles
+        if let layoutExperiment = toggles.layoutExperiment, let index = results.firstIndex(where: { $0.name == layoutExperiment.name }) {
+            results[index].afterwards = toggles.layoutsWithoutExperiments
+        }
         if let tallies = services.reportLog.store.experimentVisitors() {
-            let toggles = services.toggles.toggles
             var named = Set(results.map(\.name))
             for index in results.indices {
                 results[index].visitors = VisitorResult(tallies[results[index].name],

@@ -34,6 +34,8 @@ struct ExperimentResult {
     /// The visitor-level results from the writer's exact tallies; nil where there are none (a
     /// store opened without its writer).
     var visitors: VisitorResult?
+    /// For the running experiment that sets the layout: what visitors get once it stops.
+    var afterwards: String?
 
     /// The p-value of "some group differs from the first": the smallest p times the number of
     /// comparisons (Bonferroni), at most 1; with two groups, the z-test's own p. Nil with one group.

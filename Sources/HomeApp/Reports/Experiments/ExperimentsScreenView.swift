@@ -54,6 +54,11 @@ final class ExperimentsScreenView: RootView {
         case nil: writer.write("not in the toggles")
         }
         writer.write("</span></h2>")
+        if let afterwards = result.afterwards {
+            writer.write("<p class=\"experiment__power\" data-afterwards>")
+            writer.text("It sets the layout, so the rollout waits: once it stops, visitors get \(afterwards).")
+            writer.write("</p>")
+        }
         if let visitors = result.visitors {
             VisitorSection.render(visitors, experiment: result.name, heading: heading, test: model.test, range: model.range, into: &writer)
             writer.write("<h3>Home views in the range</h3>")
