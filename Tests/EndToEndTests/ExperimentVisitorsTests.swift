@@ -15,7 +15,9 @@ import TestSupport
     func start(_ toggles: String) throws -> ServerProcess {
         let path = folder.path("toggles.json")
         try Data(toggles.utf8).write(to: URL(fileURLWithPath: path))
-        return try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--toggles", path, "--report-log", logPath])
+        // The event limits off: the scripted visitors all come from one address.
+        return try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--toggles", path, "--report-log", logPath,
+                                             "--report-visitor-rate", "0", "--report-address-rate", "0"])
     }
 
     /// The ten sums per group of `experiment`, counted from the raw log lines the obvious way.
