@@ -124,6 +124,23 @@ import TestSupport
         reopened.shutdown()
     }
 
+    /// A ninth group is not counted, and the tally says its sums are incomplete.
+    @Test func aGroupBeyondTheLimitIsLeftOutAndSaidSo() async throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let log = try ReportLog(configuration: configuration(directory))
+        for group in 0..<9 {
+            log.record(event(at: dayStart + Int64(group), visitor: "v\(group)", properties: ["experiment.many": "g\(group)"]))
+        }
+        #expect(await eventually(within: 20) { log.store.experimentVisitors()?["many"]?.uncountedGroups == true })
+        let many = log.store.experimentVisitors()?["many"]
+        #expect(many?.groups.count == ExperimentTallyLimits.groups && many?.groups.allSatisfy { $0.sums.visitors == 1 } == true)
+        log.shutdown()
+        let reopened = try ReportLog(configuration: configuration(directory))
+        #expect(reopened.store.experimentVisitors()?["many"]?.uncountedGroups == true, "still said after a restart")
+        reopened.shutdown()
+    }
+
     @Test func aTableGrowsPastItsFirstSizeAndKeepsEveryVisitor() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }

@@ -176,6 +176,8 @@ final class ExperimentTallies {
         guard tallies.count < Self.maxExperiments, TallyPosition.isFileName(name),
             let tally = ExperimentTally.create(name: name, path: directory + "/" + name + ".tally")
         else {
+            // Remembered so it is logged once, up to a bound (names come from the events).
+            guard refused.count < 1000 else { return nil }
             refused.insert(name)
             logger.warning("experiment not tallied", metadata: [
                 "experiment": "\(name.prefix(64))",

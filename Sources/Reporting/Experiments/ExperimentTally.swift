@@ -9,7 +9,8 @@
 /// heap, and survives restarts; the header holds the group names and their `VisitorSums`, kept
 /// up to date with every event so that reading them costs nothing.
 ///
-/// Layout: a 4096-byte header (magic, capacity, used slots, groups: name and ten sums each), then
+/// Layout: a 4096-byte header (magic, capacity, used slots, group count, incomplete flag; from byte
+/// 64 the groups: name and ten sums each), then
 /// 16-byte slots: visitor hash (0 = empty), views (UInt32), selections (UInt16), group, the kinds
 /// of selection made (bits). Linear probing; doubled when over 60% full. Only the writer's thread
 /// touches it.
@@ -31,7 +32,10 @@ final class ExperimentTally {
     @exclusivity(unchecked) private var used: Int
     @exclusivity(unchecked) private(set) var groupNames: [String]
     /// A group beyond `maxGroups` was met, or a visitor found no room: their events are not counted.
-    private(set) var uncountedGroups = false
+    /// Kept in the header (offset 32), so a restart still says so.
+    var uncountedGroups: Bool { base.load(fromByteOffset: 32, as: UInt64.self) != 0 }
+
+    private func markIncomplete() { base.storeBytes(of: UInt64(1), toByteOffset: 32, as: UInt64.self) }
 
     private init(name: String, path: String, base: UnsafeMutableRawPointer, capacity: Int, used: Int, groupNames: [String]) {
         self.name = name
@@ -104,7 +108,7 @@ final class ExperimentTally {
         if let index = groupNames.firstIndex(of: group) { return UInt8(index) }
         let bytes = Array(group.utf8)
         guard groupNames.count < Self.maxGroups, (1...64).contains(bytes.count) else {
-            uncountedGroups = true
+            markIncomplete()
             return nil
         }
         let offset = 64 + groupNames.count * Self.groupBytes
@@ -146,7 +150,7 @@ final class ExperimentTally {
             if stored == key { break }
             if stored == 0 {
                 guard room else {
-                    uncountedGroups = true
+                    markIncomplete()
                     return
                 }
                 slot.storeBytes(of: key, as: UInt64.self)

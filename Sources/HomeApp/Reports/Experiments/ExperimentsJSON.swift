@@ -47,7 +47,7 @@ enum ExperimentsJSON {
                 + tests.joined(separator: ",") + "}"
         }
         return "{\"groups\":[\(groups.joined(separator: ","))],\"srmPValue\":\(result.srmPValue.map(JSONText.number) ?? "null"),"
-            + "\"srmWarning\":\(result.srmWarning),\"enoughData\":\(result.enoughData),"
+            + "\"srmWarning\":\(result.srmWarning),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
             + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
     }
 

@@ -65,6 +65,8 @@ struct VisitorResult {
     /// The chi-square p-value of the split against the weights; nil without weights for every group.
     let srmPValue: Double?
     let comparisons: [Comparison]
+    /// Some events were not counted (a ninth group, or a full disk): the sums are a lower bound.
+    let incomplete: Bool
 
     var srmWarning: Bool { (srmPValue ?? 1) < SampleRatioMismatch.warningThreshold }
     var enoughData: Bool { groups.count > 1 && groups.allSatisfy { $0.sums.visitors >= Self.minimumVisitors } }
@@ -73,6 +75,7 @@ struct VisitorResult {
     /// The result from the tallies (groups in the toggles' order, then as met); groups the toggles
     /// name but nobody reached yet count as 0.
     init(_ tally: ExperimentVisitors?, toggles: Toggles.Experiment?) {
+        incomplete = tally?.uncountedGroups ?? false
         var order = toggles?.groups.map(\.name) ?? []
         order += (tally?.groups.map(\.group) ?? []).filter { !order.contains($0) }
         groups = order.map { name in

@@ -15,6 +15,12 @@ enum VisitorSection {
                         + "Assignment or counting is broken; do not trust the other figures until it is found.")
             writer.write("</p>")
         }
+        if result.incomplete {
+            writer.write("<p class=\"experiment__warning\" role=\"alert\" data-incomplete>")
+            writer.text("Some events of this experiment were not counted (more than \(ExperimentTallyLimits.groups) groups, or the disk was full): "
+                        + "the figures below are lower bounds.")
+            writer.write("</p>")
+        }
         if !result.enoughData {
             writer.write("<p class=\"experiment__power\" data-not-enough>")
             writer.text("Not enough data yet: each group needs \(VisitorResult.minimumVisitors) visitors before shares and tests mean anything "
