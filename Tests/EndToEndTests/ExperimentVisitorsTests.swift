@@ -142,7 +142,7 @@ import TestSupport
             """#)
         #expect(eventually(timeout: 10) { server.log.contains("the rollout does not apply to them while it is active") }, "\(server.log)")
         let page = try server.client.get("/reports/experiments").text
-        #expect(page.contains("data-afterwards") && page.contains("once it stops, visitors get list 90%, grid 10%"))
+        #expect(page.contains("data-afterwards") && page.contains("so the rollout waits: once it stops, visitors get list 90%, grid 10%."))
         server.signal(SIGTERM)
         #expect(server.waitForExit() == 0)
     }

@@ -45,7 +45,8 @@ struct ExperimentReportRoutes {
                                                        uniquingKeysWith: { first, _ in first }))
         let toggles = services.toggles.toggles
         if let layoutExperiment = toggles.layoutExperiment, let index = results.firstIndex(where: { $0.name == layoutExperiment.name }) {
-            results[index].afterwards = toggles.layoutsWithoutExperiments
+            results[index].afterwards = (toggles.interplayWarnings.isEmpty ? "Once it stops, visitors get "
+                : "It sets the layout, so the rollout waits: once it stops, visitors get ") + toggles.layoutsWithoutExperiments + "."
         }
         if let tallies = services.reportLog.store.experimentVisitors() {
             var named = Set(results.map(\.name))

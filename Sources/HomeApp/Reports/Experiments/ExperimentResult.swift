@@ -34,7 +34,7 @@ struct ExperimentResult {
     /// The visitor-level results from the writer's exact tallies; nil where there are none (a
     /// store opened without its writer).
     var visitors: VisitorResult?
-    /// For the running experiment that sets the layout: what visitors get once it stops.
+    /// For the running experiment that sets the layout: a sentence on what visitors get once it stops.
     var afterwards: String?
 
     /// The p-value of "some group differs from the first": the smallest p times the number of

@@ -56,7 +56,7 @@ final class ExperimentsScreenView: RootView {
         writer.write("</span></h2>")
         if let afterwards = result.afterwards {
             writer.write("<p class=\"experiment__power\" data-afterwards>")
-            writer.text("It sets the layout, so the rollout waits: once it stops, visitors get \(afterwards).")
+            writer.text(afterwards)
             writer.write("</p>")
         }
         if let visitors = result.visitors {

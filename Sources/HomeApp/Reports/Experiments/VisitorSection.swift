@@ -42,7 +42,7 @@ enum VisitorSection {
         writer.write("<div class=\"table-scroll\" tabindex=\"0\" role=\"region\"")
         writer.attribute("aria-labelledby", heading)
         writer.write("""
-            ><table class="events experiment__table experiment__visitors"><caption>Visitors per group</caption><thead><tr>\
+            ><table class="events experiment__visitors"><caption>Visitors per group</caption><thead><tr>\
             <th scope="col">Group</th><th scope="col">Visitors</th><th scope="col">Selected anything</th>\
             <th scope="col">Long</th><th scope="col">Short</th><th scope="col">Stream</th>\
             <th scope="col">Selections per visitor</th><th scope="col">Selections per view</th></tr></thead><tbody>
@@ -104,7 +104,7 @@ enum VisitorSection {
         let first = result.groups.first?.name ?? ""
         writer.write("<div class=\"table-scroll\" tabindex=\"0\" role=\"region\"")
         writer.attribute("aria-labelledby", heading)
-        writer.write("><table class=\"events experiment__table experiment__comparisons\"")
+        writer.write("><table class=\"events experiment__comparisons\"")
         writer.attribute("data-test", test.rawValue)
         writer.write("><caption>")
         writer.text("Against group \(first), \(test == .sequential ? "sequential" : "fixed-horizon") test, 95% intervals")
