@@ -150,4 +150,9 @@ def test_accessible_and_screenshot(experiments, js_driver, screenshots, size, sc
         assert value and (values is None or value in values), f"{selector} {property} is {value}: app.css does not style it"
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"/reports/experiments at {size} is {overflow}px wider than the screen"
+    # The visitor tables fit their width (reflowed on a phone) rather than scroll out of sight.
+    wide = driver.execute_script("return [...document.querySelectorAll('.experiment__visitors, .experiment__comparisons')]"
+                                 ".filter(t => t.scrollWidth > t.parentElement.clientWidth + 1).length")
+    assert driver.find_elements("css selector", ".experiment__comparisons"), "the visitor results are shown"
+    assert wide == 0, f"{wide} visitor tables are wider than their place at {size}"
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -3,6 +3,7 @@
 //   report-bench writer-simple [events] the same with the single-file writer's old event shape
 //   report-bench day [events] [--keep]  a day's log in today's single-file format: import, then query timings
 //   report-bench generate FILE [events] [--start=ISO]  only write that day's single-file log (for scripts/report-pages-bench)
+//   report-bench tally [visitors]       that many visitors in an experiment: the exact sums' read time and memory
 // Events: 8 names, 2 layouts, 200 items, 50,000 visitors in sessions, a third tagged experiment.hero.
 import Foundation
 import Reporting
@@ -180,7 +181,56 @@ case "day", "generate":
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+case "tally":
+    // N new visitors, each a home view tagged with a 50/50 experiment and every third a selection,
+    // written through a ReportLog (events made as they go: a producer, the writer); then the exact
+    // visitor sums as the experiments page reads them, and the process's memory.
+    let total = count ?? 10_000_000
+    let directory = temporary("tally")
+    var configuration = ReportLog.Configuration(directory: directory, bufferCapacity: 1 << 16)
+    configuration.compress = false
+    configuration.maxBytes = nil
+    let log = try ReportLog(configuration: configuration)
+    let start = DispatchTime.now()
+    var recorded = 0
+    for index in 0..<total {
+        // One producer outruns the writer: keep within the channel's capacity rather than drop.
+        if index % 10_000 == 0 { while log.status.written + 40_000 < recorded { usleep(500) } }
+        recorded += index % 3 == 0 ? 2 : 1
+        let visitor = String(UInt64(index) &* 0x9E37_79B9_7F4A_7C15, radix: 16)
+        let group = index % 2 == 0 ? "a" : "b"
+        log.record(ReportEvent(.launch, layout: "list", visitor: visitor, properties: ["experiment.hero": group]))
+        if index % 3 == 0 {
+            log.record(ReportEvent(.longSelected, layout: "list", item: "m-1", visitor: visitor, properties: ["experiment.hero": group]))
+        }
+    }
+    log.shutdown()
+    say("tally: \(total) visitors written in \(String(format: "%.1f", seconds(start))) s; written \(log.status.written), dropped \(log.status.dropped)")
+    let reopened = try ReportLog(configuration: configuration)
+    var samples: [Double] = []
+    var visitors = 0
+    for _ in 0..<30 {
+        let begin = DispatchTime.now()
+        visitors = reopened.store.experimentVisitors()?["hero"]?.groups.reduce(0) { $0 + $1.sums.visitors } ?? -1
+        samples.append(seconds(begin) * 1000)
+    }
+    samples.sort()
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let rss = status.split(separator: "\n").filter { $0.hasPrefix("VmRSS:") || $0.hasPrefix("VmHWM:") || $0.hasPrefix("RssAnon:") || $0.hasPrefix("RssFile:") }
+    let tallyBytes = (try? FileManager.default.attributesOfItem(atPath: directory + "/experiments/hero.tally")[.size] as? Int) ?? 0
+    say("tally: \(visitors) visitors counted; sums read in p50 \(String(format: "%.4f", samples[15])) ms, p99 \(String(format: "%.4f", samples[29])) ms")
+    say("tally: file \(tallyBytes >> 20) MiB; \(rss.joined(separator: ", "))")
+    reopened.shutdown()
+    // The tallies rebuilt from the log, as at a start that finds them missing.
+    try? FileManager.default.removeItem(atPath: directory + "/experiments")
+    let rebuilding = DispatchTime.now()
+    let rebuilt = try ReportLog(configuration: configuration)
+    let again = rebuilt.store.experimentVisitors()?["hero"]?.groups.reduce(0) { $0 + $1.sums.visitors } ?? -1
+    say("tally: rebuilt from the log at start in \(String(format: "%.1f", seconds(rebuilding))) s, \(again) visitors")
+    rebuilt.shutdown()
+    try? FileManager.default.removeItem(atPath: directory)
+
 default:
-    say("usage: report-bench writer [events] | day [events] [--keep] | generate FILE [events] [--start=ISO]")
+    say("usage: report-bench writer [events] | day [events] [--keep] | generate FILE [events] [--start=ISO] | tally [visitors]")
     exit(2)
 }

@@ -66,6 +66,7 @@ public final class HomeApplication: Service {
         } catch {
             throw AppError.toggles(error.description)
         }
+        for warning in toggles.toggles.interplayWarnings { logger.warning("toggles: \(warning)") }
         if let url = configuration.reportDatabase {
             var shipping = ShipperConfiguration(databaseURL: url, instance: configuration.instance,
                                                 reportLog: configuration.reportLog)
@@ -206,9 +207,10 @@ public final class HomeApplication: Service {
         switch outcome {
         case .rejected(let error):
             services.logger.error("toggles not reloaded; the previous ones stay", metadata: ["error": "\(error)"])
-        case .reloaded:
+        case .reloaded(let toggles):
             services.logger.info("toggles reloaded")
             versions.fileReloaded()
+            for warning in toggles.interplayWarnings { services.logger.warning("toggles: \(warning)") }
         case .unchanged:
             break
         }

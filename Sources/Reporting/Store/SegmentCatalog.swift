@@ -67,6 +67,8 @@ final class SegmentCatalog: Sendable {
     /// rather than in memory for every segment (8.5 MiB at 100 million events).
     private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
     static let cachedIndexes = 8
+    /// The experiments' exact visitor sums, as the writer last published them.
+    let experimentTallies = ExperimentTallyBoard()
 
     init(directory: String, interner: Interner = Interner(), segments: [SegmentEntry] = []) {
         self.directory = directory

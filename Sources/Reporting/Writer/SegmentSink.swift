@@ -29,6 +29,8 @@ final class SegmentSink {
     private var builder: RollupBuilder
     /// The active segment's visitors, saved beside it when it closes.
     private var visitors = VisitorFilter()
+    /// Exact per-visitor sums of the experiments, kept as lines are written.
+    private let tallies: ExperimentTallies?
     private var fd: Int32 = -1
     private(set) var active: String?
     private var activeDay: Int64 = 0
@@ -49,6 +51,7 @@ final class SegmentSink {
         self.logger = logger
         buffer = [UInt8](repeating: 0, count: chunkBytes)
         builder = RollupBuilder(interner: catalog.interner)
+        tallies = ExperimentTallies.open(catalog: catalog, logger: logger)
         let newest = catalog.segments.last
         lastStampMs = newest?.startMs ?? .min
         lastMs = newest.map { max($0.startMs, $0.rollup.lastMs) } ?? .min
@@ -86,7 +89,10 @@ final class SegmentSink {
         length += count
         chunkLines += 1
         lastMs = ms
-        if let hash = builder.add(event, ms: ms, bytes: count) { visitors.add(hash: hash) }
+        if let hash = builder.add(event, ms: ms, bytes: count) {
+            visitors.add(hash: hash)
+            tallies?.note(&event, visitor: hash, line: chunkLines - 1)
+        }
     }
 
     var isEmpty: Bool { length == 0 }
@@ -120,6 +126,7 @@ final class SegmentSink {
                 offset = newline + 1
             }
             activeBytes += Int64(whole)
+            tallies?.keep(lines: lines)
             publish()
             buffer.withUnsafeBytes { written(UnsafeRawBufferPointer(rebasing: $0[..<whole])) }
             discardChunk()
@@ -146,6 +153,7 @@ final class SegmentSink {
         chunkLines = 0
         closeAfterFlush = false
         builder.reset()
+        tallies?.discard()
     }
 
     private func publish() {
@@ -157,6 +165,8 @@ final class SegmentSink {
             entry.rollup.bytes = bytes
             entry.fileBytes = bytes
         }
+        tallies?.apply(stamp: active, bytes: bytes)
+        tallies?.publish()
         builder.reset()
     }
 
@@ -200,6 +210,7 @@ final class SegmentSink {
                            "found_bytes": "\(size)"])
             activeBytes = endTornLine(size: size)
             recountActive()
+            tallies?.markStale()
         }
     }
 
@@ -228,6 +239,7 @@ final class SegmentSink {
         closeFile()
         active = nil
         catalog.remove(stamp)
+        tallies?.markStale()
         unlink(catalog.rollupPath(stamp))
         // The visitor filter is kept: a superset only costs a reader a needless look.
     }

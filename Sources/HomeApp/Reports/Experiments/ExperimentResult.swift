@@ -31,6 +31,11 @@ struct ExperimentResult {
     /// Whether the toggles run it now; nil when the toggles no longer name it.
     let active: Bool?
     let groups: [Group]
+    /// The visitor-level results from the writer's exact tallies; nil where there are none (a
+    /// store opened without its writer).
+    var visitors: VisitorResult?
+    /// For the running experiment that sets the layout: a sentence on what visitors get once it stops.
+    var afterwards: String?
 
     /// The p-value of "some group differs from the first": the smallest p times the number of
     /// comparisons (Bonferroni), at most 1; with two groups, the z-test's own p. Nil with one group.
@@ -70,8 +75,9 @@ struct ExperimentResult {
                 let upward = first.rate.rate + Self.plannedDifference <= 1
                 let planned = difference.difference != 0 ? difference.difference
                     : upward ? Self.plannedDifference : -Self.plannedDifference
-                stillNeeded = SampleSize.perGroup(baseline: first.rate.rate, difference: planned)
-                    .map { max(0, $0 - min(first.views, rate.trials)) }
+                // No plan from nothing: with a group still without views there is no rate to start from.
+                stillNeeded = first.views == 0 || rate.trials == 0 ? nil
+                    : SampleSize.perGroup(baseline: first.rate.rate, difference: planned).map { max(0, $0 - min(first.views, rate.trials)) }
             }
             groups.append(Group(name: name, layout: layout, label: label, visitors: counts?.visitors ?? 0,
                                 views: counts?.views ?? 0, selections: counts?.selections ?? 0, rate: rate,
@@ -83,7 +89,7 @@ struct ExperimentResult {
 
     /// "Grid: 12.4% (11.9–12.9%) vs List: 10.1% (9.6–10.6%), p < 0.001" for a group against the first.
     func sentence(for group: Group) -> String? {
-        guard let first = groups.first, let comparison = group.comparison else { return nil }
+        guard let first = groups.first, let comparison = group.comparison, first.views > 0, group.views > 0 else { return nil }
         return "\(group.label): \(Self.percent(group.rate.rate)) (\(Self.range(group.interval))) vs "
             + "\(first.label): \(Self.percent(first.rate.rate)) (\(Self.range(first.interval))), \(Self.p(comparison.pValue))"
     }

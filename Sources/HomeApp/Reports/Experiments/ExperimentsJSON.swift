@@ -22,6 +22,38 @@ enum ExperimentsJSON {
                 + "\"high\":\(JSONText.number(group.interval.upperBound))}"
         }
         return "{\"name\":\(JSONText.string(result.name)),\"groups\":[\(groups.joined(separator: ","))],"
-            + "\"pValue\":\(result.pValue.map(JSONText.number) ?? "null")}"
+            + "\"pValue\":\(result.pValue.map(JSONText.number) ?? "null"),"
+            + "\"visitors\":\(result.visitors.map(visitors) ?? "null")}"
+    }
+
+    /// The visitor-level member: exact sums per group, the SRM check, and every metric against the
+    /// first group by both tests, absolute and relative.
+    static func visitors(_ result: VisitorResult) -> String {
+        let groups = result.groups.map { group in
+            let s = group.sums
+            let fields = [("visitors", s.visitors), ("converting", s.converting), ("convertingLong", s.convertingLong),
+                          ("convertingShort", s.convertingShort), ("convertingStream", s.convertingStream),
+                          ("selections", s.selections), ("selectionSquares", s.selectionSquares), ("views", s.views),
+                          ("viewSquares", s.viewSquares), ("viewSelectionProducts", s.viewSelectionProducts)]
+            return "{\"group\":\(JSONText.string(group.name)),\"weight\":\(group.weight.map(JSONText.number) ?? "null"),"
+                + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        }
+        let comparisons = result.comparisons.map { comparison in
+            let tests = VisitorResult.Test.allCases.map { test in
+                "\"\(test.rawValue)\":{\"absolute\":\(estimate(comparison.absolute[test]!)),\"relative\":\(estimate(comparison.relative[test]!))}"
+            }
+            return "{\"metric\":\(JSONText.string(comparison.metric.rawValue)),\"group\":\(JSONText.string(comparison.group)),"
+                + "\"baseline\":\(JSONText.number(comparison.baseline.mean)),\"value\":\(JSONText.number(comparison.value.mean)),"
+                + tests.joined(separator: ",") + "}"
+        }
+        return "{\"groups\":[\(groups.joined(separator: ","))],\"srmPValue\":\(result.srmPValue.map(JSONText.number) ?? "null"),"
+            + "\"srmWarning\":\(result.srmWarning),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
+            + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
+    }
+
+    static func estimate(_ estimate: EffectEstimate) -> String {
+        "{\"estimate\":\(JSONText.number(estimate.expected)),\"low\":\(JSONText.number(estimate.interval.lowerBound)),"
+            + "\"high\":\(JSONText.number(estimate.interval.upperBound)),\"pValue\":\(JSONText.number(estimate.pValue)),"
+            + "\"problem\":\(estimate.problem.map { JSONText.string($0.rawValue) } ?? "null")}"
     }
 }

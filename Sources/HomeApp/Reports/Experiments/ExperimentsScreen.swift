@@ -10,4 +10,6 @@ final class ExperimentsScreen: GenericViewController<ExperimentsScreenModel, Exp
 struct ExperimentsScreenModel {
     let range: ReportRangeQuery
     let results: [ExperimentResult]
+    /// Which test the comparisons show: sequential by default, fixed-horizon one click away.
+    var test: VisitorResult.Test = .sequential
 }

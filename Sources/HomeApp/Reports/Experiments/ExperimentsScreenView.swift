@@ -10,15 +10,15 @@ final class ExperimentsScreenView: RootView {
         AppHeader.render(into: &writer, context: scope.context)
         writer.write("""
             <div class="reports__body"><div class="reports__title"><h1>Experiments</h1></div>\
-            <p class="reports__intro">Selections (long, short and stream) per home view, for each group of each \
-            experiment, with 95% intervals; each group is compared with the first. \
-            <a href="/reports">The report log</a></p>
+            <p class="reports__intro">For each experiment: its visitors, counted exactly from their first exposure, \
+            and each group against the first with 95% intervals; then selections (long, short and stream) per home \
+            view in the chosen range. <a href="/reports">The report log</a></p>
             """)
         rangeForm(model.range, into: &writer)
         if model.results.isEmpty {
             writer.write("<p class=\"reports__empty\">No experiment in the toggles, and no events tagged with one in this range.</p>")
         }
-        for (index, result) in model.results.enumerated() { experiment(result, index: index, into: &writer) }
+        for (index, result) in model.results.enumerated() { experiment(result, index: index, model: model, into: &writer) }
         writer.write("</div>")
     }
 
@@ -38,7 +38,7 @@ final class ExperimentsScreenView: RootView {
             """)
     }
 
-    private func experiment(_ result: ExperimentResult, index: Int, into writer: inout HTMLWriter) {
+    private func experiment(_ result: ExperimentResult, index: Int, model: ExperimentsScreenModel, into writer: inout HTMLWriter) {
         let heading = "experiment-\(index)"
         writer.write("<section class=\"experiment\"")
         writer.attribute("aria-labelledby", heading)
@@ -54,6 +54,15 @@ final class ExperimentsScreenView: RootView {
         case nil: writer.write("not in the toggles")
         }
         writer.write("</span></h2>")
+        if let afterwards = result.afterwards {
+            writer.write("<p class=\"experiment__power\" data-afterwards>")
+            writer.text(afterwards)
+            writer.write("</p>")
+        }
+        if let visitors = result.visitors {
+            VisitorSection.render(visitors, experiment: result.name, heading: heading, test: model.test, range: model.range, into: &writer)
+            writer.write("<h3>Home views in the range</h3>")
+        }
         let sentences = result.groups.compactMap { result.sentence(for: $0) }
         if !sentences.isEmpty {
             writer.write("<ul class=\"experiment__findings\">")
@@ -108,6 +117,12 @@ final class ExperimentsScreenView: RootView {
             writer.write("</td><td data-selections>")
             writer.write(group.selections)
             writer.write("</td><td data-rate>")
+            guard group.views > 0, result.groups.first?.views ?? 0 > 0 else {
+                // No percentages from nothing.
+                writer.write(group.views > 0 ? "\u{2014}" : "no views yet")
+                writer.write("</td><td>\u{2014}</td><td>\u{2014}</td><td></td></tr>")
+                continue
+            }
             writer.text("\(ExperimentResult.percent(group.rate.rate)) (\(ExperimentResult.range(group.interval)))")
             writer.write("</td><td>")
             if let comparison = group.comparison {

@@ -1,0 +1,34 @@
+import Foundation
+
+extension Toggles {
+    /// What visitors get by layout once no experiment sets it: the rollout's shares, the rest the
+    /// default, e.g. "grid 10%, list 90%".
+    public var layoutsWithoutExperiments: String {
+        var shares = rollout.filter { $0.value > 0 }
+        shares[defaultLayout, default: 0] += max(0, 1 - rollout.values.reduce(0, +))
+        return shares.sorted { ($1.value, $0.key) < ($0.value, $1.key) }
+            .map { "\($0.key) \(Self.percent($0.value))" }.joined(separator: ", ")
+    }
+
+    /// The active experiment that sets the layout of some of its groups' visitors, if any.
+    public var layoutExperiment: Experiment? {
+        activeExperiments.first { $0.groups.contains { $0.layout != nil } }
+    }
+
+    /// Rules the file follows that may surprise its author: while an experiment sets the layout,
+    /// the rollout's shares are not applied to its groups' visitors (every visitor is in every
+    /// active experiment). Logged when the file is loaded; the file is still accepted.
+    public var interplayWarnings: [String] {
+        guard let experiment = layoutExperiment, rollout.values.contains(where: { $0 > 0 }) else { return [] }
+        let setting = experiment.groups.filter { $0.layout != nil }.map(\.name)
+        let whom = setting.count == experiment.groups.count
+            ? "every visitor" : "the visitors of group\(setting.count == 1 ? "" : "s") \(setting.joined(separator: ", "))"
+        return ["experiment \"\(experiment.name)\" sets the layout of \(whom), so the rollout does not apply to them while it is "
+                + "active; once it stops, visitors get \(layoutsWithoutExperiments)"]
+    }
+
+    private static func percent(_ share: Double) -> String {
+        let value = share * 100
+        return value == value.rounded() ? "\(Int(value))%" : String(format: "%.1f%%", value)
+    }
+}

@@ -1,0 +1,106 @@
+import FeatureToggles
+import Reporting
+
+/// One experiment's results with the visitor as the unit, from the writer's exact sums: per group
+/// the exposed and converting visitors and the selections per visitor and per view; against the
+/// first group each metric's absolute difference and relative lift with interval and p-value, by the
+/// sequential test (valid however often the page is looked at) and the fixed-horizon test; and the
+/// sample-ratio-mismatch check of the split against the toggles' weights.
+struct VisitorResult {
+    /// Below this many visitors in a group the page shows counts only: no rate, no test.
+    static let minimumVisitors = 100
+
+    enum Test: String, CaseIterable { case sequential, fixed }
+
+    enum Metric: String, CaseIterable {
+        case converting, convertingLong, convertingShort, convertingStream, selectionsPerVisitor, selectionsPerView
+
+        var label: String {
+            switch self {
+            case .converting: "Visitors who selected"
+            case .convertingLong: "… a long item"
+            case .convertingShort: "… a short item"
+            case .convertingStream: "… a stream"
+            case .selectionsPerVisitor: "Selections per visitor"
+            case .selectionsPerView: "Selections per home view"
+            }
+        }
+
+        /// A share of visitors (shown in %) rather than a count per visitor or per view.
+        var isShare: Bool { self != .selectionsPerVisitor && self != .selectionsPerView }
+
+        func statistic(_ s: VisitorSums) -> MetricStatistic {
+            switch self {
+            case .converting: .proportion(visitors: s.visitors, converting: s.converting)
+            case .convertingLong: .proportion(visitors: s.visitors, converting: s.convertingLong)
+            case .convertingShort: .proportion(visitors: s.visitors, converting: s.convertingShort)
+            case .convertingStream: .proportion(visitors: s.visitors, converting: s.convertingStream)
+            case .selectionsPerVisitor:
+                .sampleMean(visitors: s.visitors, sum: Double(s.selections), sumOfSquares: Double(s.selectionSquares))
+            case .selectionsPerView:
+                .ratio(visitors: s.visitors, numeratorSum: Double(s.selections), numeratorSumOfSquares: Double(s.selectionSquares),
+                       denominatorSum: Double(s.views), denominatorSumOfSquares: Double(s.viewSquares),
+                       sumOfProducts: Double(s.viewSelectionProducts))
+            }
+        }
+    }
+
+    struct Group {
+        let name: String
+        let sums: VisitorSums
+        /// The toggles' weight; nil when the toggles do not name the group.
+        let weight: Double?
+    }
+
+    struct Comparison {
+        let metric: Metric
+        let group: String
+        let baseline: MetricStatistic
+        let value: MetricStatistic
+        let absolute: [Test: EffectEstimate]
+        let relative: [Test: EffectEstimate]
+    }
+
+    let groups: [Group]
+    /// The chi-square p-value of the split against the weights; nil without weights for every group.
+    let srmPValue: Double?
+    let comparisons: [Comparison]
+    /// Some events were not counted (a ninth group, or a full disk): the sums are a lower bound.
+    let incomplete: Bool
+
+    var srmWarning: Bool { (srmPValue ?? 1) < SampleRatioMismatch.warningThreshold }
+    var enoughData: Bool { groups.count > 1 && groups.allSatisfy { $0.sums.visitors >= Self.minimumVisitors } }
+    var visitors: Int { groups.reduce(0) { $0 + $1.sums.visitors } }
+
+    /// The result from the tallies (groups in the toggles' order, then as met); groups the toggles
+    /// name but nobody reached yet count as 0.
+    init(_ tally: ExperimentVisitors?, toggles: Toggles.Experiment?) {
+        incomplete = tally?.uncountedGroups ?? false
+        var order = toggles?.groups.map(\.name) ?? []
+        order += (tally?.groups.map(\.group) ?? []).filter { !order.contains($0) }
+        groups = order.map { name in
+            Group(name: name, sums: tally?.sums(name) ?? VisitorSums(), weight: toggles?.groups.first { $0.name == name }?.weight)
+        }
+        let weights = groups.compactMap(\.weight)
+        srmPValue = weights.count == groups.count && groups.count > 1
+            ? SampleRatioMismatch.pValue(visitors: groups.map(\.sums.visitors), weights: weights) : nil
+        var comparisons: [Comparison] = []
+        if let first = groups.first {
+            for metric in Metric.allCases {
+                let baseline = metric.statistic(first.sums)
+                for group in groups.dropFirst() {
+                    let value = metric.statistic(group.sums)
+                    var absolute: [Test: EffectEstimate] = [:], relative: [Test: EffectEstimate] = [:]
+                    for (kind, into) in [(EffectEstimate.Difference.absolute, 0), (.relative, 1)] {
+                        let sequential = EffectEstimate.sequential(baseline: baseline, variation: value, difference: kind)
+                        let fixed = EffectEstimate.fixedHorizon(baseline: baseline, variation: value, difference: kind)
+                        if into == 0 { absolute = [.sequential: sequential, .fixed: fixed] } else { relative = [.sequential: sequential, .fixed: fixed] }
+                    }
+                    comparisons.append(Comparison(metric: metric, group: group.name, baseline: baseline, value: value,
+                                                  absolute: absolute, relative: relative))
+                }
+            }
+        }
+        self.comparisons = comparisons
+    }
+}

@@ -1,0 +1,35 @@
+/// One experiment group's visitors, exactly, as the sums the statistics need: every figure of
+/// `/reports/experiments` comes from these ten numbers. Each visitor counts from their first event
+/// carrying the experiment (their exposure), in the group of that first event.
+public struct VisitorSums: Sendable, Equatable {
+    /// Exposed visitors.
+    public var visitors = 0
+    /// Visitors with at least one selection, of any kind and per kind.
+    public var converting = 0
+    public var convertingLong = 0
+    public var convertingShort = 0
+    public var convertingStream = 0
+    /// Σ selections per visitor and Σ of their squares.
+    public var selections = 0
+    public var selectionSquares = 0
+    /// Σ home views per visitor and Σ of their squares.
+    public var views = 0
+    public var viewSquares = 0
+    /// Σ views × selections per visitor: the covariance the ratio metric's delta method needs.
+    public var viewSelectionProducts = 0
+
+    public init() {}
+
+    /// The fields in a fixed order, for storing.
+    static let fieldCount = 10
+
+    subscript(field index: Int) -> Int {
+        get { withUnsafeBytes(of: self) { $0.load(fromByteOffset: index * 8, as: Int.self) } }
+        set { withUnsafeMutableBytes(of: &self) { $0.storeBytes(of: newValue, toByteOffset: index * 8, as: Int.self) } }
+    }
+
+    /// Adds another set of sums (two segments of visitors never overlap).
+    public mutating func add(_ other: VisitorSums) {
+        for index in 0..<Self.fieldCount { self[field: index] += other[field: index] }
+    }
+}
