@@ -21,15 +21,6 @@ import TestSupport
     }
 
     /// Polls `condition` until it holds or `seconds` pass.
-    static func eventually(within seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
-    }
-
     /// The form's button labelled `label` on `html`.
     static func button(_ label: String, in html: HTMLElement) throws -> HTMLElement {
         try #require(html.all("button").first { $0.text == label }, "no button \(label)")
@@ -74,7 +65,7 @@ import TestSupport
         let history = try browser.get("/admin/history").text
         #expect(history.contains("by <span class=\"admin__who\">loopback</span>: grid for everyone"))
         #expect(history.contains("by <span class=\"admin__who\">file</span>: the file at the first start"))
-        #expect(try Self.eventually {
+        #expect(try eventually(timeout: 10) {
             try server.client.get("/reports.jsonl").text.contains(#""event":"toggles_changed""#)
         }, "the change is an event in the report log")
         let event = try server.client.get("/reports.jsonl").text.split(separator: "\n").first { $0.contains("toggles_changed") }
@@ -151,7 +142,7 @@ import TestSupport
         let browser = Browser(port: server.port)
         let (_, form) = try browser.page("/admin")
         try Data(#"{"defaultLayout": "grid"}"#.utf8).write(to: URL(fileURLWithPath: togglesPath))
-        #expect(try Self.eventually { try browser.get("/admin/history").text.contains("Version 2 (in force)") })
+        #expect(try eventually(timeout: 10) { try browser.get("/admin/history").text.contains("Version 2 (in force)") })
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">file</span>: edited in the file"))
         let stale = try browser.press(try Self.button("Review the difference", in: form), setting: ["onboarding": "true"])
         #expect(stale.status == 409)
@@ -161,7 +152,7 @@ import TestSupport
         let server = try start()
         let typo = #"{"defaultLayout": "Grid"}"#
         try Data(typo.utf8).write(to: URL(fileURLWithPath: togglesPath))
-        #expect(Self.eventually { server.log.contains("toggles not reloaded") }, "the watcher refused it")
+        #expect(eventually(timeout: 10) { server.log.contains("toggles not reloaded") }, "the watcher refused it")
         let page = try HTMLDocument.parse(try server.client.get("/admin").text)
         #expect(page.first { $0["data-file-problem"] != nil }?.text.contains("defaultLayout must be a layout name") == true,
                 "/admin shows the mistake, not only the log")

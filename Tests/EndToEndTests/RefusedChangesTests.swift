@@ -48,7 +48,7 @@ import TestSupport
         let time = try #require(entry.first { $0.tag == "time" }?["datetime"])
         let at = try #require(ReportsChartAxisTests.time(time))
         #expect(at >= before && at <= Date(), "\(time)")
-        #expect(server.log.contains("toggles not reloaded"))
+        #expect(eventually { server.log.contains("toggles not reloaded") }, "logged as well")
         // The content file was not touched: nothing said about it.
         #expect(try refusal("content") == nil)
         // Put back as it was: the toggles in force again, so no longer a refusal.

@@ -25,16 +25,6 @@ import TestSupport
 
     static func withCookie(_ cookie: String) -> [(String, String)] { [("Cookie", "report_access=\(cookie)")] }
 
-    /// Polls `condition` until it holds or `seconds` pass.
-    static func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
-        return try condition()
-    }
-
     @Test func signingOutEndsTheSignInForEveryCopyOfTheCookieAndAcrossARestart() throws {
         var server = try start("one")
         let session = Browser(port: server.port)
@@ -76,7 +66,7 @@ import TestSupport
         #expect(try second.client.get("/reports", headers: Self.withCookie(cookie)).status == 200)
         let (_, html) = try session.page("/reports")
         #expect(try session.press(try #require(html.all("button").first { $0.text == "Sign out" })).status == 303)
-        #expect(try Self.eventually(within: 5) {
+        #expect(try eventually(timeout: 5) {
             try second.client.get("/reports", headers: Self.withCookie(cookie)).status == 401
         }, "the other instance learns of the sign-out")
     }
