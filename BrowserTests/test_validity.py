@@ -21,6 +21,7 @@ def pages(catalog):
         "long": ("server", f"/long/{catalog.first('long')['id']}", 200),
         "short": ("server", f"/short/{catalog.first('short')['id']}", 200),
         "stream": ("server", f"/stream/{catalog.first('live')['id']}", 200),
+        "watch": ("server", f"/watch/{catalog.first('long')['id']}", 200),
         "settings": ("server", "/settings", 200),
         "onboarding": ("server", "/onboarding", 200),
         "onboarding-over-home": ("onboarding_server", "/", 200),
@@ -39,7 +40,7 @@ def pages(catalog):
 
 
 PAGE_NAMES = ["home-list", "home-grid", "search-results", "search-no-match", "long", "short", "stream",
-              "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
+              "watch", "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
               "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "admin-content",
               "admin-content-history", "admin-experiment-stop", "reports"]
 

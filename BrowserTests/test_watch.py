@@ -1,0 +1,75 @@
+"""Play, progress and My List, with JavaScript on and off: open a title, Play, move the position,
+see it kept on the title's page; add the title to My List and remove it. Each step checks the page
+and the events the report log gains for this visitor."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def move_position(browser, keys):
+    """Moves the range with the keyboard, as a person would (End, arrows)."""
+    position = browser.find("input[type=range][name=position]")
+    position.send_keys(*keys)
+    return position
+
+
+def test_play_and_progress(browser):
+    log = browser.log
+    film = browser.catalog.first("long")
+    seconds = film["durationMinutes"] * 60
+    browser.open(f"/long/{film['id']}")
+    visitor = browser.visitor()
+    mark = log.mark()
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    assert browser.find("h1").text == film["title"]
+    assert browser.tree() == {"WatchScreen"}
+    started = log.wait_for(mark, event="play_started", visitor=visitor)
+    assert [(e["item"], e["properties"]["duration"]) for e in started] == [(film["id"], str(seconds))]
+
+    mark = log.mark()
+    # End, then Home: back at the start; then 90 presses of the right arrow, a second each.
+    position = move_position(browser, [Keys.END, Keys.HOME] + [Keys.ARROW_RIGHT] * 90)
+    expected = 90
+    assert position.get_attribute("value") == str(expected)
+    if browser.javascript:
+        # The script saves on change (once the keys are done moving it) and marks the form.
+        browser.wait(lambda d: browser.find("form.watch-progress").get_attribute("data-saved") == str(expected),
+                     message="the position was not saved by the script")
+        assert "saved" in browser.find("output").text
+        assert browser.path() == f"/watch/{film['id']}"
+    else:
+        browser.follow(browser.button("Save position"))
+        browser.wait_for_path(f"/watch/{film['id']}")
+    progress = log.wait_for(mark, event="play_progress", visitor=visitor, item=film["id"])
+    assert progress[-1]["properties"]["position"] == str(expected)
+
+    browser.open(f"/watch/{film['id']}")
+    assert browser.find("input[type=range]").get_attribute("value") == str(expected)
+    browser.open(f"/long/{film['id']}")
+    assert browser.button("Resume")
+    assert browser.find(".item-screen__progress").text.startswith("Watched 1:30 of")
+
+
+def test_my_list(browser):
+    log = browser.log
+    clip = browser.catalog.first("short")
+    browser.open(f"/short/{clip['id']}")
+    visitor = browser.visitor()
+    mark = log.mark()
+    browser.follow(browser.button("Add to My List"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+    assert browser.button("Remove from My List")
+    log.wait_for(mark, event="my_list_added", visitor=visitor, item=clip["id"])
+    mark = log.mark()
+    browser.follow(browser.button("Remove from My List"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+    assert browser.button("Add to My List")
+    log.wait_for(mark, event="my_list_removed", visitor=visitor, item=clip["id"])
+
+
+def test_live_streams_have_no_play(browser):
+    stream = browser.catalog.first("live")
+    browser.open(f"/stream/{stream['id']}")
+    assert not [b for b in browser.find_all("button") if b.text in ("Play", "Resume")]
+    assert browser.button("Add to My List")
+    assert browser.driver.find_elements(By.CSS_SELECTOR, ".item-screen__timing")
