@@ -73,3 +73,37 @@ def test_live_streams_have_no_play(browser):
     assert not [b for b in browser.find_all("button") if b.text in ("Play", "Resume")]
     assert browser.button("Add to My List")
     assert browser.driver.find_elements(By.CSS_SELECTOR, ".item-screen__timing")
+
+
+def test_home_rows(browser):
+    """Play a film and move its position, add a clip to My List: the home shows both rows, with
+    the bar; a row's title opens its page. In the list and in the grid."""
+    film, clip = browser.catalog.first("long"), browser.catalog.first("short")
+    browser.open("/")
+    assert not browser.find_all(".personal-row"), "a new visitor has no rows"
+    browser.open(f"/long/{film['id']}")
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    move_position(browser, [Keys.HOME] + [Keys.ARROW_RIGHT] * 30)
+    if browser.javascript:
+        browser.wait(lambda d: browser.find("form.watch-progress").get_attribute("data-saved") == "30",
+                     message="the position was not saved by the script")
+    else:
+        browser.follow(browser.button("Save position"))
+    browser.open(f"/short/{clip['id']}")
+    browser.follow(browser.button("Add to My List"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+    for path in ("/?layout=list", "/?layout=grid"):
+        browser.open(path)
+        rows = {r.get_attribute("data-row-name"): r for r in browser.find_all(".personal-row")}
+        assert list(rows) == ["continue-watching", "my-list"]
+        watching = rows["continue-watching"]
+        assert watching.find_element(By.CSS_SELECTOR, "h2").text == "Continue watching"
+        assert [t.text for t in watching.find_elements(By.CSS_SELECTOR, ".personal-tile__title")] == [film["title"]]
+        bar = watching.find_element(By.CSS_SELECTOR, "progress")
+        assert bar.is_displayed() and bar.get_attribute("aria-label") == "Watched 0:30 of " + \
+            (f"{film['durationMinutes'] // 60}:{film['durationMinutes'] % 60:02d}:00")
+        listed = rows["my-list"]
+        assert [t.text for t in listed.find_elements(By.CSS_SELECTOR, ".personal-tile__title")] == [clip["title"]]
+    browser.follow(browser.find(".personal-row[data-row-name=my-list] .personal-tile__open"))
+    browser.wait_for_path(f"/short/{clip['id']}")
