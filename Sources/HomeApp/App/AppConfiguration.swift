@@ -56,6 +56,8 @@ public struct AppConfiguration: Sendable {
     public var reportDatabaseRetention: Int?
     /// Visitors whose viewing (progress, My List) is held in memory; the least recent are dropped.
     public var viewingVisitors = 100_000
+    /// Seconds between computations of Trending now and Because you watched.
+    public var playStatisticsInterval: Double = 60
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports") {

@@ -21,6 +21,8 @@ struct AppServices: Sendable {
     let compression: WorkPool
     /// What each recent visitor played and listed, from the report log's events.
     let viewing: ViewingHistory
+    /// Trending now and Because you watched, recomputed in the background.
+    let plays: PlayStatisticsTask
     let logger: Logger
     /// Every instance's counts, from the report database (nil without one).
     var shared: SharedReports? = nil

@@ -99,7 +99,9 @@ public final class HomeApplication: Service {
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
                                compression: compression,
-                               viewing: ViewingHistory(capacity: configuration.viewingVisitors), logger: logger,
+                               viewing: ViewingHistory(capacity: configuration.viewingVisitors),
+                               plays: PlayStatisticsTask(store: reportLog.store, interval: configuration.playStatisticsInterval,
+                                                         logger: logger), logger: logger,
                                shared: configuration.reportDatabase.map { SharedReports(url: $0) },
                                shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
@@ -133,7 +135,7 @@ public final class HomeApplication: Service {
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
         let viewingLoader = ViewingHistoryLoader(history: services.viewing, store: reportLog.store, logger: logger)
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader]
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, services.plays]
                                   + (shipper.map { [$0] } ?? []) + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 

@@ -26,6 +26,8 @@ struct ViewingActivity: Sendable, Equatable {
     private(set) var myList: [String] = []
     /// Finished titles, newest first.
     private(set) var finished: [String] = []
+    /// The title last played or moved on (finished or not): what Because you watched is about.
+    private(set) var latestStarted: String?
 
     var isEmpty: Bool { inProgress.isEmpty && myList.isEmpty && finished.isEmpty }
 
@@ -40,6 +42,7 @@ struct ViewingActivity: Sendable, Equatable {
     /// Takes one event into account; events that say nothing about viewing change nothing.
     mutating func apply(_ event: ReportEvent) {
         guard let item = event.item else { return }
+        if event.name == .playStarted || event.name == .playProgress { latestStarted = item }
         switch event.name {
         case .playStarted:
             // Playing again puts the title first, where the visitor left it.

@@ -50,23 +50,10 @@ final class ViewingHistoryLoader: Service {
         logger.info("viewing history loaded", metadata: metadata)
     }
 
-    /// Whether the line may name a viewing event, read from the bytes after its `"event":"`, so
-    /// that the other lines are never decoded.
+    /// Whether the line may name a viewing event; the other lines are never decoded.
     static func mayBeViewing(_ line: ArraySlice<UInt8>) -> Bool {
-        guard let start = find(eventKey, in: line) else { return false }
-        let name = line[start...]
-        return name.starts(with: "play_".utf8) || name.starts(with: "my_list_".utf8)
+        EventLineSniff.name(of: line, startsWithAnyOf: prefixes)
     }
 
-    private static let eventKey = Array("\"event\":\"".utf8)
-
-    /// The index just after the first `needle` in `line`.
-    private static func find(_ needle: [UInt8], in line: ArraySlice<UInt8>) -> Int? {
-        var at = line.startIndex
-        while let quote = line[at...].firstIndex(of: needle[0]) {
-            if line[quote...].starts(with: needle) { return quote + needle.count }
-            at = quote + 1
-        }
-        return nil
-    }
+    private static let prefixes = [Array("play_".utf8), Array("my_list_".utf8)]
 }
