@@ -107,3 +107,46 @@ def test_home_rows(browser):
         assert [t.text for t in listed.find_elements(By.CSS_SELECTOR, ".personal-tile__title")] == [clip["title"]]
     browser.follow(browser.find(".personal-row[data-row-name=my-list] .personal-tile__open"))
     browser.wait_for_path(f"/short/{clip['id']}")
+
+
+def test_clear_history(browser):
+    """Settings' Clear history empties the visitor's rows; the log keeps the events."""
+    log = browser.log
+    film = browser.catalog.first("long")
+    browser.open(f"/long/{film['id']}")
+    visitor = browser.visitor()
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    browser.open("/")
+    assert [r.get_attribute("data-row-name") for r in browser.find_all(".personal-row")][:1] == ["continue-watching"]
+    browser.open("/settings")
+    mark = log.mark()
+    browser.follow(browser.button("Clear history"))
+    browser.wait_for_path("/settings")
+    assert "Nothing played or listed" in browser.find(".settings-screen__history").text
+    log.wait_for(mark, event="history_cleared", visitor=visitor)
+    browser.open("/")
+    names = [r.get_attribute("data-row-name") for r in browser.find_all(".personal-row")]
+    assert "continue-watching" not in names and "my-list" not in names
+    assert log.matching(0, event="play_started", visitor=visitor), "the log keeps what was cleared"
+
+
+def test_trending_for_a_second_visitor(server, js_driver, nojs_driver):
+    """What one visitor starts shows in Trending now for another, once the statistics have run
+    (at start and then once a minute)."""
+    from pages import fresh
+    first = fresh(nojs_driver, server, False)
+    clip = [i for i in first.catalog.items if i["kind"] == "short"][-1]
+    first.open(f"/short/{clip['id']}")
+    first.follow(first.button("Play"))
+    first.wait_for_path(f"/watch/{clip['id']}")
+    second = fresh(js_driver, server, True)
+
+    def shown(_):
+        second.open("/")
+        titles = second.find_all(".personal-row[data-row-name=trending] .personal-tile__title")
+        return clip["title"] in [t.text for t in titles]
+
+    second.wait(shown, 90, "the title never showed in Trending now")
+    assert second.find(".personal-row[data-row-name=trending] h2").text == "Trending now"
+    assert not second.find_all(".personal-row[data-row-name=continue-watching]")

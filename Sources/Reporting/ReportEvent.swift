@@ -72,12 +72,13 @@ extension ReportEvent {
         public static let playProgress: Name = "play_progress"
         public static let myListAdded: Name = "my_list_added"
         public static let myListRemoved: Name = "my_list_removed"
+        public static let historyCleared: Name = "history_cleared"
 
         /// Every name listed in docs/design.md, in that order.
         public static let known: [Name] = [
             .launch, .horizontalSwipe, .longSelected, .shortSelected, .streamSelected, .settingsSelected,
             .layoutReplaced, .layoutChosen, .onboardingShown, .onboardingDismissed, .searchSubmitted,
-            .playStarted, .playProgress, .myListAdded, .myListRemoved,
+            .playStarted, .playProgress, .myListAdded, .myListRemoved, .historyCleared,
         ]
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HomeAppTestSupport
+import Reporting
 import Testing
 import TestSupport
 
@@ -89,5 +90,43 @@ struct ViewingRowsTests {
         struct File: Decodable { let items: [Entry] }
         let data = try Data(contentsOf: AppFixture.configFolder.appendingPathComponent("content.json"))
         return try #require(try JSONDecoder().decode(File.self, from: data).items.first { $0.id == id }?.title)
+    }
+}
+
+extension ViewingRowsTests {
+    @Test("Clear history in Settings: the rows forget everything before it, after a restart too; the log keeps the events")
+    func clearHistory() async throws {
+        let logs = try TemporaryDirectory("clear-history")
+        defer { logs.remove() }
+        let path = logs.url.appendingPathComponent("reports").path
+        var visitor: String?
+        do {
+            let fixture = try AppFixture { $0.reportLog = path }
+            let browser = fixture.browser()
+            #expect(try browser.page("/settings").html.button(labelled: "Clear history") == nil)
+            #expect(try browser.post("/watch/m-001/play", withToken: []).status == 303)
+            #expect(try browser.post("/my-list/s-001", withToken: [("action", "add")]).status == 303)
+            #expect(Self.names(try browser.page("/").html) == ["continue-watching", "my-list"])
+            let clear = try #require(try browser.page("/settings").html.button(labelled: "Clear history"))
+            let cleared = try browser.press(clear)
+            #expect(cleared.status == 303 && cleared.location == "/settings")
+            #expect(try browser.follow(cleared).html().button(labelled: "Clear history") == nil)
+            #expect(Self.names(try browser.page("/").html).isEmpty)
+            // Played after clearing: shown again.
+            #expect(try browser.post("/watch/m-002/play", withToken: []).status == 303)
+            // The log keeps every event: clearing is one more.
+            let names = { try ReportSegments.text(of: path).split(separator: "\n").map { try ReportEvent(jsonLine: String($0)).name } }
+            try await eventually { try names().filter { $0 == .playStarted }.count == 2 }
+            #expect(try names().filter { [.playStarted, .myListAdded, .historyCleared].contains($0) }
+                    == [.playStarted, .myListAdded, .historyCleared, .playStarted])
+            visitor = browser.cookies["visitor"]
+        }
+        let restarted = try AppFixture { $0.reportLog = path }
+        let browser = restarted.browser()
+        browser.setCookie("visitor", visitor)
+        try await eventually { !Self.names(try browser.page("/").html).isEmpty }
+        let rows = Self.rows(try browser.page("/").html)
+        #expect(rows["continue-watching"]?.titles == [try title("m-002")])
+        #expect(rows["my-list"] == nil)
     }
 }

@@ -114,7 +114,7 @@ struct WatchTests {
             #expect(try browser.post("/watch/\(Self.film)/progress", withToken: [("position", "1200")]).status == 303)
             #expect(try browser.post("/my-list/s-001", withToken: [("action", "add")]).status == 303)
             visitor = browser.cookies["visitor"]
-            _ = try await first.events(named: .myListAdded)
+            try await eventually { try ReportSegments.text(of: path).contains("my_list_added") }
         }
         let second = try AppFixture { $0.reportLog = path }
         let browser = second.browser()

@@ -51,7 +51,7 @@ struct AppServices: Sendable {
 
     /// Writes a viewing event (play, progress, My List) and takes it into the visitor's history
     /// at once, so the next page shows it.
-    func recordViewing(_ name: ReportEvent.Name, item: String, properties: [String: String] = [:], for visit: Visit) {
+    func recordViewing(_ name: ReportEvent.Name, item: String? = nil, properties: [String: String] = [:], for visit: Visit) {
         let event = analytics(for: visit).event(name, item: item, properties: properties)
         viewing.apply(event)
         reportLog.record(event)

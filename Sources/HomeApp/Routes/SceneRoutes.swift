@@ -35,7 +35,8 @@ struct SceneRoutes {
         let chosen = visit.chosenLayout.flatMap { services.factory.has($0) ? $0 : nil }
         let model = SettingsScreenModel(
             layouts: services.factory.layouts.map { ($0.layoutName, $0.displayName) },
-            current: chosen ?? services.defaultLayout(for: visit), isChosen: chosen != nil)
+            current: chosen ?? services.defaultLayout(for: visit), isChosen: chosen != nil,
+            hasHistory: !(services.viewing.activity(for: visit.visitor.id)?.isEmpty ?? true))
         return visit.page(SettingsScreen(viewModel: model), configuration: services.page)
     }
 

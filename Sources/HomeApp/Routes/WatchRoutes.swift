@@ -3,7 +3,8 @@ import Reporting
 
 /// Play, progress and My List: `POST /watch/ID/play` (reports `play_started`), `GET /watch/ID`,
 /// `POST /watch/ID/progress` (reports `play_progress`), `POST /my-list/ID` (reports
-/// `my_list_added` or `my_list_removed`). Each event is written to the report log and taken
+/// `my_list_added` or `my_list_removed`), `POST /settings/clear-history` (reports
+/// `history_cleared`: the rows forget what came before). Each event is written to the report log and taken
 /// into the visitor's `ViewingHistory` at once. Films and clips play; live streams do not here.
 /// The posts are client-made events: past the client's event limit they get 429, recording nothing.
 struct WatchRoutes {
@@ -16,6 +17,7 @@ struct WatchRoutes {
     static func playPath(_ id: String) -> String { "/watch/\(id)/play" }
     static func progressPath(_ id: String) -> String { "/watch/\(id)/progress" }
     static func myListPath(_ id: String) -> String { "/my-list/\(id)" }
+    static let clearHistoryPath = "/settings/clear-history"
 
     func register(in router: inout Router) {
         router.get("/watch/:id") { request in try watch(request) }
@@ -23,6 +25,7 @@ struct WatchRoutes {
             posts.post("/watch/:id/play") { request in try play(request) }
             posts.post("/watch/:id/progress") { request in try progress(request) }
             posts.post("/my-list/:id") { request in try myList(request) }
+            posts.post(Self.clearHistoryPath) { request in try clearHistory(request) }
         }
     }
 
@@ -78,6 +81,16 @@ struct WatchRoutes {
             services.recordViewing(adding ? .myListAdded : .myListRemoved, item: item.id, for: visit)
         }
         return visit.redirect(to: "/\(ItemRequest.Scene(item.kind).rawValue)/\(item.id)")
+    }
+
+    func clearHistory(_ request: Request) throws(HTTPError) -> Response {
+        let visit = services.visit(request)
+        // Nothing to forget: nothing happened, nothing is reported.
+        if !(services.viewing.activity(for: visit.visitor.id)?.isEmpty ?? true) {
+            try allow(visit)
+            services.recordViewing(.historyCleared, for: visit)
+        }
+        return visit.redirect(to: "/settings")
     }
 
     /// The film or clip the path names; 404 for anything else.

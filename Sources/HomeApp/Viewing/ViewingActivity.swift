@@ -41,6 +41,8 @@ struct ViewingActivity: Sendable, Equatable {
 
     /// Takes one event into account; events that say nothing about viewing change nothing.
     mutating func apply(_ event: ReportEvent) {
+        // Clearing forgets everything before it; the log keeps the events.
+        if event.name == .historyCleared { return self = ViewingActivity() }
         guard let item = event.item else { return }
         if event.name == .playStarted || event.name == .playProgress { latestStarted = item }
         switch event.name {
@@ -74,5 +76,6 @@ struct ViewingActivity: Sendable, Equatable {
     /// Whether `event` is one `apply` reads, from its name alone.
     static func reads(_ name: ReportEvent.Name) -> Bool {
         name == .playStarted || name == .playProgress || name == .myListAdded || name == .myListRemoved
+            || name == .historyCleared
     }
 }

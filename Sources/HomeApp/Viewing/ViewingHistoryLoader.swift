@@ -55,5 +55,5 @@ final class ViewingHistoryLoader: Service {
         EventLineSniff.name(of: line, startsWithAnyOf: prefixes)
     }
 
-    private static let prefixes = [Array("play_".utf8), Array("my_list_".utf8)]
+    private static let prefixes = [Array("play_".utf8), Array("my_list_".utf8), Array("history_cleared\"".utf8)]
 }
