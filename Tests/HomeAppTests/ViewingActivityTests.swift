@@ -81,3 +81,19 @@ struct ViewingActivityTests {
         #expect(!ViewingHistoryLoader.mayBeViewing(line(#"{"timestamp":"t","event":"#)))
     }
 }
+
+extension ViewingActivityTests {
+    @Test("more events while the log is read than are held: those visitors keep what they did since, the log fills in the rest")
+    func loadingOverflow() {
+        let history = ViewingHistory(capacity: 100, pendingLimit: 2)
+        for visitor in ["a", "b", "c"] { history.apply(Self.event(.myListAdded, "since", visitor: visitor)) }
+        let fromLog = ViewingHistory(capacity: 100, loading: false)
+        fromLog.apply(Self.event(.myListAdded, "before", visitor: "a"))
+        fromLog.apply(Self.event(.myListAdded, "before", visitor: "d"))
+        history.finishLoading(fromLog)
+        #expect(history.isLoaded)
+        #expect(history.activity(for: "a")?.myList == ["since"])
+        #expect(history.activity(for: "c")?.myList == ["since"])
+        #expect(history.activity(for: "d")?.myList == ["before"])
+    }
+}

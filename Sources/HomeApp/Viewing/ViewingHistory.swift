@@ -15,16 +15,22 @@ final class ViewingHistory: Sendable {
         var older: [String: ViewingActivity] = [:]
         /// Events recorded while the log is read, applied over it when it is done; nil once loaded.
         var pending: [ReportEvent]? = []
+        /// More were recorded meanwhile than `pendingLimit`: the visitors seen meanwhile keep
+        /// what they did since the start alone.
+        var overflowed = false
     }
 
     let capacity: Int
+    /// Events held while the log is read, at most.
+    let pendingLimit: Int
     /// Events from before this moment come from the log; later ones as they are recorded.
     let loadedBefore: Date
     private let state = Mutex(State())
 
     /// `loading`: the log is still to be read in (`finishLoading`); else this index starts complete.
-    init(capacity: Int, loadedBefore: Date = Date(), loading: Bool = true) {
+    init(capacity: Int, loadedBefore: Date = Date(), loading: Bool = true, pendingLimit: Int = 1_000_000) {
         self.capacity = max(2, capacity)
+        self.pendingLimit = pendingLimit
         self.loadedBefore = loadedBefore
         if !loading { state.withLock { $0.pending = nil } }
     }
@@ -43,7 +49,9 @@ final class ViewingHistory: Sendable {
     func apply(_ event: ReportEvent) {
         guard ViewingActivity.reads(event.name), let visitor = event.visitor else { return }
         state.withLock { state in
-            state.pending?.append(event)
+            if let held = state.pending?.count {
+                if held < pendingLimit { state.pending?.append(event) } else { state.overflowed = true }
+            }
             Self.apply(event, visitor: visitor, in: &state, capacity: capacity)
         }
     }
@@ -59,6 +67,15 @@ final class ViewingHistory: Sendable {
     func finishLoading(_ fromLog: ViewingHistory) {
         var loaded = fromLog.state.withLock { State(recent: $0.recent, older: $0.older, pending: nil) }
         state.withLock { state in
+            if state.overflowed {
+                // Too much happened meanwhile to replay: what is held wins, the log fills in the rest.
+                for (visitor, activity) in loaded.older.merging(loaded.recent, uniquingKeysWith: { $1 })
+                where state.recent[visitor] == nil && state.older[visitor] == nil {
+                    Self.store(activity, for: visitor, in: &state, capacity: capacity)
+                }
+                state.pending = nil
+                return
+            }
             for event in state.pending ?? [] { Self.apply(event, visitor: event.visitor!, in: &loaded, capacity: capacity) }
             state = loaded
         }
