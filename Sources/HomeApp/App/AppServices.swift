@@ -19,6 +19,10 @@ struct AppServices: Sendable {
     let assets: AssetLinks
     /// Where pages and assets are compressed, once each, off the server's threads.
     let compression: WorkPool
+    /// What each recent visitor played and listed, from the report log's events.
+    let viewing: ViewingHistory
+    /// Trending now and Because you watched, recomputed in the background.
+    let plays: PlayStatisticsTask
     let logger: Logger
     /// Every instance's counts, from the report database (nil without one).
     var shared: SharedReports? = nil
@@ -43,6 +47,14 @@ struct AppServices: Sendable {
 
     func analytics(for visit: Visit, trace: EventTrace? = nil) -> Analytics {
         Analytics(log: reportLog, visit: visit, limit: eventLimit, trace: trace)
+    }
+
+    /// Writes a viewing event (play, progress, My List) and takes it into the visitor's history
+    /// at once, so the next page shows it.
+    func recordViewing(_ name: ReportEvent.Name, item: String? = nil, properties: [String: String] = [:], for visit: Visit) {
+        let event = analytics(for: visit).event(name, item: item, properties: properties)
+        viewing.apply(event)
+        reportLog.record(event)
     }
 
     /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles (their

@@ -98,7 +98,11 @@ public final class HomeApplication: Service {
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
-                               compression: compression, logger: logger, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
+                               compression: compression,
+                               viewing: ViewingHistory(capacity: configuration.viewingVisitors),
+                               plays: PlayStatisticsTask(store: reportLog.store, interval: configuration.playStatisticsInterval,
+                                                         logger: logger), logger: logger,
+                               shared: configuration.reportDatabase.map { SharedReports(url: $0) },
                                shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
@@ -130,8 +134,9 @@ public final class HomeApplication: Service {
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts] + (shipper.map { [$0] } ?? [])
-                                  + (configFollower.map { [$0] } ?? []), logger: logger)
+        let viewingLoader = ViewingHistoryLoader(history: services.viewing, store: reportLog.store, logger: logger)
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, services.plays]
+                                  + (shipper.map { [$0] } ?? []) + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 
     /// Every route of the app.
@@ -142,6 +147,7 @@ public final class HomeApplication: Service {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
+        WatchRoutes(services: services, limit: reportRateLimit).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`), `/metrics` and `/admin` behind one access check;
         // not the sign-in. The JSON ones answer every error, the check's too, as JSON.

@@ -13,6 +13,8 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     /// The search whose results `items` are, or nil for the whole home. The child's form posts
     /// it back, so the post is decoded against the same items the page showed.
     let query: String?
+    /// The visitor's own rows (Continue watching, My List), handed to the child with the items.
+    private let rows: [HomeRow]
     /// Names the items in their order (a hash of their ids): the child's form posts it back, and
     /// a post from a page drawn from other items is not decoded, since its positions may name
     /// other items now. Unlike a version number it survives restarts and unrelated edits.
@@ -33,8 +35,10 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     /// What the injected actions tell: the answer of the form being decoded, else nothing.
     typealias Answering = (Answer) -> Void
 
-    init(items: [any HomeItem], analytics: Analytics, pivot: ScenePivot, title: String = "Home", query: String? = nil) {
+    init(items: [any HomeItem], rows: [HomeRow] = [], analytics: Analytics, pivot: ScenePivot, title: String = "Home",
+         query: String? = nil) {
         self.items = items
+        self.rows = rows
         self.query = query
         self.analytics = analytics
         self.pivot = pivot
@@ -77,6 +81,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
 
     private func load(_ child: any HomeChild) {
         child.baseViewModel.items = items
+        child.baseViewModel.rows = rows
         child.refresh()
     }
 

@@ -13,6 +13,8 @@ final class PageCache: Sendable {
         let withOnboarding: Bool
         /// `AssetLinks.version`: a page links its files by their versioned names.
         let assets: Int
+        /// `PlayStatistics.version`: the page shows Trending now.
+        let plays: Int
     }
 
     struct Page: Sendable {
@@ -31,7 +33,7 @@ final class PageCache: Sendable {
     func store(_ page: Page, for key: Key) {
         pages.withLock { pages in
             pages.removeAll { $0.key == key || $0.key.contentVersion != key.contentVersion || $0.key.display != key.display
-                || $0.key.assets != key.assets }
+                || $0.key.assets != key.assets || $0.key.plays != key.plays }
             pages.append((key, page))
         }
     }

@@ -30,16 +30,18 @@ struct HomeRoutes {
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         // The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
         let withOnboarding = visit.plan.showsOnboarding && !visit.hasDismissedOnboarding
-        // A scrolled grid row changes the markup: drawn for this request alone. Everything else
-        // is the same for every visitor but the CSRF token.
-        if let scrollPosition = Self.scrollPosition(request.query) {
+        // The visitor's own rows and a scrolled grid row change the markup: drawn for this request
+        // alone. Everything else (Trending now too) is the same for every visitor but the CSRF token.
+        let personal = viewingRows(for: visit)
+        let scrollPosition = Self.scrollPosition(request.query)
+        if scrollPosition != nil || !personal.isEmpty {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
-                              scrollPosition: scrollPosition)
+                              scrollPosition: scrollPosition, personal: personal)
             return visit.html(.bytes(page.rendered.bytes))
         }
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
-                                assets: services.assets.version)
+                                assets: services.assets.version, plays: services.plays.version)
         if let cached = services.pages.page(for: key) {
             return serve(cached, to: visit)
         }
@@ -86,12 +88,20 @@ struct HomeRoutes {
     /// The container for the whole home (`catalogue`, else the current one), or for the
     /// results of `query` in the current catalogue.
     func makeContainer(for visit: Visit, catalogue given: HomeItemsCache.Entry? = nil, title: String = "Home",
-                       search query: String? = nil, trace: EventTrace? = nil) -> HomeContainer {
+                       search query: String? = nil, trace: EventTrace? = nil, rows: [HomeRow] = []) -> HomeContainer {
         let snapshot = services.content.snapshot
         let catalogue = given ?? services.homeItems.entry(for: snapshot)
         let shown = query.map { snapshot.catalog.search($0).map { $0 as any HomeItem } } ?? catalogue.items
-        return HomeContainer(items: shown, analytics: services.analytics(for: visit, trace: trace),
+        return HomeContainer(items: shown, rows: rows, analytics: services.analytics(for: visit, trace: trace),
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
+    }
+
+    /// The visitor's own rows; none (at the cost of one look-up) for a visitor this instance has
+    /// no viewing of, who gets the cached page.
+    func viewingRows(for visit: Visit) -> [HomeRow] {
+        guard let activity = services.viewing.activity(for: visit.visitor.id) else { return [] }
+        return ViewingRows.make(activity, statistics: services.plays.statistics, catalog: services.content.catalog,
+                                assetURLs: services.assets.urls)
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
@@ -127,9 +137,11 @@ struct HomeRoutes {
 
     /// Builds the container with the layout's child (and the notice over it) and renders it.
     private func render(_ layout: String, for visit: Visit, catalogue: HomeItemsCache.Entry, withOnboarding: Bool,
-                        scrollPosition: HomeIndexPath?) -> Drawn {
+                        scrollPosition: HomeIndexPath?, personal: [HomeRow] = []) -> Drawn {
         let trace = EventTrace()
-        let container = makeContainer(for: visit, catalogue: catalogue, trace: trace)
+        let shared = ViewingRows.shared(services.plays.statistics, catalog: services.content.catalog,
+                                        assetURLs: services.assets.urls)
+        let container = makeContainer(for: visit, catalogue: catalogue, trace: trace, rows: personal + shared)
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition
         container.show(child)

@@ -22,8 +22,12 @@ struct SceneRoutes {
         guard let item = catalog.item(id: id), ItemRequest.Scene(item.kind) == scene else {
             throw HTTPError(.notFound, "There is nothing called \u{201C}\(id)\u{201D} here. It may have been taken off the catalogue.")
         }
-        let screen = ItemScreen(viewModel: ItemScreenModel(item: item, related: catalog.related(to: item)))
-        return services.visit(request).page(screen, configuration: services.page)
+        let visit = services.visit(request)
+        let activity = services.viewing.activity(for: visit.visitor.id)
+        let screen = ItemScreen(viewModel: ItemScreenModel(item: item, related: catalog.related(to: item),
+                                                           progress: activity?.progress(of: item.id),
+                                                           isOnList: activity?.isOnList(item.id) ?? false))
+        return visit.page(screen, configuration: services.page)
     }
 
     func settings(_ request: Request) -> Response {
@@ -31,7 +35,8 @@ struct SceneRoutes {
         let chosen = visit.chosenLayout.flatMap { services.factory.has($0) ? $0 : nil }
         let model = SettingsScreenModel(
             layouts: services.factory.layouts.map { ($0.layoutName, $0.displayName) },
-            current: chosen ?? services.defaultLayout(for: visit), isChosen: chosen != nil)
+            current: chosen ?? services.defaultLayout(for: visit), isChosen: chosen != nil,
+            hasHistory: !(services.viewing.activity(for: visit.visitor.id)?.isEmpty ?? true))
         return visit.page(SettingsScreen(viewModel: model), configuration: services.page)
     }
 

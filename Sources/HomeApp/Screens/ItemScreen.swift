@@ -8,6 +8,9 @@ final class ItemScreen: GenericViewController<ItemScreenModel, ItemScreenView> {
 struct ItemScreenModel {
     let item: ContentItem
     let related: [ContentItem]
+    /// The visitor's viewing of this item: where they are in it, whether it is on their list.
+    var progress: ViewingActivity.Progress? = nil
+    var isOnList = false
 
     var kindLabel: String {
         switch item.kind {
@@ -43,7 +46,9 @@ final class ItemScreenView: RootView {
         writer.text(item.timingText())
         writer.write("</p><p class=\"item-screen__description\">")
         writer.text(item.description)
-        writer.write("</p></div></article>")
+        writer.write("</p>")
+        renderActions(model, into: &writer, context: scope.context)
+        writer.write("</div></article>")
         guard !model.related.isEmpty else { return }
         writer.write("<section class=\"item-screen__related\" aria-labelledby=\"related-heading\">")
         writer.write("<h2 id=\"related-heading\">More like this</h2><ul class=\"related-list\">")
@@ -59,5 +64,25 @@ final class ItemScreenView: RootView {
             writer.write("</a></li>")
         }
         writer.write("</ul></section>")
+    }
+
+    /// Play (films and clips) and Add to My List / Remove, each a small form that posts.
+    private func renderActions(_ model: ItemScreenModel, into writer: inout HTMLWriter, context: RenderContext) {
+        let item = model.item
+        writer.write("<div class=\"item-screen__actions\">")
+        if item.kind != .live {
+            let resume = model.progress.map { $0.position > 0 } ?? false
+            FormButton(title: resume ? "Resume" : "Play", action: WatchRoutes.playPath(item.id))
+                .render(into: &writer, context: context)
+        }
+        FormButton(title: model.isOnList ? "Remove from My List" : "Add to My List", action: WatchRoutes.myListPath(item.id),
+                   fields: [("action", model.isOnList ? "remove" : "add")], style: .secondary)
+            .render(into: &writer, context: context)
+        writer.write("</div>")
+        if let progress = model.progress, progress.position > 0 {
+            writer.write("<p class=\"item-screen__progress\">")
+            writer.text("Watched \(WatchScreenModel.clock(progress.position)) of \(WatchScreenModel.clock(progress.duration))")
+            writer.write("</p>")
+        }
     }
 }

@@ -12,6 +12,8 @@ struct SettingsScreenModel {
     let current: String
     /// Whether `current` is the visitor's own choice rather than the default.
     let isChosen: Bool
+    /// Whether the visitor has anything in Continue watching, My List or finished titles.
+    var hasHistory = false
 }
 
 final class SettingsScreenView: RootView {
@@ -47,6 +49,15 @@ final class SettingsScreenView: RootView {
             FormButton(title: "Reset to the default", action: "/settings", fields: [("reset", "1")], style: .secondary)
                 .render(into: &writer, context: scope.context)
         }
-        writer.write("</div>")
+        writer.write("<section class=\"settings-screen__history\" aria-labelledby=\"history-heading\">")
+        writer.write("<h2 id=\"history-heading\">Viewing history</h2><p>")
+        if model.hasHistory {
+            writer.write("Clearing empties Continue watching and My List, and Because you watched forgets what you played.</p>")
+            FormButton(title: "Clear history", action: WatchRoutes.clearHistoryPath, style: .secondary)
+                .render(into: &writer, context: scope.context)
+        } else {
+            writer.write("Nothing played or listed on this browser yet.</p>")
+        }
+        writer.write("</section></div>")
     }
 }

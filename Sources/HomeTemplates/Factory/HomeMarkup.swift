@@ -25,7 +25,7 @@ public enum HomeMarkup {
         if !model.isPreview { writer.write("</form>") }
     }
 
-    /// The switch and settings buttons, and the heading if there is one.
+    /// The switch and settings buttons, the heading if there is one, then the visitor's rows.
     public static func toolbar(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         guard !model.isPreview else { return }
         writer.write("<div class=\"home-toolbar\">")
@@ -43,6 +43,41 @@ public enum HomeMarkup {
             writer.write("</button>")
         }
         writer.write("<button class=\"button button--secondary\" type=\"submit\" name=\"settings\" value=\"open\">Settings</button></div></div>")
+        rows(model, into: &writer)
+    }
+
+    /// The visitor's rows (Continue watching, My List) under the toolbar, in every layout: a strip
+    /// of posters that link to their titles, with a progress bar where the visitor stopped.
+    /// Nothing at all when there are none, so such a page is the one every visitor gets.
+    public static func rows(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
+        for row in model.rows where !row.entries.isEmpty {
+            let heading = "\(model.layout)-row-\(row.name)"
+            writer.write("<section class=\"home-section personal-row\"")
+            writer.attribute("data-row-name", row.name)
+            writer.attribute("aria-labelledby", heading)
+            writer.write("><h2 class=\"home-section__title\"")
+            writer.attribute("id", heading)
+            writer.write(">")
+            writer.text(row.title)
+            writer.write("</h2><ul class=\"personal-row__tiles\">")
+            for entry in row.entries {
+                writer.write("<li class=\"personal-tile\"><a class=\"personal-tile__open\"")
+                writer.urlAttribute("href", entry.url)
+                writer.write("><img class=\"personal-tile__image\"")
+                writer.urlAttribute("src", entry.imageURL)
+                writer.write(" alt=\"\" width=\"240\" height=\"135\" decoding=\"async\"><span class=\"personal-tile__title\">")
+                writer.text(entry.item.title)
+                writer.write("</span>")
+                if let progress = entry.progress {
+                    writer.write("<progress class=\"personal-tile__progress\" max=\"100\"")
+                    writer.attribute("value", progress.percent)
+                    writer.attribute("aria-label", progress.label)
+                    writer.write("></progress>")
+                }
+                writer.write("</a></li>")
+            }
+            writer.write("</ul></section>")
+        }
     }
 
     /// A section's heading id, unique per layout so two children can share a page.

@@ -11,6 +11,8 @@ open class BaseHomeViewModel {
         return sections
     }
     private var arranged: [HomeSection]?
+    /// The visitor's own rows, drawn above the sections; only rows with entries are given.
+    public var rows: [HomeRow] = []
     /// The grid's row scrolled on by its "more" button (without JavaScript); others ignore it.
     public var scrollPosition: HomeIndexPath?
     /// Shown when there are no items, e.g. a search with no match.

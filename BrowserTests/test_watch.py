@@ -1,0 +1,152 @@
+"""Play, progress and My List, with JavaScript on and off: open a title, Play, move the position,
+see it kept on the title's page; add the title to My List and remove it. Each step checks the page
+and the events the report log gains for this visitor."""
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+
+
+def move_position(browser, keys):
+    """Moves the range with the keyboard, as a person would (End, arrows)."""
+    position = browser.find("input[type=range][name=position]")
+    position.send_keys(*keys)
+    return position
+
+
+def test_play_and_progress(browser):
+    log = browser.log
+    film = browser.catalog.first("long")
+    seconds = film["durationMinutes"] * 60
+    browser.open(f"/long/{film['id']}")
+    visitor = browser.visitor()
+    mark = log.mark()
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    assert browser.find("h1").text == film["title"]
+    assert browser.tree() == {"WatchScreen"}
+    started = log.wait_for(mark, event="play_started", visitor=visitor)
+    assert [(e["item"], e["properties"]["duration"]) for e in started] == [(film["id"], str(seconds))]
+
+    mark = log.mark()
+    # End, then Home: back at the start; then 90 presses of the right arrow, a second each.
+    position = move_position(browser, [Keys.END, Keys.HOME] + [Keys.ARROW_RIGHT] * 90)
+    expected = 90
+    assert position.get_attribute("value") == str(expected)
+    if browser.javascript:
+        # The script saves on change (once the keys are done moving it) and marks the form.
+        browser.wait(lambda d: browser.find("form.watch-progress").get_attribute("data-saved") == str(expected),
+                     message="the position was not saved by the script")
+        assert "saved" in browser.find("output").text
+        assert browser.path() == f"/watch/{film['id']}"
+    else:
+        browser.follow(browser.button("Save position"))
+        browser.wait_for_path(f"/watch/{film['id']}")
+    progress = log.wait_for(mark, event="play_progress", visitor=visitor, item=film["id"])
+    assert progress[-1]["properties"]["position"] == str(expected)
+
+    browser.open(f"/watch/{film['id']}")
+    assert browser.find("input[type=range]").get_attribute("value") == str(expected)
+    browser.open(f"/long/{film['id']}")
+    assert browser.button("Resume")
+    assert browser.find(".item-screen__progress").text.startswith("Watched 1:30 of")
+
+
+def test_my_list(browser):
+    log = browser.log
+    clip = browser.catalog.first("short")
+    browser.open(f"/short/{clip['id']}")
+    visitor = browser.visitor()
+    mark = log.mark()
+    browser.follow(browser.button("Add to My List"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+    assert browser.button("Remove from My List")
+    log.wait_for(mark, event="my_list_added", visitor=visitor, item=clip["id"])
+    mark = log.mark()
+    browser.follow(browser.button("Remove from My List"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+    assert browser.button("Add to My List")
+    log.wait_for(mark, event="my_list_removed", visitor=visitor, item=clip["id"])
+
+
+def test_live_streams_have_no_play(browser):
+    stream = browser.catalog.first("live")
+    browser.open(f"/stream/{stream['id']}")
+    assert not [b for b in browser.find_all("button") if b.text in ("Play", "Resume")]
+    assert browser.button("Add to My List")
+    assert browser.driver.find_elements(By.CSS_SELECTOR, ".item-screen__timing")
+
+
+def test_home_rows(browser):
+    """Play a film and move its position, add a clip to My List: the home shows both rows, with
+    the bar; a row's title opens its page. In the list and in the grid."""
+    film, clip = browser.catalog.first("long"), browser.catalog.first("short")
+    browser.open("/")
+    assert not browser.find_all(".personal-row"), "a new visitor has no rows"
+    browser.open(f"/long/{film['id']}")
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    move_position(browser, [Keys.HOME] + [Keys.ARROW_RIGHT] * 30)
+    if browser.javascript:
+        browser.wait(lambda d: browser.find("form.watch-progress").get_attribute("data-saved") == "30",
+                     message="the position was not saved by the script")
+    else:
+        browser.follow(browser.button("Save position"))
+    browser.open(f"/short/{clip['id']}")
+    browser.follow(browser.button("Add to My List"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+    for path in ("/?layout=list", "/?layout=grid"):
+        browser.open(path)
+        rows = {r.get_attribute("data-row-name"): r for r in browser.find_all(".personal-row")}
+        assert list(rows) == ["continue-watching", "my-list"]
+        watching = rows["continue-watching"]
+        assert watching.find_element(By.CSS_SELECTOR, "h2").text == "Continue watching"
+        assert [t.text for t in watching.find_elements(By.CSS_SELECTOR, ".personal-tile__title")] == [film["title"]]
+        bar = watching.find_element(By.CSS_SELECTOR, "progress")
+        assert bar.is_displayed() and bar.get_attribute("aria-label") == "Watched 0:30 of " + \
+            (f"{film['durationMinutes'] // 60}:{film['durationMinutes'] % 60:02d}:00")
+        listed = rows["my-list"]
+        assert [t.text for t in listed.find_elements(By.CSS_SELECTOR, ".personal-tile__title")] == [clip["title"]]
+    browser.follow(browser.find(".personal-row[data-row-name=my-list] .personal-tile__open"))
+    browser.wait_for_path(f"/short/{clip['id']}")
+
+
+def test_clear_history(browser):
+    """Settings' Clear history empties the visitor's rows; the log keeps the events."""
+    log = browser.log
+    film = browser.catalog.first("long")
+    browser.open(f"/long/{film['id']}")
+    visitor = browser.visitor()
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    browser.open("/")
+    assert [r.get_attribute("data-row-name") for r in browser.find_all(".personal-row")][:1] == ["continue-watching"]
+    browser.open("/settings")
+    mark = log.mark()
+    browser.follow(browser.button("Clear history"))
+    browser.wait_for_path("/settings")
+    assert "Nothing played or listed" in browser.find(".settings-screen__history").text
+    log.wait_for(mark, event="history_cleared", visitor=visitor)
+    browser.open("/")
+    names = [r.get_attribute("data-row-name") for r in browser.find_all(".personal-row")]
+    assert "continue-watching" not in names and "my-list" not in names
+    assert log.matching(0, event="play_started", visitor=visitor), "the log keeps what was cleared"
+
+
+def test_trending_for_a_second_visitor(server, js_driver, nojs_driver):
+    """What one visitor starts shows in Trending now for another, once the statistics have run
+    (at start and then once a minute)."""
+    from pages import fresh
+    first = fresh(nojs_driver, server, False)
+    clip = [i for i in first.catalog.items if i["kind"] == "short"][-1]
+    first.open(f"/short/{clip['id']}")
+    first.follow(first.button("Play"))
+    first.wait_for_path(f"/watch/{clip['id']}")
+    second = fresh(js_driver, server, True)
+
+    def shown(_):
+        second.open("/")
+        titles = second.find_all(".personal-row[data-row-name=trending] .personal-tile__title")
+        return clip["title"] in [t.text for t in titles]
+
+    second.wait(shown, 90, "the title never showed in Trending now")
+    assert second.find(".personal-row[data-row-name=trending] h2").text == "Trending now"
+    assert not second.find_all(".personal-row[data-row-name=continue-watching]")

@@ -1,0 +1,66 @@
+import Foundation
+
+/// What every visitor's plays say, computed at once over the starts of a window: the titles most
+/// started in the last 24 hours (Trending now) and, per title, the titles most often started by
+/// the visitors who started it in the last 30 days (Because you watched). Ties go to the smaller
+/// id, so every instance given the same events says the same.
+struct PlayStatistics: Sendable {
+    struct Start: Sendable {
+        let time: Date
+        let visitor: String
+        let item: String
+    }
+
+    static let trendingWindow: TimeInterval = 24 * 3600
+    static let coViewingWindow: TimeInterval = 30 * 24 * 3600
+    /// Titles kept per list.
+    static let limit = 10
+    /// Distinct titles counted per visitor: one who starts everything says little about each.
+    static let titlesPerVisitor = 100
+
+    /// Changes when Trending now does: cached pages that show it are made again.
+    let version: Int
+    /// The most started titles of the trending window, most first.
+    let trending: [String]
+    /// Title → the titles most often started by the same visitors, most first.
+    let related: [String: [String]]
+
+    static let empty = PlayStatistics(version: 0, trending: [], related: [:])
+
+    /// The statistics of `starts` (any order) as of `now`; starts outside the windows or in the
+    /// future are left out.
+    static func compute(_ starts: some Sequence<Start>, now: Date, version: Int, limit: Int = limit) -> PlayStatistics {
+        let trendingFrom = now.addingTimeInterval(-trendingWindow)
+        let coViewingFrom = now.addingTimeInterval(-coViewingWindow)
+        var counts: [String: Int] = [:]
+        var titles: [String: Set<String>] = [:]
+        for start in starts where start.time <= now {
+            if start.time > trendingFrom { counts[start.item, default: 0] += 1 }
+            if start.time > coViewingFrom {
+                var seen = titles[start.visitor, default: []]
+                if seen.count < titlesPerVisitor || seen.contains(start.item) {
+                    seen.insert(start.item)
+                    titles[start.visitor] = seen
+                }
+            }
+        }
+        var pairs: [String: [String: Int]] = [:]
+        for seen in titles.values where seen.count > 1 {
+            for first in seen {
+                for second in seen where second != first { pairs[first, default: [:]][second, default: 0] += 1 }
+            }
+        }
+        return PlayStatistics(version: version, trending: top(counts, limit), related: pairs.mapValues { top($0, limit) })
+    }
+
+    /// The `limit` keys with the largest counts, ties by key.
+    static func top(_ counts: [String: Int], _ limit: Int) -> [String] {
+        counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit).map(\.key)
+    }
+
+    /// Because you watched `item`: the related titles but `item` itself and those in `excluded`
+    /// (the ones the visitor finished).
+    func becauseYouWatched(_ item: String, excluding excluded: Set<String>) -> [String] {
+        (related[item] ?? []).filter { $0 != item && !excluded.contains($0) }
+    }
+}
