@@ -9,6 +9,8 @@ final class AssetLinks: Sendable {
     static let prefix = "/assets/"
     private let files: StaticFiles
     private let state = Mutex<(urls: [String: String], version: Int)>(([:], 0))
+    /// The folder's signature when its files were last read; touched only by `refresh`.
+    private let seen = Mutex<UInt64?>(nil)
 
     init(files: StaticFiles) {
         self.files = files
@@ -24,6 +26,8 @@ final class AssetLinks: Sendable {
     /// Looks at the files again; true when a URL changed.
     @discardableResult
     func refresh() -> Bool {
+        let signature = files.signature()
+        guard seen.withLock({ seen in defer { seen = signature }; return seen != signature }) else { return false }
         var urls: [String: String] = [:]
         for (plain, fingerprinted) in files.fingerprints() { urls[Self.prefix + plain] = Self.prefix + fingerprinted }
         return state.withLock { state in

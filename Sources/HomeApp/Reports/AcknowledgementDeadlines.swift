@@ -12,11 +12,15 @@ final class AcknowledgementDeadlines: Service {
     init(timeout: Duration = .seconds(10), sweepEvery interval: Double = 0.5) {
         let pending = Pending(timeout: timeout)
         self.pending = pending
-        sweeper = PeriodicTask(name: "ack-deadlines", every: interval) { pending.sweep() }
+        // Sleeps while no post waits: an idle server has nothing to sweep.
+        sweeper = PeriodicTask(name: "ack-deadlines", every: interval, idle: { pending.count == 0 }) { pending.sweep() }
     }
 
     /// Watches `acknowledgement` until it is answered or its time is up.
-    func watch(_ acknowledgement: WriteAcknowledgement) { pending.append(acknowledgement) }
+    func watch(_ acknowledgement: WriteAcknowledgement) {
+        pending.append(acknowledgement)
+        sweeper.wake()
+    }
 
     /// Posts waiting for their line now.
     var waiting: Int { pending.count }

@@ -21,10 +21,17 @@ final class LiveReports: Service {
 
     /// What the writer's callback, the heartbeat and the streams' close handlers share.
     private final class Shared: Sendable {
-        let watchers = Mutex<[ObjectIdentifier: LiveWatcher]>([:])
+        struct State {
+            var watchers: [ObjectIdentifier: LiveWatcher] = [:]
+            /// The feed's watcher of the log, only while someone watches: with none, the writer
+            /// hands no line to anyone and the feed thread sleeps.
+            var feed: ReportWatcher?
+        }
+
+        let state = Mutex(State())
         let doorbell = Doorbell()
         let stopping = Atomic<Bool>(false)
-        var all: [LiveWatcher] { watchers.withLock { Array($0.values) } }
+        var all: [LiveWatcher] { state.withLock { Array($0.watchers.values) } }
     }
 
     private let log: ReportLog
@@ -53,7 +60,7 @@ final class LiveReports: Service {
         }
     }
 
-    var watcherCount: Int { shared.watchers.withLock { $0.count } }
+    var watcherCount: Int { shared.state.withLock { $0.watchers.count } }
 
     /// A new watcher's stream: a retry hint, then one event per line written from now on; one
     /// that resumes gets the lines after its position first (see `resume`).
@@ -62,8 +69,19 @@ final class LiveReports: Service {
         stream.write(Array("retry: 3000\n: watching the report log\n\n".utf8))
         let watcher = LiveWatcher(stream: stream, catchingUp: resuming)
         let key = ObjectIdentifier(watcher)
-        shared.watchers.withLock { $0[key] = watcher }
-        stream.onClose { [shared] in shared.watchers.withLock { _ = $0.removeValue(forKey: key) } }
+        let follows = followsDatabase
+        shared.state.withLock { [log, shared] state in
+            state.watchers[key] = watcher
+            if !follows, state.feed == nil { state.feed = Self.feed(from: log, ringing: shared.doorbell) }
+        }
+        stream.onClose { [log, shared] in
+            shared.state.withLock { state in
+                state.watchers.removeValue(forKey: key)
+                guard state.watchers.isEmpty, let feed = state.feed else { return }
+                log.unwatch(feed)
+                state.feed = nil
+            }
+        }
         return (stream, watcher)
     }
 
@@ -94,8 +112,7 @@ final class LiveReports: Service {
             try heartbeat.start()
             return
         }
-        let first = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
-        let thread = try WorkerThread(name: "report-stream") { [self] in run(first) }
+        let thread = try WorkerThread(name: "report-stream") { [self] in run() }
         feeder.withLock { $0 = thread }
         try heartbeat.start()
     }
@@ -109,23 +126,34 @@ final class LiveReports: Service {
         replays.shutdown()
     }
 
-    private func run(_ first: ReportWatcher) {
-        var feed = first
+    private static func feed(from log: ReportLog, ringing doorbell: Doorbell) -> ReportWatcher {
+        log.watch(capacity: feedLines) { doorbell.ring() }
+    }
+
+    /// Sleeps until the log has lines for a watcher (or shutdown); formats them once for all.
+    private func run() {
         while !shared.stopping.load(ordering: .relaxed) {
-            shared.doorbell.wait(seconds: 1)
+            shared.doorbell.wait()
+            guard let feed = shared.state.withLock({ $0.feed }) else { continue }
             guard let lines = feed.take() else {
-                // The feed itself fell behind: every watcher resumes from the store.
-                let all = shared.all
+                // Cancelled: the last watcher left. Cut: the feed fell behind, and every watcher
+                // resumes from the store.
+                guard feed.wasCut else { continue }
+                let all = shared.state.withLock { state in
+                    if state.feed === feed {
+                        state.feed = state.watchers.isEmpty ? nil : Self.feed(from: log, ringing: shared.doorbell)
+                    }
+                    return Array(state.watchers.values)
+                }
                 logger.warning("report stream fell behind the log; its watchers resume from the log",
                                metadata: ["watchers": "\(all.count)"])
                 for watcher in all { watcher.stream.finish() }
-                feed = log.watch(capacity: Self.feedLines) { [shared] in shared.doorbell.ring() }
                 continue
             }
             guard !lines.isEmpty else { continue }
             let events = ServerSentEvents.events(lines)
             for watcher in shared.all { watcher.deliver(lines, events: events) }
         }
-        log.unwatch(feed)
+        if let feed = shared.state.withLock({ $0.feed }) { log.unwatch(feed) }
     }
 }

@@ -23,7 +23,8 @@ final class HeadDeadlines: Sendable {
     private let limit: Int64
     private let logger: Logger
     private let connections = Mutex<[ObjectIdentifier: ConnectionDeadline]>([:])
-    /// Made by `start`, dropped by `stop`: its work holds this object until then.
+    /// Made by `start`, dropped by `stop`: its work holds this object until then. Sweeps every
+    /// quarter second while a connection is open; sleeps while none is.
     private let sweeper = Mutex<PeriodicTask?>(nil)
     /// Connections closed because their head (or body) was late.
     let closedCount = Atomic<Int>(0)
@@ -50,6 +51,7 @@ final class HeadDeadlines: Sendable {
         let entry = ConnectionDeadline(descriptor: dh_connection_fd(connection), deadline: Self.now() + limit)
         connections.withLock { $0[ObjectIdentifier(entry)] = entry }
         socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
+        sweeper.withLock { $0 }?.wake()
     }
 
     /// The head is in: the body, if any, gets one more timeout to arrive, however it trickles.
@@ -91,10 +93,12 @@ final class HeadDeadlines: Sendable {
         return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
     }
 
-    /// Sweeps every quarter second until `stop`. Runs without deadlines too (a timeout of 0):
-    /// the sweep also ends streams whose client left.
+    /// Sweeps every quarter second until `stop`, while a connection is open. Runs without
+    /// deadlines too (a timeout of 0), then always: the sweep also ends streams whose client left.
     func start() {
-        let task = PeriodicTask(name: "head sweeper", every: 0.25) { [self] in sweep() }
+        let task = PeriodicTask(name: "head sweeper", every: 0.25, idle: { [self] in isEnabled && connections.withLock { $0.isEmpty } }) {
+            [self] in sweep()
+        }
         do {
             try task.start()
         } catch {

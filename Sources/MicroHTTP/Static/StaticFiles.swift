@@ -119,6 +119,10 @@ public struct StaticFiles: Sendable {
     /// Reads every file of the folder that fits in memory (compressing the text ones now) and
     /// gives its fingerprinted name: `images/logo.svg` → `images/logo.1a2b3c4d.svg`. At start, and
     /// again to notice edits (a file read before is only looked at).
+    /// Changes when a file below the folder does (see `FolderSignature`); cheap enough to ask
+    /// every second, unlike `fingerprints()`.
+    public func signature() -> UInt64 { FolderSignature.of(root) }
+
     public func fingerprints() -> [String: String] {
         var names: [String: String] = [:]
         for relative in Self.files(below: root, prefix: "") {

@@ -8,6 +8,8 @@ final class ReportChannel: Sendable {
     struct State {
         var queue: EventQueue
         var wakeRequested = false
+        /// The writer sleeps without a timeout: it had nothing to write. The next event wakes it.
+        var writerIdle = false
         var stopping = false
         var closed = false
         var warnedClosed = false
@@ -63,8 +65,13 @@ final class ReportChannel: Sendable {
                 return (false, .refused(moving.take()!, first: !state.warnedClosed))
             }
             state.queue.append(moving.take()!)
-            guard urgent || state.queue.count >= wakeThreshold, !state.wakeRequested else { return (false, nil) }
-            state.wakeRequested = true
+            if urgent || state.queue.count >= wakeThreshold, !state.wakeRequested {
+                state.wakeRequested = true
+                return (true, nil)
+            }
+            // The first event after a quiet spell: the writer starts its flush interval now.
+            guard state.writerIdle else { return (false, nil) }
+            state.writerIdle = false
             return (true, nil)
         }
         if ring { doorbell.ring() }
@@ -81,8 +88,26 @@ final class ReportChannel: Sendable {
 
     /// Waits until woken or `seconds` pass, then moves the queue into `incoming`; `held` events
     /// the writer still keeps from before count as pending. After a stop, the log is closed.
-    func take(into incoming: inout [PendingEvent], after seconds: Double, held: Int) -> Taken {
-        doorbell.wait(seconds: seconds)
+    /// With nothing held or queued, the writer first sleeps up to `idle` seconds (its next
+    /// housekeeping) until an event comes: a quiet log wakes nobody twenty times a second.
+    func take(into incoming: inout [PendingEvent], after seconds: Double, idle: Double, held: Int) -> Taken {
+        let sleeps = held == 0 && state.withLock { state in
+            guard state.queue.count == 0, !state.stopping, !state.wakeRequested else { return false }
+            state.writerIdle = true
+            return true
+        }
+        if sleeps {
+            doorbell.wait(seconds: idle)
+            // Woken by the first event: it waits out the flush interval with those that follow,
+            // unless an urgent one (or a stop) asked for the writer at once.
+            let gathers = state.withLock { state in
+                defer { state.writerIdle = false }
+                return state.queue.count > 0 && !state.wakeRequested && !state.stopping
+            }
+            if gathers { doorbell.wait(seconds: seconds) }
+        } else {
+            doorbell.wait(seconds: seconds)
+        }
         return state.withLock { state in
             state.wakeRequested = false
             if state.stopping { state.closed = true }

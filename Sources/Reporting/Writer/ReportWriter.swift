@@ -30,6 +30,8 @@ final class ReportWriter: @unchecked Sendable {
     var lastPersist = DispatchTime.now()
     var lastRetention = DispatchTime.now()
     var persistedBytes: Int64 = -1
+    /// Lines were written since the active rollup was last handed to be saved.
+    var unpersisted = false
 
     init(configuration: ReportLog.Configuration, catalog: SegmentCatalog, maintenance: Maintenance,
          channel: ReportChannel, logger: Logger) throws {
@@ -45,7 +47,8 @@ final class ReportWriter: @unchecked Sendable {
 
     func run() {
         while true {
-            let taken = channel.take(into: &incoming, after: configuration.flushInterval, held: backlog.count)
+            let taken = channel.take(into: &incoming, after: configuration.flushInterval, idle: idleSeconds(),
+                                     held: backlog.count)
             let stopping = taken.stopping
             for callback in taken.dropped { callback(false) }
             var dropped = dropOversized() + mergeIncoming()
@@ -54,6 +57,7 @@ final class ReportWriter: @unchecked Sendable {
                 dropped += dropAll()
             } else {
                 written = writeBacklog()
+                if written > 0 { unpersisted = true }
             }
             if stopping && !backlog.isEmpty {
                 logger.error(
@@ -236,11 +240,22 @@ final class ReportWriter: @unchecked Sendable {
         }
     }
 
+    /// How long a writer with nothing to write may sleep: until the rollup of lines written
+    /// since its last save is due, else until retention is.
+    func idleSeconds() -> Double {
+        let now = DispatchTime.now().uptimeNanoseconds
+        let retention = Double(Int64(lastRetention.uptimeNanoseconds + 60_000_000_000) - Int64(now)) / 1e9
+        guard unpersisted else { return max(0.001, retention) }
+        let persist = Double(Int64(lastPersist.uptimeNanoseconds) + Int64(configuration.rollupInterval * 1e9) - Int64(now)) / 1e9
+        return max(0.001, min(persist, retention))
+    }
+
     /// Persists the active rollup every `rollupInterval` and applies retention every minute.
     func housekeeping(stopping: Bool) {
         let now = DispatchTime.now()
         if !stopping, now.uptimeNanoseconds - lastPersist.uptimeNanoseconds >= UInt64(configuration.rollupInterval * 1e9) {
             lastPersist = now
+            unpersisted = false
             if let (stamp, rollup) = sink.activeRollup, rollup.bytes != persistedBytes {
                 persistedBytes = rollup.bytes
                 maintenance.submit(.persist(stamp, rollup, closed: false))
