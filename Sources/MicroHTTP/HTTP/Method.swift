@@ -7,13 +7,15 @@ public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public init(_ rawValue: String) { self.rawValue = rawValue }
     public var description: String { rawValue }
 
-    public static let get = Method("GET")
-    public static let head = Method("HEAD")
-    public static let post = Method("POST")
-    public static let put = Method("PUT")
-    public static let patch = Method("PATCH")
-    public static let delete = Method("DELETE")
-    public static let options = Method("OPTIONS")
+    // Computed, not stored: a small string literal is built in registers, where a stored static
+    // is reached through a lazy-initialisation check on every comparison (several a request).
+    public static var get: Method { Method("GET") }
+    public static var head: Method { Method("HEAD") }
+    public static var post: Method { Method("POST") }
+    public static var put: Method { Method("PUT") }
+    public static var patch: Method { Method("PATCH") }
+    public static var delete: Method { Method("DELETE") }
+    public static var options: Method { Method("OPTIONS") }
 
     /// The method libmicrohttpd read; the common ones without building a string.
     init(cString: UnsafePointer<CChar>) {

@@ -9,8 +9,9 @@ import Glibc
 enum RequestFraming {
     static func problem(on connection: OpaquePointer, method: Method, version: UnsafePointer<CChar>?,
                         headStart: UnsafePointer<CChar>?, span: Int) -> String? {
-        var check = dh_check_head(connection, headStart, span)
-        let name = withUnsafeBytes(of: &check.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let check = dh_check_head(connection, headStart, span)
+        // Made only for a problem: most requests have none.
+        var name: String { withUnsafeBytes(of: check.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
         switch check.problem {
         case DH_HEAD_BAD_NAME:
             return "A header name holds a character a name cannot have (such as a space before the colon): \"\(name)\"."

@@ -14,12 +14,15 @@ public struct HyperLogLog: Sendable, Equatable {
         self.registers = registers
     }
 
-    @inline(__always)
-    public mutating func add(hash: UInt64) {
+    /// Adds the hashed value; true when a register rose (the estimate may have changed).
+    @inline(__always) @discardableResult
+    public mutating func add(hash: UInt64) -> Bool {
         let index = Int(hash >> UInt64(64 - Self.precision))
         let rank = UInt8(truncatingIfNeeded: ((hash << UInt64(Self.precision)) | (1 << (Self.precision - 1))).leadingZeroBitCount + 1)
-        registers.withUnsafeMutableBufferPointer { registers in
-            if registers[index] < rank { registers[index] = rank }
+        return registers.withUnsafeMutableBufferPointer { registers in
+            guard registers[index] < rank else { return false }
+            registers[index] = rank
+            return true
         }
     }
 

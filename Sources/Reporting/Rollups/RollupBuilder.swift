@@ -3,6 +3,9 @@ struct RollupBuilder {
     private var counted = Rollup()
     private var counts = CountTable()
     /// The overall sketch of the hour being written, kept out of the dictionary until it ends.
+    /// It lives across `reset()`: handing the same visitors again is harmless (a sketch merges by
+    /// maximum), so a chunk hands it over only when one of its events raised a register, instead
+    /// of a fresh 4 KiB sketch made, filled and merged for every chunk the writer flushes.
     private var hour: Int32 = .min
     private var hourSketch = HyperLogLog()
     private var hourSketchUsed = false
@@ -27,14 +30,19 @@ struct RollupBuilder {
         guard hourSketchUsed else { return }
         let key = SketchKey(hour: hour, experiment: 0, group: 0)
         if counted.sketches[key] == nil { counted.sketches[key] = hourSketch } else { counted.sketches[key]!.merge(hourSketch) }
-        hourSketch = HyperLogLog()
         hourSketchUsed = false
     }
 
-    /// Starts over, keeping the cache.
+    /// Starts the next chunk: its counts from zero; the hour's sketch stays (see `hourSketch`).
     mutating func reset() {
         counts.drain(into: &counted.counts)
         counted = Rollup()
+        hourSketchUsed = false
+    }
+
+    /// Forgets the hour's sketch: for a new segment, or a chunk not written as counted.
+    mutating func startOver() {
+        hour = .min
         hourSketch = HyperLogLog()
         hourSketchUsed = false
     }
@@ -57,9 +65,9 @@ struct RollupBuilder {
             if hour != self.hour {
                 flushHour()
                 self.hour = hour
+                hourSketch = HyperLogLog()
             }
-            hourSketch.add(hash: lastHash)
-            hourSketchUsed = true
+            if hourSketch.add(hash: lastHash) { hourSketchUsed = true }
         }
         if !event.properties.isEmpty {
             ReportEvent.forEachExperiment(in: event.properties) { experiment, group in

@@ -106,6 +106,7 @@ final class SegmentSink {
         guard length > 0 else { return (0, 0) }
         if active != nil { checkActiveFile() }
         if active == nil, let error = openSegment() {
+            builder.startOver()
             discardChunk()
             return (0, error)
         }
@@ -116,6 +117,7 @@ final class SegmentSink {
             let whole = buffer[..<count].lastIndex(of: 10).map { $0 + 1 } ?? 0
             if count > whole { _ = ftruncate(fd, off_t(activeBytes + Int64(whole))) }
             builder.reset()
+            builder.startOver()
             lines = 0
             var offset = 0
             while offset < whole, let newline = buffer[offset..<whole].firstIndex(of: 10) {
@@ -238,6 +240,7 @@ final class SegmentSink {
                        "events": "\(catalog.entry(stamp)?.rollup.lines ?? 0)"])
         closeFile()
         active = nil
+        builder.startOver()
         catalog.remove(stamp)
         tallies?.markStale()
         unlink(catalog.rollupPath(stamp))
@@ -291,6 +294,7 @@ final class SegmentSink {
         if sync { _ = fsync(fd) }
         closeFile()
         active = nil
+        builder.startOver()
         var closed: Rollup?
         catalog.update(stamp) { entry in
             entry.active = false
