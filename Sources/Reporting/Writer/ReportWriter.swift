@@ -79,7 +79,11 @@ final class ReportWriter: @unchecked Sendable {
     /// Drops (and logs) the new events whose line could be longer than `ReportEvent.maximumLineBound`:
     /// the chunk would grow to hold it, and every reader would hold such lines.
     func dropOversized() -> Int {
-        guard incoming.contains(where: { $0.event.jsonLineBound > ReportEvent.maximumLineBound }) else { return 0 }
+        // Lent in place (`inout`): read by value, each event was copied, every field retained and released.
+        let oversized = incoming.withUnsafeMutableBufferPointer { events in
+            events.indices.contains { Self.lineBound(of: &events[$0].event) > ReportEvent.maximumLineBound }
+        }
+        guard oversized else { return 0 }
         let before = incoming.count
         incoming.removeAll { pending in
             guard pending.event.jsonLineBound > ReportEvent.maximumLineBound else { return false }
@@ -91,6 +95,8 @@ final class ReportWriter: @unchecked Sendable {
                        metadata: ["report_events_dropped": "\(count)", "limit_bytes": "\(ReportEvent.maximumLineBound)"])
         return count
     }
+
+    private static func lineBound(of event: inout ReportEvent) -> Int { event.jsonLineBound }
 
     /// Appends the new batch to the backlog and trims it to capacity; returns how many were dropped.
     func mergeIncoming() -> Int {
