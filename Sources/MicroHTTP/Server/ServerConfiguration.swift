@@ -44,6 +44,8 @@ public struct ServerConfiguration: Sendable {
     /// The largest body a request for `target` may carry.
     func bodyLimit(for target: String?) -> Int {
         guard !bodyLimits.isEmpty, let target else { return bodyLimit }
-        return bodyLimits[String(target.prefix { $0 != "?" })] ?? bodyLimit
+        // Cut at the `?` byte: `prefix(while:)` over Characters ran grapheme breaking on every request.
+        let path = target.utf8.firstIndex(of: UInt8(ascii: "?")).map { String(Substring(target.utf8[..<$0])) } ?? target
+        return bodyLimits[path] ?? bodyLimit
     }
 }

@@ -71,7 +71,9 @@ final class ServerCore: Sendable {
 
     private func begin(_ connection: OpaquePointer, _ method: Method, version: UnsafePointer<CChar>?,
                        _ context: RequestState) -> MHD_Result {
-        context.bodyLimit = configuration.bodyLimit(for: context.rawTarget)
+        // A GET or HEAD with a body is refused below whatever its path: no look-up for the pages.
+        context.bodyLimit = method == .get || method == .head ? configuration.bodyLimit
+            : configuration.bodyLimit(for: context.rawTarget)
         if context.queryArgumentCount > configuration.queryArgumentLimit {
             logger.notice("too many query arguments", metadata: [
                 "request": "\(context.id)", "arguments": "\(context.queryArgumentCount)"])
