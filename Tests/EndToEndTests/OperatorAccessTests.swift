@@ -57,6 +57,10 @@ import TestSupport
         let server = try start("behind", ["--trusted-proxy", "127.0.0.1", "--report-token", Self.token])
         // A visitor's search, so the log holds something private.
         #expect(try server.client.get("/search?q=private+medical+query").status == 200)
+        // A page is answered a moment before its event is written.
+        #expect(eventually(timeout: 5) {
+            ((try? server.client.get("/reports.jsonl", headers: [("Authorization", "Bearer \(Self.token)")]).text) ?? "").contains("medical")
+        })
         let shipped = try TemporaryNginx(upstreams: [server.port])
         let front = HTTPClient(port: shipped.port)
         #expect(try front.get("/").status == 200)
