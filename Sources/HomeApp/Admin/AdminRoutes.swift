@@ -47,7 +47,7 @@ struct AdminRoutes {
     func page(_ request: Request, title: String, section: AdminSection, status: Status = .ok,
               body: @escaping (inout HTMLWriter, RenderContext) -> Void) -> Response {
         services.visit(request).page(AdminScreen(viewModel: AdminPage(title: title, section: section, body: body)),
-                                     status: status, caching: .nowhere, configuration: services.page)
+                                     status: status, caching: .nowhere, configuration: services.operatorPage)
     }
 
     /// The form for the version in force.

@@ -32,6 +32,13 @@ struct AppServices: Sendable {
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 
+    /// The report and admin pages: the site's stylesheet and the operators' own.
+    var operatorPage: PageConfiguration {
+        var configuration = page
+        configuration.extraStylesheetURLs = ["/assets/operator.css"]
+        return configuration
+    }
+
     func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf, assets: assets, decisions: toggles.decisions) }
 
     /// The catalogue as home items, made once per content version.

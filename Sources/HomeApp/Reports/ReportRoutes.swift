@@ -46,7 +46,7 @@ struct ReportRoutes {
             model.setAside = store.setAsideSegments
             model.refusedChanges = RefusedChangeNotice.entries(services)
             return services.visit(request).page(ReportsScreen(viewModel: model), caching: .nowhere,
-                                                configuration: services.page)
+                                                configuration: services.operatorPage)
         }
     }
 

@@ -21,7 +21,7 @@ struct ReportSignIn {
                                       signedOut: request.query["signed-out"] != nil)
         return services.visit(request).page(ReportSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
                                             caching: .nowhere,
-                                            configuration: services.page)
+                                            configuration: services.operatorPage)
     }
 
     /// Ends the sign-in on every instance and in this browser, then shows the sign-in form.

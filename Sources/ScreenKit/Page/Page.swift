@@ -53,6 +53,10 @@ public struct Page {
         writer.token(context.csrfToken)
         writer.write("\"><link rel=\"stylesheet\"")
         writer.urlAttribute("href", context.assetURL(configuration.stylesheetURL))
+        for url in configuration.extraStylesheetURLs {
+            writer.write("><link rel=\"stylesheet\"")
+            writer.urlAttribute("href", context.assetURL(url))
+        }
         if let iconURL = configuration.iconURL {
             writer.write("><link rel=\"icon\"")
             writer.urlAttribute("href", context.assetURL(iconURL))

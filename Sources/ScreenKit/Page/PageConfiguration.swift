@@ -10,6 +10,9 @@ public struct PageConfiguration: Sendable {
     public var defaultThemeColor: String
     /// The stylesheet, served from `Public/`.
     public var stylesheetURL: String
+    /// Stylesheets linked after it, for pages a visitor never sees: the home's first visit
+    /// downloads none of their rules.
+    public var extraStylesheetURLs: [String] = []
     /// The deferred script, served from `Public/`.
     public var scriptURL: String
     /// The favicon, or nil for none.

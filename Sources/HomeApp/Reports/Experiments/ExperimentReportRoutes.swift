@@ -21,7 +21,7 @@ struct ExperimentReportRoutes {
         return try pool.respond { [self] in
             let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services), test: test)
             return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,
-                                                configuration: services.page)
+                                                configuration: services.operatorPage)
         }
     }
 
