@@ -159,7 +159,7 @@ public final class HomeApplication: Service {
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportAccess,
                         pool: reportPool).register(in: &reports)
         }
-        ReportSignIn(services: services, access: reportAccess).register(in: &router)
+        ReportSignIn(services: services, access: reportAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)

@@ -7,12 +7,14 @@ struct ReportSignIn {
     static let signOutPath = "/reports/logout"
     let services: AppServices
     let access: ReportAccess
+    /// Where a sign-out is recorded: it syncs a file, never on a page thread.
+    let pool: WorkPool
 
     func register(in router: inout Router) {
         router.get(Self.path) { request in form(request) }
         router.group(services.csrf.middleware) { posts in
             posts.post(Self.path) { request in try signIn(request) }
-            posts.post(Self.signOutPath) { request in signOut(request) }
+            posts.post(Self.signOutPath) { request in try pool.respond { signOut(request) } }
         }
     }
 
