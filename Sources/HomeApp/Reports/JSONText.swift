@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Reporting
 
@@ -5,21 +6,7 @@ import Reporting
 /// server's threads, and need exact control of key order and number format.
 enum JSONText {
     /// A JSON string literal.
-    static func string(_ value: String) -> String {
-        var out = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
+    static func string(_ value: String) -> String { JSONValue.quoted(value) }
 
     /// A finite number with up to 6 significant decimals.
     static func number(_ value: Double) -> String {
