@@ -81,7 +81,33 @@ class ReportLog:
         return [e for e in self.events(since) if all(e.get(k) == v for k, v in fields.items())]
 
 
-class Server:
+class ServerProcess:
+    """A `dynamic-home` started by a test: `process` and `stderr_file` set by the subclass."""
+
+    def _wait_until_listening(self, timeout=30):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            text = self.stderr_file.read_text(errors="replace")
+            for line in text.splitlines():
+                if "listening on http://" in line:
+                    return line[line.index("http://"):].split()[0].rstrip("/")
+            if self.process.poll() is not None:
+                break
+            time.sleep(0.05)
+        self.stop()
+        raise RuntimeError(f"{type(self).__name__} did not start:\n{self.stderr_file.read_text(errors='replace')}")
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Server(ServerProcess):
     def __init__(self, folder, onboarding, toggles=None, log_lines=()):
         """`toggles` replaces the default toggles; `log_lines` are written to the report log first."""
         self.folder = folder
@@ -110,29 +136,6 @@ class Server:
                  "--report-log", str(self.log.path), "--threads", "4"],
                 stdout=subprocess.DEVNULL, stderr=stderr, cwd=folder)
         self.url = self._wait_until_listening()
-
-    def _wait_until_listening(self, timeout=30):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            text = self.stderr_file.read_text(errors="replace")
-            for line in text.splitlines():
-                if "listening on http://" in line:
-                    return line[line.index("http://"):].split()[0].rstrip("/")
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"server did not start:\n{self.stderr_file.read_text(errors='replace')}")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-
 
 def start_server(tmp_path_factory, name, onboarding, **options):
     server = Server(tmp_path_factory.mktemp(name), onboarding, **options)

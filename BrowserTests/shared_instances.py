@@ -5,12 +5,10 @@ import json
 import os
 import pathlib
 import shutil
-import signal
 import socket
 import subprocess
-import time
 
-from conftest import ROOT, ReportLog, server_binary
+from conftest import ROOT, ReportLog, ServerProcess, server_binary
 from pages import Catalog
 
 SECRET = "a-secret-shared-by-every-instance"
@@ -51,7 +49,7 @@ class Postgres:
         self.run("pg_ctl", "-D", f"{self.folder}/data", "-m", "fast", "stop")
 
 
-class Instance:
+class Instance(ServerProcess):
     """One instance with its own toggles, catalogue and report log, as on its own machine."""
 
     def __init__(self, folder, name, database):
@@ -71,24 +69,3 @@ class Instance:
                  "--database", database, "--instance", name],
                 stdout=subprocess.DEVNULL, stderr=stderr, cwd=folder)
         self.url = self._wait_until_listening()
-
-    def _wait_until_listening(self, timeout=30):
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.stderr_file.read_text(errors="replace").splitlines():
-                if "listening on http://" in line:
-                    return line[line.index("http://"):].split()[0].rstrip("/")
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
-        self.stop()
-        raise RuntimeError(f"instance did not start:\n{self.stderr_file.read_text(errors='replace')}")
-
-    def stop(self):
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
