@@ -30,7 +30,7 @@ struct AdminContent {
             }
             routes.inForce(current, history: versions.history, historyPath: AdminSection.contentHistory.path, into: &writer)
             writer.write("<p>")
-            writer.write(versions.store.catalog.items.count)
+            writer.write(versions.document.store.catalog.items.count)
             writer.write(" items in force.</p>")
             AdminInstances(versions).render(into: &writer)
             uploadForm(base: current.version, into: &writer, context: context)
@@ -44,7 +44,7 @@ struct AdminContent {
         let upload = try self.upload(request)
         guard base == current.version else { return conflict(request, base: base, current: current) }
         do throws(ContentCatalogError) {
-            _ = try ContentVersions.validate(upload.text, store: versions.store)
+            _ = try CatalogueDocument.validate(upload.text, store: versions.document.store)
         } catch {
             let message = ContentCatalogError(file: upload.filename, itemIndex: error.itemIndex, field: error.field,
                                               problem: error.problem).description

@@ -15,13 +15,8 @@ struct AdminInstances {
     let serving: Int
     let instance: String
 
-    init(_ versions: ToggleVersions) {
-        self.init(shared: versions.shared, kind: ToggleVersions.kind, status: versions.status, serving: versions.current.version,
-                  instance: versions.instance)
-    }
-
-    init(_ versions: ContentVersions) {
-        self.init(shared: versions.shared, kind: ContentVersions.kind, status: versions.status, serving: versions.current.version,
+    init<Document>(_ versions: ConfigVersions<Document>) {
+        self.init(shared: versions.shared, kind: Document.kind, status: versions.status, serving: versions.current.version,
                   instance: versions.instance)
     }
 

@@ -66,7 +66,7 @@ struct AdminRoutes {
                 writer.write("<p class=\"admin__notice\" role=\"status\">Nothing to apply: the form equals the version in force.</p>")
             }
             inForce(current, into: &writer)
-            if let problem = versions.fileProblem {
+            if let problem = versions.document.fileProblem {
                 writer.write("<p class=\"admin__problem\" role=\"alert\" data-file-problem>The toggles file has an edit the server refused: ")
                 writer.text(problem.description)
                 writer.write(". The version in force stays; an apply from here replaces the file and keeps the edit beside it.</p>")

@@ -112,13 +112,12 @@ public final class HomeApplication: Service {
         do {
             // With a database its numbering rules, so its versions are kept apart from this machine's own.
             let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }
-            let versions = try ToggleVersions(router: toggles,
-                                              folder: configuration.reportLog + (sharedConfig == nil ? "/config-history/toggles" : "/config-history/shared/toggles"),
+            let historyFolder = configuration.reportLog + (sharedConfig == nil ? "/config-history/" : "/config-history/shared/")
+            let versions = try ToggleVersions(TogglesDocument(router: toggles), folder: historyFolder + TogglesDocument.kind,
                                               log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
             toggleVersions = versions
             metrics.attach(versions)
-            let catalogue = try ContentVersions(store: content,
-                                                folder: configuration.reportLog + (sharedConfig == nil ? "/config-history/content" : "/config-history/shared/content"),
+            let catalogue = try ContentVersions(CatalogueDocument(store: content), folder: historyFolder + CatalogueDocument.kind,
                                                 log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
             contentVersions = catalogue
             configFollower = sharedConfig.map { ConfigFollower([versions, catalogue], shared: $0, logger: logger) }
@@ -128,7 +127,8 @@ public final class HomeApplication: Service {
         let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions, contentVersions] in
-            Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: true)
+            Self.reloadToggles(services, onlyIfChanged: true)
+            toggleVersions.checkFile()
             toggleVersions.stepRamps()
             contentVersions.checkFile()
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
@@ -190,7 +190,8 @@ public final class HomeApplication: Service {
     public func reload() {
         services.content.reload()
         contentVersions.checkFile()
-        Self.reloadToggles(services, versions: toggleVersions, onlyIfChanged: false)
+        Self.reloadToggles(services, onlyIfChanged: false)
+        toggleVersions.checkFile()
         services.assets.refresh()
     }
 
@@ -208,14 +209,13 @@ public final class HomeApplication: Service {
         services.reportLog.shutdown()
     }
 
-    private static func reloadToggles(_ services: AppServices, versions: ToggleVersions, onlyIfChanged: Bool) {
+    private static func reloadToggles(_ services: AppServices, onlyIfChanged: Bool) {
         let outcome = onlyIfChanged ? services.toggles.reloadIfChanged() : services.toggles.reload()
         switch outcome {
         case .rejected(let error):
             services.logger.error("toggles not reloaded; the previous ones stay", metadata: ["error": "\(error)"])
         case .reloaded(let toggles):
             services.logger.info("toggles reloaded")
-            versions.fileReloaded()
             for warning in toggles.interplayWarnings { services.logger.warning("toggles: \(warning)") }
         case .unchanged:
             break

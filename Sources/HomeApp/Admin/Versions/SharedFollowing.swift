@@ -7,5 +7,3 @@ protocol SharedFollowing: Sendable {
     func catchUp() throws
 }
 
-extension ToggleVersions: SharedFollowing {}
-extension ContentVersions: SharedFollowing {}
