@@ -51,12 +51,7 @@ struct ExperimentActions {
                 writer.write("<form class=\"admin-form\" method=\"get\"")
                 writer.urlAttribute("action", Self.path)
                 writer.write(">")
-                for (name, value) in [("experiment", action.experiment), ("action", "rollout"), ("group", rollout.group)] {
-                    writer.write("<input type=\"hidden\"")
-                    writer.attribute("name", name)
-                    writer.attribute("value", value)
-                    writer.write(">")
-                }
+                Self.hidden([("experiment", action.experiment), ("action", "rollout"), ("group", rollout.group)], into: &writer)
                 writer.write("<div class=\"admin-form__field\"><label for=\"field-share\">Share of visitors (%)</label>")
                 writer.write("<input type=\"text\" inputmode=\"decimal\" id=\"field-share\" name=\"share\" aria-describedby=\"field-share-hint\"")
                 writer.attribute("value", JSONValue.number(rollout.share * 100))
@@ -67,18 +62,23 @@ struct ExperimentActions {
             writer.urlAttribute("action", Self.path)
             writer.write(">")
             writer.csrfField(context)
-            for (name, value) in [("base", "\(current.version)"), ("experiment", action.experiment),
-                                  ("action", action.rollout == nil ? "stop" : "rollout"), ("group", action.rollout?.group ?? ""),
-                                  ("share", action.rollout.map { JSONValue.number($0.share * 100) } ?? "")] {
-                writer.write("<input type=\"hidden\"")
-                writer.attribute("name", name)
-                writer.attribute("value", value)
-                writer.write(">")
-            }
+            Self.hidden([("base", "\(current.version)"), ("experiment", action.experiment),
+                         ("action", action.rollout == nil ? "stop" : "rollout"), ("group", action.rollout?.group ?? ""),
+                         ("share", action.rollout.map { JSONValue.number($0.share * 100) } ?? "")], into: &writer)
             writer.write("<div class=\"admin-form__field\"><label for=\"field-note\">Note</label><input type=\"text\" id=\"field-note\" name=\"note\" maxlength=\"500\" required aria-describedby=\"field-note-hint\"><p class=\"admin-form__hint\" id=\"field-note-hint\">Required: why, for the history.</p></div>")
             writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\">")
             writer.text(action.rollout == nil ? "Stop the experiment" : "Roll out and stop the experiment")
             writer.write("</button></div></form>")
+        }
+    }
+
+    /// The confirmation's fields, carried from its address to the post.
+    private static func hidden(_ fields: [(String, String)], into writer: inout HTMLWriter) {
+        for (name, value) in fields {
+            writer.write("<input type=\"hidden\"")
+            writer.attribute("name", name)
+            writer.attribute("value", value)
+            writer.write(">")
         }
     }
 

@@ -144,35 +144,27 @@ struct TogglesForm: Sendable {
         }
     }
 
-    /// The form field a loader message is about: its `experiments[i]` and `groups[j]` indexes
-    /// counted among the kept rows, turned back into the form's.
+    /// The form field a loader message is about: its `experiments[i]` and `groups[j]` (or
+    /// `ramps[i]` and `steps[j]`) indexes counted among the kept rows, turned back into the form's.
     func formField(for field: String?) -> String? {
-        if let field, field.hasPrefix("ramps[") { return rampField(field) }
-        guard let field, field.hasPrefix("experiments[") else { return field }
-        let kept = keptExperiments
-        var rest = Substring(field.dropFirst("experiments[".count))
-        guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), index < kept.count else { return field }
-        rest = rest[rest.index(after: close)...]
-        var result = "experiments[\(kept[index].index)]"
-        if rest.hasPrefix(".groups["), let groupClose = rest.firstIndex(of: "]"),
-           let groupIndex = Int(rest[rest.index(rest.startIndex, offsetBy: ".groups[".count)..<groupClose]),
-           groupIndex < kept[index].groups.count {
-            result += ".groups[\(kept[index].groups[groupIndex].index)]"
-            rest = rest[rest.index(after: groupClose)...]
+        guard let field else { return nil }
+        if field.hasPrefix("ramps[") {
+            return Self.formIndexes(field, "ramps[", ".steps[", kept: keptRamps.map { ($0.index, $0.steps.map { $0.index }) })
         }
-        return result + rest
+        guard field.hasPrefix("experiments[") else { return field }
+        return Self.formIndexes(field, "experiments[", ".groups[", kept: keptExperiments.map { ($0.index, $0.groups.map { $0.index }) })
     }
 
-    private func rampField(_ field: String) -> String {
-        let kept = keptRamps
-        var rest = Substring(field.dropFirst("ramps[".count))
+    /// `field` (`<outer>i]<inner>j]…`) with i and j, counted among the kept rows, turned into the form's indexes.
+    private static func formIndexes(_ field: String, _ outer: String, _ inner: String, kept: [(index: Int, inner: [Int])]) -> String {
+        var rest = Substring(field.dropFirst(outer.count))
         guard let close = rest.firstIndex(of: "]"), let index = Int(rest[..<close]), index < kept.count else { return field }
         rest = rest[rest.index(after: close)...]
-        var result = "ramps[\(kept[index].index)]"
-        if rest.hasPrefix(".steps["), let stepClose = rest.firstIndex(of: "]"),
-           let stepIndex = Int(rest[rest.index(rest.startIndex, offsetBy: ".steps[".count)..<stepClose]), stepIndex < kept[index].steps.count {
-            result += ".steps[\(kept[index].steps[stepIndex].index)]"
-            rest = rest[rest.index(after: stepClose)...]
+        var result = "\(outer)\(kept[index].index)]"
+        if rest.hasPrefix(inner), let innerClose = rest.firstIndex(of: "]"),
+           let innerIndex = Int(rest[rest.index(rest.startIndex, offsetBy: inner.count)..<innerClose]), innerIndex < kept[index].inner.count {
+            result += "\(inner)\(kept[index].inner[innerIndex])]"
+            rest = rest[rest.index(after: innerClose)...]
         }
         return result + rest
     }

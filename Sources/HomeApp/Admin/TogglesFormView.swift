@@ -106,12 +106,8 @@ struct TogglesFormView {
 
     private func experiment(_ experiment: TogglesForm.Experiment, at index: Int, isNew: Bool, into writer: inout HTMLWriter) {
         let path = "experiments[\(index)]"
-        writer.write("<fieldset class=\"admin-form__set admin-form__experiment\"")
-        writer.attribute("id", Self.id(path))
-        writer.write("><legend>")
-        writer.text(isNew ? "New experiment" : "Experiment \(experiment.name)")
-        writer.write("</legend>")
-        error(for: path, into: &writer)
+        openSet(path, class: "admin-form__set admin-form__experiment", legend: isNew ? "New experiment" : "Experiment \(experiment.name)",
+                into: &writer)
         textField("\(path).name", label: "Name", value: experiment.name,
                   hint: "Lower-case letters, digits, '-' or '_'; renaming reshuffles its visitors." + (isNew ? " Leave empty to add none." : ""),
                   into: &writer)
@@ -121,11 +117,7 @@ struct TogglesFormView {
         writer.attribute("checked", if: experiment.active)
         writer.write("> Running (visitors are assigned to its groups)</label>")
         error(for: "\(path).active", into: &writer)
-        if !isNew {
-            writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
-            writer.attribute("name", "\(path).remove")
-            writer.write("> Remove this experiment</label>")
-        }
+        if !isNew { removal(path, label: "Remove this experiment", into: &writer) }
         writer.write("<fieldset class=\"admin-form__groups\"")
         writer.attribute("id", Self.id("\(path).groups"))
         writer.write("><legend>Groups</legend>")
@@ -152,18 +144,9 @@ struct TogglesFormView {
 
     private func ramp(_ ramp: TogglesForm.Ramp, at index: Int, isNew: Bool, into writer: inout HTMLWriter) {
         let path = "ramps[\(index)]"
-        writer.write("<fieldset class=\"admin-form__set\"")
-        writer.attribute("id", Self.id(path))
-        writer.write("><legend>")
-        writer.text(isNew ? "New ramp" : "Ramp of \(ramp.layout)")
-        writer.write("</legend>")
-        error(for: path, into: &writer)
+        openSet(path, class: "admin-form__set", legend: isNew ? "New ramp" : "Ramp of \(ramp.layout)", into: &writer)
         select("\(path).layout", label: "Layout", value: ramp.layout, options: layouts.map { ($0, $0) }, into: &writer)
-        if !isNew {
-            writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
-            writer.attribute("name", "\(path).remove")
-            writer.write("> Stop this ramp (remove its steps to come)</label>")
-        }
+        if !isNew { removal(path, label: "Stop this ramp (remove its steps to come)", into: &writer) }
         writer.write("<fieldset class=\"admin-form__groups\"")
         writer.attribute("id", Self.id("\(path).steps"))
         writer.write("><legend>Steps</legend>")
@@ -198,6 +181,26 @@ struct TogglesFormView {
         if let hint { self.hint(name, hint, into: &writer) }
         error(for: name, into: &writer)
         writer.write("</div>")
+    }
+
+    /// An experiment's or a ramp's fieldset, up to its legend and the error that names it; the caller closes it.
+    private func openSet(_ path: String, class name: String, legend: String, into writer: inout HTMLWriter) {
+        writer.write("<fieldset")
+        writer.attribute("class", name)
+        writer.attribute("id", Self.id(path))
+        writer.write("><legend>")
+        writer.text(legend)
+        writer.write("</legend>")
+        error(for: path, into: &writer)
+    }
+
+    /// The checkbox that removes the experiment or ramp at `path` from the next version.
+    private func removal(_ path: String, label: String, into writer: inout HTMLWriter) {
+        writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
+        writer.attribute("name", "\(path).remove")
+        writer.write("> ")
+        writer.text(label)
+        writer.write("</label>")
     }
 
     private func select(_ name: String, label: String, value: String, options: [(String, String)], into writer: inout HTMLWriter) {
