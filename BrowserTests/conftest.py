@@ -84,13 +84,13 @@ class ReportLog:
 class ServerProcess:
     """A `dynamic-home` started by a test: `process` and `stderr_file` set by the subclass."""
 
-    def _wait_until_listening(self, timeout=30):
+    def _wait_until_listening(self, timeout=30, after=0):
+        """The address of the `after`+1-th "listening" line of its log (a restart appends to it)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             text = self.stderr_file.read_text(errors="replace")
-            for line in text.splitlines():
-                if "listening on http://" in line:
-                    return line[line.index("http://"):].split()[0].rstrip("/")
+            for line in [line for line in text.splitlines() if "listening on http://" in line][after:]:
+                return line[line.index("http://"):].split()[0].rstrip("/")
             if self.process.poll() is not None:
                 break
             time.sleep(0.05)
