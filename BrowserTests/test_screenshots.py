@@ -1,4 +1,4 @@
-"""Screenshots of the home (list, grid), onboarding, the layout card, /reports and /admin at phone and laptop sizes, light and
+"""Screenshots of the home (list, grid), onboarding, the layout card, /reports and the admin pages at phone and laptop sizes, light and
 dark, written to the folder printed at the end of the run ($BROWSER_SCREENSHOTS, else
 BrowserTests/.screenshots). To refresh the kept set: BROWSER_SCREENSHOTS=docs/screenshots
 python3 -m pytest BrowserTests/test_screenshots.py -q
@@ -11,7 +11,22 @@ from pages import fresh
 
 SCREENS = {"home-list": ("server", "/?layout=list"), "home-grid": ("server", "/?layout=grid"),
            "onboarding": ("onboarding_server", "/"), "onboarding-layout": ("server", "/onboarding/layout"),
-           "reports": ("server", "/reports"), "admin": ("server", "/admin")}
+           "reports": ("server", "/reports"), "admin": ("server", "/admin"),
+           "admin-review": ("server", "/admin"), "admin-history": ("server", "/admin/history"),
+           "admin-content": ("server", "/admin/content"), "admin-content-history": ("server", "/admin/content/history"),
+           "admin-experiment": ("server", "/admin/experiment?experiment=home-hero&action=stop")}
+PREVIEW_VISITOR = "0123456789abcdef0123456789abcdef"
+
+
+def review_grid(browser):
+    """The review a post answers: the default layout changed to grid, with a visitor's preview."""
+    browser.find("input[name='defaultLayout'][value='grid']").click()
+    browser.find("#field-previewVisitor").send_keys(PREVIEW_VISITOR)
+    browser.follow(browser.button("Review the difference"))
+
+
+# Screens reached from their path by what an operator does there.
+STEPS = {"admin-review": review_grid}
 # What "styled" means per screen: the layout the CSS must give these elements.
 FLEX = ("flex", "grid", "inline-flex")
 HEADER = (".app-header", "display", FLEX)
@@ -21,7 +36,12 @@ STYLED = {"home-list": [HEADER, (".list-row", "display", FLEX)],
           "onboarding": [HEADER, (".modal", "position", ("fixed",)), (".onboarding__actions", "display", FLEX)],
           "onboarding-layout": [(".onboarding__actions", "display", FLEX)],
           "reports": [HEADER, (".reports__title", "display", FLEX)],
-          "admin": [HEADER, (".admin-form__set", "display", FLEX)]}
+          "admin": [HEADER, (".admin-form__set", "display", FLEX)],
+          "admin-review": [HEADER, (".admin-diff", "overflowX", ("auto",)), (".admin-form", "display", FLEX)],
+          "admin-history": [HEADER, (".admin__nav", "display", FLEX), (".admin-history", "paddingLeft", ("24px",))],
+          "admin-content": [HEADER, (".admin__nav", "display", FLEX), (".admin-form", "display", FLEX)],
+          "admin-content-history": [HEADER, (".admin__nav", "display", FLEX), (".admin-history", "paddingLeft", ("24px",))],
+          "admin-experiment": [HEADER, (".admin-diff", "overflowX", ("auto",)), (".admin-form", "display", FLEX)]}
 SIZES = {"390": (390, 844, True), "1280": (1280, 800, False)}  # named as in docs/screenshots
 
 
@@ -46,6 +66,8 @@ def test_screenshot(screen, size, scheme, server, onboarding_server, js_driver, 
     if screen == "reports" and not browser.log.events():
         browser.open("/?layout=grid")  # a report log with something in it
     browser.open(path)
+    if screen in STEPS:
+        STEPS[screen](browser)
     # Lazy images clipped by a scroller may never load; load them all so none is caught half-way.
     driver.execute_script("document.querySelectorAll('img[loading=lazy]').forEach(i => { i.loading = 'eager'; })")
     browser.wait(lambda d: d.execute_script(
