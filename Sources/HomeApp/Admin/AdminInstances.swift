@@ -16,7 +16,7 @@ struct AdminInstances {
     let instance: String
 
     init<Document>(_ versions: ConfigVersions<Document>) {
-        self.init(shared: versions.shared, kind: Document.kind, status: versions.status, serving: versions.current.version,
+        self.init(shared: versions.shared, kind: Document.names.kind, status: versions.status, serving: versions.current.version,
                   instance: versions.instance)
     }
 

@@ -167,11 +167,8 @@ struct TogglesFormView {
     private func textField(_ name: String, label: String, value: String, hint: String?, into writer: inout HTMLWriter,
                            decimal: Bool = false) {
         let id = Self.id(name)
-        writer.write("<div class=\"admin-form__field\"><label")
-        writer.attribute("for", id)
-        writer.write(">")
-        writer.text(label)
-        writer.write("</label><input type=\"text\"")
+        openField(id, label: label, into: &writer)
+        writer.write("<input type=\"text\"")
         if decimal { writer.write(" inputmode=\"decimal\"") }
         writer.attribute("id", id)
         writer.attribute("name", name)
@@ -181,6 +178,15 @@ struct TogglesFormView {
         if let hint { self.hint(name, hint, into: &writer) }
         error(for: name, into: &writer)
         writer.write("</div>")
+    }
+
+    /// A field's box and its label; the caller writes the control and closes the box.
+    private func openField(_ id: String, label: String, into writer: inout HTMLWriter) {
+        writer.write("<div class=\"admin-form__field\"><label")
+        writer.attribute("for", id)
+        writer.write(">")
+        writer.text(label)
+        writer.write("</label>")
     }
 
     /// An experiment's or a ramp's fieldset, up to its legend and the error that names it; the caller closes it.
@@ -205,23 +211,13 @@ struct TogglesFormView {
 
     private func select(_ name: String, label: String, value: String, options: [(String, String)], into writer: inout HTMLWriter) {
         let id = Self.id(name)
-        writer.write("<div class=\"admin-form__field\"><label")
-        writer.attribute("for", id)
-        writer.write(">")
-        writer.text(label)
-        writer.write("</label><select")
+        openField(id, label: label, into: &writer)
+        writer.write("<select")
         writer.attribute("id", id)
         writer.attribute("name", name)
         describe(name, hasHint: false, into: &writer)
         writer.write(">")
-        for (option, text) in options {
-            writer.write("<option")
-            writer.attribute("value", option)
-            writer.attribute("selected", if: option == value)
-            writer.write(">")
-            writer.text(text)
-            writer.write("</option>")
-        }
+        for (option, text) in options { writer.option(option, text: text, selected: option == value) }
         writer.write("</select>")
         error(for: name, into: &writer)
         writer.write("</div>")

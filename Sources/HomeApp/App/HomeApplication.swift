@@ -113,11 +113,11 @@ public final class HomeApplication: Service {
             // With a database its numbering rules, so its versions are kept apart from this machine's own.
             let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }
             let historyFolder = configuration.reportLog + (sharedConfig == nil ? "/config-history/" : "/config-history/shared/")
-            let versions = try ToggleVersions(TogglesDocument(router: toggles), folder: historyFolder + TogglesDocument.kind,
+            let versions = try ToggleVersions(TogglesDocument(router: toggles), folder: historyFolder + TogglesDocument.names.kind,
                                               log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
             toggleVersions = versions
             metrics.attach(versions)
-            let catalogue = try ContentVersions(CatalogueDocument(store: content), folder: historyFolder + CatalogueDocument.kind,
+            let catalogue = try ContentVersions(CatalogueDocument(store: content), folder: historyFolder + CatalogueDocument.names.kind,
                                                 log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
             contentVersions = catalogue
             configFollower = sharedConfig.map { ConfigFollower([versions, catalogue], shared: $0, logger: logger) }

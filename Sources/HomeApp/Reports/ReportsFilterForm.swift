@@ -26,14 +26,7 @@ enum ReportsFilterForm {
         writer.write("><option value=\"\">")
         writer.write(all)
         writer.write("</option>")
-        for option in options {
-            writer.write("<option")
-            writer.attribute("value", option)
-            writer.attribute("selected", if: option == selected)
-            writer.write(">")
-            writer.text(option)
-            writer.write("</option>")
-        }
+        for option in options { writer.option(option, text: option, selected: option == selected) }
         writer.write("</select></label>")
     }
 

@@ -103,6 +103,16 @@ public struct HTMLWriter {
         append(UInt8(ascii: "\""))
     }
 
+    /// Appends `<option value="…">text</option>`, selected when `selected` is true.
+    public mutating func option(_ value: String, text: String, selected: Bool) {
+        write("<option")
+        attribute("value", value)
+        attribute("selected", if: selected)
+        write(">")
+        self.text(text)
+        write("</option>")
+    }
+
     /// Appends ` name` (a boolean attribute) when `present` is true.
     public mutating func attribute(_ name: StaticString, if present: Bool) {
         guard present else { return }

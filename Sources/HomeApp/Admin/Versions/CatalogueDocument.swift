@@ -4,10 +4,7 @@ import Reporting
 /// The content file as `ConfigVersions` keeps it: versions hold the file's text as uploaded or
 /// edited, checked as at start (images included), and the `ContentStore` loads it.
 struct CatalogueDocument: VersionedDocument {
-    static let kind = "content"
-    static let changedEvent: ReportEvent.Name = "content_changed"
-    static let page = "/admin/content"
-    static let title = "the catalogue"
+    static let names = DocumentNames(kind: "content", event: "content_changed", page: "/admin/content", title: "the catalogue")
     let store: ContentStore
 
     var path: String { store.fileURL.path }

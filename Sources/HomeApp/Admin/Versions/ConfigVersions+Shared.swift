@@ -13,13 +13,13 @@ extension ConfigVersions: SharedFollowing {
         let proposed = SharedConfigVersions.Version(version: base + 1, time: Date(), who: who, note: note, text: text, instance: instance)
         let inserted: Bool
         do {
-            inserted = try shared.insert(Document.kind, proposed)
+            inserted = try shared.insert(Document.names.kind, proposed)
             status.reached()
         } catch {
             status.failed(error)
-            logger.error("not applied: the database cannot be reached", metadata: ["kind": "\(Document.kind)", "error": "\(error)"])
+            logger.error("not applied: the database cannot be reached", metadata: ["kind": "\(Document.names.kind)", "error": "\(error)"])
             return .failed("The database cannot be reached, so nothing was applied: every instance keeps serving "
-                           + "version \(current.version) of \(Document.title). Try again when it answers. (\(error))")
+                           + "version \(current.version) of \(Document.names.title). Try again when it answers. (\(error))")
         }
         guard inserted else {
             try? catchUpLocked(shared)
@@ -40,7 +40,7 @@ extension ConfigVersions: SharedFollowing {
                 try firstContactLocked(shared)
                 try catchUpLocked(shared)
                 shareHandEditLocked(shared)
-                try shared.serving(instance, Document.kind, version: current.version)
+                try shared.serving(instance, Document.names.kind, version: current.version)
                 status.reached()
             } catch {
                 status.failed(error)
@@ -52,13 +52,13 @@ extension ConfigVersions: SharedFollowing {
     private func firstContactLocked(_ shared: SharedConfigVersions) throws {
         guard !contacted.load(ordering: .relaxed) else { return }
         let inForce = document.inForce()
-        guard let latest = try shared.latest(Document.kind) else {
+        guard let latest = try shared.latest(Document.names.kind) else {
             guard let inForce else {
                 throw AtomicFile.Failure(description: "\(document.path) holds an edit the server refuses; the database is seeded once it is fixed")
             }
             let seed = SharedConfigVersions.Version(version: 1, time: Date(), who: "file", note: "seeded from \(instance)'s file",
                                                     text: inForce, instance: instance)
-            if try shared.insert(Document.kind, seed) { try history.record(Self.entry(seed)) }
+            if try shared.insert(Document.names.kind, seed) { try history.record(Self.entry(seed)) }
             seenLoad.store(document.loadedVersion, ordering: .relaxed)
             contacted.store(true, ordering: .relaxed)
             return
@@ -68,10 +68,10 @@ extension ConfigVersions: SharedFollowing {
             // Edited here after the database's newest version: kept aside, not pushed to every instance.
             let aside = document.path + ".local-\(Int(modified.timeIntervalSince1970))"
             try? AtomicFile.write(Array(inForce.utf8), to: aside)
-            logger.warning("the file differs from the database's newest version", metadata: ["kind": "\(Document.kind)", "kept": "\(aside)"])
+            logger.warning("the file differs from the database's newest version", metadata: ["kind": "\(Document.names.kind)", "kept": "\(aside)"])
             status.conflict("The file \(document.path) was edited on this instance after the database's version \(latest.version) of "
-                            + "\(Document.title); this instance serves the database's version, and the edit is kept in \(aside). "
-                            + "Apply it from \(Document.page) to share it.")
+                            + "\(Document.names.title); this instance serves the database's version, and the edit is kept in \(aside). "
+                            + "Apply it from \(Document.names.page) to share it.")
         }
         // The database's version is the one served, whatever this file held.
         if !(inForce.map { document.same(latest.text, $0) } ?? false) {
@@ -83,7 +83,7 @@ extension ConfigVersions: SharedFollowing {
     }
 
     func catchUpLocked(_ shared: SharedConfigVersions) throws {
-        let newer = try shared.versions(Document.kind, after: history.latest?.version ?? 0)
+        let newer = try shared.versions(Document.names.kind, after: history.latest?.version ?? 0)
         guard let last = newer.last else { return }
         for version in newer.dropLast() { try history.record(Self.entry(version)) }
         if let failure = install(Self.entry(last)) { throw AtomicFile.Failure(description: failure) }
@@ -97,7 +97,7 @@ extension ConfigVersions: SharedFollowing {
               let text = document.inForce(), !document.same(latest.text, text) else { return }
         if case .applied(let entry) = applyShared(text, base: latest.version, who: "file", note: "edited in the file on \(instance)",
                                                    shared: shared) {
-            logger.info("a hand edit shared as a version", metadata: ["kind": "\(Document.kind)", "version": "\(entry.version)"])
+            logger.info("a hand edit shared as a version", metadata: ["kind": "\(Document.names.kind)", "version": "\(entry.version)"])
         }
     }
 
@@ -110,7 +110,7 @@ extension ConfigVersions: SharedFollowing {
         do {
             try history.record(entry)
         } catch {
-            logger.error("version installed but not recorded here", metadata: ["kind": "\(Document.kind)", "error": "\(error)"])
+            logger.error("version installed but not recorded here", metadata: ["kind": "\(Document.names.kind)", "error": "\(error)"])
         }
         return nil
     }

@@ -77,7 +77,7 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
             do {
                 try recordFileIfChanged(note: "edited in the file")
             } catch {
-                logger.error("a hand edit could not be recorded", metadata: ["kind": "\(Document.kind)", "error": "\(error)"])
+                logger.error("a hand edit could not be recorded", metadata: ["kind": "\(Document.names.kind)", "error": "\(error)"])
             }
         }
     }
@@ -120,8 +120,8 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
             return .applied(entry)
         } catch {
             // The file is in force; the next check of the file records it as a hand edit.
-            logger.error("applied but not recorded in the history", metadata: ["kind": "\(Document.kind)", "error": "\(error)"])
-            return .failed("Applied, but \(Document.title) could not be recorded in the history (\(error)).")
+            logger.error("applied but not recorded in the history", metadata: ["kind": "\(Document.names.kind)", "error": "\(error)"])
+            return .failed("Applied, but \(Document.names.title) could not be recorded in the history (\(error)).")
         }
     }
 
@@ -131,7 +131,7 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
         do {
             try AtomicFile.write(Array(text.utf8), to: document.path)
         } catch {
-            logger.error("version not written", metadata: ["kind": "\(Document.kind)", "version": "\(version)", "error": "\(error)"])
+            logger.error("version not written", metadata: ["kind": "\(Document.names.kind)", "version": "\(version)", "error": "\(error)"])
             return "The file \(document.path) could not be written (\(error)); nothing changed: the version in force stays."
         }
         // Checked before, so only a change on disk since (an image removed) is refused here.
@@ -158,12 +158,12 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
         guard let text = document.inForce() else { return }
         if let latest = history.latestEntry, document.same(latest.text, text) { return }
         let entry = try history.append(who: "file", note: note, text: text)
-        logger.info("file recorded as a version", metadata: ["kind": "\(Document.kind)", "version": "\(entry.version)"])
+        logger.info("file recorded as a version", metadata: ["kind": "\(Document.names.kind)", "version": "\(entry.version)"])
         if entry.version > 1 { record(entry) }
     }
 
     func record(_ entry: ConfigHistory.Entry) {
-        log.record(ReportEvent(Document.changedEvent, timestamp: entry.time,
+        log.record(ReportEvent(Document.names.event, timestamp: entry.time,
                                properties: ["version": String(entry.version), "who": entry.who]))
     }
 }

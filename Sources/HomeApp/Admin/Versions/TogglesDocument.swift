@@ -6,10 +6,7 @@ import Reporting
 /// (`jsonText`), so versions compare field by field whoever made them, and the server's
 /// `ToggleRouter` loads the file.
 struct TogglesDocument: VersionedDocument {
-    static let kind = "toggles"
-    static let changedEvent: ReportEvent.Name = "toggles_changed"
-    static let page = "/admin"
-    static let title = "the toggles"
+    static let names = DocumentNames(kind: "toggles", event: "toggles_changed", page: "/admin", title: "the toggles")
     let router: ToggleRouter
 
     var path: String { router.path }

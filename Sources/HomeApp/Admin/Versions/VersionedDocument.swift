@@ -1,5 +1,17 @@
 import Reporting
 
+/// How one versioned file is named in the database, the report log, the admin pages and messages.
+struct DocumentNames: Sendable {
+    /// The kind in the database (`config_versions`) and the history's folder.
+    let kind: String
+    /// The report log's event for a new version.
+    let event: ReportEvent.Name
+    /// The admin page that changes it.
+    let page: String
+    /// For messages: "the toggles", "the catalogue".
+    let title: String
+}
+
 /// What `ConfigVersions` needs to know of one configuration file the admin pages version: how the
 /// loader checks it, how two versions compare, how the server loads it. The rest (history, hand
 /// edits, the atomic write, conflicts, rollback, the database) is the same for every file.
@@ -7,14 +19,7 @@ protocol VersionedDocument: Sendable {
     /// The loader's refusal of a proposal, shown beside what it names.
     associatedtype Invalid: Error
 
-    /// The kind in the database (`config_versions`) and on the history pages.
-    static var kind: String { get }
-    /// The report log's event for a new version.
-    static var changedEvent: ReportEvent.Name { get }
-    /// For messages: "the toggles", "the catalogue".
-    static var title: String { get }
-    /// The admin page that changes it.
-    static var page: String { get }
+    static var names: DocumentNames { get }
 
     /// The file the server reads.
     var path: String { get }
