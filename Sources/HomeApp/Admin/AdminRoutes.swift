@@ -6,7 +6,7 @@ import ScreenKit
 
 /// `/admin`: the toggles as a form, reviewed (difference and preview) and applied as a new
 /// version; `/admin/history`: every version, with rollback. Behind the report pages' access
-/// check (the caller's group) and, for posts, the CSRF check. The work runs on the report pool:
+/// check (the caller's group) and, for posts, the CSRF check. The work runs on the admin pool:
 /// an apply writes and syncs files.
 struct AdminRoutes {
     let services: AppServices

@@ -24,6 +24,7 @@ public final class HomeApplication: Service {
     /// Ships the log into the report database, when there is one.
     public let shipper: ReportShipper?
     private let reportPool: WorkPool
+    private let adminPool: WorkPool
     private let compression: WorkPool
     private let reportRateLimit: ReportRateLimit
     /// The toggles' versions: the history beside the report log, applies from `/admin`.
@@ -109,6 +110,9 @@ public final class HomeApplication: Service {
         // Reports are CPU work that can wait a little; pages get the cores first.
         reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
                               queueLimit: configuration.reportQueue, niceness: 10, logger: logger)
+        // An apply is a few milliseconds of work that every instance waits for; behind the report
+        // pool's niceness, with the pages taking every core, it waited up to a second.
+        adminPool = WorkPool(name: "admin", workers: 2, queueLimit: 32, logger: logger)
         do {
             // With a database its numbering rules, so its versions are kept apart from this machine's own.
             let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }
@@ -157,7 +161,7 @@ public final class HomeApplication: Service {
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportAccess,
-                        pool: reportPool).register(in: &reports)
+                        pool: adminPool).register(in: &reports)
         }
         ReportSignIn(services: services, access: reportAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
@@ -205,6 +209,7 @@ public final class HomeApplication: Service {
     public func shutdown() {
         background.shutdown()
         reportPool.shutdown()
+        adminPool.shutdown()
         compression.shutdown()
         services.reportLog.shutdown()
     }
