@@ -93,11 +93,20 @@ extension ConfigVersions: SharedFollowing {
     /// every instance.
     private func shareHandEditLocked(_ shared: SharedConfigVersions) {
         let loaded = document.loadedVersion
-        guard seenLoad.exchange(loaded, ordering: .relaxed) != loaded, let latest = history.latestEntry,
-              let text = document.inForce(), !document.same(latest.text, text) else { return }
-        if case .applied(let entry) = applyShared(text, base: latest.version, who: "file", note: "edited in the file on \(instance)",
-                                                   shared: shared) {
+        guard seenLoad.load(ordering: .relaxed) != loaded, let latest = history.latestEntry else { return }
+        guard let text = document.inForce(), !document.same(latest.text, text) else {
+            seenLoad.store(loaded, ordering: .relaxed)
+            return
+        }
+        // Marked seen once shared (or replaced by a newer version), so a failed insert is tried again.
+        switch applyShared(text, base: latest.version, who: "file", note: "edited in the file on \(instance)", shared: shared) {
+        case .applied(let entry):
+            seenLoad.store(loaded, ordering: .relaxed)
             logger.info("a hand edit shared as a version", metadata: ["kind": "\(Document.names.kind)", "version": "\(entry.version)"])
+        case .conflict, .invalid, .unchanged:
+            seenLoad.store(loaded, ordering: .relaxed)
+        case .failed:
+            break
         }
     }
 
