@@ -142,7 +142,9 @@ final class ContentVersions: Sendable {
     }
 
     func record(_ entry: ConfigHistory.Entry) {
-        log.record(ReportEvent(Self.changedEvent, timestamp: entry.time,
-                               properties: ["version": String(entry.version), "who": entry.who]))
+        // The note too: the report charts mark the change with it.
+        var properties = ["version": String(entry.version), "who": entry.who]
+        if !entry.note.isEmpty { properties["note"] = entry.note }
+        log.record(ReportEvent(Self.changedEvent, timestamp: entry.time, properties: properties))
     }
 }
