@@ -39,13 +39,53 @@ def pages(catalog):
         "admin-content-history": ("server", "/admin/content/history", 200),
         "admin-experiment-stop": ("server", "/admin/experiment?experiment=home-hero&action=stop", 200),
         "reports": ("server", "/reports", 200),  # last: the visits above put events in it
+        "reports-changes": ("changes_server", f"/reports?from={CHANGES_DAY}&to={CHANGES_DAY}", 200),
+        "experiments-changes": ("changes_server", f"/reports/experiments?from={CHANGES_DAY}&to={CHANGES_DAY}", 200),
     }
 
 
 PAGE_NAMES = ["home-list", "home-grid", "search-results", "search-no-match", "long", "short", "stream",
               "watch", "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
               "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "admin-content",
-              "admin-content-history", "admin-experiment-stop", "reports"]
+              "admin-content-history", "admin-experiment-stop", "reports", "reports-changes", "experiments-changes"]
+
+CHANGES_DAY = "2026-11-20"
+
+
+@pytest.fixture(scope="module")
+def changes_server(tmp_path_factory):
+    """A server whose log holds a day of an experiment's views and selections with a toggles and
+    a catalogue change in it: the report and experiment charts carry their markers."""
+    from conftest import start_server
+    lines = []
+    for hour in range(8, 20):
+        for index, group in enumerate(("list", "grid")):
+            stamp = f"{CHANGES_DAY}T{hour:02d}:{10 + index:02d}:00.000Z"
+            properties = {"experiment.home-layout": group}
+            lines.append({"timestamp": stamp, "event": "launch", "layout": group, "visitor": f"{hour:02d}{index:030d}",
+                          "properties": properties})
+            if hour % 2:
+                lines.append({"timestamp": stamp, "event": "long_selected", "layout": group, "item": "m-1",
+                              "visitor": f"{hour:02d}{index:030d}", "properties": properties})
+    lines.append({"timestamp": f"{CHANGES_DAY}T12:30:00.000Z", "event": "toggles_changed",
+                  "properties": {"version": "2", "who": "sign-in", "note": "grid for <everyone> & more"}})
+    lines.append({"timestamp": f"{CHANGES_DAY}T15:45:00.000Z", "event": "content_changed",
+                  "properties": {"version": "3", "who": "file"}})
+    lines.sort(key=lambda line: line["timestamp"])
+    server = start_server(tmp_path_factory, "changes", onboarding=False, log_lines=lines)
+    yield server
+    server.stop()
+
+
+def test_the_change_pages_carry_markers(changes_server):
+    for name in ("reports-changes", "experiments-changes"):
+        _, path, _ = pages(changes_server.catalog)[name]
+        code, body = fetch(changes_server.url + path)
+        assert code == 200
+        text = body.decode()
+        assert text.count("data-marker") == 2, name
+        assert "Toggles version 2, by sign-in: grid for &lt;everyone&gt; &amp; more" in text, name
+        assert 'data-kind="content" data-version="3"' in text, name
 
 
 def fetch(url):
@@ -56,8 +96,8 @@ def fetch(url):
         return error.code, error.read()
 
 
-def test_every_page_is_valid_html(server, onboarding_server, tmp_path):
-    servers = {"server": server, "onboarding_server": onboarding_server}
+def test_every_page_is_valid_html(server, onboarding_server, changes_server, tmp_path):
+    servers = {"server": server, "onboarding_server": onboarding_server, "changes_server": changes_server}
     assert list(pages(server.catalog)) == PAGE_NAMES
     for name, (which, path, status) in pages(server.catalog).items():
         code, body = fetch(servers[which].url + path)
@@ -69,9 +109,9 @@ def test_every_page_is_valid_html(server, onboarding_server, tmp_path):
 
 
 @pytest.fixture(scope="module")
-def checked(server, onboarding_server, js_driver):
-    """The JavaScript driver and both servers."""
-    return {"server": server, "onboarding_server": onboarding_server, "driver": js_driver}
+def checked(server, onboarding_server, changes_server, js_driver):
+    """The JavaScript driver and the servers."""
+    return {"server": server, "onboarding_server": onboarding_server, "changes_server": changes_server, "driver": js_driver}
 
 
 def axe_report(violations):

@@ -53,12 +53,13 @@ struct SharedExperimentsTests {
         }
 
         // A database from before the rollups: migrating fills them from the events it holds.
-        // Every table of the later migrations dropped, as if they had never run.
+        // Every table and index of the later migrations dropped, as if they had never run.
         let later = try postgres.psql("""
             SELECT string_agg(tablename, ', ') FROM pg_tables WHERE schemaname = 'public'
             AND tablename NOT LIKE 'report_events%' AND tablename NOT IN ('report_minutes', 'report_positions', 'report_schema_version')
             """)
         _ = try postgres.psql("DROP TABLE \(later)")
+        _ = try postgres.psql("DROP INDEX report_events_time_order, report_events_item, report_events_visitor, report_events_changes")
         _ = try postgres.psql("DELETE FROM report_schema_version WHERE version >= 2")
         let connection = try PostgresConnection(url: postgres.url)
         #expect(try ReportSchema.migrate(connection) == 1)

@@ -8,14 +8,17 @@ enum EventsChart {
     static let width = 600, height = 140, chartHeight = 110
     static let minimumSlots = 60
 
-    static func render(_ series: [(start: Date, count: Int)], bucket: TimeInterval, into writer: inout HTMLWriter) {
+    /// `changes` are marked where they fall on the chart, and listed under it.
+    static func render(_ series: [(start: Date, count: Int)], bucket: TimeInterval, changes: [ConfigChange] = [],
+                       into writer: inout HTMLWriter) {
         let peak = max(1, series.map(\.count).max() ?? 0)
         let total = series.reduce(0) { $0 + $1.count }
         let unit = unitName(bucket)
         writer.write("<figure class=\"reports__chart\"><figcaption>")
         writer.text("Events per \(unit)")
         writer.write("</figcaption><svg class=\"chart\" viewBox=\"0 0 600 140\" role=\"img\"")
-        writer.attribute("aria-label", "\(total) events; at most \(peak) in one \(unit)")
+        writer.attribute("aria-label", "\(total) events; at most \(peak) in one \(unit)"
+                         + (changes.isEmpty ? "" : "; \(changes.count) change\(changes.count == 1 ? "" : "s") marked, listed below"))
         writer.write("><line class=\"chart__axis\" x1=\"0\" y1=\"110\" x2=\"600\" y2=\"110\"/>")
         if let first = series.first, let last = series.last {
             // At least `minimumSlots` slots, so a short series is not one wide bar; the padding goes
@@ -24,7 +27,6 @@ enum EventsChart {
             let buckets = max(Self.minimumSlots, points)
             let slot = Double(width) / Double(buckets)
             let start = first.start.addingTimeInterval(-Double(buckets - points) * bucket)
-            let end = last.start
             for point in series where point.count > 0 {
                 let index = (point.start.timeIntervalSince(start) / bucket).rounded()
                 let barHeight = max(2, Int(Double(chartHeight - 18) * Double(point.count) / Double(peak)))  // under the peak label
@@ -37,15 +39,21 @@ enum EventsChart {
                 writer.text("\(label(point.start, bucket)): \(point.count) event\(point.count == 1 ? "" : "s")")
                 writer.write("</title></rect>")
             }
+            let end = last.start.addingTimeInterval(bucket)
+            ChangeMarkers.renderLines(changes, top: 0, bottom: chartHeight, x: { at in
+                at >= start && at < end ? at.timeIntervalSince(start) / bucket * slot : nil
+            }, into: &writer)
             writer.write("<text class=\"chart__label\" x=\"0\" y=\"132\">")
             writer.text(label(start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"600\" y=\"132\" text-anchor=\"end\">")
-            writer.text(label(end, bucket))
+            writer.text(label(last.start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"0\" y=\"12\">")
             writer.text("\(peak)/\(unit)")
             writer.write("</text>")
         }
-        writer.write("</svg></figure>")
+        writer.write("</svg>")
+        ChangeMarkers.renderList(changes, into: &writer)
+        writer.write("</figure>")
     }
 
     static func unitName(_ bucket: TimeInterval) -> String {

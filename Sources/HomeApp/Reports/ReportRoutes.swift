@@ -26,59 +26,40 @@ struct ReportRoutes {
         router.get("/reports/stream") { request in try stream(request) }
     }
 
-    /// The report page: counts, per-layout counts and the chart from the store's rollups for the
-    /// range; the newest matching events, read backwards a page at a time ("Older events").
+    /// The report page: counts, per-layout counts, the chart and its change markers for the range;
+    /// the newest matching events, a page at a time ("Older events"). With a report database,
+    /// every instance's (`ReportsReading`).
     func reportsPage(_ request: Request) throws(HTTPError) -> Response {
         let asked = try ReportsQuery(request.query)
         let refused = [limit, services.eventLimit].compactMap { $0 }.reduce(0) {
             $0 + $1.counts.visitor.load(ordering: .relaxed) + $1.counts.address.load(ordering: .relaxed)
         }
         return try pool.respond { [services] in
-            let store = services.reportLog.store
-            var query = asked
-            query.filter = try VisitorPrefix.resolve(query.filter, range: query.range, store: store)
-            var model = ReportsScreenModel(
-                query: query, summary: SeriesBound.summary(store, query.range, filter: query.filter),
-                page: store.events(matching: query.filter, range: query.range, before: query.before, limit: Self.pageSize),
-                eventNames: ReportEvent.Name.known.map(\.rawValue), layouts: services.factory.names, refused: refused)
-            model.shared = Self.sharedSection(services, query.filter)
+            let reading = try ReportsReading.read(asked, services: services, limit: Self.pageSize)
+            var model = ReportsScreenModel(reading: reading, eventNames: ReportEvent.Name.known.map(\.rawValue),
+                                           layouts: services.factory.names, refused: refused)
+            model.lag = services.shipper?.status.lag()
             model.signedIn = access.hasValidCookie(request)
-            model.setAside = store.setAsideSegments
+            model.setAside = services.reportLog.store.setAsideSegments
             model.refusedChanges = RefusedChangeNotice.entries(services)
             return services.visit(request).page(ReportsScreen(viewModel: model), caching: .nowhere,
                                                 configuration: services.operatorPage)
         }
     }
 
-    /// The page's numbers as JSON, with the same range, filters and access rule.
+    /// The page's numbers as JSON, with the same range, filters, source and access rule.
     func numbers(_ request: Request) throws(HTTPError) -> Response {
         let asked = try ReportsQuery(request.query)
         return try pool.respond { [services] in JSONErrors.catching(request, logger: services.logger) {
-            var query = asked
-            query.filter = try VisitorPrefix.resolve(query.filter, range: query.range, store: services.reportLog.store)
-            let summary = SeriesBound.summary(services.reportLog.store, query.range, filter: query.filter)
-            let experiments = ExperimentsJSON.member(query.range, services: services)
+            let reading = try ReportsReading.read(asked, services: services, limit: 0)
+            let experiments = ExperimentsJSON.member(reading.query.range, services: services)
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
-            var document = ReportsJSON.document(summary, experiments: experiments + "," + setAside)
-            // With a report database, every instance's counts beside this instance's own.
-            if let shared = Self.sharedSection(services, query.filter) {
-                document = String(document.dropLast()) + "," + SharedReportsJSON.member(shared) + "}"
-            }
+            let members = [experiments, setAside, ConfigChange.jsonMember(reading.changes),
+                           SharedReportsJSON.members(reading.source, lag: services.shipper?.status.lag())]
+            let document = ReportsJSON.document(reading.summary, experiments: members.joined(separator: ","))
             return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
                             body: .bytes(Array(document.utf8)))
         } }
-    }
-
-    /// Every instance's counts, or why they cannot be shown; the page works either way.
-    private static func sharedSection(_ services: AppServices, _ filter: ReportFilter) -> SharedReportsSection? {
-        guard let shared = services.shared else { return nil }
-        do {
-            let overview = try shared.overview(event: filter.event, layout: filter.layout, item: filter.item,
-                                               visitor: filter.visitor)
-            return .overview(overview, local: services.shipper?.status)
-        } catch {
-            return .unavailable("\(error)")
-        }
     }
 
     /// The log's lines, segment after segment, streamed a chunk at a time; `?since=` starts at the

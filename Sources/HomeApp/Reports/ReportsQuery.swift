@@ -1,5 +1,6 @@
 import Foundation
 import MicroHTTP
+import ReportDatabase
 import Reporting
 
 /// What `/reports` and `/reports.json` were asked: a range (`from`/`to`, or a preset `last`),
@@ -13,7 +14,9 @@ struct ReportsQuery {
     let from: String?
     let to: String?
     let preset: ReportPreset?
-    let before: ReportPosition?
+    /// Where the event list goes on from: a local store position, or with a report database a
+    /// key of the shared order (`SharedEventKey`); each reader takes the form it wrote.
+    let before: String?
 
     init(_ query: QueryParameters, now: Date = Date()) throws(HTTPError) {
         func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
@@ -34,10 +37,10 @@ struct ReportsQuery {
             to = asked.to
         }
         if let text = value("before") {
-            guard let position = ReportPosition(text) else {
+            guard ReportPosition(text) != nil || SharedEventKey(id: text) != nil else {
                 throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.")
             }
-            before = position
+            before = text
         } else {
             before = nil
         }

@@ -11,19 +11,37 @@ final class ReportsScreen: GenericViewController<ReportsScreenModel, ReportsScre
 struct ReportsScreenModel {
     let query: ReportsQuery
     let summary: ReportSummary
-    let page: ReportEventPage
+    let events: [ReportEvent]
+    /// The `before=` of "Older events"; nil when there are none.
+    let next: String?
+    /// The toggles' and catalogue's changes in the range: the chart's markers.
+    let changes: [ConfigChange]
+    /// Where the figures come from: this instance's log, or every instance's in the database.
+    let source: ReportsReading.Source
     let eventNames: [String]
     let layouts: [String]
     /// `POST /report` refused by the rate limit since the server started.
     let refused: Int
-    /// Every instance's counts from the report database; nil without one.
-    var shared: SharedReportsSection? = nil
+    /// Seconds of this instance's events not yet in the report database; nil without one.
+    var lag: Double? = nil
     /// Read through a sign-in, which the page offers to end.
     var signedIn = false
     /// Segments that could not be read, set aside (read after the counts and events, which may find one).
     var setAside: [SetAsideSegment] = []
     /// Refused changes of the content or toggles file, newest first.
     var refusedChanges: [RefusedChangeNotice.Entry] = []
+
+    init(reading: ReportsReading, eventNames: [String], layouts: [String], refused: Int) {
+        query = reading.query
+        summary = reading.summary
+        events = reading.events
+        next = reading.next
+        changes = reading.changes
+        source = reading.source
+        self.eventNames = eventNames
+        self.layouts = layouts
+        self.refused = refused
+    }
 
     var filter: ReportFilter { query.filter }
 }

@@ -34,6 +34,7 @@ final class ReportsScreenView: RootView {
         writer.write("<a")
         writer.urlAttribute("href", "/reports.json" + (model.query.linkQuery.isEmpty ? "" : "?" + model.query.linkQuery))
         writer.write(">These numbers as JSON</a></p>")
+        SharedReportsView.renderSource(model.source, into: &writer)
         RefusedChangeNotice.render(model.refusedChanges, into: &writer)
         SetAsideNotice.render(model.setAside, into: &writer)
         ReportsRangeLinks.render(model.query, into: &writer)
@@ -57,13 +58,15 @@ final class ReportsScreenView: RootView {
         writer.write(model.summary.dropped)
         writer.write("</span> lost (full buffer or disk) · ")
         writer.write(model.refused)
-        writer.write(" refused by the rate limit</p>")
+        writer.write(" refused by the rate limit")
+        if case .database = model.source { writer.write(" (both on this instance)") }
+        writer.write("</p>")
         counts("By event", model.summary.byEvent, key: "event", into: &writer)
         counts("By layout", model.summary.byLayout, key: "layout", into: &writer)
         writer.write("</section>")
-        EventsChart.render(model.summary.series, bucket: model.summary.bucket, into: &writer)
+        EventsChart.render(model.summary.series, bucket: model.summary.bucket, changes: model.changes, into: &writer)
         writer.write("</div>")
-        if let shared = model.shared { SharedReportsView.render(shared, into: &writer) }
+        SharedReportsView.renderShipping(model.source, lag: model.lag, into: &writer)
         events(model, into: &writer)
         writer.write("</div>")
     }
@@ -94,7 +97,7 @@ final class ReportsScreenView: RootView {
             <th scope="col">Layout</th><th scope="col">Item</th><th scope="col">Visitor</th>\
             <th scope="col">Request</th></tr></thead><tbody data-events>
             """)
-        for event in model.page.events {
+        for event in model.events {
             writer.write("<tr><td><time>")
             writer.text(ReportTimestamp.string(from: event.timestamp))
             writer.write("</time></td><td><span class=\"event-name\">")
@@ -118,11 +121,11 @@ final class ReportsScreenView: RootView {
             writer.write("</code></td></tr>")
         }
         writer.write("</tbody></table></div>")
-        if model.page.events.isEmpty { writer.write("<p class=\"reports__empty\">No events match.</p>") }
-        if let next = model.page.next {
+        if model.events.isEmpty { writer.write("<p class=\"reports__empty\">No events match.</p>") }
+        if let next = model.next {
             writer.write("<p><a class=\"button button--secondary\"")
             let query = model.query.linkQuery
-            writer.urlAttribute("href", "/reports?" + (query.isEmpty ? "" : query + "&") + "before=\(QueryEncoding.encode(next.description))")
+            writer.urlAttribute("href", "/reports?" + (query.isEmpty ? "" : query + "&") + "before=\(QueryEncoding.encode(next))")
             writer.write(">Older events</a></p>")
         }
         writer.write("</section>")

@@ -11,7 +11,14 @@ enum SeriesBound {
     /// buckets allow is counted over the part the log covers (no event lies outside it, so the
     /// totals are the same); adjacent points are then added together until few enough are left.
     static func summary(_ store: ReportStore, _ range: ReportRange, filter: ReportFilter, now: Date = Date()) -> ReportSummary {
-        var summary = store.summary(counted(closed(range, store: store, now: now), store: store, now: now), filter: filter)
+        summary(extent: store.extent, range, now: now) { store.summary($0, filter: filter) }
+    }
+
+    /// The same for any log whose first and last event times are `extent`: `count` gives the
+    /// summary of the range to count (every instance's, from the report database).
+    static func summary(extent: (first: Date, last: Date)?, _ range: ReportRange, now: Date = Date(),
+                        count: (ReportRange) throws -> ReportSummary) rethrows -> ReportSummary {
+        var summary = try count(counted(closed(range, extent: extent, now: now), extent: extent, now: now))
         summary.from = range.from.map(wholeMinute)
         summary.to = range.to.map(wholeMinute)
         return capped(summary)
@@ -20,17 +27,16 @@ enum SeriesBound {
     /// `range` with an open end closed at now (the minute after it), or after the log's last event
     /// when that is later: the series then runs to now, and a chart of "Everything" ends there,
     /// not at the last event nor an hour past it.
-    static func closed(_ range: ReportRange, store: ReportStore, now: Date) -> ReportRange {
+    static func closed(_ range: ReportRange, extent: (first: Date, last: Date)?, now: Date) -> ReportRange {
         guard range.to == nil else { return range }
-        let last = max(now, store.extent?.last ?? now)
+        let last = max(now, extent?.last ?? now)
         return ReportRange(from: range.from, to: wholeMinute(last).addingTimeInterval(60))
     }
 
     /// `range`, or when it spans more than `maximumPoints` weeks, its part from the log's first
     /// event to its last (an empty range when the log has none there).
-    static func counted(_ range: ReportRange, store: ReportStore, now: Date) -> ReportRange {
+    static func counted(_ range: ReportRange, extent: (first: Date, last: Date)?, now: Date) -> ReportRange {
         guard range.from != nil || range.to != nil else { return range }
-        let extent = store.extent
         let first = extent.map { wholeMinute($0.first) } ?? now
         let end = extent.map { wholeMinute($0.last).addingTimeInterval(60) } ?? now
         // What the store would span: an open end stops at the log's first or last event.

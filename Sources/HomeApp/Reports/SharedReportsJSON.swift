@@ -1,22 +1,25 @@
 import Foundation
+import ReportDatabase
 import Reporting
 
-/// The `"database"` member of `/reports.json` with a report database: every instance's counts
-/// and how far each has shipped, or why the database cannot say.
+/// Where `/reports.json`'s figures come from: `"source":"database"` (every instance's) with a
+/// `"database"` member saying how far each instance has shipped, or `"source":"local"` (this
+/// instance's log), with `"database":{"unavailable":"…"}` while a configured database cannot answer.
 enum SharedReportsJSON {
-    static func member(_ section: SharedReportsSection) -> String {
-        let string = JSONText.string, time = JSONText.time, counts = JSONText.counts
-        switch section {
-        case .unavailable(let reason):
-            return "\"database\":{\"unavailable\":\(string(reason))}"
-        case .overview(let overview, _):
-            let instances = overview.instances.map { instance in
+    static func members(_ source: ReportsReading.Source, lag: Double?) -> String {
+        let string = JSONText.string, time = JSONText.time
+        switch source {
+        case .local:
+            return "\"source\":\"local\""
+        case .fallback(let reason):
+            return "\"source\":\"local\",\"database\":{\"unavailable\":\(string(reason))}"
+        case .database(let instances):
+            let listed = instances.map { instance in
                 "{\"name\":\(string(instance.name)),\"events\":\(instance.events),"
                     + "\"shippedAt\":\(time(instance.shippedAt)),\"completeUntil\":\(time(instance.completeUntil))}"
             }.joined(separator: ",")
-            return "\"database\":{\"total\":\(overview.total),\"byEvent\":\(counts(overview.byEvent)),\"byLayout\":\(counts(overview.byLayout)),"
-                + "\"completeUntil\":\(time(overview.completeUntil.flatMap { $0 > .distantPast ? $0 : nil })),"
-                + "\"instances\":[\(instances)]}"
+            return "\"source\":\"database\",\"database\":{\"completeUntil\":\(time(SharedReports.completeUntil(instances))),"
+                + "\"lag\":\(lag.map(JSONText.number) ?? "null"),\"instances\":[\(listed)]}"
         }
     }
 }

@@ -13,15 +13,18 @@ enum VisitorPrefix {
     /// given when no id starts so (nothing matches, as the page then says).
     static func resolve(_ filter: ReportFilter, range: ReportRange, store: ReportStore) throws(HTTPError) -> ReportFilter {
         guard let given = filter.visitor, isPrefix(given) else { return filter }
-        let prefix = given.lowercased()
-        let found = store.visitors(startingWith: prefix, in: range, limit: 3)
+        var resolved = filter
+        resolved.visitor = try choose(given, among: store.visitors(startingWith: given.lowercased(), in: range, limit: 3))
+        return resolved
+    }
+
+    /// The one id of `found` (up to three ids that start with `given`), or `given` when none does.
+    static func choose(_ given: String, among found: [String]) throws(HTTPError) -> String {
         guard found.count < 2 else {
             let listed = found.prefix(2).joined(separator: ", ") + (found.count > 2 ? ", …" : "")
-            throw HTTPError(.badRequest, "Several visitors' ids start with \(prefix) (\(listed)): give more of the id.")
+            throw HTTPError(.badRequest, "Several visitors' ids start with \(given.lowercased()) (\(listed)): give more of the id.")
         }
-        var resolved = filter
-        resolved.visitor = found.first ?? given
-        return resolved
+        return found.first ?? given
     }
 
     /// Whether `text` can be the start of an id rather than a whole one: 8 to 31 hex digits.

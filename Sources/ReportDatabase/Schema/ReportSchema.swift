@@ -102,6 +102,15 @@ public enum ReportSchema {
             staged_at timestamptz NOT NULL DEFAULT now()
         );
         """,
+        // The report pages read every instance's events: newest first a page at a time (a btree
+        // on time, which the BRIN index cannot order), by item and by visitor (or the start of an
+        // id, hence byte order), and the toggles' and catalogue's changes for the charts' markers.
+        """
+        CREATE INDEX report_events_time_order ON report_events (time);
+        CREATE INDEX report_events_item ON report_events (item, time);
+        CREATE INDEX report_events_visitor ON report_events (visitor COLLATE "C", time);
+        CREATE INDEX report_events_changes ON report_events (time) WHERE name IN ('toggles_changed', 'content_changed');
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.

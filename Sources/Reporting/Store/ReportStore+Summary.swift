@@ -2,7 +2,7 @@ import Foundation
 
 extension ReportStore {
     /// Series bucket widths in minutes: the smallest giving at most 300 points is used.
-    static let bucketMinutes: [Int64] = [1, 5, 15, 60, 360, 1440, 10080]
+    public static let bucketMinutes: [Int64] = [1, 5, 15, 60, 360, 1440, 10080]
     /// Up to this many events in an unfiltered range, its visitors are read and counted exactly
     /// (a few milliseconds); beyond, the hourly sketches estimate them.
     public static let exactVisitorEvents = 20_000

@@ -163,8 +163,10 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
     }
 
     func record(_ entry: ConfigHistory.Entry) {
-        log.record(ReportEvent(Document.names.event, timestamp: entry.time,
-                               properties: ["version": String(entry.version), "who": entry.who]))
+        // The note too: the report charts mark the change with it.
+        var properties = ["version": String(entry.version), "who": entry.who]
+        if !entry.note.isEmpty { properties["note"] = entry.note }
+        log.record(ReportEvent(Document.names.event, timestamp: entry.time, properties: properties))
     }
 }
 

@@ -19,10 +19,20 @@ struct ExperimentReportRoutes {
         let range = try ReportRangeQuery(request.query)
         let test = try Self.test(request.query["test"])
         return try pool.respond { [self] in
-            let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services), test: test)
+            let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services), test: test,
+                                               changes: Self.changes(range.range, services: services))
             return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,
                                                 configuration: services.operatorPage)
         }
+    }
+
+    /// The toggles' and catalogue's changes in `range`: every instance's with a report database
+    /// (as the counts are), this instance's log without one or while it cannot answer.
+    static func changes(_ range: ReportRange, services: AppServices) -> [ConfigChange] {
+        guard let events = try? services.shared?.changes(range, limit: ConfigChange.limit) else {
+            return ConfigChange.local(services.reportLog.store, range)
+        }
+        return events.compactMap(ConfigChange.init)
     }
 
     /// `?test=`: `sequential` (the default) or `fixed`.

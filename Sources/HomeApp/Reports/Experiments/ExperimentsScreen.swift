@@ -12,4 +12,6 @@ struct ExperimentsScreenModel {
     let results: [ExperimentResult]
     /// Which test the comparisons show: sequential by default, fixed-horizon one click away.
     var test: VisitorResult.Test = .sequential
+    /// The toggles' and catalogue's changes in the range, marked on each chart.
+    var changes: [ConfigChange] = []
 }

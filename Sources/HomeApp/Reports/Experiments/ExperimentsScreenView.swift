@@ -82,7 +82,7 @@ final class ExperimentsScreenView: RootView {
         }
         table(result, heading: heading, into: &writer)
         ExperimentActions.render(result, into: &writer)
-        RateChart.render(result, into: &writer)
+        RateChart.render(result, changes: model.changes, into: &writer)
         writer.write("</section>")
     }
 

@@ -7,11 +7,15 @@ import ScreenKit
 enum RateChart {
     static let width = 600, chartHeight = 130, left = 44
 
-    static func render(_ result: ExperimentResult, into writer: inout HTMLWriter) {
+    /// `changes` are marked on the day they fall in (where in the day, between its point and the
+    /// next), and listed under the chart.
+    static func render(_ result: ExperimentResult, changes: [ConfigChange] = [], into writer: inout HTMLWriter) {
         let days = Array(Set(result.groups.flatMap { $0.days.map(\.day) })).sorted()
         writer.write("<figure class=\"reports__chart experiment__chart\"><figcaption>Selection rate per day (UTC)</figcaption>")
         guard let firstDay = days.first, let lastDay = days.last else {
-            writer.write("<p class=\"reports__empty\">No home views yet.</p></figure>")
+            writer.write("<p class=\"reports__empty\">No home views yet.</p>")
+            ChangeMarkers.renderList(changes, into: &writer)
+            writer.write("</figure>")
             return
         }
         let rates = result.groups.map { group in
@@ -22,7 +26,8 @@ enum RateChart {
         let top = max(0.05, (peak * 20).rounded(.up) / 20)
         writer.write("<svg class=\"chart\" viewBox=\"0 0 600 160\" role=\"img\"")
         writer.attribute("aria-label", result.groups.map { "\($0.label) \(ExperimentResult.percent($0.rate.rate)) overall" }
-            .joined(separator: ", ") + "; \(days.count) day\(days.count == 1 ? "" : "s")")
+            .joined(separator: ", ") + "; \(days.count) day\(days.count == 1 ? "" : "s")"
+            + (changes.isEmpty ? "" : "; \(changes.count) change\(changes.count == 1 ? "" : "s") marked, listed below"))
         writer.write(">")
         writer.write("<line class=\"chart__axis\" x1=\"44\" y1=\"130\" x2=\"600\" y2=\"130\"/>")
         writer.write("<line class=\"chart__axis\" x1=\"44\" y1=\"4\" x2=\"44\" y2=\"130\"/>")
@@ -52,6 +57,12 @@ enum RateChart {
                 writer.write("</title></circle>")
             }
         }
+        ChangeMarkers.renderLines(changes, top: 4, bottom: chartHeight, x: { at in
+            // Between the points of the day it falls in and the next day (one day's step past the last).
+            let step = days.count == 1 ? 0 : Double(width - left - 16) / Double(span)
+            guard let index = days.lastIndex(where: { $0 <= at }), at < days[index].addingTimeInterval(86_400) else { return nil }
+            return Double(x(days[index])) + step * at.timeIntervalSince(days[index]) / 86_400
+        }, into: &writer)
         writer.write("<text class=\"chart__label\" x=\"38\" y=\"14\" text-anchor=\"end\">")
         writer.text(String(format: "%.0f%%", top * 100))
         writer.write("</text><text class=\"chart__label\" x=\"38\" y=\"130\" text-anchor=\"end\">0%</text>")
@@ -71,7 +82,9 @@ enum RateChart {
             writer.text(group.label == "Group \(group.name)" ? group.label : "\(group.label) (group \(group.name))")
             writer.write("</li>")
         }
-        writer.write("</ul></figure>")
+        writer.write("</ul>")
+        ChangeMarkers.renderList(changes, into: &writer)
+        writer.write("</figure>")
     }
 
     /// `YYYY-MM-DD`, from the report timestamp format.

@@ -1,0 +1,86 @@
+import Foundation
+import MicroHTTP
+import ReportDatabase
+import Reporting
+
+/// What `/reports` and `/reports.json` show, read from where the one story is: with a report
+/// database every instance's events there, so each instance behind a load balancer shows the
+/// same; without one, or while it cannot answer, this instance's own log, and the pages say so.
+/// Runs on the report pool, whose workers bound the database work (one connection, held in turn).
+struct ReportsReading {
+    enum Source {
+        /// No report database: this instance's log is the whole story.
+        case local
+        /// Every instance's events, and how far each has shipped.
+        case database(instances: [SharedReports.Instance])
+        /// The database could not answer (why): this instance's log instead.
+        case fallback(String)
+    }
+
+    /// As asked, a visitor given by the start of an id resolved to the whole id.
+    var query: ReportsQuery
+    var summary: ReportSummary
+    /// The newest matching events, `limit` at a time.
+    var events: [ReportEvent] = []
+    /// The `before=` of "Older events"; nil when there are none.
+    var next: String?
+    var changes: [ConfigChange] = []
+    var source: Source
+
+    /// Reads the range, filters and (when `limit` > 0) a page of events.
+    static func read(_ asked: ReportsQuery, services: AppServices, limit: Int) throws(HTTPError) -> ReportsReading {
+        var reason: String?
+        if let shared = services.shared {
+            do {
+                return try database(shared, asked, limit: limit, dropped: services.reportLog.dropped)
+            } catch let error as HTTPError {
+                throw error
+            } catch {
+                // The page says so; the shipper already logs the database's coming and going.
+                reason = "\(error)"
+            }
+        }
+        return try local(services.reportLog.store, asked, limit: limit, source: reason.map(Source.fallback) ?? .local)
+    }
+
+    private static func database(_ shared: SharedReports, _ asked: ReportsQuery, limit: Int, dropped: Int) throws -> ReportsReading {
+        var query = asked
+        if let given = query.filter.visitor, VisitorPrefix.isPrefix(given) {
+            query.filter.visitor = try VisitorPrefix.choose(
+                given, among: shared.visitors(startingWith: given.lowercased(), in: query.range, limit: 3))
+        }
+        let filter = query.filter
+        let extent = try shared.extent()
+        var summary = try SeriesBound.summary(extent: extent, query.range) { try shared.summary($0, filter: filter, extent: extent) }
+        // Losses happen before shipping: only this instance knows its own.
+        summary.dropped = dropped
+        var reading = ReportsReading(query: query, summary: summary, source: .database(instances: try shared.instances()))
+        if limit > 0 {
+            let page = try shared.events(query.range, filter: filter, before: query.before.flatMap(SharedEventKey.init(id:)), limit: limit)
+            reading.events = page.events
+            reading.next = page.next?.description
+        }
+        reading.changes = try shared.changes(query.range, limit: ConfigChange.limit).compactMap(ConfigChange.init)
+        return reading
+    }
+
+    private static func local(_ store: ReportStore, _ asked: ReportsQuery, limit: Int, source: Source) throws(HTTPError) -> ReportsReading {
+        var query = asked
+        query.filter = try VisitorPrefix.resolve(query.filter, range: query.range, store: store)
+        let summary = SeriesBound.summary(store, query.range, filter: query.filter)
+        var reading = ReportsReading(query: query, summary: summary, source: source)
+        if limit > 0 {
+            // A key of the shared order (a link followed while the database is away) starts from the newest.
+            let page = store.events(matching: query.filter, range: query.range, before: query.before.flatMap(ReportPosition.init),
+                                    limit: limit)
+            reading.events = page.events
+            reading.next = page.next?.description
+        }
+        // An unfiltered summary already says whether the range holds any change.
+        let filtered = query.filter != ReportFilter()
+        if filtered || ConfigChange.names.contains(where: { summary.byEvent[$0] != nil }) {
+            reading.changes = ConfigChange.local(store, query.range)
+        }
+        return reading
+    }
+}
