@@ -48,7 +48,7 @@ def test_admin_changes_the_default_layout_from_list_to_grid(admin_server, js_dri
     assert browser.tree() == HOME_GRID
     assert '"defaultLayout": "grid"' in admin_server.toggles_file.read_text()
     changed = admin_server.log.wait_for(0, event="toggles_changed")
-    assert changed[0]["properties"] == {"version": "2", "who": "loopback"}
+    assert changed[0]["properties"] == {"version": "2", "who": "loopback", "note": "grid for everyone"}
 
 
 def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
