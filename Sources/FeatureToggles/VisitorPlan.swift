@@ -19,12 +19,14 @@ public struct VisitorPlan: Sendable, Equatable {
     private let visitor: String
 
     init(decisions: FeatureDecisions, visitor: String) {
-        rollout = decisions.toggles.rollout
-        defaultLayout = decisions.toggles.defaultLayout
+        // Read through one local: each `decisions.toggles.x` copied the whole toggles.
+        let toggles = decisions.toggles
+        rollout = toggles.rollout
+        defaultLayout = toggles.defaultLayout
         self.visitor = visitor
-        assignments = decisions.assignments(for: visitor)
+        assignments = toggles.experiments.isEmpty ? [] : decisions.assignments(for: visitor)
         // Validation lets at most one active experiment set each of these.
         assignedLayout = assignments.lazy.compactMap(\.group.layout).first
-        showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? decisions.toggles.onboarding
+        showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
     }
 }
