@@ -11,10 +11,12 @@ public struct FeatureDecisions: Sendable, Equatable {
     /// The layout `visitor` is rolled out to, if any: a stable position in [0, 1) against the
     /// rollout shares laid end to end in layout-name order. The salt is the older grid rollout's,
     /// so visitors keep the grid when a grid-only rollout is written in the new form.
-    public func rolloutLayout(for visitor: String) -> String? {
-        guard !toggles.rollout.isEmpty else { return nil }
+    public func rolloutLayout(for visitor: String) -> String? { Self.rolloutLayout(in: toggles.rollout, for: visitor) }
+
+    static func rolloutLayout(in rollout: [String: Double], for visitor: String) -> String? {
+        guard !rollout.isEmpty else { return nil }
         var position = StableHash.unitInterval("gridRollout\u{0}" + visitor)
-        for (layout, share) in toggles.rollout.sorted(by: { $0.key < $1.key }) {
+        for (layout, share) in rollout.sorted(by: { $0.key < $1.key }) {
             if position < share { return layout }
             position -= share
         }

@@ -5,21 +5,28 @@ public struct VisitorPlan: Sendable, Equatable {
     public let assignments: [FeatureDecisions.Assignment]
     /// The layout when the visitor has not chosen one: their experiment group's, else their
     /// rollout's, else the default. Worked out when asked: a visit that names its layout never needs it.
-    public var layout: String { assignedLayout ?? decisions.rolloutLayout(for: visitor) ?? decisions.toggles.defaultLayout }
+    public var layout: String {
+        assignedLayout ?? FeatureDecisions.rolloutLayout(in: rollout, for: visitor) ?? defaultLayout
+    }
     /// Whether the onboarding notice is shown (unless dismissed).
     public let showsOnboarding: Bool
     /// The layout an experiment assigned, if one did: what a visitor's own choice is reported against.
     public let assignedLayout: String?
 
-    private let decisions: FeatureDecisions
+    /// The two toggles `layout` reads, not the whole toggles: a plan is copied with every visit.
+    private let rollout: [String: Double]
+    private let defaultLayout: String
     private let visitor: String
 
     init(decisions: FeatureDecisions, visitor: String) {
-        self.decisions = decisions
+        // Read through one local: each `decisions.toggles.x` copied the whole toggles.
+        let toggles = decisions.toggles
+        rollout = toggles.rollout
+        defaultLayout = toggles.defaultLayout
         self.visitor = visitor
-        assignments = decisions.assignments(for: visitor)
+        assignments = toggles.experiments.isEmpty ? [] : decisions.assignments(for: visitor)
         // Validation lets at most one active experiment set each of these.
         assignedLayout = assignments.lazy.compactMap(\.group.layout).first
-        showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? decisions.toggles.onboarding
+        showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
     }
 }

@@ -9,31 +9,29 @@ import Reporting
 /// the event left out.
 struct Analytics {
     let log: ReportLog
-    /// Only the two ids, not the whole visit: the container and every injected closure copy this.
-    let visitor: String
-    let request: String
+    /// The visit is a class: the container and every injected closure copy one reference.
+    private let visit: Visit
     /// `experiment.<name>` → group, for every active experiment.
     let groups: [String: String]
-    /// The layout an experiment assigned this visitor, if one did.
-    let assignedLayout: String?
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
     /// The client's budget of events, taken from as each one is written (nil: unlimited).
     private let limit: ReportRateLimit?
-    private let client: Request
 
     init(log: ReportLog, visit: Visit, limit: ReportRateLimit? = nil, trace: EventTrace? = nil) {
         self.log = log
+        self.visit = visit
         self.limit = limit
-        client = visit.request
-        visitor = visit.visitor.id
-        request = visit.request.id
         var groups: [String: String] = [:]
         for assignment in visit.plan.assignments { groups[assignment.propertyKey] = assignment.group.name }
         self.groups = groups
-        assignedLayout = visit.plan.assignedLayout
         self.trace = trace
     }
+
+    var visitor: String { visit.visitor.id }
+    var request: String { visit.request.id }
+    /// The layout an experiment assigned this visitor, if one did.
+    var assignedLayout: String? { visit.plan.assignedLayout }
 
     func record(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil,
                 properties: [String: String] = [:]) {
@@ -55,7 +53,7 @@ struct Analytics {
     }
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
-        if let limit, !limit.allowsEvent(from: client, visitor: visitor) { return }
+        if let limit, !limit.allowsEvent(from: visit.request, visitor: visitor) { return }
         log.record(name, layout: layout, item: item, visitor: visitor, request: request,
                    properties: lineProperties(layout: layout, properties))
     }

@@ -3,7 +3,9 @@ import MicroHTTP
 import ScreenKit
 
 /// One request as the app sees it: who is visiting, their CSRF token, what they chose before.
-struct Visit {
+/// A class: a visit is handed to the container, its analytics and the page, and each copy of a
+/// struct this size retained and released every field.
+final class Visit {
     static let layoutCookie = "layout"
     static let onboardedCookie = "onboarded"
 
@@ -44,6 +46,22 @@ struct Visit {
     enum Caching: String {
         case visitor = "private, max-age=0"
         case nowhere = "no-store"
+
+        /// An HTML page's headers, made once: every page shares their storage instead of
+        /// allocating its own.
+        var htmlHeaders: Headers {
+            switch self {
+            case .visitor: Self.visitorHeaders
+            case .nowhere: Self.nowhereHeaders
+            }
+        }
+
+        private static let visitorHeaders = headers(.visitor)
+        private static let nowhereHeaders = headers(.nowhere)
+
+        private static func headers(_ caching: Caching) -> Headers {
+            Headers([("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", caching.rawValue)])
+        }
     }
 
     /// A finished page, with the visitor cookie when the visitor is new.
@@ -55,8 +73,7 @@ struct Visit {
 
     /// An HTML page already rendered, with the visitor cookie when the visitor is new.
     func html(_ body: ResponseBody, status: Status = .ok, caching: Caching = .visitor) -> Response {
-        var response = Response(status: status, headers: Headers([("Content-Type", "text/html; charset=utf-8"),
-                                                                  ("Cache-Control", caching.rawValue)]), body: body)
+        var response = Response(status: status, headers: caching.htmlHeaders, body: body)
         visitor.persist(in: &response)
         return response
     }

@@ -7,7 +7,8 @@ import Synchronization
 /// fill the log (and the disk): past the limit `POST /report` gets 429 with `Retry-After`, and a
 /// page that writes an event as it is served (the home, a search, a selection) is still answered
 /// but writes none; each refusal is counted, with one log line per limited client a minute.
-struct ReportRateLimit: Sendable {
+/// A class: every visit's analytics holds it, and copying a struct with a logger retained each part.
+final class ReportRateLimit: Sendable {
     /// Events a second and the burst allowed; a rate of 0 turns that limit off.
     struct Limit: Sendable {
         var rate: Double

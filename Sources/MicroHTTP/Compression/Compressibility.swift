@@ -16,8 +16,18 @@ extension Response {
         case .spliced: break
         default: return false
         }
-        guard headers["Content-Encoding"] == nil, var type = headers["Content-Type"] else { return false }
-        if let vary = headers["Vary"], vary.lowercased().contains("accept-encoding") { return false }
+        // One pass over the fields, told apart by length first: this runs on every answer.
+        var type: String?
+        for (name, value) in headers {
+            switch name.utf8.count {
+            case 16 where name.caseInsensitiveEquals("Content-Encoding"): return false
+            case 4 where name.caseInsensitiveEquals("Vary"):
+                if value.lowercased().contains("accept-encoding") { return false }
+            case 12 where type == nil && name.caseInsensitiveEquals("Content-Type"): type = value
+            default: break
+            }
+        }
+        guard var type else { return false }
         return type.withUTF8 { Self.compressesWell(UnsafeRawBufferPointer($0)) }
     }
 

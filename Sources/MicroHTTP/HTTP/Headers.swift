@@ -1,37 +1,89 @@
 /// An ordered list of header fields with case-insensitive lookup.
+///
+/// A request's headers stay as received (`ReceivedHeaders`): a look-up makes a `String` of the
+/// value it finds only. A response's are strings, and a request's become strings when changed.
 public struct Headers: Sendable, Sequence {
-    public private(set) var fields: [(name: String, value: String)] = []
+    private var storage: Storage
 
-    public init(_ fields: [(name: String, value: String)] = []) { self.fields = fields }
+    private enum Storage: Sendable {
+        case fields([(name: String, value: String)])
+        case received(ReceivedHeaders)
+    }
+
+    public init(_ fields: [(name: String, value: String)] = []) { storage = .fields(fields) }
+
+    init(received: ReceivedHeaders) { storage = .received(received) }
+
+    /// Every field, in order.
+    public var fields: [(name: String, value: String)] {
+        switch storage {
+        case .fields(let fields): fields
+        case .received(let received): received.fields
+        }
+    }
 
     /// The first value of `name`, compared case-insensitively.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        switch storage {
+        case .fields(let fields): fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        case .received(let received): received.values(name, limit: 1).first
+        }
     }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        switch storage {
+        case .fields(let fields): fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+        case .received(let received): received.values(name)
+        }
     }
 
-    public mutating func add(_ name: String, _ value: String) { fields.append((name, value)) }
+    public mutating func add(_ name: String, _ value: String) {
+        change { $0.append((name, value)) }
+    }
 
     /// Replaces every field called `name` with one.
     public mutating func set(_ name: String, _ value: String) {
-        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
-        fields.append((name, value))
+        change { fields in
+            fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+            fields.append((name, value))
+        }
+    }
+
+    /// Changes the fields in place: the storage lets go of them first, so an unshared array is
+    /// not copied.
+    private mutating func change(_ body: (inout [(name: String, value: String)]) -> Void) {
+        var list = fields
+        storage = .fields([])
+        body(&list)
+        storage = .fields(list)
     }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         fields.makeIterator()
+    }
+
+    /// ASCII case-insensitive comparison of two names' bytes.
+    static func equalsIgnoringCase(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard x.count == y.count else { return false }
+        for index in x.indices where x[index] != y[index] {
+            let lower = x[index] | 0x20
+            guard lower == y[index] | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
+        }
+        return true
     }
 }
 
 extension Headers: Equatable {
     /// The same fields in the same order, names and values byte for byte: as they are sent.
     public static func == (lhs: Headers, rhs: Headers) -> Bool {
-        lhs.fields.count == rhs.fields.count
-            && zip(lhs.fields, rhs.fields).allSatisfy { $0.name == $1.name && $0.value == $1.value }
+        let left = lhs.fields, right = rhs.fields
+        // Pages share their headers' storage (made once): then there is nothing to compare.
+        if left.count == right.count,
+           left.withUnsafeBufferPointer({ $0.baseAddress }) == right.withUnsafeBufferPointer({ $0.baseAddress }) {
+            return true
+        }
+        return left.count == right.count && zip(left, right).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }
 

@@ -26,11 +26,13 @@ extension QueryParameters {
     /// Decodes a raw query (after the `?`) as libmicrohttpd 0.9.75 did: `&` separates arguments
     /// (a final empty one is dropped), the first `=` ends the name (none: the empty value), then
     /// `+` is a space and `%XX` a byte. Escapes are checked before (`PathDecoding.hasWellFormedEscapes`).
-    static func decode(_ query: Substring) throws(InvalidQueryArgument) -> QueryParameters {
+    /// `expected`, the arguments counted before, sizes the list once.
+    static func decode(_ query: Substring, expected: Int = 0) throws(InvalidQueryArgument) -> QueryParameters {
         var query = query
         var invalid: InvalidQueryArgument?
         let pairs = query.withUTF8 { bytes -> [(name: String, value: String)] in
             var pairs: [(name: String, value: String)] = []
+            pairs.reserveCapacity(expected)
             var start = 0
             while start < bytes.count {
                 let end = bytes.firstOffset(of: ampersand, in: start..<bytes.count) ?? bytes.count

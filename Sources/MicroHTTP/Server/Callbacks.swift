@@ -98,14 +98,6 @@ func postDataCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind, _ 
     return .YES
 }
 
-/// Collects the key/value pairs of one kind (headers, query arguments) into a `PairCollector`.
-func collectPairCallback(_ cls: UnsafeMutableRawPointer?, _ kind: MHD_ValueKind,
-                         _ key: UnsafePointer<CChar>?, _ value: UnsafePointer<CChar>?) -> MHD_Result {
-    guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: PairCollector.self).pointee.add(key, value)
-    return .YES
-}
-
 /// Releases the body a response was created from, once libmicrohttpd has sent it.
 func releaseBodyCallback(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }

@@ -14,6 +14,9 @@ final class PreparedResponse {
     /// The handler's headers it carries; the server's own come after them.
     let headers: Headers
     private var requestID: String
+    /// libmicrohttpd's copy of the id's value, found once: looking it up walks the header list
+    /// with `strcasecmp` for every request.
+    private var requestIDValue: UnsafePointer<CChar>?
 
     init(handle: OpaquePointer, headers: Headers, requestID: String) {
         self.handle = handle
@@ -28,6 +31,7 @@ final class PreparedResponse {
         if rewriteRequestID(id) { return true }
         let name = ServerCore.requestIDHeader.cString
         let removed = requestID.withCString { MHD_del_response_header(handle, name, $0) }
+        requestIDValue = nil
         guard removed == .YES, id.withCString({ MHD_add_response_header(handle, name, $0) }) == .YES else { return false }
         requestID = id
         return true
@@ -39,7 +43,9 @@ final class PreparedResponse {
     private func rewriteRequestID(_ id: String) -> Bool {
         var old = requestID, new = id
         guard new.utf8.count == old.utf8.count, !old.isEmpty,
-              let value = MHD_get_response_header(handle, ServerCore.requestIDHeader.cString) else { return false }
+              let value = requestIDValue ?? MHD_get_response_header(handle, ServerCore.requestIDHeader.cString)
+        else { return false }
+        requestIDValue = value
         let rewritten = old.withUTF8 { old in
             new.withUTF8 { new in
                 // Only over the value this object set: the bytes are checked before they are changed.

@@ -29,19 +29,21 @@ struct RequestReader {
                 throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
             }
             do {
-                arguments = try QueryParameters.decode(Substring(query.utf8.dropFirst())).pairs
+                arguments = try QueryParameters.decode(Substring(query.utf8.dropFirst()),
+                                                   expected: context.queryArgumentCount).pairs
             } catch {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
         }
-        let headers = PairCollector.collect(.HEADER_KIND, on: connection)
+        let headers = ReceivedHeaders.read(from: connection)
         if let name = headers.invalidName {
             throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
         }
+        context.acceptedCoding = headers.acceptedCoding
         var client = ClientAddress(dh_client_address(connection))
         var https = false
         var peerIsLocal = client.isLoopback
-        let fields = Headers(headers.pairs)
+        let fields = Headers(received: headers.headers)
         if !trustedProxies.isEmpty, let forwarded = trustedProxies.resolve(peer: client.text, headers: fields) {
             if let address = forwarded.client { client = ClientAddress(text: address) }
             https = forwarded.https

@@ -24,6 +24,9 @@ final class RequestState {
     var bodyLimit = 0
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
+    /// The coding the request's `Accept-Encoding` prefers, once its headers are read; before
+    /// (an answer from the head's checks) the server looks the header up.
+    var acceptedCoding: ContentCoding?
     /// Came through a trusted proxy over HTTPS: a later answer is secured like an immediate one.
     var https = false
     /// Set while the connection waits for a `Response.later` answer.

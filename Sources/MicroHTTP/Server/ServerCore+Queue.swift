@@ -24,7 +24,7 @@ extension ServerCore {
         default: break
         }
         let varies = response.isCompressible
-        let coding = varies ? acceptedCoding(connection) : .identity
+        let coding = varies ? context.acceptedCoding ?? acceptedCoding(connection) : .identity
         if case .spliced(let body) = response.body,
            let template = coding == .identity ? body.template : body.template.encoded(coding),
            let copy = template.lease(filling: body.filling) {

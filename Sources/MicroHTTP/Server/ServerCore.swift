@@ -97,16 +97,18 @@ final class ServerCore: Sendable {
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
         }
+        // The methods' names compared once: a GET, the most common, carries none.
+        let carriesBody = method != .get && method.carriesBody
         if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > context.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
             return queueError(.payloadTooLarge, tooLargeMessage(context.bodyLimit), for: context, on: connection)
         }
-        if method.carriesBody, MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Transfer-Encoding").cString) != nil {
+        if carriesBody, MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Transfer-Encoding").cString) != nil {
             // libmicrohttpd may refuse one of its lines itself; the logger then looks for it here.
             context.chunkedBodyArriving = true
             ThreadRequests.chunkedBodies.add(connection, context)
         }
-        guard method.carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
+        guard carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
         else { return .YES }
         let cls = Unmanaged.passUnretained(context).toOpaque()

@@ -23,6 +23,11 @@ final class ThreadRequests {
     }
 
     func remove(_ connection: OpaquePointer) {
+        // Nearly always the request this thread listed last.
+        if entries.last?.connection == connection {
+            entries.removeLast()
+            return
+        }
         if let index = entries.firstIndex(where: { $0.connection == connection }) { entries.remove(at: index) }
     }
 

@@ -18,8 +18,9 @@ final class SegmentSink {
     let logger: Logger
     /// `write(2)` with retries; a seam for tests of a full disk.
     let writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32)
-    /// The chunk: lines are encoded straight into it.
-    private(set) var buffer: [UInt8]
+    /// The chunk: lines are encoded straight into it. Memory of its own rather than an array: an
+    /// array in a class is borrowed with an exclusivity check and a uniqueness check per line.
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
     private(set) var length = 0
     private var chunkLines = 0
     private var chunkFirstMs: Int64 = 0
@@ -49,13 +50,15 @@ final class SegmentSink {
         self.sync = sync
         self.maintenance = maintenance
         self.logger = logger
-        buffer = [UInt8](repeating: 0, count: chunkBytes)
+        buffer = .allocate(capacity: max(1, chunkBytes))
         builder = RollupBuilder(interner: catalog.interner)
         tallies = ExperimentTallies.open(catalog: catalog, logger: logger)
         let newest = catalog.segments.last
         lastStampMs = newest?.startMs ?? .min
         lastMs = newest.map { max($0.startMs, $0.rollup.lastMs) } ?? .min
     }
+
+    deinit { buffer.deallocate() }
 
     /// The time an event at `ms` is written with: never older than the last line.
     @inline(__always)
@@ -71,7 +74,10 @@ final class SegmentSink {
             }
             chunkDay = day
             chunkFirstMs = ms
-            if bound > buffer.count { buffer = [UInt8](repeating: 0, count: bound) }
+            if bound > buffer.count {
+                buffer.deallocate()
+                buffer = .allocate(capacity: bound)
+            }
         } else {
             if day != chunkDay || (active == nil ? 0 : activeBytes) + Int64(length + bound) > segmentBytes {
                 closeAfterFlush = true
@@ -79,7 +85,7 @@ final class SegmentSink {
             }
             if length + bound > buffer.count { return nil }
         }
-        return buffer.withUnsafeMutableBufferPointer { $0.baseAddress! + length }
+        return buffer.baseAddress! + length
     }
 
     /// Takes the line just written at `room`'s pointer into the chunk.
@@ -110,7 +116,7 @@ final class SegmentSink {
             discardChunk()
             return (0, error)
         }
-        let (count, error) = buffer.withUnsafeBytes { writeBytes(fd, UnsafeRawBufferPointer(rebasing: $0[..<length])) }
+        let (count, error) = writeBytes(fd, UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<length])))
         var lines = chunkLines
         if count < length {
             // Keep whole lines only: cut the fragment and recount what made it.
@@ -121,7 +127,7 @@ final class SegmentSink {
             lines = 0
             var offset = 0
             while offset < whole, let newline = buffer[offset..<whole].firstIndex(of: 10) {
-                if let event = try? buffer[offset..<newline].withUnsafeBufferPointer({ try ReportEvent(parsing: $0) }) {
+                if let event = try? ReportEvent(parsing: UnsafeBufferPointer(rebasing: buffer[offset..<newline])) {
                     builder.add(event, ms: ReportTimestamp.milliseconds(event.timestamp), bytes: newline + 1 - offset)
                     lines += 1
                 }
@@ -130,7 +136,7 @@ final class SegmentSink {
             activeBytes += Int64(whole)
             tallies?.keep(lines: lines)
             publish()
-            buffer.withUnsafeBytes { written(UnsafeRawBufferPointer(rebasing: $0[..<whole])) }
+            written(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<whole])))
             discardChunk()
             return (lines, error == 0 ? EIO : error)
         }
@@ -144,7 +150,7 @@ final class SegmentSink {
         }
         activeBytes += Int64(count)
         publish()
-        buffer.withUnsafeBytes { written(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+        written(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[..<count])))
         discardChunk()
         if closeAfterFlush { closeActive() }
         return (lines, 0)

@@ -1,0 +1,67 @@
+// A request's headers copied in C into one buffer the Swift side owns: one pass and one
+// allocation per request, where a Swift callback made and validated two strings for every header.
+#ifndef CMICROHTTPD_HEADER_COPY_H
+#define CMICROHTTPD_HEADER_COPY_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <microhttpd.h>
+
+/// Each header is written as its name's length and its value's length (two bytes each, little
+/// endian), then the name and the value. A head fits in the connection's memory pool, far below
+/// 64 KiB, so two bytes hold any length.
+struct dh_header_copy {
+    unsigned char *out;
+    size_t capacity;
+    size_t used;
+    /// Any byte at or above 0x80: only then must the names and values be checked for UTF-8.
+    uint64_t high;
+    /// The buffer was too small (or a length too large): the copy stopped.
+    int overflow;
+};
+
+static inline uint64_t dh_high_bits(const char *bytes, size_t size) {
+    uint64_t high = 0;
+    size_t i = 0;
+    for (; i + 8 <= size; i += 8) {
+        uint64_t word;
+        memcpy(&word, bytes + i, 8);
+        high |= word;
+    }
+    for (; i < size; i++) high |= (unsigned char)bytes[i];
+    return high & 0x8080808080808080ULL;
+}
+
+static inline enum MHD_Result dh_header_copy_pair(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                  size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    struct dh_header_copy *copy = (struct dh_header_copy *)cls;
+    if (key == NULL) return MHD_YES;
+    if (value == NULL) value_size = 0;
+    size_t need = 4 + key_size + value_size;
+    if (key_size > 0xFFFF || value_size > 0xFFFF || need > copy->capacity - copy->used) {
+        copy->overflow = 1;
+        return MHD_NO;
+    }
+    unsigned char *at = copy->out + copy->used;
+    at[0] = (unsigned char)(key_size & 0xFF);
+    at[1] = (unsigned char)(key_size >> 8);
+    at[2] = (unsigned char)(value_size & 0xFF);
+    at[3] = (unsigned char)(value_size >> 8);
+    memcpy(at + 4, key, key_size);
+    if (value_size > 0) memcpy(at + 4 + key_size, value, value_size);
+    copy->high |= dh_high_bits(key, key_size) | (value_size > 0 ? dh_high_bits(value, value_size) : 0);
+    copy->used += need;
+    return MHD_YES;
+}
+
+/// Copies every header of `connection` into `out` (see `dh_header_copy`).
+static inline struct dh_header_copy dh_copy_headers(struct MHD_Connection *connection, unsigned char *out,
+                                                    size_t capacity) {
+    struct dh_header_copy copy = {out, capacity, 0, 0, 0};
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_header_copy_pair, &copy);
+    return copy;
+}
+
+#endif

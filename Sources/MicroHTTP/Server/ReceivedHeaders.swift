@@ -1,0 +1,135 @@
+import CMicroHTTPD
+
+/// A request's headers as libmicrohttpd parsed them, copied into one buffer (`dh_copy_headers`):
+/// a look-up compares bytes in place and makes a `String` of the value it finds, so a request
+/// costs one allocation for its headers however many it sends, and none is made twice.
+/// Every name and value was checked to be UTF-8 when they were read.
+struct ReceivedHeaders: Sendable {
+    /// Per header: the name's and the value's lengths (two bytes each, little endian), the name, the value.
+    private let bytes: Bytes
+
+    /// The copy and its length in one allocation, made for the request's head: an array made
+    /// uninitialized went through the standard library's unspecialised allocation. Written once,
+    /// before it is shared, and only read afterwards.
+    private struct Bytes: @unchecked Sendable {
+        private final class Storage: ManagedBuffer<Int, UInt8> {}
+        private let storage: Storage
+
+        init(capacity: Int) {
+            storage = unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in 0 }, to: Storage.self)
+        }
+
+        /// Fills the buffer: `body` gets its memory and returns how many bytes it wrote, with a result.
+        func fill<R>(_ body: (UnsafeMutablePointer<UInt8>) -> (count: Int, result: R)) -> R {
+            storage.withUnsafeMutablePointers { count, elements in
+                let (written, result) = body(elements)
+                count.pointee = written
+                return result
+            }
+        }
+
+        func withBuffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+            storage.withUnsafeMutablePointers { count, elements in body(UnsafeBufferPointer(start: elements, count: count.pointee)) }
+        }
+    }
+
+    /// What `read` found: the headers, the first name (or the name of the first value) that is not
+    /// UTF-8, the values of every `Cookie` header joined by `; `, and the coding the first
+    /// `Accept-Encoding` prefers (for the answer, found in the same pass).
+    struct Reading {
+        var headers: ReceivedHeaders
+        var invalidName: String?
+        var cookie: String
+        var acceptedCoding = ContentCoding.identity
+    }
+
+    private init(bytes: Bytes) { self.bytes = bytes }
+
+    /// Every header of `connection`.
+    static func read(from connection: OpaquePointer) -> Reading {
+        // Each header takes four bytes here for its ": " and line end in the head; a bare LF or no
+        // space takes fewer, so some room more, and twice the head in the rare case it is not enough.
+        let headSize = dh_request_header_size(connection)
+        var copied = copy(connection, capacity: headSize + 256)
+        if copied == nil { copied = copy(connection, capacity: 2 * headSize + 256) }
+        let (bytes, high) = copied ?? (Bytes(capacity: 0), false)
+        var reading = Reading(headers: ReceivedHeaders(bytes: bytes), invalidName: nil, cookie: "")
+        var sawAcceptEncoding = false
+        reading.headers.forEach { name, value in
+            if high {
+                guard let text = String(validating: name, as: UTF8.self) else {
+                    reading.invalidName = String(decoding: name, as: UTF8.self)
+                    return false
+                }
+                guard String(validating: value, as: UTF8.self) != nil else {
+                    reading.invalidName = text
+                    return false
+                }
+            }
+            if Headers.equalsIgnoringCase(name, Self.cookieName) {
+                let text = String(decoding: value, as: UTF8.self)
+                reading.cookie = reading.cookie.isEmpty ? text : reading.cookie + "; " + text
+            } else if !sawAcceptEncoding, Headers.equalsIgnoringCase(name, Self.acceptEncodingName) {
+                sawAcceptEncoding = true
+                reading.acceptedCoding = AcceptEncoding.preferred(UnsafeRawBufferPointer(value))
+            }
+            return true
+        }
+        return reading
+    }
+
+    private static var cookieName: UnsafeBufferPointer<UInt8> { bytes("Cookie") }
+    private static var acceptEncodingName: UnsafeBufferPointer<UInt8> { bytes("Accept-Encoding") }
+
+    private static func bytes(_ text: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+    }
+
+    private static func copy(_ connection: OpaquePointer, capacity: Int) -> (bytes: Bytes, high: Bool)? {
+        let bytes = Bytes(capacity: capacity)
+        let copy = bytes.fill { elements in
+            let copy = dh_copy_headers(connection, elements, capacity)
+            return (copy.used, copy)
+        }
+        return copy.overflow != 0 ? nil : (bytes, copy.high != 0)
+    }
+
+    /// Calls `body` with each header's name and value, in order, until it returns false.
+    func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        bytes.withBuffer { all in
+            guard let base = all.baseAddress else { return }
+            var at = 0
+            while at + 4 <= all.count {
+                let nameCount = Int(all[at]) | Int(all[at + 1]) << 8
+                let valueCount = Int(all[at + 2]) | Int(all[at + 3]) << 8
+                let name = UnsafeBufferPointer(start: base + at + 4, count: nameCount)
+                let value = UnsafeBufferPointer(start: base + at + 4 + nameCount, count: valueCount)
+                guard body(name, value) else { return }
+                at += 4 + nameCount + valueCount
+            }
+        }
+    }
+
+    /// Every header as strings, in order.
+    var fields: [(name: String, value: String)] {
+        var fields: [(name: String, value: String)] = []
+        forEach { name, value in
+            fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            return true
+        }
+        return fields
+    }
+
+    /// The values of the headers called `name` (compared case-insensitively), up to `limit` of them.
+    func values(_ name: String, limit: Int = .max) -> [String] {
+        var found: [String] = []
+        var wanted = name
+        wanted.withUTF8 { wanted in
+            forEach { name, value in
+                if Headers.equalsIgnoringCase(name, wanted) { found.append(String(decoding: value, as: UTF8.self)) }
+                return found.count < limit
+            }
+        }
+        return found
+    }
+}
