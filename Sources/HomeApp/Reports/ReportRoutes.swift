@@ -53,11 +53,12 @@ struct ReportRoutes {
     /// The page's numbers as JSON, with the same range, filters and access rule.
     func numbers(_ request: Request) throws(HTTPError) -> Response {
         let asked = try ReportsQuery(request.query)
+        let segment = try ExperimentReportRoutes.segment(request.query["segment"])
         return try pool.respond { [services] in JSONErrors.catching(request, logger: services.logger) {
             var query = asked
             query.filter = try VisitorPrefix.resolve(query.filter, range: query.range, store: services.reportLog.store)
             let summary = SeriesBound.summary(services.reportLog.store, query.range, filter: query.filter)
-            let experiments = ExperimentsJSON.member(query.range, services: services)
+            let experiments = ExperimentsJSON.member(query.range, segment: segment, services: services)
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
             var document = ReportsJSON.document(summary, experiments: experiments + "," + setAside)
             // With a report database, every instance's counts beside this instance's own.

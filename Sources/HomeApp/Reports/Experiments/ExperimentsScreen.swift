@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import ScreenKit
 
 /// `/reports/experiments`: per experiment and group the selection rate per home view, how each
@@ -12,4 +13,8 @@ struct ExperimentsScreenModel {
     let results: [ExperimentResult]
     /// Which test the comparisons show: sequential by default, fixed-horizon one click away.
     var test: VisitorResult.Test = .sequential
+    /// The visitors the visitor figures are read for.
+    var segment: SegmentFilter = .all
+    /// While the visitor tallies are being prepared at start: how far; nil once ready.
+    var counting: Double?
 }
