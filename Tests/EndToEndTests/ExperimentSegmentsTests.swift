@@ -29,7 +29,9 @@ import TestSupport
     static let dayMs: Int64 = 86_400_000
 
     /// Writes `events` (in time order) as one segment file per UTC day, as the writer would.
-    func write(_ events: [Event]) throws {
+    func write(_ events: [Event]) throws { try Self.write(events, to: logPath) }
+
+    static func write(_ events: [Event], to logPath: String) throws {
         try FileManager.default.createDirectory(atPath: logPath, withIntermediateDirectories: true)
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]

@@ -47,9 +47,17 @@ struct ExperimentReportRoutes {
         return segment
     }
 
-    /// While the visitor tallies are being prepared at start: how far (0 to 1); nil once ready.
+    /// While the visitor tallies are being prepared at start: how far (0 to 1); nil once ready, and
+    /// with a report database (its figures are always there).
     static func counting(_ services: AppServices) -> Double? {
-        services.reportLog.store.experimentTallyProgress
+        services.shared == nil ? services.reportLog.store.experimentTallyProgress : nil
+    }
+
+    /// The exact visitor figures: with a report database every instance's (the shippers keep them
+    /// in it), else, or while it cannot answer, this instance's own tallies.
+    static func visitorTallies(_ services: AppServices) -> [String: ExperimentVisitors]? {
+        if let shared = services.shared, let figures = try? shared.experimentVisitors() { return figures }
+        return services.reportLog.store.experimentVisitors()
     }
 
     /// The UTC days of first exposure the visitor figures cover for `range`: from the day `from`
@@ -76,7 +84,7 @@ struct ExperimentReportRoutes {
             results[index].afterwards = (toggles.interplayWarnings.isEmpty ? "Once it stops, visitors get "
                 : "It sets the layout, so the rollout waits: once it stops, visitors get ") + toggles.layoutsWithoutExperiments + "."
         }
-        if let tallies = services.reportLog.store.experimentVisitors() {
+        if let tallies = visitorTallies(services) {
             let days = exposureDays(range)
             var named = Set(results.map(\.name))
             for index in results.indices {
