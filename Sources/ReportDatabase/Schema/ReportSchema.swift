@@ -116,7 +116,7 @@ public enum ReportSchema {
             selections integer NOT NULL,
             flags smallint NOT NULL,
             PRIMARY KEY (experiment, visitor)
-        );
+        ) WITH (fillfactor = 50);
         CREATE TABLE report_experiment_sums (
             experiment text NOT NULL,
             grp text NOT NULL,
