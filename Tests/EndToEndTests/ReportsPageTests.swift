@@ -35,7 +35,7 @@ import TestSupport
     @Test func theNumbersAsJSONHaveExactlyTheirKeys() throws {
         let all = try json("/reports.json")
         #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "bucket", "series", "visitors", "visitorsExact",
-                                  "visitorsError", "dropped", "experiments", "setAside"])
+                                  "visitorsError", "dropped", "experiments", "experimentTallies", "setAside"])
         #expect((all["setAside"] as? [String: Any])?["segments"] as? Int == 0)
         #expect(all["total"] as? Int == 120)
         #expect(all["byEvent"] as? [String: Int] == ["launch": 60, "long_selected": 60])
