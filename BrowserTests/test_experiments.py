@@ -113,6 +113,7 @@ def test_real_visits_land_in_their_groups(experiments):
 def test_valid_html(experiments, tmp_path):
     server, _ = experiments
     for name, path in {"experiments": "/reports/experiments", "experiments-range": "/reports/experiments?from=2000-01-01",
+                       "experiments-segment": "/reports/experiments?segment=phone&test=fixed",
                        "experiments-bad-range": "/reports/experiments?to=soon"}.items():
         status, body = fetch(server.url + path)
         assert status == (400 if "bad" in name else 200), path
@@ -151,8 +152,11 @@ def test_accessible_and_screenshot(experiments, js_driver, screenshots, size, sc
     overflow = driver.execute_script("return document.documentElement.scrollWidth - window.innerWidth")
     assert overflow <= 0, f"/reports/experiments at {size} is {overflow}px wider than the screen"
     # The visitor tables fit their width (reflowed on a phone) rather than scroll out of sight.
-    wide = driver.execute_script("return [...document.querySelectorAll('.experiment__visitors, .experiment__comparisons')]"
+    wide = driver.execute_script("return [...document.querySelectorAll('.experiment__visitors, .experiment__comparisons, "
+                                 ".experiment__guardrails')]"
                                  ".filter(t => t.scrollWidth > t.parentElement.clientWidth + 1).length")
     assert driver.find_elements("css selector", ".experiment__comparisons"), "the visitor results are shown"
+    assert driver.find_elements("css selector", ".experiment__guardrails"), "the guardrails are shown"
+    assert driver.find_elements("css selector", "select[name=segment]"), "the segment filter is shown"
     assert wide == 0, f"{wide} visitor tables are wider than their place at {size}"
     driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

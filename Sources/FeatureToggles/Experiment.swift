@@ -9,6 +9,11 @@ extension Toggles {
         public var active: Bool
         /// The groups, at least two, with different names.
         public var groups: [Group]
+        /// The margins of the guardrail metrics as the file sets them; nil: the standard ones.
+        public var guardrail: Guardrail?
+
+        /// The margins the report page checks.
+        public var guardrailMargins: Guardrail { guardrail ?? .standard }
 
         /// Creates an experiment.
         public init(name: String, active: Bool = true, groups: [Group]) {

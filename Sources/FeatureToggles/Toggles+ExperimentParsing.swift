@@ -5,11 +5,11 @@ extension Toggles {
     static let maximumExperiments = 32
     static let maximumGroups = 8
 
-    /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?}]}`.
+    /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?}], "guardrail"?}`.
     static func experiment(_ value: JSONValue, at index: Int, _ fail: Fail) throws(TogglesError) -> Experiment {
         let path = "experiments[\(index)]"
         guard case .object(let members) = value else { throw fail(path, "must be an object with a name and groups (got \(value.kind))") }
-        try unknownFields(members, known: ["name", "active", "groups"], path, fail)
+        try unknownFields(members, known: ["name", "active", "groups", "guardrail"], path, fail)
         guard case .string(let name)? = members["name"], isLayoutName(name) else {
             throw fail("\(path).name", "must be a name of 1 to 64 lower-case letters, digits, '-' or '_' (got \(members["name"]?.kind ?? "nothing"))")
         }
@@ -33,7 +33,9 @@ extension Toggles {
             }
             groups.append(group)
         }
-        return Experiment(name: name, active: active, groups: groups)
+        var experiment = Experiment(name: name, active: active, groups: groups)
+        experiment.guardrail = try guardrail(members["guardrail"], path, fail)
+        return experiment
     }
 
     static func group(_ value: JSONValue, _ path: String, _ fail: Fail) throws(TogglesError) -> Group {

@@ -38,7 +38,8 @@ extension Toggles {
                     if let onboarding = group.onboarding { fields.append("\"onboarding\": \(onboarding)") }
                     lines.append("        {" + fields.joined(separator: ", ") + "}" + (groupIndex < experiment.groups.count - 1 ? "," : ""))
                 }
-                lines.append("      ]")
+                lines.append("      ]" + (experiment.guardrail == nil ? "" : ","))
+                if let guardrail = experiment.guardrail { lines.append("      \"guardrail\": " + Self.guardrailText(guardrail)) }
                 lines.append("    }" + (index < experiments.count - 1 ? "," : ""))
             }
             lines.append("  ]" + experimentsEnd)

@@ -73,12 +73,13 @@ extension ReportEvent {
         public static let myListAdded: Name = "my_list_added"
         public static let myListRemoved: Name = "my_list_removed"
         public static let historyCleared: Name = "history_cleared"
+        public static let errorShown: Name = "error_shown"
 
         /// Every name listed in docs/design.md, in that order.
         public static let known: [Name] = [
             .launch, .horizontalSwipe, .longSelected, .shortSelected, .streamSelected, .settingsSelected,
             .layoutReplaced, .layoutChosen, .onboardingShown, .onboardingDismissed, .searchSubmitted,
-            .playStarted, .playProgress, .myListAdded, .myListRemoved, .historyCleared,
+            .playStarted, .playProgress, .myListAdded, .myListRemoved, .historyCleared, .errorShown,
         ]
     }
 }

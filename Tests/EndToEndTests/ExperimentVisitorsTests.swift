@@ -20,7 +20,7 @@ import TestSupport
                                              "--report-visitor-rate", "0", "--report-address-rate", "0"])
     }
 
-    /// The ten sums per group of `experiment`, counted from the raw log lines the obvious way.
+    /// The eleven sums per group of `experiment`, counted from the raw log lines the obvious way.
     static func sums(fromLog text: String, experiment: String) throws -> [String: [String: Int]] {
         var visitors: [String: (group: String, views: Int, selections: Int, kinds: Set<String>)] = [:]
         for line in text.split(separator: "\n") {
@@ -30,10 +30,8 @@ import TestSupport
             var state = visitors[visitor] ?? (group, 0, 0, [])
             let event = object["event"] as? String ?? ""
             if event == "launch" { state.views += 1 }
-            if ["long_selected", "short_selected", "stream_selected"].contains(event) {
-                state.selections += 1
-                state.kinds.insert(event)
-            }
+            if ["long_selected", "short_selected", "stream_selected"].contains(event) { state.selections += 1 }
+            state.kinds.insert(event)
             visitors[visitor] = state
         }
         var out: [String: [String: Int]] = [:]
@@ -50,6 +48,7 @@ import TestSupport
             add("views", v.views)
             add("viewSquares", v.views * v.views)
             add("viewSelectionProducts", v.views * v.selections)
+            add("erroring", v.kinds.contains("error_shown") ? 1 : 0)
             out[v.group] = s
         }
         return out
@@ -170,6 +169,8 @@ import TestSupport
         let groups = #"[{"name": "a"}, {"name": "b"}]"#
         let experiments = ["split-test", "fair-test", "new-test", "empty-test"].map { #"{"name": "\#($0)", "groups": \#(groups)}"# }
         let server = try start(#"{"experiments": ["# + experiments.joined(separator: ",") + "]}")
+        // The tallies are counted from the log after the start, which does not wait for them.
+        #expect(eventually(timeout: 30) { (try? Self.visitorsMember(server, "split-test")) != nil })
         let split = try Self.visitorsMember(server, "split-test")
         #expect(split?["srmWarning"] as? Bool == true && (split?["srmPValue"] as? Double ?? 1) < 0.001, "\(String(describing: split))")
         #expect(Self.groupSums(split)["a"]?["visitors"] == 5200 && Self.groupSums(split)["b"]?["visitors"] == 4800)

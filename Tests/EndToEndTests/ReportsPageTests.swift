@@ -35,7 +35,7 @@ import TestSupport
     @Test func theNumbersAsJSONHaveExactlyTheirKeys() throws {
         let all = try json("/reports.json")
         #expect(Set(all.keys) == ["from", "to", "total", "byEvent", "byLayout", "bucket", "series", "visitors", "visitorsExact",
-                                  "visitorsError", "dropped", "experiments", "setAside", "changes", "source"])
+                                  "visitorsError", "dropped", "experiments", "experimentTallies", "setAside", "changes", "source"])
         #expect(all["source"] as? String == "local" && (all["changes"] as? [Any])?.isEmpty == true)
         #expect((all["setAside"] as? [String: Any])?["segments"] as? Int == 0)
         #expect(all["total"] as? Int == 120)

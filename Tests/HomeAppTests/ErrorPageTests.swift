@@ -80,10 +80,13 @@ struct ErrorPageTests {
         for target in ["/settings", "/onboarding/dismiss", "/onboarding/layout"] {
             #expect(try browser.post(target, form: withoutToken).status == 403)
         }
-        // The real token works, and only that one action was reported.
+        // The real token works, and only that one action was reported; each refusal the visitor
+        // was shown is an `error_shown` with its status (the stranger, with no visitor cookie, none).
         let good = try browser.post("/home/actions", form: fields + [("open", "0.0")])
         #expect(good.status == 303)
         _ = try await fixture.events(named: .longSelected)
-        #expect(try fixture.events().filter { $0.name != .launch }.map(\.name) == [.longSelected])
+        let reported = try fixture.events().filter { $0.name != .launch }
+        #expect(reported.filter { $0.name != .errorShown }.map(\.name) == [.longSelected])
+        #expect(reported.filter { $0.name == .errorShown }.map { $0.properties["status"] } == Array(repeating: "403", count: 8))
     }
 }

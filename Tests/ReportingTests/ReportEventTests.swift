@@ -101,7 +101,7 @@ import Testing
     }
 
     @Test func namesAreLowerSnakeCase() {
-        #expect(ReportEvent.Name.known.count == 16)
+        #expect(ReportEvent.Name.known.count == 17)
         #expect(ReportEvent.Name.known.allSatisfy { $0.isWellFormed })
         for bad in ["", "Launch", "horizontal-swipe", "_x", "9a", "a b"] {
             #expect(!ReportEvent.Name(rawValue: bad).isWellFormed, "\(bad)")

@@ -180,6 +180,7 @@ public final class HomeApplication: Service {
     /// Every 4xx and 5xx page, drawn like the rest of the app.
     public var errorPage: ErrorPage {
         ErrorPage { [services] error in
+            if let request = error.request { Self.reportErrorShown(error.status, request: request, services: services) }
             let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
                                                                  requestID: error.requestID))
             let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))
@@ -188,6 +189,17 @@ public final class HomeApplication: Service {
             response.headers.set("Cache-Control", "no-store")
             return response
         }
+    }
+
+    /// An error page a known visitor was shown, for the experiments' guardrail: `error_shown` with
+    /// the status and their groups, through the page events' per-client budget. Operator pages,
+    /// assets and probes are not a visitor's experience and are left out.
+    static func reportErrorShown(_ status: Status, request: Request, services: AppServices) {
+        let path = request.path
+        guard !Visitor(request: request).isNew,
+              !["/assets/", "/reports", "/admin", "/metrics", "/healthz", "/report"].contains(where: { path.hasPrefix($0) })
+        else { return }
+        services.analytics(for: services.visit(request)).record(.errorShown, properties: ["status": String(status.rawValue)])
     }
 
     /// SIGHUP: re-read content and toggles now; a bad file keeps the old one serving.

@@ -50,9 +50,10 @@ struct ReportRoutes {
     /// The page's numbers as JSON, with the same range, filters, source and access rule.
     func numbers(_ request: Request) throws(HTTPError) -> Response {
         let asked = try ReportsQuery(request.query)
+        let segment = try ExperimentReportRoutes.segment(request.query["segment"])
         return try pool.respond { [services] in JSONErrors.catching(request, logger: services.logger) {
             let reading = try ReportsReading.read(asked, services: services, limit: 0)
-            let experiments = ExperimentsJSON.member(reading.query.range, services: services)
+            let experiments = ExperimentsJSON.member(reading.query.range, segment: segment, services: services)
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
             let members = [experiments, setAside, ConfigChange.jsonMember(reading.changes),
                            SharedReportsJSON.members(reading.source, lag: services.shipper?.status.lag())]

@@ -167,6 +167,7 @@ struct HomeRoutes {
             status: .badRequest, message: "There is no layout called \u{201C}\(name)\u{201D}. These are the layouts:",
             requestID: visit.request.id,
             links: services.factory.layouts.map { ("\($0.displayName) (\($0.layoutName))", "/?layout=\($0.layoutName)") }))
+        services.analytics(for: visit).record(.errorShown, properties: ["status": "400"])
         return visit.page(screen, status: .badRequest, configuration: services.page)
     }
 }

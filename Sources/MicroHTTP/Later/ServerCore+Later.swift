@@ -44,15 +44,15 @@ extension ServerCore {
     }
 
     /// The page for an error a handler threw, now or later.
-    func response(for error: any Error, requestID: String, path: String) -> Response {
+    func response(for error: any Error, requestID: String, path: String, request: Request? = nil) -> Response {
         if let error = error as? HTTPError {
             if error.logged { logger.notice("request refused", metadata: [
                 "request": "\(requestID)", "status": "\(error.status.rawValue)", "error": "\(error.message)"]) }
-            var response = errorResponse(error.status, error.message, id: requestID)
+            var response = errorResponse(error.status, error.message, id: requestID, request: request)
             for (name, value) in error.headers { response.headers.set(name, value) }
             return response
         }
         logger.error("handler failed", metadata: ["request": "\(requestID)", "path": "\(path)", "error": "\(error)"])
-        return errorResponse(.internalServerError, Self.internalErrorMessage, id: requestID)
+        return errorResponse(.internalServerError, Self.internalErrorMessage, id: requestID, request: request)
     }
 }

@@ -3,6 +3,9 @@ public struct ErrorDescription: Sendable {
     public let status: Status
     public let message: String
     public let requestID: String
+    /// The request answered, when it got as far as a handler or the router (its cookies say who
+    /// was shown the error); nil for a request refused while it was being read.
+    public var request: Request? = nil
 }
 
 /// Renders error pages. The app supplies its own styled page; `plain` is MicroHTTP's fallback.

@@ -183,18 +183,18 @@ final class ServerCore: Sendable {
             do {
                 return try handler(request)
             } catch {
-                return response(for: error, requestID: request.id, path: String(request.path))
+                return response(for: error, requestID: request.id, path: String(request.path), request: request)
             }
         case .methodNotAllowed(let allowed):
             logger.notice("method not allowed", metadata: [
                 "request": "\(request.id)", "method": "\(request.method)", "path": "\(request.path)"])
             var response = errorResponse(.methodNotAllowed,
-                                         "\(request.path) does not accept \(request.method.rawValue).", id: request.id)
+                                         "\(request.path) does not accept \(request.method.rawValue).", id: request.id, request: request)
             response.headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
             return response
         case .notFound:
             logger.notice("no route", metadata: ["request": "\(request.id)", "path": "\(request.path)"])
-            return errorResponse(.notFound, "There is no page at \(request.path).", id: request.id)
+            return errorResponse(.notFound, "There is no page at \(request.path).", id: request.id, request: request)
         }
     }
 
@@ -209,8 +209,8 @@ final class ServerCore: Sendable {
         queue(errorResponse(status, message, id: context.id), for: context, on: connection)
     }
 
-    func errorResponse(_ status: Status, _ message: String, id: String) -> Response {
-        configuration.errorPage.render(ErrorDescription(status: status, message: message, requestID: id))
+    func errorResponse(_ status: Status, _ message: String, id: String, request: Request? = nil) -> Response {
+        configuration.errorPage.render(ErrorDescription(status: status, message: message, requestID: id, request: request))
     }
 
     /// A static name passes its own NUL-terminated bytes to C; a `String` would be copied first.

@@ -27,4 +27,31 @@ enum ExperimentBackfill {
         try connection.execute("CLOSE report_backfill")
         for (instance, tally) in tallies { try tally.write(connection, instance: instance) }
     }
+
+    /// Fills the visitor rows and sums from the events already there, oldest first, a page at a
+    /// time through the shipper's own merge.
+    static func visitors(_ connection: PostgresConnection) throws {
+        try connection.execute(ExperimentVisitorRows.stagingSQL)
+        try connection.execute("""
+            DECLARE report_visitor_backfill NO SCROLL CURSOR FOR
+            SELECT (extract(epoch FROM time) * 1000)::bigint, name, visitor, properties::text
+            FROM report_events WHERE visitor IS NOT NULL AND properties::text LIKE '%"experiment%' ORDER BY time
+            """)
+        let decoder = JSONDecoder()
+        while true {
+            let page = try connection.query("FETCH 50000 FROM report_visitor_backfill")
+            if page.rows.isEmpty { break }
+            var changes = VisitorChanges()
+            for row in page.rows {
+                guard let ms = row[0].flatMap({ Int64($0) }), let name = row[1],
+                      let properties = row[3].flatMap({ try? decoder.decode([String: String].self, from: Data($0.utf8)) })
+                else { continue }
+                changes.add(ms: ms, name: ReportEvent.Name(rawValue: name), visitor: row[2], properties: properties)
+            }
+            // One transaction for every page: the staging tables are emptied by hand.
+            try connection.execute("TRUNCATE report_visitor_staging, report_visitor_sum_staging")
+            try ExperimentVisitorRows.write(changes, connection)
+        }
+        try connection.execute("CLOSE report_visitor_backfill")
+    }
 }

@@ -111,10 +111,40 @@ public enum ReportSchema {
         CREATE INDEX report_events_visitor ON report_events (visitor COLLATE "C", time);
         CREATE INDEX report_events_changes ON report_events (time) WHERE name IN ('toggles_changed', 'content_changed');
         """,
+        // The experiments' exact visitor figures: a row per experiment and visitor, and their sums
+        // per group, segment and day of first exposure, kept together in the shipping transaction.
+        """
+        CREATE TABLE report_experiment_visitors (
+            experiment text NOT NULL,
+            visitor bigint NOT NULL,
+            grp text NOT NULL,
+            segment smallint NOT NULL,
+            day integer NOT NULL,
+            first_ms bigint NOT NULL,
+            views bigint NOT NULL,
+            selections integer NOT NULL,
+            flags smallint NOT NULL,
+            PRIMARY KEY (experiment, visitor)
+        ) WITH (fillfactor = 50);
+        CREATE TABLE report_experiment_sums (
+            experiment text NOT NULL,
+            grp text NOT NULL,
+            segment smallint NOT NULL,
+            day integer NOT NULL,
+            visitors bigint NOT NULL, converting bigint NOT NULL, converting_long bigint NOT NULL,
+            converting_short bigint NOT NULL, converting_stream bigint NOT NULL, selections bigint NOT NULL,
+            selection_squares bigint NOT NULL, views bigint NOT NULL, view_squares bigint NOT NULL,
+            view_selection_products bigint NOT NULL, erroring bigint NOT NULL,
+            PRIMARY KEY (experiment, grp, segment, day)
+        );
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.
-    static let backfills: [Int: @Sendable (PostgresConnection) throws -> Void] = [2: { try ExperimentBackfill.run($0) }]
+    static let backfills: [Int: @Sendable (PostgresConnection) throws -> Void] = [
+        2: { try ExperimentBackfill.run($0) },
+        6: { try ExperimentBackfill.visitors($0) },
+    ]
 
     /// The version this build writes.
     public static var currentVersion: Int { migrations.count }

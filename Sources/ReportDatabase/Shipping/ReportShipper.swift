@@ -132,6 +132,7 @@ public final class ReportShipper: Service {
             ON COMMIT DELETE ROWS
             """)
         try connection.execute(ExperimentTally.stagingSQL)
+        try connection.execute(ExperimentVisitorRows.stagingSQL)
         try connection.query("""
             INSERT INTO report_positions (instance, segment, "offset") VALUES ($1, '', 0)
             ON CONFLICT (instance) DO NOTHING
@@ -236,6 +237,7 @@ public final class ReportShipper: Service {
                     ON CONFLICT (minute, instance, name, layout) DO UPDATE SET events = report_minutes.events + excluded.events
                     """, [configuration.instance])
                 try batch.experiments.write(connection, instance: configuration.instance)
+                try ExperimentVisitorRows.write(batch.visitors, connection)
             }
             try connection.query("""
                 UPDATE report_positions SET segment = $2, "offset" = $3, events = events + $4, shipped_at = now(),

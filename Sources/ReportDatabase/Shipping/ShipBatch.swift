@@ -10,6 +10,8 @@ struct ShipBatch: Sendable {
     var minutes: [MinuteKey: Int] = [:]
     /// The batch's share of the experiment rollups.
     var experiments = ExperimentTally()
+    /// The batch's experiment visitors, merged with the stored ones when written.
+    var visitors = VisitorChanges()
     /// The newest event time shipped (ms): the batch is complete up to it.
     var newestMs: Int64?
     /// Lines that were not events (torn or edited by hand): skipped, their bytes still passed.
@@ -131,6 +133,7 @@ struct ShipBatch: Sendable {
                     minutes[MinuteKey(minuteMs: minute, name: event.name.rawValue, layout: event.layout ?? ""), default: 0] += 1
                     experiments.add(ms: ms, name: event.name.rawValue, layout: event.layout, visitor: event.visitor,
                                     properties: event.properties)
+                    visitors.add(ms: ms, name: event.name, visitor: event.visitor, properties: event.properties)
                     newestMs = max(newestMs ?? ms, ms)
                 } else {
                     malformed += 1

@@ -1,4 +1,6 @@
+import Basics
 import Logging
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,24 +11,40 @@ import Logging
 /// The writer's side of the experiment tallies (`ExperimentTally`, one per experiment in
 /// `<log>/experiments/`): each event's experiments are noted as the line goes into the chunk, and
 /// applied once the chunk is on disk, the lines that made it only, so the tallies say exactly
-/// what the log holds. `position` records how far the log has been applied; a tally that does not
-/// match the log (missing, damaged, or a crash while applying) is rebuilt from the log at start.
-final class ExperimentTallies {
+/// what the log holds. `position` records how far the log has been applied.
+///
+/// Opening never holds up the writer: a thread of its own loads the tallies (adding up their cells)
+/// or, when they do not match the log (missing, damaged, or a crash while applying), rebuilds them
+/// from the log, publishing its progress, while the writer writes on without counting. When it has
+/// read the log to its end it hands the tallies over (`Handover`); at its next chunk the writer
+/// counts the few lines written since, and from then on counts every chunk itself.
+final class ExperimentTallies: @unchecked Sendable {
     struct Note {
         let tally: Int32
         let group: UInt8
         let kind: ExperimentTally.Kind
+        let segment: UInt8
+        let day: UInt16
         let line: Int32
         let visitor: UInt64
+    }
+
+    /// Where the preparing thread left off, once it is done; guarded by `handover`.
+    struct Handover {
+        var ready = false
+        var stamp = ""
+        var bytes: Int64 = 0
     }
 
     /// Experiments tallied at most; the toggles allow 32 active at once.
     static let maxExperiments = 64
 
     let directory: String
+    let catalog: SegmentCatalog
     let board: ExperimentTallyBoard
     let logger: Logger
-    // Only the writer's thread touches the tallies: no exclusivity checks on the hot path.
+    // Owned by one thread at a time: the preparing thread until it hands over, then the writer's
+    // (the handover's lock orders the two). No exclusivity checks on the hot path.
     @exclusivity(unchecked) private var tallies: [ExperimentTally] = []
     private var byName: [String: Int32] = [:]
     /// `experiment.<name>` of each tally, in the tallies' order.
@@ -34,33 +52,69 @@ final class ExperimentTallies {
     @exclusivity(unchecked) private var notes: [Note] = []
     private var position: TallyPosition
     private var refused: Set<String> = []
+    /// The writer's: true once it has the tallies and counts its chunks.
+    @exclusivity(unchecked) private var live = false
     /// The log changed under the writer (a segment deleted or rewritten by hand): the tallies are
     /// rebuilt at the next start.
     private var stale = false
+    private let handover = Mutex(Handover())
+    private let stopping = Atomic<Bool>(false)
+    private var preparer: WorkerThread?
 
-    private init(directory: String, board: ExperimentTallyBoard, logger: Logger, position: TallyPosition) {
+    private init(directory: String, catalog: SegmentCatalog, logger: Logger, position: TallyPosition) {
         self.directory = directory
-        self.board = board
+        self.catalog = catalog
+        board = catalog.experimentTallies
         self.logger = logger
         self.position = position
     }
 
-    /// The tallies of the log in `catalog`, rebuilt from the log when they do not match it; nil
-    /// (no tallies, logged) when the directory cannot be written.
-    static func open(catalog: SegmentCatalog, logger: Logger) -> ExperimentTallies? {
+    /// The tallies of the log in `catalog`, made ready on a thread of their own (`background`) or
+    /// before returning; nil (no tallies, logged) when the directory cannot be written.
+    static func open(catalog: SegmentCatalog, logger: Logger, background: Bool = true) -> ExperimentTallies? {
         let directory = catalog.directory + "/experiments"
         _ = mkdir(directory, 0o755)
         guard let position = TallyPosition(path: directory + "/position") else {
             logger.error("experiment tallies unavailable: cannot write", metadata: ["directory": "\(directory)"])
             return nil
         }
-        let tallies = ExperimentTallies(directory: directory, board: catalog.experimentTallies, logger: logger, position: position)
+        let tallies = ExperimentTallies(directory: directory, catalog: catalog, logger: logger, position: position)
+        // The log's end before the writer adds to it: what tallies that match it must say.
         let end = catalog.segments.last.map { ($0.stamp, $0.rollup.bytes) } ?? ("", 0)
-        if let problem = tallies.loadAll(expecting: end) {
-            tallies.rebuild(catalog, because: problem)
+        tallies.board.counting(progress: 0)
+        if background, let thread = try? WorkerThread(name: "report-tallies", niceness: 5, { tallies.prepare(end: end) }) {
+            tallies.preparer = thread
+        } else {
+            tallies.prepare(end: end)
+            tallies.takeOver(stamp: end.0, bytes: end.1)
         }
-        tallies.publish()
         return tallies
+    }
+
+    /// Stops a preparation still running (shutdown); the tallies are then prepared at the next start.
+    func stop() {
+        stopping.store(true, ordering: .relaxed)
+        preparer?.join()
+    }
+
+    /// On the preparing thread: loads or rebuilds the tallies, reads the log to its end, hands over.
+    private func prepare(end: (stamp: String, bytes: Int64)) {
+        var done: [String: Int64] = [:]
+        if let problem = loadAll(expecting: end) {
+            position.applying = true
+            rebuild(because: problem, done: &done)
+        } else {
+            for entry in catalog.segments where entry.stamp <= end.stamp {
+                done[entry.stamp] = entry.stamp == end.stamp ? end.bytes : entry.rollup.bytes
+            }
+        }
+        guard !stopping.load(ordering: .relaxed) else { return }
+        // The last lines under the lock: the writer, not counting yet, waits here at its next chunk.
+        handover.withLock { handover in
+            let last = pass(&done, total: 0).last
+            handover = Handover(ready: true, stamp: last.stamp, bytes: last.bytes)
+        }
+        publishNow()
     }
 
     /// Opens every tally; the reason they cannot be trusted, nil when they match the log's end.
@@ -72,7 +126,7 @@ final class ExperimentTallies {
         for file in Self.files(directory) {
             let name = String(file.dropLast(".tally".count))
             guard let tally = ExperimentTally.load(name: name, path: directory + "/" + file) else {
-                return "\(file) is damaged"
+                return "\(file) is damaged or of an older format"
             }
             add(tally)
         }
@@ -96,54 +150,95 @@ final class ExperimentTallies {
         tallies.append(tally)
     }
 
-    /// Counts every line of the log again into new tallies.
-    private func rebuild(_ catalog: SegmentCatalog, because problem: String) {
+    /// Counts every line of the log again into new tallies, in passes until a pass finds little
+    /// new (the writer goes on meanwhile); the rest is read under the handover's lock.
+    private func rebuild(because problem: String, done: inout [String: Int64]) {
         tallies = []
         byName = [:]
         keys = []
         for file in Self.files(directory) { unlink(directory + "/" + file) }
+        let total = catalog.segments.reduce(Int64(0)) { $0 + $1.rollup.bytes }
         var lines = 0
-        for stamp in catalog.segments.map(\.stamp) {
-            // Maintenance may compress the segment meanwhile: the plain file then goes, so look it
-            // up again (an open file stays readable).
-            var opened: (SegmentEntry, SegmentLineReader)?
-            for _ in 0..<5 where opened == nil {
-                guard let entry = catalog.entry(stamp) else { break }
-                if let reader = try? SegmentLineReader(path: catalog.path(entry), compressed: entry.compressed, end: entry.rollup.bytes) {
-                    opened = (entry, reader)
-                }
-            }
-            guard let (entry, reader) = opened else { continue }
-            while let line = try? reader.next() {
-                guard let bytes = line.bytes,
-                    var event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) })
-                else { continue }
-                note(&event, visitor: event.visitor.map(HyperLogLog.hash), line: 0)
-                apply(stamp: entry.stamp, bytes: entry.rollup.bytes)
-                lines += 1
-            }
-            apply(stamp: entry.stamp, bytes: entry.rollup.bytes)
+        while !stopping.load(ordering: .relaxed) {
+            let (read, count, _) = pass(&done, total: total)
+            lines += count
+            if read < 1 << 20 { break }
         }
         if problem != "new" || lines > 0 {
             logger.log(level: problem == "new" ? .notice : .warning, "experiment tallies rebuilt from the report log",
-                          metadata: ["reason": "\(problem)", "events": "\(lines)", "experiments": "\(tallies.count)"])
+                       metadata: ["reason": "\(problem)", "events": "\(lines)", "experiments": "\(tallies.count)"])
         }
     }
 
-    /// Notes the experiments of the event at `line` of the chunk. One pass over the properties,
-    /// comparing keys with the tallies' `experiment.<name>` keys: no hashing, no new strings (this
-    /// runs on the writer's thread for every event).
-    @inline(__always)
-    func note(_ event: inout ReportEvent, visitor: UInt64?, line: Int) {
-        guard let visitor, !event.properties.isEmpty else { return }
-        let kind: ExperimentTally.Kind = switch event.name {
-        case .launch: .view
-        case .longSelected: .long
-        case .shortSelected: .short
-        case .streamSelected: .stream
-        default: .exposure
+    /// Reads every segment from where `done` says it was read to its end as the catalog knows it
+    /// now; returns the bytes and lines read and where the last segment it saw was read to (a
+    /// segment opened after it looked is not read). With a `total`, publishes the progress.
+    private func pass(_ done: inout [String: Int64], total: Int64) -> (bytes: Int64, lines: Int, last: (stamp: String, bytes: Int64)) {
+        var read: Int64 = 0, lines = 0, last = ("", Int64(0))
+        for stamp in catalog.segments.map(\.stamp) where !stopping.load(ordering: .relaxed) {
+            let from = done[stamp] ?? 0
+            let counted = count(stamp, from: from) { bytes in
+                if total > 0 {
+                    let sofar = done.values.reduce(0, +) + bytes - from
+                    board.counting(progress: min(0.99, Double(sofar) / Double(total)))
+                }
+            }
+            done[stamp] = counted.end
+            read += counted.end - from
+            lines += counted.lines
+            last = (stamp, counted.end)
         }
-        var legacyName: String?, legacyGroup: String?
+        return (read, lines, last)
+    }
+
+    /// Counts the lines of segment `stamp` from byte `from` to its end as the catalog knows it;
+    /// returns where it stopped and the lines counted.
+    private func count(_ stamp: String, from: Int64, progress: (Int64) -> Void = { _ in }) -> (end: Int64, lines: Int) {
+        // Maintenance may compress the segment meanwhile: the plain file then goes, so look it up
+        // again (an open file stays readable).
+        var opened: (SegmentEntry, SegmentLineReader)?
+        for _ in 0..<5 where opened == nil {
+            guard let entry = catalog.entry(stamp) else { break }
+            guard entry.rollup.bytes > from else { return (max(from, entry.rollup.bytes), 0) }
+            if let reader = try? SegmentLineReader(path: catalog.path(entry), compressed: entry.compressed, from: from,
+                                                   end: entry.rollup.bytes, index: catalog.index(entry)) {
+                opened = (entry, reader)
+            }
+        }
+        guard let (entry, reader) = opened else { return (from, 0) }
+        var lines = 0
+        while let line = try? reader.next() {
+            if let bytes = line.bytes, var event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) }) {
+                record(&event, visitor: event.visitor.map(HyperLogLog.hash), ms: ReportTimestamp.milliseconds(event.timestamp),
+                       line: 0)
+            }
+            lines += 1
+            if lines & 4095 == 0 {
+                applyNotes()
+                progress(line.offset)
+                if stopping.load(ordering: .relaxed) { break }
+            }
+        }
+        applyNotes()
+        if !stopping.load(ordering: .relaxed) { position.set(stamp: entry.stamp, bytes: entry.rollup.bytes) }
+        return (stopping.load(ordering: .relaxed) ? from : entry.rollup.bytes, lines)
+    }
+
+    /// Notes the experiments of the event at `line` of the chunk, once the writer counts.
+    @inline(__always)
+    func note(_ event: inout ReportEvent, visitor: UInt64?, ms: Int64, line: Int) {
+        guard live else { return }
+        record(&event, visitor: visitor, ms: ms, line: line)
+    }
+
+    /// One pass over the properties, comparing keys with the tallies' `experiment.<name>` keys: no
+    /// hashing, no new strings (this runs on the writer's thread for every event).
+    @inline(__always)
+    private func record(_ event: inout ReportEvent, visitor: UInt64?, ms: Int64, line: Int) {
+        guard let visitor, !event.properties.isEmpty else { return }
+        let kind = ExperimentTally.Kind(event.name)
+        let first = notes.count
+        var legacyName: String?, legacyGroup: String?, device: String?, cohort: String?
         for (key, group) in event.properties {
             var found = keys.firstIndex(of: key)
             if found == nil {
@@ -153,6 +248,10 @@ final class ExperimentTallies {
                     legacyName = group
                 } else if key == "group" {
                     legacyGroup = group
+                } else if key == "device" {
+                    device = group
+                } else if key == "cohort" {
+                    cohort = group
                 }
             }
             if let found { add(tally: found, group: group, kind: kind, line: line, visitor: visitor) }
@@ -162,12 +261,22 @@ final class ExperimentTallies {
             let found = tally(legacyName) {
             add(tally: Int(found), group: legacyGroup, kind: kind, line: line, visitor: visitor)
         }
+        guard notes.count > first else { return }
+        // Kept for a visitor's first exposure only (the tally ignores them afterwards).
+        let segment = UInt8(VisitorSegment(device: device, cohort: cohort).index)
+        let day = UInt16(clamping: ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay))
+        for index in first..<notes.count {
+            let note = notes[index]
+            notes[index] = Note(tally: note.tally, group: note.group, kind: note.kind, segment: segment, day: day,
+                                line: note.line, visitor: note.visitor)
+        }
     }
 
     @inline(__always)
     private func add(tally: Int, group: String, kind: ExperimentTally.Kind, line: Int, visitor: UInt64) {
         guard let index = tallies[tally].groupIndex(group) else { return }
-        notes.append(Note(tally: Int32(tally), group: index, kind: kind, line: Int32(truncatingIfNeeded: line), visitor: visitor))
+        notes.append(Note(tally: Int32(tally), group: index, kind: kind, segment: 0, day: 0,
+                          line: Int32(truncatingIfNeeded: line), visitor: visitor))
     }
 
     private func tally(_ name: String) -> Int32? {
@@ -190,29 +299,61 @@ final class ExperimentTallies {
     }
 
     /// Keeps the notes of the first `lines` lines of the chunk only (the rest was not written).
-    func keep(lines: Int) { notes.removeAll { Int($0.line) >= lines } }
+    /// Until the writer counts, the notes are the preparing thread's: not the writer's to touch.
+    func keep(lines: Int) {
+        if live { notes.removeAll { Int($0.line) >= lines } }
+    }
 
     /// Forgets the chunk's notes (it was not written).
-    func discard() { notes.removeAll(keepingCapacity: true) }
+    func discard() {
+        if live { notes.removeAll(keepingCapacity: true) }
+    }
+
+    private func applyNotes() {
+        guard !notes.isEmpty else { return }
+        position.applying = true
+        for note in notes {
+            tallies[Int(note.tally)].add(visitor: note.visitor, group: note.group, kind: note.kind, day: note.day,
+                                         segment: note.segment)
+        }
+        notes.removeAll(keepingCapacity: true)
+    }
 
     /// Applies the chunk's notes, now that the log holds them through `bytes` of segment `stamp`.
+    /// Before the writer counts, takes the tallies over once they are ready.
     func apply(stamp: String, bytes: Int64) {
-        if !notes.isEmpty {
-            position.applying = true
-            for note in notes { tallies[Int(note.tally)].add(visitor: note.visitor, group: note.group, kind: note.kind) }
-            notes.removeAll(keepingCapacity: true)
-        }
+        guard live || takeOver(stamp: stamp, bytes: bytes) else { return }
+        applyNotes()
         position.set(stamp: stale ? "" : stamp, bytes: stale ? -1 : bytes)
+    }
+
+    /// The writer takes the tallies once the preparing thread is done, counting the lines written
+    /// since it stopped reading; false while they are not ready.
+    @discardableResult
+    private func takeOver(stamp: String, bytes: Int64) -> Bool {
+        guard let from = handover.withLock({ $0.ready ? ($0.stamp, $0.bytes) : nil }) else { return false }
+        preparer?.join()
+        preparer = nil
+        for entry in catalog.segments where entry.stamp >= from.0 {
+            _ = count(entry.stamp, from: entry.stamp == from.0 ? from.1 : 0)
+        }
+        live = true
+        return true
     }
 
     /// The log no longer holds what was applied: rebuild at the next start.
     func markStale() {
         stale = true
-        position.set(stamp: "", bytes: -1)
+        if live { position.set(stamp: "", bytes: -1) }
     }
 
-    /// Shows the sums to the report pages.
+    /// Shows the sums to the report pages, once the writer counts (the preparing thread shows its
+    /// own when it is done).
     func publish() {
+        if live { publishNow() }
+    }
+
+    private func publishNow() {
         board.publish(Dictionary(tallies.map { ($0.name, $0.visitors) }, uniquingKeysWith: { first, _ in first }))
     }
 }

@@ -7,21 +7,25 @@
 /// One experiment's visitors, exactly: a hash table keyed by the visitor's 64-bit hash in a
 /// memory-mapped file (`<log>/experiments/<name>.tally`), so it lives in the page cache, not the
 /// heap, and survives restarts; the header holds the group names and their `VisitorSums`, kept
-/// up to date with every event so that reading them costs nothing.
+/// up to date with every event so that reading them costs nothing. The same sums per segment and
+/// day of first exposure (`cells`) live in memory, added up from the slots when the tally is loaded.
 ///
 /// Layout: a 4096-byte header (magic, capacity, used slots, group count, incomplete flag; from byte
-/// 64 the groups: name and ten sums each), then
-/// 16-byte slots: visitor hash (0 = empty), views (UInt32), selections (UInt16), group, the kinds
-/// of selection made (bits). Linear probing; doubled when over 60% full. Only the writer's thread
-/// touches it.
+/// 64 the groups: name and eleven sums each), then
+/// 24-byte slots: visitor hash (0 = empty), views (UInt32), selections (UInt16), group, flags
+/// (`VisitorRecord`), the UTC day of first exposure (UInt16, days since 1970), the segment
+/// (`VisitorSegment.index`), 5 spare bytes. Linear probing; doubled when over 60% full. Only the
+/// writer's thread (or, before it goes live, the thread preparing the tallies) touches it.
 final class ExperimentTally {
-    enum Kind: UInt8 { case exposure = 0, view, long, short, stream }
+    typealias Kind = VisitorRecord.Kind
 
-    static let magic: UInt64 = 0x3159_4C4C_4154_4844 // "DHTALLY1"
+    static let magic: UInt64 = 0x3259_4C4C_4154_4844 // "DHTALLY2"
+    /// The first format (16-byte slots, no segments or days): rebuilt, not read.
+    static let oldMagic: UInt64 = 0x3159_4C4C_4154_4844
     static let headerBytes = 4096
-    static let slotBytes = 16
+    static let slotBytes = 24
     static let maxGroups = 8
-    static let groupBytes = 160 // name: length byte + 71 bytes; sums: 10 × 8
+    static let groupBytes = 160 // name: length byte + 71 bytes; sums: 11 × 8
     static let firstCapacity = 1024
 
     let name: String
@@ -31,6 +35,8 @@ final class ExperimentTally {
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var used: Int
     @exclusivity(unchecked) private(set) var groupNames: [String]
+    /// Day of first exposure → sums per group × segment (`ExperimentVisitors.cells`).
+    @exclusivity(unchecked) private(set) var cells: [Int32: [VisitorSums]] = [:]
     /// A group beyond `maxGroups` was met, or a visitor found no room: their events are not counted.
     /// Kept in the header (offset 32), so a restart still says so.
     var uncountedGroups: Bool { base.load(fromByteOffset: 32, as: UInt64.self) != 0 }
@@ -88,7 +94,35 @@ final class ExperimentTally {
             }
             names.append(String(decoding: UnsafeRawBufferPointer(start: base + offset + 1, count: length), as: UTF8.self))
         }
-        return ExperimentTally(name: name, path: path, base: base, capacity: capacity, used: used, groupNames: names)
+        let tally = ExperimentTally(name: name, path: path, base: base, capacity: capacity, used: used, groupNames: names)
+        tally.addUpCells()
+        return tally
+    }
+
+    /// The cells from the slots: each visitor's sums into the cell of their group, segment and day.
+    private func addUpCells() {
+        cells = [:]
+        let slots = base + Self.headerBytes
+        for index in 0..<capacity {
+            let slot = slots + index * Self.slotBytes
+            guard slot.load(as: UInt64.self) != 0 else { continue }
+            let group = Int(slot.load(fromByteOffset: 14, as: UInt8.self))
+            guard group < groupNames.count else { continue }
+            cell(day: Int32(slot.load(fromByteOffset: 16, as: UInt16.self)), group * VisitorSegment.count
+                 + Int(slot.load(fromByteOffset: 18, as: UInt8.self)) % VisitorSegment.count) { $0.add(Self.record(slot).sums) }
+        }
+    }
+
+    @inline(__always)
+    private static func record(_ slot: UnsafeMutableRawPointer) -> VisitorRecord {
+        VisitorRecord(views: slot.load(fromByteOffset: 8, as: UInt32.self), selections: slot.load(fromByteOffset: 12, as: UInt16.self),
+                      flags: slot.load(fromByteOffset: 15, as: UInt8.self))
+    }
+
+    @inline(__always)
+    private func cell(day: Int32, _ index: Int, _ change: (inout VisitorSums) -> Void) {
+        if cells[day] == nil { cells[day] = [VisitorSums](repeating: VisitorSums(), count: Self.maxGroups * VisitorSegment.count) }
+        change(&cells[day]![index])
     }
 
     private static func map(_ path: String, capacity: Int, create: Bool) -> UnsafeMutableRawPointer? {
@@ -126,18 +160,14 @@ final class ExperimentTally {
         return sums
     }
 
-    private func bump(_ group: Int, _ field: Int, by amount: Int) {
-        let offset = 64 + group * Self.groupBytes + 72 + field * 8
-        base.storeBytes(of: base.load(fromByteOffset: offset, as: Int.self) &+ amount, toByteOffset: offset, as: Int.self)
-    }
-
     var visitors: ExperimentVisitors {
         ExperimentVisitors(name: name, groups: groupNames.indices.map { (groupNames[$0], sums($0)) },
-                           uncountedGroups: uncountedGroups)
+                           uncountedGroups: uncountedGroups, cells: cells)
     }
 
-    /// Counts one event of a visitor in `group` (the group of their first event wins).
-    func add(visitor hash: UInt64, group: UInt8, kind: Kind) {
+    /// Counts one event of a visitor in `group` (the group, day and segment of their first event win).
+    /// The change of the visitor's own sums (`VisitorRecord`) is added to their group's and cell's.
+    func add(visitor hash: UInt64, group: UInt8, kind: Kind, day: UInt16 = 0, segment: UInt8 = 0) {
         if used + 1 > capacity / 10 * 6 { grow() }
         // A table that could not grow (disk full) keeps counting the visitors it has, not new ones.
         let room = used + 1 < capacity
@@ -145,53 +175,45 @@ final class ExperimentTally {
         let slotsBase = base + Self.headerBytes
         var index = Int(truncatingIfNeeded: key >> 11) & (capacity - 1)
         var slot = slotsBase + index * Self.slotBytes
+        var before: VisitorSums?
         while true {
             let stored = slot.load(as: UInt64.self)
-            if stored == key { break }
+            if stored == key {
+                before = Self.record(slot).sums
+                break
+            }
             if stored == 0 {
                 guard room else {
                     markIncomplete()
                     return
                 }
+                slot.initializeMemory(as: UInt8.self, repeating: 0, count: Self.slotBytes)
                 slot.storeBytes(of: key, as: UInt64.self)
-                slot.storeBytes(of: UInt32(0), toByteOffset: 8, as: UInt32.self)
-                slot.storeBytes(of: UInt16(0), toByteOffset: 12, as: UInt16.self)
                 slot.storeBytes(of: group, toByteOffset: 14, as: UInt8.self)
-                slot.storeBytes(of: UInt8(0), toByteOffset: 15, as: UInt8.self)
+                slot.storeBytes(of: day, toByteOffset: 16, as: UInt16.self)
+                slot.storeBytes(of: segment, toByteOffset: 18, as: UInt8.self)
                 used += 1
                 base.storeBytes(of: UInt64(used), toByteOffset: 16, as: UInt64.self)
-                bump(Int(group), 0, by: 1)
                 break
             }
             index = (index + 1) & (capacity - 1)
             slot = slotsBase + index * Self.slotBytes
         }
+        var record = Self.record(slot)
+        guard record.count(kind) || before == nil else { return }
+        slot.storeBytes(of: record.views, toByteOffset: 8, as: UInt32.self)
+        slot.storeBytes(of: record.selections, toByteOffset: 12, as: UInt16.self)
+        slot.storeBytes(of: record.flags, toByteOffset: 15, as: UInt8.self)
+        var change = record.sums
+        if let before { change.subtract(before) }
         let own = Int(slot.load(fromByteOffset: 14, as: UInt8.self))
-        let views = slot.load(fromByteOffset: 8, as: UInt32.self)
-        let selections = slot.load(fromByteOffset: 12, as: UInt16.self)
-        switch kind {
-        case .exposure: return
-        case .view:
-            // At the counter's limit (a robot) the visitor stops counting, in the sums alike.
-            guard views < .max else { return }
-            slot.storeBytes(of: views + 1, toByteOffset: 8, as: UInt32.self)
-            bump(own, 7, by: 1)
-            bump(own, 8, by: 2 * Int(views) + 1)
-            bump(own, 9, by: Int(selections))
-        case .long, .short, .stream:
-            guard selections < .max else { return }
-            slot.storeBytes(of: selections + 1, toByteOffset: 12, as: UInt16.self)
-            if selections == 0 { bump(own, 1, by: 1) }
-            bump(own, 5, by: 1)
-            bump(own, 6, by: 2 * Int(selections) + 1)
-            bump(own, 9, by: Int(views))
-            let bit = UInt8(1) << (kind.rawValue - 2)
-            let kinds = slot.load(fromByteOffset: 15, as: UInt8.self)
-            if kinds & bit == 0 {
-                slot.storeBytes(of: kinds | bit, toByteOffset: 15, as: UInt8.self)
-                bump(own, 1 + Int(kind.rawValue - 1), by: 1)
-            }
+        let offset = 64 + own * Self.groupBytes + 72
+        for field in 0..<VisitorSums.fieldCount where change[field: field] != 0 {
+            base.storeBytes(of: base.load(fromByteOffset: offset + field * 8, as: Int.self) &+ change[field: field],
+                            toByteOffset: offset + field * 8, as: Int.self)
         }
+        cell(day: Int32(slot.load(fromByteOffset: 16, as: UInt16.self)),
+             own * VisitorSegment.count + Int(slot.load(fromByteOffset: 18, as: UInt8.self)) % VisitorSegment.count) { $0.add(change) }
     }
 
     /// Doubles the table into a new file, then puts it in place of the old one.

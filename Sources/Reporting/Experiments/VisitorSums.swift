@@ -1,5 +1,5 @@
 /// One experiment group's visitors, exactly, as the sums the statistics need: every figure of
-/// `/reports/experiments` comes from these ten numbers. Each visitor counts from their first event
+/// `/reports/experiments` comes from these eleven numbers. Each visitor counts from their first event
 /// carrying the experiment (their exposure), in the group of that first event.
 public struct VisitorSums: Sendable, Equatable {
     /// Exposed visitors.
@@ -17,19 +17,34 @@ public struct VisitorSums: Sendable, Equatable {
     public var viewSquares = 0
     /// Σ views × selections per visitor: the covariance the ratio metric's delta method needs.
     public var viewSelectionProducts = 0
+    /// Visitors who were shown an error page at least once (`error_shown`): a guardrail.
+    public var erroring = 0
 
     public init() {}
 
     /// The fields in a fixed order, for storing.
-    static let fieldCount = 10
+    public static let fieldCount = 11
 
-    subscript(field index: Int) -> Int {
+    /// The fields' names in that order, as `/reports.json` and the database name them.
+    public static let fieldNames = ["visitors", "converting", "convertingLong", "convertingShort", "convertingStream",
+                                    "selections", "selectionSquares", "views", "viewSquares", "viewSelectionProducts",
+                                    "erroring"]
+
+    public subscript(field index: Int) -> Int {
         get { withUnsafeBytes(of: self) { $0.load(fromByteOffset: index * 8, as: Int.self) } }
         set { withUnsafeMutableBytes(of: &self) { $0.storeBytes(of: newValue, toByteOffset: index * 8, as: Int.self) } }
     }
 
     /// Adds another set of sums (two segments of visitors never overlap).
     public mutating func add(_ other: VisitorSums) {
-        for index in 0..<Self.fieldCount { self[field: index] += other[field: index] }
+        for index in 0..<Self.fieldCount { self[field: index] &+= other[field: index] }
     }
+
+    /// Takes another set of sums away: a visitor's old contribution before their new one is added.
+    public mutating func subtract(_ other: VisitorSums) {
+        for index in 0..<Self.fieldCount { self[field: index] &-= other[field: index] }
+    }
+
+    /// Visitors exposed who made no selection: the other guardrail.
+    public var withoutSelection: Int { visitors - converting }
 }

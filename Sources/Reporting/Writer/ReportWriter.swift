@@ -69,6 +69,7 @@ final class ReportWriter: @unchecked Sendable {
             housekeeping(stopping: stopping)
             if stopping {
                 sink.closeActive()
+                sink.stopTallies()
                 maintenance.shutdown()
                 mirror?.shutdown()
                 return

@@ -42,6 +42,7 @@ final class SegmentSink {
 
     init(
         catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger,
+        talliesInBackground: Bool = true,
         writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
     ) {
         self.writeBytes = writeBytes
@@ -52,7 +53,7 @@ final class SegmentSink {
         self.logger = logger
         buffer = .allocate(capacity: max(1, chunkBytes))
         builder = RollupBuilder(interner: catalog.interner)
-        tallies = ExperimentTallies.open(catalog: catalog, logger: logger)
+        tallies = ExperimentTallies.open(catalog: catalog, logger: logger, background: talliesInBackground)
         let newest = catalog.segments.last
         lastStampMs = newest?.startMs ?? .min
         lastMs = newest.map { max($0.startMs, $0.rollup.lastMs) } ?? .min
@@ -97,7 +98,7 @@ final class SegmentSink {
         lastMs = ms
         if let hash = builder.add(event, ms: ms, bytes: count) {
             visitors.add(hash: hash)
-            tallies?.note(&event, visitor: hash, line: chunkLines - 1)
+            tallies?.note(&event, visitor: hash, ms: ms, line: chunkLines - 1)
         }
     }
 
@@ -177,6 +178,9 @@ final class SegmentSink {
         tallies?.publish()
         builder.reset()
     }
+
+    /// Stops preparing the experiment tallies if that is still under way (shutdown).
+    func stopTallies() { tallies?.stop() }
 
     /// Creates the next segment, named after the chunk's first time (and after the previous name).
     private func openSegment() -> Int32? {

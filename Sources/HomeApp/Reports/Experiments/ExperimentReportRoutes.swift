@@ -18,9 +18,12 @@ struct ExperimentReportRoutes {
     func page(_ request: Request) throws(HTTPError) -> Response {
         let range = try ReportRangeQuery(request.query)
         let test = try Self.test(request.query["test"])
+        let segment = try Self.segment(request.query["segment"])
         return try pool.respond { [self] in
-            let model = ExperimentsScreenModel(range: range, results: Self.results(range.range, services: services), test: test,
-                                               changes: Self.changes(range.range, services: services))
+            var model = ExperimentsScreenModel(range: range, results: Self.results(range.range, segment: segment, services: services),
+                                               test: test, changes: Self.changes(range.range, services: services))
+            model.segment = segment
+            model.counting = Self.counting(services)
             return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,
                                                 configuration: services.operatorPage)
         }
@@ -44,11 +47,43 @@ struct ExperimentReportRoutes {
         return test
     }
 
+    /// `?segment=`: `all` (the default) or one device or cohort (`SegmentFilter.name`).
+    static func segment(_ value: String?) throws(HTTPError) -> SegmentFilter {
+        guard let value, !value.isEmpty else { return .all }
+        guard let segment = SegmentFilter(name: value) else {
+            throw HTTPError(.badRequest, "\"segment\" must be one of: \(SegmentFilter.choices.map(\.name).joined(separator: ", ")).")
+        }
+        return segment
+    }
+
+    /// While the visitor tallies are being prepared at start: how far (0 to 1); nil once ready, and
+    /// with a report database (its figures are always there).
+    static func counting(_ services: AppServices) -> Double? {
+        services.shared == nil ? services.reportLog.store.experimentTallyProgress : nil
+    }
+
+    /// The exact visitor figures: with a report database every instance's (the shippers keep them
+    /// in it), else, or while it cannot answer, this instance's own tallies.
+    static func visitorTallies(_ services: AppServices) -> [String: ExperimentVisitors]? {
+        if let shared = services.shared, let figures = try? shared.experimentVisitors() { return figures }
+        return services.reportLog.store.experimentVisitors()
+    }
+
+    /// The UTC days of first exposure the visitor figures cover for `range`: from the day `from`
+    /// falls in to the day `to` falls in (a time is widened to its whole day); nil for all time.
+    static func exposureDays(_ range: ReportRange) -> Range<Int32>? {
+        guard range.from != nil || range.to != nil else { return nil }
+        let day = 86_400.0
+        let first = range.from.map { Int32(($0.timeIntervalSince1970 / day).rounded(.down)) } ?? Int32.min
+        let end = range.to.map { Int32(($0.timeIntervalSince1970 / day).rounded(.up)) } ?? Int32.max
+        return first..<max(first, end)
+    }
+
     /// The results of every experiment the toggles name or the report lines in `range` carry:
     /// the toggles' experiments first, in file order, then the rest by name. With a report
     /// database, every instance's events; without one (or while it cannot answer), this
     /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
-    static func results(_ range: ReportRange, services: AppServices) -> [ExperimentResult] {
+    static func results(_ range: ReportRange, segment: SegmentFilter = .all, services: AppServices) -> [ExperimentResult] {
         let counts = (try? services.shared?.experiments(range)) ?? services.reportLog.store.experiments(range)
         var results = results(counts, toggles: services.toggles.toggles,
                               displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
@@ -58,17 +93,19 @@ struct ExperimentReportRoutes {
             results[index].afterwards = (toggles.interplayWarnings.isEmpty ? "Once it stops, visitors get "
                 : "It sets the layout, so the rollout waits: once it stops, visitors get ") + toggles.layoutsWithoutExperiments + "."
         }
-        if let tallies = services.reportLog.store.experimentVisitors() {
+        if let tallies = visitorTallies(services) {
+            let days = exposureDays(range)
             var named = Set(results.map(\.name))
             for index in results.indices {
-                results[index].visitors = VisitorResult(tallies[results[index].name],
-                                                        toggles: toggles.experiments.first { $0.name == results[index].name })
+                let experiment = toggles.experiments.first { $0.name == results[index].name }
+                results[index].visitors = VisitorResult(tallies[results[index].name]?.filtered(segment, days: days),
+                                                        toggles: experiment, margins: experiment?.guardrailMargins ?? .standard)
             }
             // Experiments only the tallies know (their events left the range): shown too.
             for name in tallies.keys.sorted() where !named.contains(name) {
                 named.insert(name)
                 var result = ExperimentResult(name: name, counts: [], toggles: nil, displayNames: [:])
-                result.visitors = VisitorResult(tallies[name], toggles: nil)
+                result.visitors = VisitorResult(tallies[name]?.filtered(segment, days: days), toggles: nil)
                 results.append(result)
             }
         }

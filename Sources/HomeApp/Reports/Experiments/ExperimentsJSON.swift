@@ -6,8 +6,13 @@ import Reporting
 /// Rates and bounds are fractions (0.124, not 12.4); `layout` and `pValue` are null when unknown.
 enum ExperimentsJSON {
     /// The member for `range`, from the report store: may block on the disk, so call it on the report pool.
-    static func member(_ range: ReportRange, services: AppServices) -> String {
-        member(ExperimentReportRoutes.results(range, services: services))
+    /// Followed by `"experimentTallies":{"ready","progress","segment"}`: whether the visitor figures
+    /// are there yet (while the tallies are counted at start, `progress` says how far, 0 to 1).
+    static func member(_ range: ReportRange, segment: SegmentFilter = .all, services: AppServices) -> String {
+        let progress = ExperimentReportRoutes.counting(services)
+        return member(ExperimentReportRoutes.results(range, segment: segment, services: services))
+            + ",\"experimentTallies\":{\"ready\":\(progress == nil),\"progress\":\(progress.map(JSONText.number) ?? "null"),"
+            + "\"segment\":\(JSONText.string(segment.name))}"
     }
 
     static func member(_ results: [ExperimentResult]) -> String {
@@ -31,12 +36,8 @@ enum ExperimentsJSON {
     static func visitors(_ result: VisitorResult) -> String {
         let groups = result.groups.map { group in
             let s = group.sums
-            let fields = [("visitors", s.visitors), ("converting", s.converting), ("convertingLong", s.convertingLong),
-                          ("convertingShort", s.convertingShort), ("convertingStream", s.convertingStream),
-                          ("selections", s.selections), ("selectionSquares", s.selectionSquares), ("views", s.views),
-                          ("viewSquares", s.viewSquares), ("viewSelectionProducts", s.viewSelectionProducts)]
             return "{\"group\":\(JSONText.string(group.name)),\"weight\":\(group.weight.map(JSONText.number) ?? "null"),"
-                + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+                + VisitorSums.fieldNames.indices.map { "\"\(VisitorSums.fieldNames[$0])\":\(s[field: $0])" }.joined(separator: ",") + "}"
         }
         let comparisons = result.comparisons.map { comparison in
             let tests = VisitorResult.Test.allCases.map { test in
@@ -46,7 +47,14 @@ enum ExperimentsJSON {
                 + "\"baseline\":\(JSONText.number(comparison.baseline.mean)),\"value\":\(JSONText.number(comparison.value.mean)),"
                 + tests.joined(separator: ",") + "}"
         }
-        return "{\"groups\":[\(groups.joined(separator: ","))],\"srmPValue\":\(result.srmPValue.map(JSONText.number) ?? "null"),"
+        let guardrails = result.guardrails.map { guardrail in
+            "{\"metric\":\(JSONText.string(guardrail.metric.rawValue)),\"group\":\(JSONText.string(guardrail.group)),"
+                + "\"baseline\":\(JSONText.number(guardrail.baseline.mean)),\"value\":\(JSONText.number(guardrail.value.mean)),"
+                + "\"margin\":\(JSONText.number(guardrail.margin)),\"sequential\":\(estimate(guardrail.estimate)),"
+                + "\"state\":\(JSONText.string(guardrail.state.rawValue))}"
+        }
+        return "{\"groups\":[\(groups.joined(separator: ","))],\"guardrails\":[\(guardrails.joined(separator: ","))],"
+            + "\"guardrailWarning\":\(result.guardrailBreached),\"srmPValue\":\(result.srmPValue.map(JSONText.number) ?? "null"),"
             + "\"srmWarning\":\(result.srmWarning),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
             + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import ScreenKit
 
 /// `/reports/experiments`: per experiment and group the selection rate per home view, how each
@@ -14,4 +15,8 @@ struct ExperimentsScreenModel {
     var test: VisitorResult.Test = .sequential
     /// The toggles' and catalogue's changes in the range, marked on each chart.
     var changes: [ConfigChange] = []
+    /// The visitors the visitor figures are read for.
+    var segment: SegmentFilter = .all
+    /// While the visitor tallies are being prepared at start: how far; nil once ready.
+    var counting: Double?
 }

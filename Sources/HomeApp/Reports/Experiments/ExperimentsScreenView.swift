@@ -1,4 +1,5 @@
 import Foundation
+import Reporting
 import ScreenKit
 
 final class ExperimentsScreenView: RootView {
@@ -14,7 +15,15 @@ final class ExperimentsScreenView: RootView {
             and each group against the first with 95% intervals; then selections (long, short and stream) per home \
             view in the chosen range. <a href="/reports">The report log</a></p>
             """)
-        rangeForm(model.range, into: &writer)
+        rangeForm(model, into: &writer)
+        if let progress = model.counting {
+            writer.write("<p class=\"experiment__power\" role=\"status\"")
+            writer.attribute("data-counting", String(format: "%.2f", progress))
+            writer.write(">")
+            writer.text("Counting visitors\u{2026} \(Int(progress * 100))% of the report log read since the server started; "
+                        + "the visitor figures appear when it is done. Reload to see how far it has come.")
+            writer.write("</p>")
+        }
         if model.results.isEmpty {
             writer.write("<p class=\"reports__empty\">No experiment in the toggles, and no events tagged with one in this range.</p>")
         }
@@ -22,7 +31,8 @@ final class ExperimentsScreenView: RootView {
         writer.write("</div>")
     }
 
-    private func rangeForm(_ range: ReportRangeQuery, into writer: inout HTMLWriter) {
+    private func rangeForm(_ model: ExperimentsScreenModel, into writer: inout HTMLWriter) {
+        let range = model.range
         writer.write("<form class=\"reports-filter\" method=\"get\" action=\"/reports/experiments\">")
         for (name, label, value) in [("from", "From (UTC day)", range.from), ("to", "To (UTC day, included)", range.to)] {
             writer.write("<label class=\"field\"><span class=\"field__label\">")
@@ -31,6 +41,21 @@ final class ExperimentsScreenView: RootView {
             writer.attribute("name", name)
             writer.attribute("value", value.map { String($0.prefix(10)) } ?? "")
             writer.write("></label>")
+        }
+        writer.write("<label class=\"field\"><span class=\"field__label\">Visitors</span><select name=\"segment\">")
+        for choice in SegmentFilter.choices {
+            writer.write("<option")
+            writer.attribute("value", choice.name)
+            if choice == model.segment { writer.write(" selected") }
+            writer.write(">")
+            writer.text(VisitorSection.label(choice))
+            writer.write("</option>")
+        }
+        writer.write("</select></label>")
+        if model.test != .sequential {
+            writer.write("<input type=\"hidden\" name=\"test\"")
+            writer.attribute("value", model.test.rawValue)
+            writer.write(">")
         }
         writer.write("""
             <div class="reports-filter__actions"><button class="button button--primary" type="submit">Show</button>\
@@ -60,7 +85,7 @@ final class ExperimentsScreenView: RootView {
             writer.write("</p>")
         }
         if let visitors = result.visitors {
-            VisitorSection.render(visitors, experiment: result.name, heading: heading, test: model.test, range: model.range, into: &writer)
+            VisitorSection.render(visitors, experiment: result.name, heading: heading, model: model, into: &writer)
             writer.write("<h3>Home views in the range</h3>")
         }
         let sentences = result.groups.compactMap { result.sentence(for: $0) }

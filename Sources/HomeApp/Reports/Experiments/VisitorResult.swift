@@ -61,7 +61,66 @@ struct VisitorResult {
         let relative: [Test: EffectEstimate]
     }
 
+    /// A group's guardrail metric against the first group's, by the sequential test (valid at
+    /// any look, like the primary metrics), and whether it rose beyond the toggles' margin.
+    struct Guardrail {
+        enum Metric: String, CaseIterable {
+            /// The share of visitors shown an error page.
+            case errors
+            /// The share of exposed visitors who made no selection.
+            case noSelection
+
+            var label: String {
+                switch self {
+                case .errors: "Visitors shown an error page"
+                case .noSelection: "Visitors who left without a selection"
+                }
+            }
+
+            func statistic(_ s: VisitorSums) -> MetricStatistic {
+                switch self {
+                case .errors: .proportion(visitors: s.visitors, converting: s.erroring)
+                case .noSelection: .proportion(visitors: s.visitors, converting: s.withoutSelection)
+                }
+            }
+
+            func margin(_ margins: Toggles.Guardrail) -> Double {
+                switch self {
+                case .errors: margins.errors
+                case .noSelection: margins.noSelection
+                }
+            }
+        }
+
+        enum State: String {
+            /// The whole interval is above the margin: the group is worse by more than allowed.
+            case breached
+            /// The interval reaches above the margin: not yet shown to stay within it.
+            case unclear
+            /// The whole interval is at or below the margin.
+            case within
+        }
+
+        let metric: Metric
+        let group: String
+        let baseline: MetricStatistic
+        let value: MetricStatistic
+        let margin: Double
+        let estimate: EffectEstimate
+
+        /// Without a test (a group that does not vary, such as no errors at all in the first group)
+        /// the observed difference is held against the margin.
+        var state: State {
+            guard estimate.problem == nil else { return value.mean - baseline.mean > margin ? .breached : .within }
+            if estimate.interval.lowerBound > margin { return .breached }
+            return estimate.interval.upperBound > margin ? .unclear : .within
+        }
+    }
+
     let groups: [Group]
+    /// Per other group and guardrail metric; empty until every group has enough visitors.
+    let guardrails: [Guardrail]
+    var guardrailBreached: Bool { guardrails.contains { $0.state == .breached } }
     /// The chi-square p-value of the split against the weights; nil without weights for every group.
     let srmPValue: Double?
     let comparisons: [Comparison]
@@ -74,7 +133,7 @@ struct VisitorResult {
 
     /// The result from the tallies (groups in the toggles' order, then as met); groups the toggles
     /// name but nobody reached yet count as 0.
-    init(_ tally: ExperimentVisitors?, toggles: Toggles.Experiment?) {
+    init(_ tally: ExperimentVisitors?, toggles: Toggles.Experiment?, margins: Toggles.Guardrail = .standard) {
         incomplete = tally?.uncountedGroups ?? false
         var order = toggles?.groups.map(\.name) ?? []
         order += (tally?.groups.map(\.group) ?? []).filter { !order.contains($0) }
@@ -102,5 +161,18 @@ struct VisitorResult {
             }
         }
         self.comparisons = comparisons
+        var guardrails: [Guardrail] = []
+        if let first = groups.first, groups.count > 1, groups.allSatisfy({ $0.sums.visitors >= Self.minimumVisitors }) {
+            for metric in Guardrail.Metric.allCases {
+                let baseline = metric.statistic(first.sums)
+                for group in groups.dropFirst() {
+                    let value = metric.statistic(group.sums)
+                    guardrails.append(Guardrail(metric: metric, group: group.name, baseline: baseline, value: value,
+                                                margin: metric.margin(margins),
+                                                estimate: .sequential(baseline: baseline, variation: value, difference: .absolute)))
+                }
+            }
+        }
+        self.guardrails = guardrails
     }
 }

@@ -5,9 +5,20 @@ import ScreenKit
 /// The part of an experiment's section about visitors: the sample-ratio warning, the groups'
 /// exact counts, and each metric against the first group by the chosen test.
 enum VisitorSection {
-    static func render(_ result: VisitorResult, experiment: String, heading: String, test: VisitorResult.Test,
-                       range: ReportRangeQuery, into writer: inout HTMLWriter) {
-        writer.write("<h3>Visitors, from their first exposure (whole report log)</h3>")
+    static func render(_ result: VisitorResult, experiment: String, heading: String, model: ExperimentsScreenModel,
+                       into writer: inout HTMLWriter) {
+        let test = model.test, range = model.range
+        writer.write("<h3>")
+        writer.text("Visitors, from their first exposure (\(scope(model)))")
+        writer.write("</h3>")
+        if result.guardrailBreached {
+            writer.write("<p class=\"experiment__warning\" role=\"alert\" data-guardrail-breached>")
+            let breached = result.guardrails.filter { $0.state == .breached }
+            writer.text("Guardrail breached: " + breached.map { "\($0.metric.label.lowercased()) rose in group \($0.group) "
+                + "by more than the \(ExperimentResult.points($0.margin).replacingOccurrences(of: "+", with: "")) points allowed" }
+                .joined(separator: "; ") + ". Whatever the selections say, this group harms visitors; stop it or find why.")
+            writer.write("</p>")
+        }
         if result.srmWarning, let p = result.srmPValue {
             writer.write("<p class=\"experiment__warning\" role=\"alert\" data-srm>")
             writer.text("Sample ratio mismatch: the visitors per group (\(result.groups.map { ExperimentResult.count($0.sums.visitors) }.joined(separator: " / "))) "
@@ -29,8 +40,69 @@ enum VisitorSection {
         }
         groupTable(result, heading: heading, into: &writer)
         guard result.enoughData else { return }
-        testChoice(test, range: range, into: &writer)
+        testChoice(test, range: range, segment: model.segment, into: &writer)
         comparisonTable(result, heading: heading, test: test, into: &writer)
+        guardrailTable(result, heading: heading, into: &writer)
+    }
+
+    /// "all visitors, first exposed on any day" or "phone, first exposed 2026-11-20 to 2026-11-24".
+    static func scope(_ model: ExperimentsScreenModel) -> String {
+        let who = model.segment == .all ? "all visitors" : label(model.segment).lowercased()
+        guard let days = ExperimentReportRoutes.exposureDays(model.range.range) else { return who + ", whole report log" }
+        func day(_ day: Int32) -> String { String(ReportTimestamp.string(from: Date(timeIntervalSince1970: Double(day) * 86_400)).prefix(10)) }
+        let from = days.lowerBound == .min ? "the start" : day(days.lowerBound)
+        let to = days.upperBound == .max ? "today" : day(days.upperBound - 1)
+        return "\(who), first exposed \(from) to \(to) UTC, with all their events since"
+    }
+
+    static func label(_ segment: SegmentFilter) -> String {
+        switch segment {
+        case .all: "All visitors"
+        case .device(.unknown): "Device unknown"
+        case .device(let device): device.name.capitalized
+        case .cohort(.unknown): "Cohort unknown"
+        case .cohort(let cohort): cohort == .new ? "New visitors" : "Returning visitors"
+        }
+    }
+
+    /// Per other group, each guardrail metric against the first group with its sequential interval,
+    /// the margin the toggles allow, and what that says.
+    private static func guardrailTable(_ result: VisitorResult, heading: String, into writer: inout HTMLWriter) {
+        guard !result.guardrails.isEmpty else { return }
+        writer.write("<div class=\"table-scroll\" tabindex=\"0\" role=\"region\"")
+        writer.attribute("aria-labelledby", heading)
+        writer.write("""
+            ><table class="events experiment__guardrails"><caption>Guardrails: may not rise by more than the margin \
+            (sequential test, 95% intervals)</caption><thead><tr><th scope="col">Guardrail</th><th scope="col">Group</th>\
+            <th scope="col">First group</th><th scope="col">This group</th><th scope="col">Difference</th>\
+            <th scope="col">Margin</th><th scope="col">Verdict</th></tr></thead><tbody>
+            """)
+        for guardrail in result.guardrails {
+            writer.write("<tr")
+            writer.attribute("data-guardrail", guardrail.metric.rawValue)
+            writer.attribute("data-group", guardrail.group)
+            writer.attribute("data-state", guardrail.state.rawValue)
+            writer.write("><th scope=\"row\">")
+            writer.text(guardrail.metric.label)
+            writer.write("</th><td data-label=\"Group\">")
+            writer.text(guardrail.group)
+            writer.write("</td><td data-label=\"First group\">")
+            writer.text(ExperimentResult.percent(guardrail.baseline.mean))
+            writer.write("</td><td data-label=\"This group\">")
+            writer.text(ExperimentResult.percent(guardrail.value.mean))
+            writer.write("</td><td data-label=\"Difference\">")
+            writer.text(describe(guardrail.estimate, share: true))
+            writer.write("</td><td data-label=\"Margin\">")
+            writer.text(String(format: "+%.1f pts", guardrail.margin * 100))
+            writer.write("</td><td data-label=\"Verdict\">")
+            switch guardrail.state {
+            case .breached: writer.write("<strong>breached</strong>")
+            case .unclear: writer.write("not yet shown within")
+            case .within: writer.write("within")
+            }
+            writer.write("</td></tr>")
+        }
+        writer.write("</tbody></table></div>")
     }
 
     private static func weight(_ weight: Double?) -> String {
@@ -76,7 +148,8 @@ enum VisitorSection {
         writer.write("</tbody></table></div>")
     }
 
-    private static func testChoice(_ test: VisitorResult.Test, range: ReportRangeQuery, into writer: inout HTMLWriter) {
+    private static func testChoice(_ test: VisitorResult.Test, range: ReportRangeQuery, segment: SegmentFilter,
+                                   into writer: inout HTMLWriter) {
         writer.write("<p class=\"experiment__tests\">")
         for (index, (choice, label)) in [(VisitorResult.Test.sequential, "Sequential (valid at any look)"),
                                          (.fixed, "Fixed horizon (one look, at a planned size)")].enumerated() {
@@ -89,6 +162,7 @@ enum VisitorSection {
                 var query = ["test=\(choice.rawValue)"]
                 if let from = range.from { query.append("from=\(from.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
                 if let to = range.to { query.append("to=\(to.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
+                if segment != .all { query.append("segment=\(segment.name)") }
                 writer.write("<a")
                 writer.attribute("href", "/reports/experiments?" + query.joined(separator: "&"))
                 writer.write(">")

@@ -1,0 +1,82 @@
+/// What an experiment's sums need of one visitor, and the one place that says how an event changes
+/// it and what it adds to the sums: the writer's tallies and the report database's rows both count
+/// through this type, so the two can only agree.
+public struct VisitorRecord: Sendable, Equatable {
+    /// What an event is to an experiment's visitor figures.
+    public enum Kind: UInt8, Sendable {
+        /// Carries the experiment but counts nothing else: it exposes the visitor.
+        case exposure = 0, view, long, short, stream
+        /// An error page was shown (`error_shown`).
+        case error
+
+        public init(_ name: ReportEvent.Name) {
+            self = switch name {
+            case .launch: .view
+            case .longSelected: .long
+            case .shortSelected: .short
+            case .streamSelected: .stream
+            case .errorShown: .error
+            default: .exposure
+            }
+        }
+    }
+
+    /// Bits of `flags`.
+    public static let long: UInt8 = 1, short: UInt8 = 2, stream: UInt8 = 4, error: UInt8 = 8
+
+    /// Home views; a robot at the counter's limit stops counting.
+    public var views: UInt32 = 0
+    public var selections: UInt16 = 0
+    /// The kinds of selection made and whether an error page was shown (the bits above).
+    public var flags: UInt8 = 0
+
+    public init(views: UInt32 = 0, selections: UInt16 = 0, flags: UInt8 = 0) {
+        self.views = views
+        self.selections = selections
+        self.flags = flags
+    }
+
+    /// Counts one event; false when it changed nothing.
+    @discardableResult
+    public mutating func count(_ kind: Kind) -> Bool {
+        switch kind {
+        case .exposure: return false
+        case .view:
+            guard views < .max else { return false }
+            views += 1
+        case .long, .short, .stream:
+            guard selections < .max else { return false }
+            selections += 1
+            flags |= 1 << (kind.rawValue - 2)
+        case .error:
+            guard flags & Self.error == 0 else { return false }
+            flags |= Self.error
+        }
+        return true
+    }
+
+    /// Adds another part of the same visitor's events (counted elsewhere: another instance, a later batch).
+    public mutating func merge(_ other: VisitorRecord) {
+        views = UInt32(min(UInt64(views) + UInt64(other.views), UInt64(UInt32.max)))
+        selections = UInt16(min(Int(selections) + Int(other.selections), Int(UInt16.max)))
+        flags |= other.flags
+    }
+
+    /// What this visitor adds to their group's sums.
+    public var sums: VisitorSums {
+        var sums = VisitorSums()
+        let v = Int(views), s = Int(selections)
+        sums.visitors = 1
+        sums.converting = s > 0 ? 1 : 0
+        sums.convertingLong = flags & Self.long != 0 ? 1 : 0
+        sums.convertingShort = flags & Self.short != 0 ? 1 : 0
+        sums.convertingStream = flags & Self.stream != 0 ? 1 : 0
+        sums.selections = s
+        sums.selectionSquares = s * s
+        sums.views = v
+        sums.viewSquares = v * v
+        sums.viewSelectionProducts = v * s
+        sums.erroring = flags & Self.error != 0 ? 1 : 0
+        return sums
+    }
+}
