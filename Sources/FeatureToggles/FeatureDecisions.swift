@@ -24,13 +24,21 @@ public struct FeatureDecisions: Sendable, Equatable {
     /// Whether `visitor` is in the grid rollout.
     public func isInGridRollout(_ visitor: String) -> Bool { rolloutLayout(for: visitor) == "grid" }
 
-    /// The groups `visitor` is in, one per active experiment, in file order.
-    public func assignments(for visitor: String) -> [Assignment] {
-        toggles.activeExperiments.map { Assignment(experiment: $0.name, group: $0.group(for: visitor)) }
+    /// The groups `visitor` is in, one per active experiment that takes them in, in file order.
+    public func assignments(for visitor: String, traits: VisitorTraits = VisitorTraits()) -> [Assignment] {
+        plan(for: visitor, traits: traits).assignments
     }
 
     /// Everything the toggles decide for `visitor`, each experiment's group hashed once.
-    public func plan(for visitor: String) -> VisitorPlan { VisitorPlan(decisions: self, visitor: visitor) }
+    public func plan(for visitor: String, traits: VisitorTraits = VisitorTraits(),
+                     override: VisitorPlan.Override? = nil) -> VisitorPlan {
+        VisitorPlan(decisions: self, visitor: visitor, traits: traits, override: override)
+    }
+
+    /// Whether some active experiment targets the first language or the visitor's own layout
+    /// choice: only then does a request read those (the device and cohort are needed anyway).
+    public var targetsLanguage: Bool { toggles.experiments.contains { $0.active && !$0.targeting.languages.isEmpty } }
+    public var targetsChosenLayout: Bool { toggles.experiments.contains { $0.active && $0.targeting.chosenLayout != nil } }
 
     /// The layout for `visitor` when they have not chosen one (see `VisitorPlan.layout`). The
     /// toggles were checked against the app's layouts on load.

@@ -25,6 +25,8 @@ struct AdminRoutes {
         router.get(ExperimentActions.path) { request in try pool.respond { try experiments.confirmation(request) } }
         let catalogue = AdminContent(routes: self)
         router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
+        let qaLinks = AdminQALinks(routes: self)
+        router.get(AdminQALinks.path) { request in try pool.respond { qaLinks.page(request) } }
         router.group(services.csrf.middleware) { posts in
             posts.post("/admin/toggles") { request in try pool.respond { [self] in try post(request) } }
             for kind in [AdminHistory.Kind.toggles, .content] {
@@ -33,6 +35,7 @@ struct AdminRoutes {
             }
             posts.post(AdminContent.path) { request in try pool.respond { try catalogue.post(request) } }
             posts.post(ExperimentActions.path) { request in try pool.respond { try experiments.apply(request) } }
+            posts.post(AdminQALinks.path) { request in try pool.respond { try qaLinks.post(request) } }
         }
     }
 

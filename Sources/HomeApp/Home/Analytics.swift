@@ -3,8 +3,10 @@ import MicroHTTP
 import Reporting
 
 /// Writes report events for a visit: the visitor, the request id and the visitor's group in every
-/// active experiment (`experiment.<name>`) go on every line; a line whose layout is not the one an
-/// experiment assigned (the visitor chose their own) also names the assigned one (`assigned`).
+/// active experiment that takes them in (`experiment.<name>`, then with the segments `device` and
+/// `cohort`) go on every line; a line whose layout is not the one an experiment assigned (the
+/// visitor chose their own) also names the assigned one (`assigned`). Every line of a visitor
+/// with a QA override carries `qa=1`, which experiment results leave out.
 /// Each event takes from the client's budget (`ReportRateLimit`): past it the page is served and
 /// the event left out.
 struct Analytics {
@@ -12,7 +14,8 @@ struct Analytics {
     /// Only the two ids, not the whole visit: the container and every injected closure copy this.
     let visitor: String
     let request: String
-    /// `experiment.<name>` → group, for every active experiment.
+    /// `experiment.<name>` → group for every experiment the visitor is in, with `device` and
+    /// `cohort` when there is one, and `qa`: what every line carries.
     let groups: [String: String]
     /// The layout an experiment assigned this visitor, if one did.
     let assignedLayout: String?
@@ -30,10 +33,20 @@ struct Analytics {
         request = visit.request.id
         var groups: [String: String] = [:]
         for assignment in visit.plan.assignments { groups[assignment.propertyKey] = assignment.group.name }
+        if !groups.isEmpty {
+            groups[Self.deviceKey] = visit.traits.device.rawValue
+            groups[Self.cohortKey] = visit.traits.cohort.rawValue
+        }
+        if visit.qa != nil { groups[Self.qaKey] = "1" }
         self.groups = groups
         assignedLayout = visit.plan.assignedLayout
         self.trace = trace
     }
+
+    /// The segment properties results are split by, and the QA mark they leave out.
+    static let deviceKey = "device"
+    static let cohortKey = "cohort"
+    static let qaKey = "qa"
 
     func record(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil,
                 properties: [String: String] = [:]) {

@@ -14,13 +14,25 @@ struct Visit {
     let assets: AssetLinks
     /// What the toggles decide for this visitor, read once for the whole request.
     let plan: VisitorPlan
+    /// What the server knows of the visitor for targeting and the report's segments, read once.
+    let traits: VisitorTraits
+    /// The QA override the visitor's `qa` cookie carries, when it is valid now.
+    let qa: QAOverride?
 
     init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks, decisions: FeatureDecisions) {
         self.request = request
         visitor = Visitor(request: request)
         self.csrf = csrf
         self.assets = assets
-        plan = decisions.plan(for: visitor.id)
+        // The language and the layout cookie are read only while an experiment targets them.
+        let headers = request.headers
+        traits = VisitorTraits(
+            device: DeviceClass.classify(userAgent: headers["User-Agent"], mobileHint: headers["Sec-CH-UA-Mobile"]),
+            cohort: visitor.isNew ? .new : .returning,
+            language: decisions.targetsLanguage ? VisitorTraits.firstLanguage(headers["Accept-Language"]) : nil,
+            chosenLayout: decisions.targetsChosenLayout ? request.cookies[Self.layoutCookie] : nil)
+        qa = QAOverride.current(cookie: request.cookies[QAOverride.cookieName], csrf: csrf)
+        plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
@@ -30,7 +42,9 @@ struct Visit {
     var csrfToken: String { csrfTokenFilling.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
     var renderContext: RenderContext {
-        assets.apply(to: RenderContext(csrfToken: csrfToken, path: String(request.path)))
+        var context = assets.apply(to: RenderContext(csrfToken: csrfToken, path: String(request.path)))
+        if let qa { context[QABanner.self] = qa }
+        return context
     }
 
     /// The layout the visitor chose before (settings, the layout card or a switch).

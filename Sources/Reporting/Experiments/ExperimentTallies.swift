@@ -144,6 +144,7 @@ final class ExperimentTallies {
         default: .exposure
         }
         var legacyName: String?, legacyGroup: String?
+        let first = notes.count
         for (key, group) in event.properties {
             var found = keys.firstIndex(of: key)
             if found == nil {
@@ -153,6 +154,10 @@ final class ExperimentTallies {
                     legacyName = group
                 } else if key == "group" {
                     legacyGroup = group
+                } else if key == ReportEvent.qaMark {
+                    // A QA visitor's forced group is no result: drop what this event noted.
+                    notes.removeSubrange(first...)
+                    return
                 }
             }
             if let found { add(tally: found, group: group, kind: kind, line: line, visitor: visitor) }
