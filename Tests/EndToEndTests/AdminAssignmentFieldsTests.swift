@@ -88,4 +88,17 @@ import TestSupport
         #expect(again.status == 200)
         #expect(!again.text.contains("admin-diff__added"), "\(again.text)")
     }
+
+    /// A rollout beside a layout experiment is accepted but said aloud on the review, and with
+    /// targeting the note says who gets the rollout now.
+    @Test func theReviewSaysWhomARolloutReachesBesideATargetedLayoutExperiment() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let review = try Self.review(["rollout.grid": "0.2", "experiments[0].targeting.device.phone": "true"], with: browser)
+        #expect(review.status == 200, "\(review.text)")
+        let note = try HTMLDocument.parse(review.text).first { $0["data-interplay"] != nil }?.text
+        #expect(note == "Note: experiment \"first\" sets the layout of every visitor it takes in, so the rollout does not apply to them "
+                + "while it is active; visitors its targeting or namespace range leave out get the rollout now; once it stops, "
+                + "visitors get list 80%, grid 20%.", "\(review.text)")
+    }
 }

@@ -80,6 +80,7 @@ struct AdminRoutes {
                 writer.write(".</p>")
             }
             AdminInstances(versions).render(into: &writer)
+            interplay(services.toggles.toggles, into: &writer)
             TogglesFormView(form: form, layouts: layouts).render(into: &writer, context: context)
         }
     }
@@ -118,6 +119,7 @@ struct AdminRoutes {
             writer.write("</h2>")
             LineDiffView.render(LineDiff(from: current.text, to: proposed.jsonText), label: "Difference from the version in force",
                                 into: &writer)
+            interplay(proposed, into: &writer)
             if !form.previewVisitor.isEmpty {
                 AdminPreview(visitor: form.previewVisitor, before: services.toggles.toggles, after: proposed)
                     .render(into: &writer)
@@ -162,6 +164,16 @@ struct AdminRoutes {
             writer.write(current.version)
             writer.write(".</p>")
             TogglesFormView(form: redrawn, layouts: layouts).render(into: &writer, context: context)
+        }
+    }
+
+    /// What the loader logs of these toggles and accepts all the same (a rollout that waits for a
+    /// layout experiment's visitors), said where the change is made too.
+    func interplay(_ toggles: Toggles, into writer: inout HTMLWriter) {
+        for warning in toggles.interplayWarnings {
+            writer.write("<p class=\"admin__notice\" data-interplay>Note: ")
+            writer.text(warning)
+            writer.write(".</p>")
         }
     }
 

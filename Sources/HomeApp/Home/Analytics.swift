@@ -76,7 +76,8 @@ struct Analytics {
     /// The event's own properties with the visit's experiment groups and assigned layout.
     private func lineProperties(layout: String?, _ properties: [String: String]) -> [String: String] {
         var properties = properties
-        if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
+        // Most events (a home's launch) have none of their own: they share the visit's storage.
+        if properties.isEmpty { properties = groups } else if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
         if let assignedLayout, let layout, layout != assignedLayout { properties["assigned"] = assignedLayout }
         return properties
     }
