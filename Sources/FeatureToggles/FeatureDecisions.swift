@@ -35,10 +35,22 @@ public struct FeatureDecisions: Sendable, Equatable {
         VisitorPlan(decisions: self, visitor: visitor, traits: traits, override: override)
     }
 
-    /// Whether some active experiment targets the first language or the visitor's own layout
-    /// choice: only then does a request read those (the device and cohort are needed anyway).
-    public var targetsLanguage: Bool { toggles.experiments.contains { $0.active && !$0.targeting.languages.isEmpty } }
-    public var targetsChosenLayout: Bool { toggles.experiments.contains { $0.active && $0.targeting.chosenLayout != nil } }
+    /// What the active experiments' targeting reads: a request works out only those (and the
+    /// device afterwards when the visitor is in some experiment, for the segments).
+    public var targeted: Targeted {
+        var targeted = Targeted()
+        for experiment in toggles.experiments where experiment.active && !experiment.targeting.isEmpty {
+            targeted.device = targeted.device || !experiment.targeting.devices.isEmpty
+            targeted.language = targeted.language || !experiment.targeting.languages.isEmpty
+            targeted.chosenLayout = targeted.chosenLayout || experiment.targeting.chosenLayout != nil
+        }
+        return targeted
+    }
+
+    /// Which of the visitor's traits some active experiment's targeting reads.
+    public struct Targeted: Sendable, Equatable {
+        public var device = false, language = false, chosenLayout = false
+    }
 
     /// The layout for `visitor` when they have not chosen one (see `VisitorPlan.layout`). The
     /// toggles were checked against the app's layouts on load.

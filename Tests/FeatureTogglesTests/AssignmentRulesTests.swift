@@ -103,8 +103,8 @@ import Testing
         #expect(experiments(VisitorTraits(device: .phone)) == ["phones", "no-choice"])
         #expect(experiments(VisitorTraits(device: .desktop, cohort: .returning, language: "de", chosenLayout: "grid")) == ["german-returning"])
         #expect(experiments(VisitorTraits(device: .tablet, cohort: .new, language: "de")) == ["no-choice"])
-        #expect(decisions.targetsLanguage && decisions.targetsChosenLayout)
-        #expect(!FeatureDecisions(toggles: Toggles()).targetsLanguage)
+        #expect(decisions.targeted == FeatureDecisions.Targeted(device: true, language: true, chosenLayout: true))
+        #expect(FeatureDecisions(toggles: Toggles()).targeted == FeatureDecisions.Targeted())
     }
 
     @Test func anAllowlistedVisitorGetsTheirGroupWhateverTheHashOrTargeting() throws {

@@ -1,5 +1,6 @@
 import FeatureToggles
 import Foundation
+import MicroHTTP
 import Testing
 import TestSupport
 
@@ -163,6 +164,19 @@ import TestSupport
         #expect(bad.text.contains("Choose a group of a running experiment"))
         let long = try admin.post("/admin/qa", withToken: [("force", "layout:grid"), ("lifetime", "9999999")])
         #expect(long.status == 400)
+    }
+
+    /// The cookie is found wherever it sits in the header, and a header without it is passed over.
+    @Test func theCookieIsReadWhereverItSits() {
+        let csrf = CSRFProtection(secret: Self.secret)
+        let override = QAOverride(forced: .layout("grid"), expiry: Int(Date().timeIntervalSince1970) + 60)
+        let token = override.token(signedWith: csrf)
+        for header in ["qa=\(token)", "visitor=abc; qa=\(token)", "q=1; aqa=2; qa=\(token); z=q", "qq=1;qa=\(token)"] {
+            #expect(QAOverride.current(in: Cookies(header: header), csrf: csrf) == override, "\(header)")
+        }
+        for header in ["", "visitor=abc", "aqa=\(token)", "q", "qa", "visitor=q; layout=qa"] {
+            #expect(QAOverride.current(in: Cookies(header: header), csrf: csrf) == nil, "\(header)")
+        }
     }
 
     static func experiment(_ server: ServerProcess, _ name: String) -> [String: Any]? {

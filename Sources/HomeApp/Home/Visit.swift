@@ -24,15 +24,23 @@ struct Visit {
         visitor = Visitor(request: request)
         self.csrf = csrf
         self.assets = assets
-        // The language and the layout cookie are read only while an experiment targets them.
-        let headers = request.headers
-        traits = VisitorTraits(
-            device: DeviceClass.classify(userAgent: headers["User-Agent"], mobileHint: headers["Sec-CH-UA-Mobile"]),
+        // Each trait is read only while an experiment targets it; the device also once the
+        // visitor is in some experiment (its events carry it). Most requests read none.
+        let targeted = decisions.targeted
+        var traits = VisitorTraits(
+            device: targeted.device ? Self.device(of: request) : .desktop,
             cohort: visitor.isNew ? .new : .returning,
-            language: decisions.targetsLanguage ? VisitorTraits.firstLanguage(headers["Accept-Language"]) : nil,
-            chosenLayout: decisions.targetsChosenLayout ? request.cookies[Self.layoutCookie] : nil)
-        qa = QAOverride.current(cookie: request.cookies[QAOverride.cookieName], csrf: csrf)
+            language: targeted.language ? VisitorTraits.firstLanguage(request.headers["Accept-Language"]) : nil,
+            chosenLayout: targeted.chosenLayout ? request.cookies[Self.layoutCookie] : nil)
+        qa = QAOverride.current(in: request.cookies, csrf: csrf)
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
+        if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
+        self.traits = traits
+    }
+
+    private static func device(of request: Request) -> DeviceClass {
+        let (agent, hint) = request.headers.first("User-Agent", "Sec-CH-UA-Mobile")
+        return DeviceClass.classify(userAgent: agent, mobileHint: hint)
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.

@@ -1,5 +1,7 @@
 import FeatureToggles
 import Foundation
+import Glibc
+import MicroHTTP
 
 /// A QA override: what a QA link made in `/admin/qa` forces (an experiment's group or a layout)
 /// and until when. It travels signed, in the link and then in the `qa` cookie of whoever opened
@@ -68,10 +70,21 @@ struct QAOverride: Sendable, Equatable {
         return .success(QAOverride(forced: forced, expiry: expiry))
     }
 
-    /// The override of a request's `qa` cookie, when it is valid now. Read only when the cookie
-    /// is there: a visitor without one pays for the look-up alone.
-    static func current(cookie: String?, csrf: CSRFProtection) -> QAOverride? {
-        guard let cookie else { return nil }
+    /// The override of a request's `qa` cookie, when it is valid now. Every request asks, so a
+    /// header without the bytes `qa=` is passed over with `memchr`, not parsed.
+    static func current(in cookies: Cookies, csrf: CSRFProtection) -> QAOverride? {
+        var header = cookies.header
+        let mentioned = header.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            var offset = 0
+            while offset + 3 <= bytes.count, let found = memchr(base + offset, Int32(UInt8(ascii: "q")), bytes.count - offset) {
+                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+                if at + 3 <= bytes.count, bytes[at + 1] == UInt8(ascii: "a"), bytes[at + 2] == UInt8(ascii: "=") { return true }
+                offset = at + 1
+            }
+            return false
+        }
+        guard mentioned, let cookie = cookies[cookieName] else { return nil }
         return try? read(cookie, csrf: csrf, now: Int(Date().timeIntervalSince1970)).get()
     }
 
