@@ -34,8 +34,8 @@ struct Analytics {
         var groups: [String: String] = [:]
         for assignment in visit.plan.assignments { groups[assignment.propertyKey] = assignment.group.name }
         if !groups.isEmpty {
-            groups[Self.deviceKey] = visit.traits.device.rawValue
-            groups[Self.cohortKey] = visit.traits.cohort.rawValue
+            groups[Self.deviceKey] = visit.device.rawValue
+            groups[Self.cohortKey] = visit.cohort.rawValue
         }
         if visit.qa != nil { groups[Self.qaKey] = "1" }
         self.groups = groups

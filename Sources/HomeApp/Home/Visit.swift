@@ -14,8 +14,10 @@ struct Visit {
     let assets: AssetLinks
     /// What the toggles decide for this visitor, read once for the whole request.
     let plan: VisitorPlan
-    /// What the server knows of the visitor for targeting and the report's segments, read once.
-    let traits: VisitorTraits
+    /// The visitor's device class and cohort, the report's segments (read once; only these two
+    /// are kept, so copying the visit stays cheap).
+    let device: DeviceClass
+    let cohort: VisitorTraits.Cohort
     /// The QA override the visitor's `qa` cookie carries, when it is valid now.
     let qa: QAOverride?
 
@@ -35,7 +37,8 @@ struct Visit {
         qa = QAOverride.current(in: request.cookies, csrf: csrf)
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
         if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
-        self.traits = traits
+        device = traits.device
+        cohort = traits.cohort
     }
 
     private static func device(of request: Request) -> DeviceClass {

@@ -8,7 +8,8 @@ import MicroHTTP
 /// it: the payload in URL-safe base64, a dot, and the HMAC of the payload under the server's
 /// secret (the CSRF key, with its own prefix), so any instance with the same `--secret` honours it
 /// and nobody can make or stretch one without the secret.
-struct QAOverride: Sendable, Equatable {
+/// A class: every visit holds one or none, and a reference keeps copying a visit cheap.
+final class QAOverride: Sendable, Equatable {
     static let cookieName = "qa"
     static let openPath = "/qa"
     static let endPath = "/qa/end"
@@ -22,6 +23,13 @@ struct QAOverride: Sendable, Equatable {
     let forced: VisitorPlan.Override
     /// Seconds since 1970 (UTC) when it stops.
     let expiry: Int
+
+    init(forced: VisitorPlan.Override, expiry: Int) {
+        self.forced = forced
+        self.expiry = expiry
+    }
+
+    static func == (one: QAOverride, other: QAOverride) -> Bool { one.forced == other.forced && one.expiry == other.expiry }
 
     /// Why a token is not honoured.
     enum Refusal: Error, Equatable {
