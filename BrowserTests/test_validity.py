@@ -38,6 +38,7 @@ def pages(catalog):
         "admin-content": ("server", "/admin/content", 200),
         "admin-content-history": ("server", "/admin/content/history", 200),
         "admin-experiment-stop": ("server", "/admin/experiment?experiment=home-hero&action=stop", 200),
+        "admin-qa": ("server", "/admin/qa", 200),
         "reports": ("server", "/reports", 200),  # last: the visits above put events in it
         "reports-changes": ("changes_server", f"/reports?from={CHANGES_DAY}&to={CHANGES_DAY}", 200),
         "experiments-changes": ("changes_server", f"/reports/experiments?from={CHANGES_DAY}&to={CHANGES_DAY}", 200),
@@ -47,7 +48,7 @@ def pages(catalog):
 PAGE_NAMES = ["home-list", "home-grid", "search-results", "search-no-match", "long", "short", "stream",
               "watch", "settings", "onboarding", "onboarding-over-home", "onboarding-layout", "text-input",
               "text-input-error", "bad-layout-400", "not-found-404", "admin", "admin-history", "admin-content",
-              "admin-content-history", "admin-experiment-stop", "reports", "reports-changes", "experiments-changes"]
+              "admin-content-history", "admin-experiment-stop", "admin-qa", "reports", "reports-changes", "experiments-changes"]
 
 CHANGES_DAY = "2026-11-20"
 

@@ -9,6 +9,10 @@ extension Toggles {
         public var active: Bool
         /// The groups, at least two, with different names.
         public var groups: [Group]
+        /// Which visitors it takes in (everyone when empty).
+        public var targeting = Targeting()
+        /// The namespace range it takes its visitors from, if it shares a layer with others.
+        public var namespace: Namespace?
         /// The margins of the guardrail metrics as the file sets them; nil: the standard ones.
         public var guardrail: Guardrail?
 
@@ -16,10 +20,13 @@ extension Toggles {
         public var guardrailMargins: Guardrail { guardrail ?? .standard }
 
         /// Creates an experiment.
-        public init(name: String, active: Bool = true, groups: [Group]) {
+        public init(name: String, active: Bool = true, groups: [Group], targeting: Targeting = Targeting(),
+                    namespace: Namespace? = nil) {
             self.name = name
             self.active = active
             self.groups = groups
+            self.targeting = targeting
+            self.namespace = namespace
         }
 
         /// A tagging-only experiment with equal groups (the older `experiment` field).
@@ -32,6 +39,19 @@ extension Toggles {
 
         /// Whether some group decides the onboarding notice.
         public var setsOnboarding: Bool { groups.contains { $0.onboarding != nil } }
+
+        /// Whether some group lists visitors of its own.
+        var hasAllowlist: Bool { groups.contains { !$0.visitors.isEmpty } }
+
+        /// The group of `visitor` in this experiment, or nil when they are not in it. An allowlist
+        /// comes first (an operator named them), then the namespace range, then the targeting,
+        /// then the hash.
+        public func assignment(for visitor: String, traits: VisitorTraits) -> Group? {
+            if hasAllowlist, let listed = groups.first(where: { $0.visitors.contains(visitor) }) { return listed }
+            if let namespace, !namespace.contains(visitor) { return nil }
+            if !targeting.matches(traits) { return nil }
+            return group(for: visitor)
+        }
 
         /// The group of `visitor`: a stable position in [0, 1) salted by the experiment's name, cut
         /// into spans as wide as the groups' weights.
@@ -56,13 +76,16 @@ extension Toggles {
         public var layout: String?
         /// Whether its visitors see the onboarding notice; nil leaves it to the `onboarding` toggle.
         public var onboarding: Bool?
+        /// Visitor ids always in this group, whatever the hash, namespace or targeting say (QA, staff).
+        public var visitors: [String] = []
 
         /// Creates a group.
-        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil) {
+        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil, visitors: [String] = []) {
             self.name = name
             self.weight = weight
             self.layout = layout
             self.onboarding = onboarding
+            self.visitors = visitors
         }
     }
 }

@@ -26,13 +26,33 @@ public struct FeatureDecisions: Sendable, Equatable {
     /// Whether `visitor` is in the grid rollout.
     public func isInGridRollout(_ visitor: String) -> Bool { rolloutLayout(for: visitor) == "grid" }
 
-    /// The groups `visitor` is in, one per active experiment, in file order.
-    public func assignments(for visitor: String) -> [Assignment] {
-        toggles.activeExperiments.map { Assignment(experiment: $0.name, group: $0.group(for: visitor)) }
+    /// The groups `visitor` is in, one per active experiment that takes them in, in file order.
+    public func assignments(for visitor: String, traits: VisitorTraits = VisitorTraits()) -> [Assignment] {
+        plan(for: visitor, traits: traits).assignments
     }
 
     /// Everything the toggles decide for `visitor`, each experiment's group hashed once.
-    public func plan(for visitor: String) -> VisitorPlan { VisitorPlan(decisions: self, visitor: visitor) }
+    public func plan(for visitor: String, traits: VisitorTraits = VisitorTraits(),
+                     override: VisitorPlan.Override? = nil) -> VisitorPlan {
+        VisitorPlan(decisions: self, visitor: visitor, traits: traits, override: override)
+    }
+
+    /// What the active experiments' targeting reads: a request works out only those (and the
+    /// device afterwards when the visitor is in some experiment, for the segments).
+    public var targeted: Targeted {
+        var targeted = Targeted()
+        for experiment in toggles.experiments where experiment.active && !experiment.targeting.isEmpty {
+            targeted.device = targeted.device || !experiment.targeting.devices.isEmpty
+            targeted.language = targeted.language || !experiment.targeting.languages.isEmpty
+            targeted.chosenLayout = targeted.chosenLayout || experiment.targeting.chosenLayout != nil
+        }
+        return targeted
+    }
+
+    /// Which of the visitor's traits some active experiment's targeting reads.
+    public struct Targeted: Sendable, Equatable {
+        public var device = false, language = false, chosenLayout = false
+    }
 
     /// The layout for `visitor` when they have not chosen one (see `VisitorPlan.layout`). The
     /// toggles were checked against the app's layouts on load.

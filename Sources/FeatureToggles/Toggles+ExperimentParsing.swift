@@ -9,7 +9,7 @@ extension Toggles {
     static func experiment(_ value: JSONValue, at index: Int, _ fail: Fail) throws(TogglesError) -> Experiment {
         let path = "experiments[\(index)]"
         guard case .object(let members) = value else { throw fail(path, "must be an object with a name and groups (got \(value.kind))") }
-        try unknownFields(members, known: ["name", "active", "groups", "guardrail"], path, fail)
+        try unknownFields(members, known: ["name", "active", "groups", "targeting", "namespace", "guardrail"], path, fail)
         guard case .string(let name)? = members["name"], isLayoutName(name) else {
             throw fail("\(path).name", "must be a name of 1 to 64 lower-case letters, digits, '-' or '_' (got \(members["name"]?.kind ?? "nothing"))")
         }
@@ -31,16 +31,24 @@ extension Toggles {
             guard !groups.contains(where: { $0.name == group.name }) else {
                 throw fail("\(path).groups", "has two groups called \"\(group.name)\"")
             }
+            for visitor in group.visitors {
+                if let other = groups.first(where: { $0.visitors.contains(visitor) }) {
+                    throw fail("\(path).groups[\(groupIndex)].visitors",
+                               "lists \(visitor), which group \"\(other.name)\" lists too; a visitor is in one group of an experiment")
+                }
+            }
             groups.append(group)
         }
-        var experiment = Experiment(name: name, active: active, groups: groups)
+        let targeting = try self.targeting(members["targeting"], "\(path).targeting", fail)
+        let namespace = try self.namespace(members["namespace"], "\(path).namespace", fail)
+        var experiment = Experiment(name: name, active: active, groups: groups, targeting: targeting, namespace: namespace)
         experiment.guardrail = try guardrail(members["guardrail"], path, fail)
         return experiment
     }
 
     static func group(_ value: JSONValue, _ path: String, _ fail: Fail) throws(TogglesError) -> Group {
         guard case .object(let members) = value else { throw fail(path, "must be an object with a name (got \(value.kind))") }
-        try unknownFields(members, known: ["name", "weight", "layout", "onboarding"], path, fail)
+        try unknownFields(members, known: ["name", "weight", "layout", "onboarding", "visitors"], path, fail)
         guard case .string(let name)? = members["name"], isGroupName(name) else {
             throw fail("\(path).name", "must be a name of 1 to 64 printable characters (got \(members["name"]?.kind ?? "nothing"))")
         }
@@ -60,6 +68,7 @@ extension Toggles {
         case .bool(let on)?: group.onboarding = on
         case let value?: throw fail("\(path).onboarding", "must be true or false (got \(value.kind))")
         }
+        group.visitors = try allowlist(members["visitors"], "\(path).visitors", fail)
         return group
     }
 
@@ -87,21 +96,48 @@ extension Toggles {
         return Experiment(name: name, groups: groups)
     }
 
-    /// Names are unique; at most one active experiment sets the layout and one the onboarding notice,
-    /// since assignments are independent and every group has a visitor in every other experiment's groups.
+    /// Names are unique; active experiments of one namespace take disjoint ranges; at most one
+    /// active experiment sets the layout and one the onboarding notice, since assignments are
+    /// independent and every group has a visitor in every other experiment's groups. Experiments
+    /// of one namespace never share a visitor, so those may each set them.
     static func checkExperimentsTogether(_ experiments: [Experiment], _ fail: Fail) throws(TogglesError) {
         var seen: Set<String> = []
         for experiment in experiments where !seen.insert(experiment.name).inserted {
             throw fail("experiments", "has two experiments called \"\(experiment.name)\"")
         }
+        for (index, experiment) in experiments.enumerated() where experiment.active {
+            guard let range = experiment.namespace else { continue }
+            for other in experiments[..<index] where other.active {
+                guard let otherRange = other.namespace, range.overlaps(otherRange) else { continue }
+                throw fail("experiments[\(index)].namespace.range",
+                           "[\(decimal(range.lower)), \(decimal(range.upper))] overlaps "
+                           + "[\(decimal(otherRange.lower)), \(decimal(otherRange.upper))] of \"\(other.name)\" "
+                           + "in namespace \"\(range.name)\"; experiments of one namespace take ranges that do not overlap")
+            }
+        }
         let active = experiments.filter(\.active)
         for (what, sets) in [("layout", \Experiment.setsLayout), ("onboarding notice", \Experiment.setsOnboarding)] {
-            let clashing = active.filter { $0[keyPath: sets] }.map(\.name)
+            let setting = active.filter { $0[keyPath: sets] }
+            // Two that share a namespace never share a visitor: only those of different layers clash.
+            var clashing: [String] = []
+            for (index, experiment) in setting.enumerated() where clashing.isEmpty {
+                for other in setting[..<index] where !sameLayer(experiment, other) {
+                    clashing = [other.name, experiment.name]
+                    break
+                }
+            }
             guard clashing.count > 1 else { continue }
             throw fail("experiments", "\(clashing.map { "\"\($0)\"" }.joined(separator: " and ")) are active and each sets the \(what), "
                        + "so a visitor in more than one would get several; stop all but one with \"active\": false")
         }
     }
+
+    private static func sameLayer(_ one: Experiment, _ other: Experiment) -> Bool {
+        guard let first = one.namespace, let second = other.namespace else { return false }
+        return first.name == second.name
+    }
+
+    static func decimal(_ value: Double) -> String { JSONValue.number(value) }
 
     static func unknownFields(_ members: [String: JSONValue], known: [String], _ path: String, _ fail: Fail) throws(TogglesError) {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {

@@ -16,15 +16,21 @@ extension Toggles {
     }
 
     /// Rules the file follows that may surprise its author: while an experiment sets the layout,
-    /// the rollout's shares are not applied to its groups' visitors (every visitor is in every
-    /// active experiment). Logged when the file is loaded; the file is still accepted.
+    /// the rollout's shares are not applied to its groups' visitors (every visitor it takes in is
+    /// in one of its groups); visitors its targeting or namespace range leave out get the rollout.
+    /// Logged when the file is loaded; the file is still accepted.
     public var interplayWarnings: [String] {
-        guard let experiment = layoutExperiment, rollout.values.contains(where: { $0 > 0 }) else { return [] }
-        let setting = experiment.groups.filter { $0.layout != nil }.map(\.name)
-        let whom = setting.count == experiment.groups.count
-            ? "every visitor" : "the visitors of group\(setting.count == 1 ? "" : "s") \(setting.joined(separator: ", "))"
-        return ["experiment \"\(experiment.name)\" sets the layout of \(whom), so the rollout does not apply to them while it is "
-                + "active; once it stops, visitors get \(layoutsWithoutExperiments)"]
+        guard rollout.values.contains(where: { $0 > 0 }) else { return [] }
+        return activeExperiments.filter(\.setsLayout).map { experiment in
+            let setting = experiment.groups.filter { $0.layout != nil }.map(\.name)
+            let limited = !experiment.targeting.isEmpty || experiment.namespace != nil
+            let visitors = limited ? "visitor it takes in" : "visitor"
+            let whom = setting.count == experiment.groups.count
+                ? "every \(visitors)" : "the visitors of group\(setting.count == 1 ? "" : "s") \(setting.joined(separator: ", "))"
+            let outside = limited ? "; visitors its targeting or namespace range leave out get the rollout now" : ""
+            return "experiment \"\(experiment.name)\" sets the layout of \(whom), so the rollout does not apply to them while it is "
+                + "active\(outside); once it stops, visitors get \(layoutsWithoutExperiments)"
+        }
     }
 
     private static func percent(_ share: Double) -> String {

@@ -36,10 +36,19 @@ extension Toggles {
                     var fields = ["\"name\": \(JSONValue.quoted(group.name))", "\"weight\": \(JSONValue.number(group.weight))"]
                     if let layout = group.layout { fields.append("\"layout\": \(JSONValue.quoted(layout))") }
                     if let onboarding = group.onboarding { fields.append("\"onboarding\": \(onboarding)") }
+                    if !group.visitors.isEmpty { fields.append("\"visitors\": [" + group.visitors.map(JSONValue.quoted).joined(separator: ", ") + "]") }
                     lines.append("        {" + fields.joined(separator: ", ") + "}" + (groupIndex < experiment.groups.count - 1 ? "," : ""))
                 }
-                lines.append("      ]" + (experiment.guardrail == nil ? "" : ","))
-                if let guardrail = experiment.guardrail { lines.append("      \"guardrail\": " + Self.guardrailText(guardrail)) }
+                let targeting = Self.targetingText(experiment.targeting)
+                var members: [String] = []
+                if let targeting { members.append("      \"targeting\": " + targeting) }
+                if let namespace = experiment.namespace {
+                    members.append("      \"namespace\": {\"name\": \(JSONValue.quoted(namespace.name)), \"range\": "
+                                   + "[\(JSONValue.number(namespace.lower)), \(JSONValue.number(namespace.upper))]}")
+                }
+                if let guardrail = experiment.guardrail { members.append("      \"guardrail\": " + Self.guardrailText(guardrail)) }
+                lines.append("      ]" + (members.isEmpty ? "" : ","))
+                for (position, member) in members.enumerated() { lines.append(member + (position < members.count - 1 ? "," : "")) }
                 lines.append("    }" + (index < experiments.count - 1 ? "," : ""))
             }
             lines.append("  ]" + experimentsEnd)
@@ -47,5 +56,16 @@ extension Toggles {
         if !ramps.isEmpty { lines += ["  \"ramps\": ["] + rampsText + ["  ]"] }
         lines.append("}")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The targeting's conditions on one line, nil when it takes in everyone.
+    private static func targetingText(_ targeting: Targeting) -> String? {
+        guard !targeting.isEmpty else { return nil }
+        var fields: [String] = []
+        if !targeting.devices.isEmpty { fields.append("\"device\": [" + targeting.devices.map { JSONValue.quoted($0.rawValue) }.joined(separator: ", ") + "]") }
+        if let cohort = targeting.cohort { fields.append("\"visitor\": \(JSONValue.quoted(cohort.rawValue))") }
+        if !targeting.languages.isEmpty { fields.append("\"language\": [" + targeting.languages.map(JSONValue.quoted).joined(separator: ", ") + "]") }
+        if let chosen = targeting.chosenLayout { fields.append("\"chosenLayout\": \(JSONValue.quoted(chosen))") }
+        return "{" + fields.joined(separator: ", ") + "}"
     }
 }

@@ -8,8 +8,10 @@
 ///   "gridRollout": 0.0,           // older form of {"rollout": {"grid": share}}; not together with "rollout"
 ///   "experiments": [              // experiments that change what people see (see `Experiment`)
 ///     {"name": "home-layout", "active": true,
-///      "groups": [{"name": "a", "weight": 1, "layout": "list"},
-///                 {"name": "b", "weight": 1, "layout": "grid", "onboarding": false}]}
+///      "groups": [{"name": "a", "weight": 1, "layout": "list", "visitors": ["<32 hex digits>"]},
+///                 {"name": "b", "weight": 1, "layout": "grid", "onboarding": false}],
+///      "targeting": {"device": ["phone"], "visitor": "new", "language": ["de"], "chosenLayout": "none"},
+///      "namespace": {"name": "home", "range": [0, 0.5]}}
 ///   ],
 ///   "experiment": {               // older form: a tagging-only experiment with equal groups
 ///     "name": "home-hero",
@@ -63,6 +65,9 @@ public struct Toggles: Sendable, Equatable {
         for (index, experiment) in experiments.enumerated() {
             for (groupIndex, group) in experiment.groups.enumerated() {
                 if let layout = group.layout { references.append(("experiments[\(index)].groups[\(groupIndex)].layout", layout)) }
+            }
+            if let chosen = experiment.targeting.chosenLayout, chosen != Targeting.noChoice {
+                references.append(("experiments[\(index)].targeting.chosenLayout", chosen))
             }
         }
         references += ramps.enumerated().map { ("ramps[\($0.offset)].layout", $0.element.layout) }

@@ -108,7 +108,7 @@ public final class Browser {
     }
 
     /// The fields a form submits besides its buttons: named inputs, radios and checkboxes only when
-    /// checked, and each named select's selected option (else its first).
+    /// checked, each named select's selected option (else its first), and named text areas.
     public static func fields(of form: HTMLElement) -> [(String, String)] {
         let inputs: [(String, String)] = form.all("input").compactMap { input in
             guard let name = input["name"] else { return nil }
@@ -122,7 +122,8 @@ public final class Browser {
             guard let option = options.first(where: { $0["selected"] != nil }) ?? options.first else { return nil }
             return (name, option["value"] ?? option.text)
         }
-        return inputs + selects
+        let areas: [(String, String)] = form.all("textarea").compactMap { area in area["name"].map { ($0, area.text) } }
+        return inputs + selects + areas
     }
 
     private var cookieHeader: [(String, String)] {

@@ -25,6 +25,8 @@ struct AdminRoutes {
         router.get(ExperimentActions.path) { request in try pool.respond { try experiments.confirmation(request) } }
         let catalogue = AdminContent(routes: self)
         router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
+        let qaLinks = AdminQALinks(routes: self)
+        router.get(AdminQALinks.path) { request in try pool.respond { qaLinks.page(request) } }
         router.group(services.csrf.middleware) { posts in
             posts.post("/admin/toggles") { request in try pool.respond { [self] in try post(request) } }
             for kind in [AdminHistory.Kind.toggles, .content] {
@@ -33,6 +35,7 @@ struct AdminRoutes {
             }
             posts.post(AdminContent.path) { request in try pool.respond { try catalogue.post(request) } }
             posts.post(ExperimentActions.path) { request in try pool.respond { try experiments.apply(request) } }
+            posts.post(AdminQALinks.path) { request in try pool.respond { try qaLinks.post(request) } }
         }
     }
 
@@ -77,6 +80,7 @@ struct AdminRoutes {
                 writer.write(".</p>")
             }
             AdminInstances(versions).render(into: &writer)
+            interplay(services.toggles.toggles, into: &writer)
             TogglesFormView(form: form, layouts: layouts).render(into: &writer, context: context)
         }
     }
@@ -115,6 +119,7 @@ struct AdminRoutes {
             writer.write("</h2>")
             LineDiffView.render(LineDiff(from: current.text, to: proposed.jsonText), label: "Difference from the version in force",
                                 into: &writer)
+            interplay(proposed, into: &writer)
             if !form.previewVisitor.isEmpty {
                 AdminPreview(visitor: form.previewVisitor, before: services.toggles.toggles, after: proposed)
                     .render(into: &writer)
@@ -159,6 +164,16 @@ struct AdminRoutes {
             writer.write(current.version)
             writer.write(".</p>")
             TogglesFormView(form: redrawn, layouts: layouts).render(into: &writer, context: context)
+        }
+    }
+
+    /// What the loader logs of these toggles and accepts all the same (a rollout that waits for a
+    /// layout experiment's visitors), said where the change is made too.
+    func interplay(_ toggles: Toggles, into writer: inout HTMLWriter) {
+        for warning in toggles.interplayWarnings {
+            writer.write("<p class=\"admin__notice\" data-interplay>Note: ")
+            writer.text(warning)
+            writer.write(".</p>")
         }
     }
 

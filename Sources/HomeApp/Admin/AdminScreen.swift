@@ -13,7 +13,7 @@ struct AdminPage {
 }
 
 enum AdminSection: CaseIterable {
-    case toggles, history, content, contentHistory
+    case toggles, history, content, contentHistory, qa
 
     var path: String {
         switch self {
@@ -21,6 +21,7 @@ enum AdminSection: CaseIterable {
         case .history: "/admin/history"
         case .content: "/admin/content"
         case .contentHistory: "/admin/content/history"
+        case .qa: AdminQALinks.path
         }
     }
 
@@ -30,6 +31,7 @@ enum AdminSection: CaseIterable {
         case .history: "Toggles history"
         case .content: "Catalogue"
         case .contentHistory: "Catalogue history"
+        case .qa: "QA links"
         }
     }
 }

@@ -15,14 +15,39 @@ struct TogglesForm: Sendable {
         var layout = ""
         /// "true", "false", or "" to leave it to the onboarding toggle.
         var onboarding = ""
-        var isBlank: Bool { name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty }
+        /// The allowlist as typed: visitor ids separated by spaces, commas or lines.
+        var visitors = ""
+        var isBlank: Bool { name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty && visitors.isEmpty }
+        var visitorIDs: [String] { visitors.split { $0 == "," || $0.isWhitespace }.map(String.init) }
+    }
+
+    /// An experiment's targeting and namespace as typed; empty fields set no condition.
+    struct Targeting: Sendable {
+        /// The device classes ticked.
+        var devices: Set<String> = []
+        /// "", "new" or "returning".
+        var visitor = ""
+        /// Language subtags separated by spaces or commas.
+        var languages = ""
+        /// "", "none" or a layout name.
+        var chosenLayout = ""
+        var namespace = ""
+        var rangeFrom = ""
+        var rangeTo = ""
+        var languageList: [String] { languages.split { $0 == "," || $0.isWhitespace }.map(String.init) }
+        var hasConditions: Bool { !devices.isEmpty || !visitor.isEmpty || !languages.isEmpty || !chosenLayout.isEmpty }
+        var hasNamespace: Bool { !namespace.isEmpty || !rangeFrom.isEmpty || !rangeTo.isEmpty }
     }
 
     struct Experiment: Sendable {
         var name = ""
         var active = true
         var groups: [Group] = []
-        var isBlank: Bool { name.trimmingCharacters(in: .whitespaces).isEmpty && groups.allSatisfy(\.isBlank) }
+        var targeting = Targeting()
+        var isBlank: Bool {
+            name.trimmingCharacters(in: .whitespaces).isEmpty && groups.allSatisfy(\.isBlank)
+                && !targeting.hasConditions && !targeting.hasNamespace
+        }
     }
 
     struct Ramp: Sendable {
@@ -53,8 +78,15 @@ struct TogglesForm: Sendable {
         experiments = toggles.experiments.map { experiment in
             Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
                 Group(name: group.name, weight: JSONValue.number(group.weight), layout: group.layout ?? "",
-                      onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "")
-            })
+                      onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "",
+                      visitors: group.visitors.joined(separator: "\n"))
+            }, targeting: Targeting(devices: Set(experiment.targeting.devices.map(\.rawValue)),
+                                    visitor: experiment.targeting.cohort?.rawValue ?? "",
+                                    languages: experiment.targeting.languages.joined(separator: " "),
+                                    chosenLayout: experiment.targeting.chosenLayout ?? "",
+                                    namespace: experiment.namespace?.name ?? "",
+                                    rangeFrom: experiment.namespace.map { JSONValue.number($0.lower) } ?? "",
+                                    rangeTo: experiment.namespace.map { JSONValue.number($0.upper) } ?? ""))
         }
         ramps = toggles.ramps.map { ramp in
             Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), JSONValue.number($0.share)) })
@@ -80,8 +112,19 @@ struct TogglesForm: Sendable {
                 guard let groupName = form["\(groupPath).name"] else { break }
                 experiment.groups.append(Group(name: groupName, weight: form["\(groupPath).weight"]?.trimmingCharacters(in: .whitespaces) ?? "",
                                                layout: form["\(groupPath).layout"] ?? "",
-                                               onboarding: form["\(groupPath).onboarding"] ?? ""))
+                                               onboarding: form["\(groupPath).onboarding"] ?? "",
+                                               visitors: (form["\(groupPath).visitors"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)))
             }
+            let targeting = "\(path).targeting"
+            for device in DeviceClass.allCases where form["\(targeting).device.\(device.rawValue)"] == "true" {
+                experiment.targeting.devices.insert(device.rawValue)
+            }
+            experiment.targeting.visitor = form["\(targeting).visitor"] ?? ""
+            experiment.targeting.languages = (form["\(targeting).language"] ?? "").trimmingCharacters(in: .whitespaces)
+            experiment.targeting.chosenLayout = form["\(targeting).chosenLayout"] ?? ""
+            experiment.targeting.namespace = (form["\(path).namespace.name"] ?? "").trimmingCharacters(in: .whitespaces)
+            experiment.targeting.rangeFrom = (form["\(path).namespace.range.from"] ?? "").trimmingCharacters(in: .whitespaces)
+            experiment.targeting.rangeTo = (form["\(path).namespace.range.to"] ?? "").trimmingCharacters(in: .whitespaces)
             if form["\(path).remove"] == "true" { experiment = Experiment() }
             experiments.append(experiment)
         }
@@ -118,14 +161,31 @@ struct TogglesForm: Sendable {
         for (layout, share) in rollout where !share.isEmpty { shares[layout] = Self.number(share) }
         root["rollout"] = .object(shares)
         root["experiments"] = .array(keptExperiments.map { kept in
-            .object(["name": .string(kept.experiment.name), "active": .bool(kept.experiment.active),
-                     "groups": .array(kept.groups.map { _, group in
-                         var members: [String: JSONValue] = ["name": .string(group.name)]
-                         if !group.weight.isEmpty { members["weight"] = Self.number(group.weight) }
-                         if !group.layout.isEmpty { members["layout"] = .string(group.layout) }
-                         if group.onboarding == "true" || group.onboarding == "false" { members["onboarding"] = .bool(group.onboarding == "true") }
-                         return .object(members)
-                     })])
+            var experiment: [String: JSONValue] = [
+                "name": .string(kept.experiment.name), "active": .bool(kept.experiment.active),
+                "groups": .array(kept.groups.map { _, group in
+                    var members: [String: JSONValue] = ["name": .string(group.name)]
+                    if !group.weight.isEmpty { members["weight"] = Self.number(group.weight) }
+                    if !group.layout.isEmpty { members["layout"] = .string(group.layout) }
+                    if group.onboarding == "true" || group.onboarding == "false" { members["onboarding"] = .bool(group.onboarding == "true") }
+                    if !group.visitors.isEmpty { members["visitors"] = .array(group.visitorIDs.map(JSONValue.string)) }
+                    return .object(members)
+                })]
+            let targeting = kept.experiment.targeting
+            if targeting.hasConditions {
+                var conditions: [String: JSONValue] = [:]
+                let devices = DeviceClass.allCases.map(\.rawValue).filter(targeting.devices.contains)
+                if !devices.isEmpty { conditions["device"] = .array(devices.map(JSONValue.string)) }
+                if !targeting.visitor.isEmpty { conditions["visitor"] = .string(targeting.visitor) }
+                if !targeting.languages.isEmpty { conditions["language"] = .array(targeting.languageList.map(JSONValue.string)) }
+                if !targeting.chosenLayout.isEmpty { conditions["chosenLayout"] = .string(targeting.chosenLayout) }
+                experiment["targeting"] = .object(conditions)
+            }
+            if targeting.hasNamespace {
+                experiment["namespace"] = .object(["name": .string(targeting.namespace),
+                                                   "range": .array([Self.number(targeting.rangeFrom), Self.number(targeting.rangeTo)])])
+            }
+            return .object(experiment)
         })
         let keptRamps = self.keptRamps
         if !keptRamps.isEmpty {

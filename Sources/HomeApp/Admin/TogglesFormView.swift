@@ -1,4 +1,5 @@
 import Foundation
+import FeatureToggles
 import ScreenKit
 
 /// The toggles form: every field with the rule the file loader checks beside it, and the
@@ -137,9 +138,80 @@ struct TogglesFormView {
                    options: [("", "Not set by this group")] + layouts.map { ($0, $0) }, into: &writer)
             select("\(groupPath).onboarding", label: "Onboarding notice", value: group.onboarding,
                    options: [("", "Not set by this group"), ("true", "Shown"), ("false", "Not shown")], into: &writer)
+            textArea("\(groupPath).visitors", label: "Always in this group (visitor ids)", value: group.visitors,
+                     hint: "Optional: up to 100 visitor ids (32 lower-case hex digits, the visitor cookie), one a line; "
+                         + "an id may be in one group of the experiment only.", into: &writer)
             writer.write("</div>")
         }
-        writer.write("</fieldset></fieldset>")
+        writer.write("</fieldset>")
+        targeting(experiment.targeting, path: path, into: &writer)
+        writer.write("</fieldset>")
+    }
+
+    /// Who the experiment takes in, and the namespace range it takes them from.
+    private func targeting(_ targeting: TogglesForm.Targeting, path: String, into writer: inout HTMLWriter) {
+        let conditions = "\(path).targeting"
+        writer.write("<fieldset class=\"admin-form__groups\"")
+        writer.attribute("id", Self.id(conditions))
+        writer.write("><legend>Targeting</legend>")
+        hint(conditions, "Who is in the experiment; every condition set must hold, one left empty holds for all. "
+             + "Visitors left out get the rollout or default and carry no group.", into: &writer)
+        error(for: conditions, into: &writer)
+        writer.write("<fieldset class=\"admin-form__set\"")
+        writer.attribute("id", Self.id("\(conditions).device"))
+        writer.write("><legend>Devices</legend>")
+        for device in DeviceClass.allCases {
+            writer.write("<label class=\"admin-form__choice\"><input type=\"checkbox\" value=\"true\"")
+            writer.attribute("name", "\(conditions).device.\(device.rawValue)")
+            writer.attribute("checked", if: targeting.devices.contains(device.rawValue))
+            writer.write("> ")
+            writer.text(device.rawValue)
+            writer.write("</label>")
+        }
+        hint("\(conditions).device", "None ticked: every device. From the Sec-CH-UA-Mobile hint and the User-Agent.", into: &writer)
+        error(for: "\(conditions).device", into: &writer)
+        writer.write("</fieldset>")
+        select("\(conditions).visitor", label: "Visitors", value: targeting.visitor,
+               options: [("", "New and returning"), ("new", "New (no visitor cookie yet)"), ("returning", "Returning (had the cookie)")],
+               into: &writer)
+        textField("\(conditions).language", label: "First language", value: targeting.languages,
+                  hint: "Optional: language subtags like en de, matched against the first of Accept-Language.", into: &writer)
+        select("\(conditions).chosenLayout", label: "The visitor's own layout choice", value: targeting.chosenLayout,
+               options: [("", "Any"), ("none", "Made no choice")] + layouts.map { ($0, "Chose \($0)") }, into: &writer)
+        writer.write("</fieldset><fieldset class=\"admin-form__groups\"")
+        writer.attribute("id", Self.id("\(path).namespace"))
+        writer.write("><legend>Namespace</legend>")
+        hint("\(path).namespace", "Optional: running experiments of one namespace take ranges of it that do not overlap, "
+             + "so they never share a visitor; experiments of other namespaces overlap independently.", into: &writer)
+        error(for: "\(path).namespace", into: &writer)
+        textField("\(path).namespace.name", label: "Namespace name", value: targeting.namespace,
+                  hint: nil, into: &writer)
+        writer.write("<div")
+        writer.attribute("id", Self.id("\(path).namespace.range"))
+        writer.write(">")
+        textField("\(path).namespace.range.from", label: "Range from", value: targeting.rangeFrom, hint: nil, into: &writer, decimal: true)
+        textField("\(path).namespace.range.to", label: "Range to", value: targeting.rangeTo,
+                  hint: "0 ≤ from < to ≤ 1: the share of the namespace's visitors this experiment takes.", into: &writer, decimal: true)
+        error(for: "\(path).namespace.range", into: &writer)
+        writer.write("</div></fieldset>")
+    }
+
+    private func textArea(_ name: String, label: String, value: String, hint: String, into writer: inout HTMLWriter) {
+        let id = Self.id(name)
+        writer.write("<div class=\"admin-form__field\"><label")
+        writer.attribute("for", id)
+        writer.write(">")
+        writer.text(label)
+        writer.write("</label><textarea rows=\"2\"")
+        writer.attribute("id", id)
+        writer.attribute("name", name)
+        describe(name, hasHint: true, into: &writer)
+        writer.write(">")
+        writer.text(value)
+        writer.write("</textarea>")
+        self.hint(name, hint, into: &writer)
+        error(for: name, into: &writer)
+        writer.write("</div>")
     }
 
     private func ramp(_ ramp: TogglesForm.Ramp, at index: Int, isNew: Bool, into writer: inout HTMLWriter) {

@@ -64,10 +64,11 @@ struct AppServices: Sendable {
         reportLog.record(event)
     }
 
-    /// The layout for a visit without `?layout=`: the visitor's choice, then the toggles (their
+    /// The layout for a visit without `?layout=`: a QA override's layout, the visitor's choice, then the toggles (their
     /// experiment group's layout, their rollout layout, the default), then the factory's fallback.
     /// Always one the factory makes.
     func defaultLayout(for visit: Visit) -> String {
+        if let forced = visit.plan.forcedLayout, factory.has(forced) { return forced }
         if let chosen = visit.chosenLayout, factory.has(chosen) { return chosen }
         let decided = visit.plan.layout
         if factory.has(decided) { return decided }

@@ -151,6 +151,7 @@ public final class HomeApplication: Service {
         SceneRoutes(services: services).register(in: &router)
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
+        QARoutes(services: services).register(in: &router)
         WatchRoutes(services: services, limit: reportRateLimit).register(in: &router)
         SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`), `/metrics` and `/admin` behind one access check;

@@ -3,15 +3,18 @@ import MicroHTTP
 import Reporting
 
 /// Writes report events for a visit: the visitor, the request id and the visitor's group in every
-/// active experiment (`experiment.<name>`) go on every line; a line whose layout is not the one an
-/// experiment assigned (the visitor chose their own) also names the assigned one (`assigned`).
+/// active experiment that takes them in (`experiment.<name>`, then with the segments `device` and
+/// `cohort`) go on every line; a line whose layout is not the one an experiment assigned (the
+/// visitor chose their own) also names the assigned one (`assigned`). Every line of a visitor
+/// with a QA override carries `qa=1`, which experiment results leave out.
 /// Each event takes from the client's budget (`ReportRateLimit`): past it the page is served and
 /// the event left out.
 struct Analytics {
     let log: ReportLog
     /// The visit is a class: the container and every injected closure copy one reference.
     private let visit: Visit
-    /// `experiment.<name>` → group, for every active experiment.
+    /// `experiment.<name>` → group for every experiment the visitor is in, with `device` and
+    /// `cohort` when there is one, and `qa`: what every line carries.
     let groups: [String: String]
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
@@ -24,6 +27,11 @@ struct Analytics {
         self.limit = limit
         var groups: [String: String] = [:]
         for assignment in visit.plan.assignments { groups[assignment.propertyKey] = assignment.group.name }
+        if !groups.isEmpty {
+            groups[Self.deviceKey] = visit.device.rawValue
+            groups[Self.cohortKey] = visit.cohort.rawValue
+        }
+        if visit.qa != nil { groups[Self.qaKey] = "1" }
         self.groups = groups
         self.trace = trace
     }
@@ -32,6 +40,11 @@ struct Analytics {
     var request: String { visit.request.id }
     /// The layout an experiment assigned this visitor, if one did.
     var assignedLayout: String? { visit.plan.assignedLayout }
+
+    /// The segment properties results are split by, and the QA mark they leave out.
+    static let deviceKey = "device"
+    static let cohortKey = "cohort"
+    static let qaKey = "qa"
 
     func record(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil,
                 properties: [String: String] = [:]) {
@@ -61,7 +74,8 @@ struct Analytics {
     /// The event's own properties with the visit's experiment groups and assigned layout.
     private func lineProperties(layout: String?, _ properties: [String: String]) -> [String: String] {
         var properties = properties
-        if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
+        // Most events (a home's launch) have none of their own: they share the visit's storage.
+        if properties.isEmpty { properties = groups } else if !groups.isEmpty { properties.merge(groups) { own, _ in own } }
         if let assignedLayout, let layout, layout != assignedLayout { properties["assigned"] = assignedLayout }
         return properties
     }

@@ -16,13 +16,36 @@ final class Visit {
     let assets: AssetLinks
     /// What the toggles decide for this visitor, read once for the whole request.
     let plan: VisitorPlan
+    /// The visitor's device class and cohort, the report's segments (read once; only these two
+    /// are kept, so copying the visit stays cheap).
+    let device: DeviceClass
+    let cohort: VisitorTraits.Cohort
+    /// The QA override the visitor's `qa` cookie carries, when it is valid now.
+    let qa: QAOverride?
 
     init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks, decisions: FeatureDecisions) {
         self.request = request
         visitor = Visitor(request: request)
         self.csrf = csrf
         self.assets = assets
-        plan = decisions.plan(for: visitor.id)
+        // Each trait is read only while an experiment targets it; the device also once the
+        // visitor is in some experiment (its events carry it). Most requests read none.
+        let targeted = decisions.targeted
+        var traits = VisitorTraits(
+            device: targeted.device ? Self.device(of: request) : .desktop,
+            cohort: visitor.isNew ? .new : .returning,
+            language: targeted.language ? VisitorTraits.firstLanguage(request.headers["Accept-Language"]) : nil,
+            chosenLayout: targeted.chosenLayout ? request.cookies[Self.layoutCookie] : nil)
+        qa = QAOverride.current(in: request.cookies, csrf: csrf)
+        plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
+        if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
+        device = traits.device
+        cohort = traits.cohort
+    }
+
+    private static func device(of request: Request) -> DeviceClass {
+        let (agent, hint) = request.headers.first("User-Agent", "Sec-CH-UA-Mobile")
+        return DeviceClass.classify(userAgent: agent, mobileHint: hint)
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
@@ -32,7 +55,9 @@ final class Visit {
     var csrfToken: String { csrfTokenFilling.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
     var renderContext: RenderContext {
-        assets.apply(to: RenderContext(csrfToken: csrfToken, path: String(request.path)))
+        var context = assets.apply(to: RenderContext(csrfToken: csrfToken, path: String(request.path)))
+        if let qa { context[QABanner.self] = qa }
+        return context
     }
 
     /// The layout the visitor chose before (settings, the layout card or a switch).

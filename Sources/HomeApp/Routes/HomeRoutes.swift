@@ -30,11 +30,12 @@ struct HomeRoutes {
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         // The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
         let withOnboarding = visit.plan.showsOnboarding && !visit.hasDismissedOnboarding
-        // The visitor's own rows and a scrolled grid row change the markup: drawn for this request
-        // alone. Everything else (Trending now too) is the same for every visitor but the CSRF token.
+        // The visitor's own rows, a scrolled grid row and a QA override's banner change the markup:
+        // drawn for this request alone. Everything else (Trending now too) is the same for every
+        // visitor but the CSRF token.
         let personal = viewingRows(for: visit)
         let scrollPosition = Self.scrollPosition(request.query)
-        if scrollPosition != nil || !personal.isEmpty {
+        if scrollPosition != nil || !personal.isEmpty || visit.qa != nil {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
                               scrollPosition: scrollPosition, personal: personal)
             return visit.html(.bytes(page.rendered.bytes))

@@ -19,5 +19,6 @@ enum AppHeader {
             <a class="app-header__link" href="/search"><span class="app-header__label">Search</span></a>\
             <a class="app-header__link" href="/reports"><span class="app-header__label">Reports</span></a></nav></header>
             """)
+        QABanner.render(into: &writer, context: context)
     }
 }

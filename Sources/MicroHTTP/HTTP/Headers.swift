@@ -30,6 +30,16 @@ public struct Headers: Sendable, Sequence {
         }
     }
 
+    /// The first values of two names in one pass over the fields.
+    public func first(_ one: String, _ other: String) -> (String?, String?) {
+        var found: (String?, String?) = (nil, nil)
+        for field in fields {
+            if found.0 == nil, field.name.caseInsensitiveEquals(one) { found.0 = field.value }
+            else if found.1 == nil, field.name.caseInsensitiveEquals(other) { found.1 = field.value }
+        }
+        return found
+    }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] {
         switch storage {

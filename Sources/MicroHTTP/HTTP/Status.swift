@@ -13,6 +13,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
     public static let notFound = Status(rawValue: 404)
     public static let methodNotAllowed = Status(rawValue: 405)
     public static let conflict = Status(rawValue: 409)
+    public static let gone = Status(rawValue: 410)
     public static let payloadTooLarge = Status(rawValue: 413)
     public static let uriTooLong = Status(rawValue: 414)
     public static let unsupportedMediaType = Status(rawValue: 415)
@@ -34,6 +35,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 409: "Conflict"
+        case 410: "Gone"
         case 413: "Content Too Large"
         case 414: "URI Too Long"
         case 415: "Unsupported Media Type"

@@ -252,6 +252,10 @@ final class ExperimentTallies: @unchecked Sendable {
                     device = group
                 } else if key == "cohort" {
                     cohort = group
+                } else if key == ReportEvent.qaMark {
+                    // A QA visitor's forced group is no result: drop what this event noted.
+                    notes.removeSubrange(first...)
+                    return
                 }
             }
             if let found { add(tally: found, group: group, kind: kind, line: line, visitor: visitor) }
