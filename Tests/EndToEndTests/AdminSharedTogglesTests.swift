@@ -6,7 +6,7 @@ import TestSupport
 /// apply on one is served by every instance moments later; a stale form on another conflicts;
 /// with the database stopped an apply is refused, every instance keeps serving its version, one
 /// restarted meanwhile too, and all follow again once it is back.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
 final class AdminSharedTogglesTests {
     static let secret = "a-secret-shared-by-every-instance"
     let postgres: TemporaryPostgres

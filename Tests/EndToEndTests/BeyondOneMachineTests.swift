@@ -7,7 +7,7 @@ import TestSupport
 /// instances sharing it and one --secret, nginx in front with the repository's own proxy
 /// configuration. Every event any instance writes arrives in PostgreSQL exactly once, through an
 /// instance killed under load and a database stopped for ten seconds under load.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary),
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary),
                 "PostgreSQL and nginx are not installed (Debian: apt-get install postgresql nginx; scripts/test does)"))
 final class BeyondOneMachineTests {
     static let secret = "a-secret-shared-by-every-instance"

@@ -6,7 +6,7 @@ import TestSupport
 /// into one real PostgreSQL, and every instance's page shows the figures a single server's local
 /// tallies give for the union of the two logs, per segment and day range too; again after the
 /// tables are dropped and rebuilt from the events (the backfill).
-@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil,
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class ExperimentSharedVisitorsTests {
     typealias Event = ExperimentSegmentsTests.Event

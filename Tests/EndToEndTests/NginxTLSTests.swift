@@ -5,7 +5,7 @@ import TestSupport
 /// The deployment's own TLS server (`deploy/nginx/dynamic-home.conf`) for real: nginx with a
 /// throwaway self-signed certificate in front of three instances that trust it as their proxy
 /// and share a report database, spoken to by curl over HTTPS with HTTP/2.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary)
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary)
                              && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
                              && FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl"),
                              "PostgreSQL, nginx, curl and openssl are not installed (scripts/test installs them)"))

@@ -7,7 +7,7 @@ import TestSupport
 /// with the same figures and the same event list, those the union of their logs gives; with the
 /// database stopped, each says it shows its own log; a change applied in /admin is marked on the
 /// charts of every instance.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil,
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class OneReportStoryTests {
     static let secret = "a-secret-shared-by-every-instance"

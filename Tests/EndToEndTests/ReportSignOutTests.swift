@@ -56,7 +56,7 @@ import TestSupport
         #expect(try server.client.get("/reports", headers: Self.withCookie(cookie)).status == 200)
     }
 
-    @Test(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
+    @Test(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
     func aSignOutOnOneInstanceEndsTheSessionOnTheOthers() throws {
         let postgres = try TemporaryPostgres()
         let first = try start("first", ["--report-database", postgres.url, "--instance", "first"])

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The report pages with a report database: two instances share a throwaway PostgreSQL, and each
 /// one's pages show what both wrote.
-@Suite(.serialized, .enabled(if: TemporaryPostgres.binaryFolder != nil,
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class SharedReportPagesTests {
     static let secret = "a-secret-shared-by-every-instance"

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The libpq client against a real, throwaway PostgreSQL.
-@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgresConnectionTests {
     @Test func queriesWithParametersAndCopiesRowsIn() throws {
         let postgres = try TemporaryPostgres()

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// The schema is created once, migrated in order, and a newer one is refused, not touched.
-@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct ReportSchemaTests {
     @Test func createsOnceAndRefusesASchemaNewerThanItKnows() throws {
         let postgres = try TemporaryPostgres()

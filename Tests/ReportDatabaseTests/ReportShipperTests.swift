@@ -7,7 +7,7 @@ import TestSupport
 
 /// The shipper against a real PostgreSQL: segments written by hand in the on-disk format, shipped
 /// exactly once across restarts, a stopped database, and compression behind its back.
-@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct ReportShipperTests {
     let directory: TemporaryDirectory
 

@@ -9,7 +9,7 @@ import TestSupport
 /// `/reports/experiments` over the database reads the experiment rollups the shipper keeps; its
 /// figures must be the local store's own for the same events, visitors included (the same
 /// sketches, merged by hours or whole days).
-@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct SharedExperimentsTests {
     @Test func equalTheLocalStoresOverRandomRangesAndAreBackfilledByTheMigration() throws {
         let directory = try TemporaryDirectory("shared-experiments")

@@ -7,7 +7,7 @@ import TestSupport
 
 /// Every instance's lines read back from a real PostgreSQL, a few rows a page: windows over two
 /// days, pages resumed inside a window, `since` — each line as the instance's log wrote it.
-@Suite(.enabled(if: TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct SharedLinesTests {
     @Test func pagesGiveBackEveryLineOnceInTimeOrder() throws {
         let postgres = try TemporaryPostgres()
