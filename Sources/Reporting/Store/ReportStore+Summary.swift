@@ -78,7 +78,7 @@ extension ReportStore {
             }
             func count(_ segment: SegmentEntry) {
                 guard item != nil, let hourly = segment.hourlyItems else {
-                    segment.forEachCount(from: from, to: to, add)
+                    segment.forEachCount(from: from, to: to, grain: bucket, add)
                     return
                 }
                 // Whole hours from the hourly item counts; the partial hours at the ends from the
@@ -179,21 +179,27 @@ extension ReportStore {
 
     /// A closed segment's counts at full grain (every minute, every item): its saved rollup, or a
     /// recount if that cannot be read.
-    func fullCounts(_ segment: SegmentEntry) -> [CountKey: Int] {
+    func fullCounts(_ segment: SegmentEntry) -> [CountKey: Int] { savedRollup(segment).counts }
+
+    /// A closed segment's experiment groups' counts of every minute, likewise.
+    func fullGroups(_ segment: SegmentEntry) -> [GroupKey: Int] { savedRollup(segment).groups }
+
+    /// A closed segment's rollup as saved, or a recount if that cannot be read.
+    func savedRollup(_ segment: SegmentEntry) -> Rollup {
         if let data = try? Data(contentsOf: URL(fileURLWithPath: catalog.rollupPath(segment.stamp))),
             let stored = RollupFile.decode([UInt8](data), interner: catalog.interner), stored.closed,
             stored.rollup.bytes == segment.rollup.bytes
         {
-            return stored.rollup.counts
+            return stored.rollup
         }
         logger.warning("a segment's saved rollup is unreadable; recounting it", metadata: ["segment": "\(segment.stamp)"])
         let current = catalog.entry(segment.stamp) ?? segment  // compressed meanwhile?
         do {
             return try SegmentDirectory.scan(
-                catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner).counts
+                catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner)
         } catch {
             readFailed(stamp: segment.stamp, error)
-            return [:]
+            return Rollup()
         }
     }
 
@@ -205,19 +211,46 @@ extension ReportStore {
 
     /// The merged hourly sketches of the hours the minutes touch, from every segment holding one of
     /// those hours: a segment that ends before the range's first minute may still hold its hour.
+    /// A whole day whose segments are all closed is merged once and kept (`DaySketches`).
     func visitorEstimate(firstMinute: Int64, endMinute: Int64, experiment: UInt32, group: UInt32) -> Int {
         let firstHour = Int32(clamping: ReportTimestamp.floorDiv(firstMinute, 60))
         let lastHour = Int32(clamping: ReportTimestamp.floorDiv(endMinute - 1, 60))
         let hours = ReportRange(from: ReportTimestamp.date(milliseconds: Int64(firstHour) * 3_600_000),
                                 to: ReportTimestamp.date(milliseconds: (Int64(lastHour) + 1) * 3_600_000))
         var merged: HyperLogLog?
-        for segment in segments(in: hours) {
-            for (key, sketch) in segment.rollup.sketches
-            where key.experiment == experiment && key.group == group && key.hour >= firstHour && key.hour <= lastHour {
-                if merged == nil { merged = sketch } else { merged!.merge(sketch) }
+        func merge(_ sketch: HyperLogLog) {
+            if merged == nil { merged = sketch } else { merged!.merge(sketch) }
+        }
+        func day(_ segment: SegmentEntry) -> Int64? {
+            let first = ReportTimestamp.floorDiv(segment.rollup.firstMs, ReportTimestamp.msPerDay)
+            return segment.active || first != ReportTimestamp.floorDiv(segment.rollup.lastMs, ReportTimestamp.msPerDay) ? nil : first
+        }
+        let segments = segments(in: hours)
+        var index = 0
+        while index < segments.count {
+            if let day = day(segments[index]), Int64(firstHour) <= day * 24, day * 24 + 23 <= Int64(lastHour) {
+                var next = index + 1
+                while next < segments.count, self.day(segments[next], is: day) { next += 1 }
+                if let sketch = catalog.daySketches.sketches(day: day, of: segments[index..<next])[
+                    SketchKey(hour: 0, experiment: experiment, group: group)] {
+                    merge(sketch)
+                }
+                index = next
+                continue
             }
+            for (key, sketch) in segments[index].rollup.sketches
+            where key.experiment == experiment && key.group == group && key.hour >= firstHour && key.hour <= lastHour {
+                merge(sketch)
+            }
+            index += 1
         }
         return merged?.estimate ?? 0
+    }
+
+    /// Whether `segment` is closed and lies within `day`.
+    private func day(_ segment: SegmentEntry, is day: Int64) -> Bool {
+        !segment.active && ReportTimestamp.floorDiv(segment.rollup.firstMs, ReportTimestamp.msPerDay) == day
+            && ReportTimestamp.floorDiv(segment.rollup.lastMs, ReportTimestamp.msPerDay) == day
     }
 
     /// The summary by reading events, for filters the rollups cannot answer.

@@ -1,18 +1,29 @@
 extension ReportStore {
-    /// The members of a compressed segment that may hold `visitor`'s events, ascending; nil when
-    /// the segment cannot say (plain, no index, or no member filter) and every line must be read.
-    func members(holding visitor: String, _ segment: SegmentEntry, index: GzipIndex? = nil) -> [Int]? {
+    /// The members of a compressed segment that hold `visitor`'s events (with `prefix`, those of
+    /// every id starting so), ascending; nil when the segment cannot say (plain, no gzip index, no
+    /// visitor index yet) and every line must be read. A directory of an older version may still
+    /// have a filter per member instead of the index: its members that may hold the visitor.
+    func members(holding visitor: String, prefix: Bool = false, _ segment: SegmentEntry, index: GzipIndex? = nil) -> [Int]? {
         guard let index = index ?? catalog.index(segment) else { return nil }
-        let hash = LineNeedles.escaped(visitor).withUnsafeBytes { MemberFilter.hash($0) }
+        let escaped = LineNeedles.escaped(visitor)
+        let current = segment.visitorIndexed ? segment : catalog.entry(segment.stamp) ?? segment  // indexed meanwhile?
+        if current.visitorIndexed,
+           let members = VisitorIndex.members(catalog.visitorIndexPath(segment.stamp), escaped: escaped, prefix: prefix,
+                                              members: index.members.count - 1, bytes: segment.rollup.bytes) {
+            return members
+        }
+        guard !prefix else { return nil }
+        let hash = escaped.withUnsafeBytes { MemberFilter.hash($0) }
         return MemberFilter.candidates(catalog.membersPath(segment.stamp), hash: hash, members: index.members.count - 1)
     }
 
     /// Every line of `segment` before `end` that may hold an event of `visitor` (all lines when
-    /// nil), in no promised order: a visitor's members alone where the segment's filter names them.
-    func forEachLine(of segment: SegmentEntry, visitor: String?, end: Int64, _ body: (ScannedLine) -> Void) throws {
-        if let visitor, let index = catalog.index(segment), let members = members(holding: visitor, segment, index: index) {
-            var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members,
-                                                needle: LineNeedles(ReportFilter(visitor: visitor)).needles[0], end: end)
+    /// nil), in no promised order: a visitor's members alone where the segment's index names them.
+    /// With `prefix`, of every visitor whose id starts with `visitor`.
+    func forEachLine(of segment: SegmentEntry, visitor: String?, prefix: Bool = false, end: Int64, _ body: (ScannedLine) -> Void) throws {
+        if let visitor, let index = catalog.index(segment), let members = members(holding: visitor, prefix: prefix, segment, index: index) {
+            let needle = prefix ? Array(#""visitor":""#.utf8) + LineNeedles.escaped(visitor) : LineNeedles(ReportFilter(visitor: visitor)).needles[0]
+            var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle, end: end)
             while let line = try scanner.next() { body(line) }
             return
         }
@@ -57,9 +68,10 @@ extension ReportStore {
         var read = 0
         for segment in segments(in: range).reversed() {
             guard read < budget else { break }
-            read += segment.rollup.lines
+            // An indexed segment reads only the members of the ids that start so: not counted.
+            if !(segment.visitorIndexed && prefix.utf8.count >= 8) { read += segment.rollup.lines }
             do {
-                try forEachLine(of: segment, visitor: nil, end: segment.rollup.bytes) { line in
+                try forEachLine(of: segment, visitor: prefix.utf8.count >= 8 ? prefix : nil, prefix: true, end: segment.rollup.bytes) { line in
                     guard found.count < limit, let bytes = line.bytes else { return }
                     let holds = bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { LineNeedles.contains(haystack, $0) } }
                     guard holds, let event = decode(line, segment: segment.stamp), let visitor = event.visitor,
