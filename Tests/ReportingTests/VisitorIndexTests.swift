@@ -139,6 +139,10 @@ import TestSupport
         try Data(flipped).write(to: URL(fileURLWithPath: path + "/" + names[1]))
         #expect(truncate(path + "/" + names[2], off_t(original[2].count / 2)) == 0)
 
+        // `reports check` names the two damaged ones (a missing index is only slower).
+        let checked = try ReportCheck.run(directory: path).problems.filter { $0.reason.hasPrefix("visitor index") }
+        #expect(checked.count == 2, "\(checked)")
+        #expect(checked.contains { $0.reason.contains("checksum") })
         // A reader uses none of the three, reads those segments whole, and answers the same.
         let reader = try ReportStore(directory: path)
         let unindexed = reader.catalog.segments.filter { $0.compressed && !$0.visitorIndexed }.map(\.stamp)

@@ -161,15 +161,26 @@ extension ReportStore {
         guard let event = id(filter.event), let layout = id(filter.layout), let item = id(filter.item) else { return [:] }
         let from32 = Int32(clamping: from)
         let to32 = Int32(clamping: to)
+        func matches(_ key: CountKey) -> Bool {
+            if let event, key.event != event { return false }
+            if let layout, key.layout != layout { return false }
+            if let item, key.item != item { return false }
+            return true
+        }
         func add(_ key: CountKey, _ count: Int) {
-            if let event, key.event != event { return }
-            if let layout, key.layout != layout { return }
-            if let item, key.item != item { return }
-            result[Int64(key.minute), default: 0] += count
+            if matches(key) { result[Int64(key.minute), default: 0] += count }
         }
         for segment in segments(in: range) {
             if item != nil, segment.frozen != nil {
                 for (key, count) in fullCounts(segment) where key.minute >= from32 && key.minute < to32 { add(key, count) }
+            } else if let hourly = segment.hourly, let frozen = segment.frozen {
+                // The hours holding a match first, then only their minutes: a rare event over days
+                // (the changes marked on the charts) costs the hour rows, not every minute.
+                var hours: [Int32] = []
+                hourly.forEach(from: SegmentEntry.start(of: from32, 60), to: to32) { key, _ in
+                    if matches(key), hours.last != key.minute { hours.append(key.minute) }
+                }
+                for hour in hours { frozen.forEach(from: max(hour, from32), to: min(hour + 60, to32), add) }
             } else {
                 segment.forEachCount(from: from32, to: to32, add)
             }
