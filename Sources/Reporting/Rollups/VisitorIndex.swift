@@ -150,6 +150,15 @@ struct VisitorIndex {
         } ?? nil
     }
 
+    /// The ids whose first bytes are `escaped` (8 or more of them), one row each: its key, hash and
+    /// its first member; nil when the file is missing or not this segment's.
+    static func ids(_ path: String, startingWith escaped: [UInt8], members: Int, bytes: Int64) -> [(key: UInt64, hash: UInt32, member: Int)]? {
+        withMapped(path) { index -> [(key: UInt64, hash: UInt32, member: Int)]? in
+            guard index.problem(members: members, bytes: bytes) == nil else { return nil }
+            return index.rows(keys: keyRange(prefix: escaped))
+        } ?? nil
+    }
+
     /// An index file's bytes, read in place.
     struct Mapped {
         let raw: UnsafeRawBufferPointer
@@ -180,6 +189,31 @@ struct VisitorIndex {
                 return "\(raw.count) bytes where its rows say \(headerBytes + (rows + 1) * rowBytes + listCount * width + 4)"
             }
             return nil
+        }
+
+        /// The rows whose key is in `keys`: each one's key, hash and first member.
+        func rows(keys: ClosedRange<UInt64>) -> [(key: UInt64, hash: UInt32, member: Int)] {
+            var low = 0
+            var high = rowCount
+            while low < high {
+                let mid = (low + high) / 2
+                if key(mid) < keys.lowerBound { low = mid + 1 } else { high = mid }
+            }
+            let listStart = row(rowCount + 1)
+            var found: [(key: UInt64, hash: UInt32, member: Int)] = []
+            var number = low
+            while number < rowCount, keys.contains(key(number)) {
+                let at = row(number)
+                let slot = Int(u32(at + 12))
+                if slot < min(Int(u32(at + rowBytes + 12)), listCount) {
+                    let member = width == 2
+                        ? Int(raw.loadUnaligned(fromByteOffset: listStart + slot * 2, as: UInt16.self).littleEndian)
+                        : Int(u32(listStart + slot * 4))
+                    if member < memberCount { found.append((key(number), u32(at + 8), member)) }
+                }
+                number += 1
+            }
+            return found
         }
 
         /// The members of the rows whose key is in `keys` (and hash `hash`, when given), ascending, merged.

@@ -59,24 +59,42 @@ extension ReportStore {
 
     /// The visitor ids of `range`'s events that start with `prefix`, at most `limit` of them (two
     /// tell an ambiguous prefix): what the report pages show of an id is its first characters.
-    /// Newest segments first, and no more after `budget` lines: the ids a page shows are recent.
+    /// Newest segments first. A segment wholly inside the range with a visitor index reads one
+    /// member for each id its index has with those first 8 characters, and none for an id already
+    /// found; others read the members of those ids (or, without an index, every line, counted
+    /// against `budget`: the ids a page shows are recent).
     public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2,
                          budget: Int = ReportStore.visitorLineBudget * 4) -> [String] {
-        var needle = Array("\"visitor\":\"".utf8)
-        needle += LineNeedles.escaped(prefix)
+        let escaped = LineNeedles.escaped(prefix)
+        let needle = Array("\"visitor\":\"".utf8) + escaped
         var found = Set<String>()
+        var known = Set<UInt64>()  // key and hash of each id found
         var read = 0
         for segment in segments(in: range).reversed() {
             guard read < budget else { break }
-            // An indexed segment reads only the members of the ids that start so: not counted.
-            if !(segment.visitorIndexed && prefix.utf8.count >= 8) { read += segment.rollup.lines }
+            let inside = range.contains(ms: segment.rollup.firstMs) && range.contains(ms: segment.rollup.lastMs)
+            let indexed = escaped.count >= 8 && segment.visitorIndexed
+            if !indexed { read += segment.rollup.lines }
+            func take(_ line: ScannedLine) {
+                guard found.count < limit, let bytes = line.bytes else { return }
+                let holds = bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { LineNeedles.contains(haystack, $0) } }
+                guard holds, let event = decode(line, segment: segment.stamp), let visitor = event.visitor,
+                      visitor.hasPrefix(prefix), range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
+                if found.insert(visitor).inserted {
+                    let (key, hash) = LineNeedles.escaped(visitor).withUnsafeBytes { VisitorIndex.keyAndHash($0) }
+                    known.insert(key ^ UInt64(hash))
+                }
+            }
             do {
-                try forEachLine(of: segment, visitor: prefix.utf8.count >= 8 ? prefix : nil, prefix: true, end: segment.rollup.bytes) { line in
-                    guard found.count < limit, let bytes = line.bytes else { return }
-                    let holds = bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { LineNeedles.contains(haystack, $0) } }
-                    guard holds, let event = decode(line, segment: segment.stamp), let visitor = event.visitor,
-                          visitor.hasPrefix(prefix), range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
-                    found.insert(visitor)
+                if inside, indexed, let index = catalog.index(segment),
+                   let ids = VisitorIndex.ids(catalog.visitorIndexPath(segment.stamp), startingWith: escaped,
+                                              members: index.members.count - 1, bytes: segment.rollup.bytes) {
+                    let members = Set(ids.filter { !known.contains($0.key ^ UInt64($0.hash)) }.map(\.member)).sorted()
+                    var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle,
+                                                        end: segment.rollup.bytes)
+                    while let line = try scanner.next() { take(line) }
+                } else {
+                    try forEachLine(of: segment, visitor: indexed ? prefix : nil, prefix: true, end: segment.rollup.bytes, take)
                 }
             } catch {
                 readFailed(stamp: segment.stamp, error)

@@ -14,10 +14,11 @@ final class SegmentCatalog: Sendable {
     let directory: String
     let interner: Interner
     let state: Mutex<State>
-    /// The last few gzip indexes read, newest last: at 8 bytes a member they are kept on disk
-    /// rather than in memory for every segment (8.5 MiB at 100 million events).
+    /// The last gzip indexes read, newest last: at 8 bytes a member they are kept on disk rather
+    /// than in memory for every segment (8.5 MiB at 100 million events); 64 (2 MiB of 64 MiB
+    /// segments) hold ten days at a million events a day, which a visitor's query reads whole.
     private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
-    static let cachedIndexes = 8
+    static let cachedIndexes = 64
     /// Whole days' visitor sketches, merged once (`DaySketches`).
     let daySketches = DaySketches()
     /// The experiments' exact visitor sums, as the writer last published them.
