@@ -53,7 +53,7 @@ import TestSupport
         ]
         for (from, to) in ranges {
             let range = ReportRange(from: from, to: to)
-            for filter in [ReportFilter(), ReportFilter(event: "launch"), ReportFilter(layout: "grid")] {
+            for filter in [ReportFilter(), ReportFilter(event: "launch"), ReportFilter(layout: "grid"), ReportFilter(item: "m3")] {
                 let byDays = days.summary(range, filter: filter)
                 let byMinutes = minutes.summary(range, filter: filter)
                 #expect(byDays == byMinutes, "\(from.map(ReportTimestamp.string) ?? "…")–\(to.map(ReportTimestamp.string) ?? "…") \(filter)")

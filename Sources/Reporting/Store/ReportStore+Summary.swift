@@ -81,23 +81,14 @@ extension ReportStore {
                     segment.forEachCount(from: from, to: to, grain: bucket, add)
                     return
                 }
-                // Whole hours from the hourly item counts; the partial hours at the ends from the
-                // segment's saved rollup, which has every minute.
-                let firstHour = Int32(ReportTimestamp.floorDiv(Int64(from) + 59, 60) * 60)
-                let endHour = Int32(ReportTimestamp.floorDiv(Int64(to), 60) * 60)
-                var edges: [(Int32, Int32)] = []
-                if firstHour < endHour {
-                    hourly.forEach(from: firstHour, to: endHour, add)
-                    if from < firstHour { edges.append((from, firstHour)) }
-                    if endHour < to { edges.append((endHour, to)) }
-                } else {
-                    edges.append((from, to))
+                // Whole hours from the hourly item counts; an hour the range cuts through this
+                // segment's events (`pieces`) from the segment's saved rollup, which has every minute.
+                var minutes: [(Int32, Int32)] = []
+                for piece in segment.pieces(from: from, to: to, grain: 60) {
+                    if piece.grain == 1 { minutes.append((piece.from, piece.to)) } else { hourly.forEach(from: piece.from, to: piece.to, add) }
                 }
-                let firstMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.firstMs, 60_000))
-                let lastMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.lastMs, 60_000))
-                edges.removeAll { $0.1 <= firstMinute || $0.0 > lastMinute }
-                guard !edges.isEmpty else { return }
-                for (key, count) in fullCounts(segment) where edges.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
+                guard !minutes.isEmpty else { return }
+                for (key, count) in fullCounts(segment) where minutes.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
                     add(key, count)
                 }
             }
