@@ -1,3 +1,4 @@
+import CDeflate
 import Foundation
 import Logging
 
@@ -131,6 +132,11 @@ enum SegmentDirectory {
             opened.segments.append(entry)
             if !isCompressed { opened.uncompressed.append(stamp) }
         }
+        #if canImport(Glibc)
+            // Each rollup was decoded at full grain and then folded: give the freed heap back, or
+            // the process keeps the largest segment's decoding as resident memory for good.
+            malloc_trim(0)
+        #endif
         if repair {
             // Rollups whose segment is gone (deleted by hand or by retention cut short).
             for name in names where name.hasPrefix(SegmentName.prefix) {
