@@ -3,6 +3,8 @@
 //   report-bench writer-simple [events] the same with the single-file writer's old event shape
 //   report-bench day [events] [--keep]  a day's log in today's single-file format: import, then query timings
 //   report-bench generate FILE [events] [--start=ISO]  only write that day's single-file log (for scripts/report-pages-bench)
+//   report-bench generate-days FILE [events a day] [--days=10] [--visitors=N] [--start=ISO]
+//                                       days of visitors who come back every day (for scripts/report-pages-bench)
 //   report-bench tally [visitors]       that many visitors in an experiment: the exact sums' read time and memory
 // Events: 8 names, 2 layouts, 200 items, 50,000 visitors in sessions, a third tagged experiment.hero.
 import Foundation
@@ -180,6 +182,54 @@ case "day", "generate":
         try? FileManager.default.removeItem(atPath: file)
         try? FileManager.default.removeItem(atPath: directory)
     }
+
+case "generate-days":
+    // Every visitor comes back every day: each day's events are 64 sessions at a time, 6 events a
+    // session, each session a visitor drawn afresh, so a visitor's events spread over every day.
+    let perDay = count ?? 10_000_000
+    guard let file = arguments.dropFirst().first(where: { Int($0) == nil && !$0.hasPrefix("--") }) else {
+        say("usage: report-bench generate-days FILE [events a day] [--days=10] [--visitors=N] [--start=ISO]"); exit(2)
+    }
+    func option(_ name: String) -> String? { arguments.first { $0.hasPrefix("--\(name)=") }.map { String($0.dropFirst(name.count + 3)) } }
+    let dayCount = option("days").flatMap { Int($0) } ?? 10
+    let visitorCount = option("visitors").flatMap { Int($0) } ?? max(1000, perDay * 3 / 200)
+    guard let startDate = ReportTimestamp.parse(option("start") ?? "2026-11-11T00:00:00Z") else { say("--start: not an ISO 8601 UTC time"); exit(2) }
+    let start = ReportTimestamp.milliseconds(startDate)
+    var random = SystemRandomNumberGenerator()
+    let ids = (0..<visitorCount).map { _ in String(format: "%016llx%016llx", random.next() as UInt64, random.next() as UInt64) }
+    let generated = DispatchTime.now()
+    let handle = FileHandle(forWritingAtPath: file) ?? {
+        _ = FileManager.default.createFile(atPath: file, contents: nil)
+        return FileHandle(forWritingAtPath: file)!
+    }()
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(8 << 20)
+    let rows = ["a", "b", "c"]
+    for day in 0..<dayCount {
+        let dayStart = start + Int64(day) * 86_400_000
+        for index in 0..<perDay {
+            let session = (index / 64 / 6) * 64 + index % 64
+            var mixed = UInt64(day) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(session) &* 0xC2B2_AE3D_27D4_EB4F
+            mixed ^= mixed >> 31
+            let visitor = ids[Int(mixed % UInt64(visitorCount))]
+            let name = names[index & 7]
+            var properties: [String: String] = [:]
+            if index % 3 == 0 { properties["experiment.hero"] = index % 2 == 0 ? "control" : "big" }
+            if index % 5 == 0 { properties["experiment.rows"] = rows[index / 5 % 3] }
+            let ms = dayStart + Int64(Double(index) / Double(perDay) * 86_400_000)
+            ReportEvent(name, timestamp: Date(timeIntervalSince1970: Double(ms) / 1000), layout: layouts[(index >> 3) & 1],
+                        item: name == .launch ? nil : items[index % items.count], visitor: visitor, request: "req-\(day)-\(index)",
+                        properties: properties).appendJSONLine(to: &buffer)
+            if buffer.count > 8 << 20 {
+                handle.write(Data(buffer))
+                buffer.removeAll(keepingCapacity: true)
+            }
+        }
+    }
+    handle.write(Data(buffer))
+    try handle.close()
+    let size = (try FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+    say("days: generated \(dayCount) days of \(perDay) events, \(visitorCount) visitors, \(size >> 20) MiB in \(String(format: "%.1f", seconds(generated))) s")
 
 case "tally":
     // N new visitors, each a home view tagged with a 50/50 experiment and every third a selection,

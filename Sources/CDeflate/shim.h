@@ -4,5 +4,10 @@
 #define CDEFLATE_SHIM_H
 
 #include <libdeflate.h>
+// malloc_trim, which Swift's Glibc module leaves out: the report store gives back the heap its
+// rollups were decoded in once they are folded (SegmentDirectory).
+#if defined(__linux__)
+#include <malloc.h>
+#endif
 
 #endif

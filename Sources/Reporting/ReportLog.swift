@@ -124,6 +124,7 @@ public final class ReportLog: Sendable {
             retention: .init(age: configuration.retention, maxBytes: configuration.maxBytes, now: configuration.now,
                              mayDelete: configuration.mayDelete), logger: logger)
         if configuration.compress { for stamp in opened.uncompressed { maintenance.submit(.compress(stamp)) } }
+        for stamp in opened.toIndex { maintenance.submit(.indexVisitors(stamp)) }
         maintenance.submit(.retention)
         let writer = try ReportWriter(configuration: configuration, catalog: catalog, maintenance: maintenance,
                                   channel: channel, logger: logger)

@@ -71,7 +71,7 @@ import TestSupport
         var admitted = 0
         var total = 0
         for segment in closed {
-            let members = try #require(store.members(holding: "s7", segment), "every compressed segment has its members' filter")
+            let members = try #require(store.members(holding: "s7", segment), "every compressed segment has its visitor index")
             admitted += members.count
             total += try #require(store.catalog.index(segment)).members.count - 1
         }
@@ -79,9 +79,9 @@ import TestSupport
         #expect(admitted * 4 < total, "s7 admitted in \(admitted) of \(total) members")
         let visitors = ["s0", "s7", "s30", "s\(events.count / 80)", #"q"uote"#, #"back\slash"#, "caf\u{e9}", "tab\there", "nobody", "s1\""]
         check(store, events, visitors: visitors)
-        // Without a member filter (older segments, a crash before it was written) every member is read.
-        unlink(store.catalog.membersPath(closed[0].stamp))
-        let torn = store.catalog.membersPath(closed[1].stamp)
+        // Without a visitor index (older segments, a crash before it was written) every member is read.
+        unlink(store.catalog.visitorIndexPath(closed[0].stamp))
+        let torn = store.catalog.visitorIndexPath(closed[1].stamp)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: torn)[.size] as? Int)
         #expect(truncate(torn, off_t(size / 2)) == 0)
         #expect(store.members(holding: "s7", closed[0]) == nil && store.members(holding: "s7", closed[1]) == nil)

@@ -136,6 +136,13 @@ public enum ReportCheck {
                 add(.mismatch, "visitor filter torn or corrupt")
             }
         }
+        // A visitor index must lead to every member of every visitor: whole, and made for this segment.
+        let indexPath = directory + "/" + SegmentName.visitorIndexFile(segment.stamp)
+        if segment.compressed, FileManager.default.fileExists(atPath: indexPath),
+           let index = GzipIndex.load(directory + "/" + SegmentName.indexFile(segment.stamp)),
+           let problem = VisitorIndex.problem(indexPath, members: index.members.count - 1, bytes: index.members.last?.uncompressed ?? 0) {
+            add(.mismatch, "visitor index: \(problem)")
+        }
         return problems
     }
 

@@ -42,6 +42,7 @@ public enum ReportImport {
         let catalog = SegmentCatalog(directory: directory, interner: interner, segments: opened.segments)
         let maintenance = try Maintenance(catalog: catalog, sync: false, compress: compress, retention: .init(), logger: logger)
         if compress { for stamp in opened.uncompressed { maintenance.submit(.compress(stamp)) } }
+        for stamp in opened.toIndex { maintenance.submit(.indexVisitors(stamp)) }
         let sink = SegmentSink(catalog: catalog, segmentBytes: segmentBytes, sync: false, chunkBytes: 1 << 20, maintenance: maintenance, logger: logger,
                                talliesInBackground: false)
         var result = Result()

@@ -1,10 +1,18 @@
-/// A closed segment's per-minute counts, sorted by minute: a fifth of a dictionary's memory, read
-/// in order, and a range found by binary search.
-struct FrozenCounts: Sendable {
-    private(set) var keys: [CountKey] = []
+/// A key counted per minute (or per hour or day: the minute it starts).
+protocol MinuteKeyed: Hashable, Sendable {
+    var minute: Int32 { get }
+}
+
+extension CountKey: MinuteKeyed {}
+extension GroupKey: MinuteKeyed {}
+
+/// A closed segment's counts, sorted by minute: a fifth of a dictionary's memory, read in order,
+/// and a range found by binary search.
+struct FrozenCounts<Key: MinuteKeyed>: Sendable {
+    private(set) var keys: [Key] = []
     private(set) var counts: [UInt32] = []
 
-    init(_ table: [CountKey: Int]) {
+    init(_ table: [Key: Int]) {
         let sorted = table.sorted { $0.key.minute < $1.key.minute }
         keys = sorted.map(\.key)
         counts = sorted.map { UInt32(clamping: $0.value) }
@@ -14,7 +22,7 @@ struct FrozenCounts: Sendable {
 
     /// Calls `body` with each key and count whose minute is in `[from, to)`.
     @inline(__always)
-    func forEach(from: Int32, to: Int32, _ body: (CountKey, Int) -> Void) {
+    func forEach(from: Int32, to: Int32, _ body: (Key, Int) -> Void) {
         var low = 0
         var high = keys.count
         while low < high {

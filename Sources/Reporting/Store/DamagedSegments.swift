@@ -46,7 +46,7 @@ public enum DamagedSegments {
             throw ReportStoreError("cannot move \(file) into \(folder): \(String(cString: strerror(errno)))")
         }
         for companion in [SegmentName.rollupFile(stamp), SegmentName.indexFile(stamp), SegmentName.visitorsFile(stamp),
-                          SegmentName.membersFile(stamp)] {
+                          SegmentName.membersFile(stamp), SegmentName.visitorIndexFile(stamp)] {
             _ = rename(directory + "/" + companion, folder + "/" + companion)
         }
         var text = "reason: \(reason.replacingOccurrences(of: "\n", with: " "))\n"
@@ -55,6 +55,20 @@ public enum DamagedSegments {
         try? text.write(toFile: folder + "/" + file + reasonSuffix, atomically: true, encoding: .utf8)
         let segment = SetAsideSegment(file: file, reason: reason, events: events, released: false)
         return released ? try release(directory: directory, segment) : segment
+    }
+
+    /// Moves a segment's companion file that is damaged (its events are whole, so the segment
+    /// stays) into `damaged/`, with a `.reason` file saying why, for whoever looks into it.
+    static func setAside(companion file: String, directory: String, reason: String) throws {
+        let folder = folder(directory)
+        if mkdir(folder, 0o755) != 0 && errno != EEXIST {
+            throw ReportStoreError("cannot create \(folder): \(String(cString: strerror(errno)))")
+        }
+        guard rename(directory + "/" + file, folder + "/" + file) == 0 else {
+            throw ReportStoreError("cannot move \(file) into \(folder): \(String(cString: strerror(errno)))")
+        }
+        let text = "reason: \(reason.replacingOccurrences(of: "\n", with: " "))\nset aside: \(ReportTimestamp.string(from: Date()))\n"
+        try? text.write(toFile: folder + "/" + file + reasonSuffix, atomically: true, encoding: .utf8)
     }
 
     /// Marks a set-aside segment as given up: the shipper skips it (and logs that it did).

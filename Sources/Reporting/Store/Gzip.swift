@@ -15,14 +15,14 @@ enum Gzip {
     /// Uncompressed bytes per gzip member. Members start at line starts; the index of where each
     /// begins lets readers start in the middle of a segment (a gzip of several members is still
     /// one gzip to zcat, DuckDB and ClickHouse). Small, so that a visitor's events cost little
-    /// more than their own lines to inflate (see `MemberFilter`): the log's lines repeat their
+    /// more than their own lines to inflate (see `VisitorIndex`): the log's lines repeat their
     /// keys, so the ratio is within 4% of 1 MiB members; the index costs 8 bytes a member in memory.
     static let memberBytes = 1 << 14
 
     /// Compresses the file at `source` into `target` (fsynced) as line-aligned members; returns the
-    /// index and the members' visitor filter, or nil (target removed) on error.
+    /// index and the members' visitor index, or nil (target removed) on error.
     static func compress(_ source: String, to target: String, memberBytes: Int = Gzip.memberBytes)
-        -> (index: GzipIndex, visitors: MemberFilter)?
+        -> (index: GzipIndex, visitors: VisitorIndex)?
     {
         let input = open(source, O_RDONLY | O_CLOEXEC)
         guard input >= 0 else { return nil }
@@ -38,8 +38,7 @@ enum Gzip {
         guard dh_deflate_init2(&stream, level, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK else { return nil }
         defer { deflateEnd(&stream) }
         var index = GzipIndex()
-        /// Each member's visitor hashes, made into the filter once the member count is known.
-        var hashes: [[UInt64]] = []
+        var visitors = VisitorIndex()
         var pending: [UInt8] = []
         var outBuffer = [UInt8](repeating: 0, count: 256 * 1024)
         var uncompressed: Int64 = 0
@@ -65,7 +64,7 @@ enum Gzip {
             var cut = pending.count
             if !atEnd, let newline = pending.lastIndex(of: 10) { cut = newline + 1 }
             guard index.members.append((uncompressed, compressed)) else { return nil }
-            hashes.append(MemberFilter.visitorHashes(in: pending, count: cut))
+            pending.withUnsafeBytes { visitors.add(member: index.members.count - 1, lines: $0, count: cut) }
             let wrote = pending.withUnsafeMutableBufferPointer { inBytes in
                 outBuffer.withUnsafeMutableBufferPointer { outBytes -> Bool in
                     stream.next_in = inBytes.baseAddress
@@ -90,10 +89,6 @@ enum Gzip {
         }
         guard index.members.append((uncompressed, compressed)), fsync(output) == 0 else { return nil }
         ok = true
-        var visitors = MemberFilter(members: hashes.count)
-        for (member, list) in hashes.enumerated() {
-            for hash in list { visitors.add(member: member, hash: hash) }
-        }
         return (index, visitors)
     }
 }

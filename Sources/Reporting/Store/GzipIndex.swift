@@ -37,14 +37,20 @@ struct GzipIndex: Sendable {
         var tail = RollupFile.Reader(bytes: bytes[..<got])
         tail.index = got - 4
         guard let stored = tail.u32(), stored == RollupFile.checksum(bytes[..<(got - 4)]) else { return nil }
-        var reader = RollupFile.Reader(bytes: bytes[..<(got - 4)])
-        reader.index = magic.count
-        guard let count = reader.u32(), count >= 1 else { return nil }
-        var index = GzipIndex()
-        for _ in 0..<count {
-            guard let u = reader.u64(), let c = reader.u64(), index.members.append((Int64(u), Int64(c))) else { return nil }
+        // Read in place, not byte by byte: a visitor's query loads the index of every segment it reads.
+        return bytes.withUnsafeBytes { raw -> GzipIndex? in
+            let count = Int(raw.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self).littleEndian)
+            guard count >= 1, magic.count + 4 + count * 16 == got - 4 else { return nil }
+            var index = GzipIndex()
+            index.members.reserveCapacity(count)
+            for number in 0..<count {
+                let at = magic.count + 4 + number * 16
+                let u = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian)
+                let c = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self).littleEndian)
+                guard index.members.append((u, c)) else { return nil }
+            }
+            return index
         }
-        return index
     }
 
     /// The member holding uncompressed `offset` (the last member for the end).

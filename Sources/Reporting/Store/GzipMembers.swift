@@ -14,6 +14,11 @@ struct GzipMembers: RandomAccessCollection, Sendable {
         (Int64(uncompressedStarts[position]), Int64(compressedStarts[position]))
     }
 
+    mutating func reserveCapacity(_ count: Int) {
+        uncompressedStarts.reserveCapacity(count)
+        compressedStarts.reserveCapacity(count)
+    }
+
     /// False (nothing added) past 4 GiB.
     @discardableResult
     mutating func append(_ member: (uncompressed: Int64, compressed: Int64)) -> Bool {

@@ -21,23 +21,33 @@ extension ReportStore {
             var selections = 0
             var days: [Int64: (views: Int, selections: Int)] = [:]
             var seen = false
+
+            mutating func add(views count: Int, layout: UInt32, day: Int64) {
+                seen = true
+                views += count
+                layouts[layout, default: 0] += count
+                days[day, default: (0, 0)].views += count
+            }
+
+            mutating func add(selections count: Int, day: Int64) {
+                seen = true
+                self.selections += count
+                days[day, default: (0, 0)].selections += count
+            }
         }
         var groups: [SketchKey: Group] = [:]
+        // Whole days from the day rows, whole hours from the hour rows: the series is per day.
         for segment in segments {
-            for (key, count) in segment.rollup.groups where key.minute >= from && key.minute < to {
+            segment.forEachGroup(from: from, to: to, grain: 1440, minutes: { fullGroups(segment) }) { key, count in
                 let id = SketchKey(hour: 0, experiment: key.experiment, group: key.group)
-                var group = groups[id] ?? Group()
-                group.seen = true
                 let day = ReportTimestamp.floorDiv(Int64(key.minute), 1440)
                 if key.event == launch {
-                    group.views += count
-                    group.layouts[key.layout, default: 0] += count
-                    group.days[day, default: (0, 0)].views += count
+                    groups[id, default: Group()].add(views: count, layout: key.layout, day: day)
                 } else if selections.contains(key.event) {
-                    group.selections += count
-                    group.days[day, default: (0, 0)].selections += count
+                    groups[id, default: Group()].add(selections: count, day: day)
+                } else {
+                    groups[id, default: Group()].seen = true
                 }
-                groups[id] = group
             }
         }
         var byExperiment: [String: [ReportGroupCounts]] = [:]

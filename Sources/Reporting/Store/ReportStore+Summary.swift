@@ -78,26 +78,17 @@ extension ReportStore {
             }
             func count(_ segment: SegmentEntry) {
                 guard item != nil, let hourly = segment.hourlyItems else {
-                    segment.forEachCount(from: from, to: to, add)
+                    segment.forEachCount(from: from, to: to, grain: bucket, add)
                     return
                 }
-                // Whole hours from the hourly item counts; the partial hours at the ends from the
-                // segment's saved rollup, which has every minute.
-                let firstHour = Int32(ReportTimestamp.floorDiv(Int64(from) + 59, 60) * 60)
-                let endHour = Int32(ReportTimestamp.floorDiv(Int64(to), 60) * 60)
-                var edges: [(Int32, Int32)] = []
-                if firstHour < endHour {
-                    hourly.forEach(from: firstHour, to: endHour, add)
-                    if from < firstHour { edges.append((from, firstHour)) }
-                    if endHour < to { edges.append((endHour, to)) }
-                } else {
-                    edges.append((from, to))
+                // Whole hours from the hourly item counts; an hour the range cuts through this
+                // segment's events (`pieces`) from the segment's saved rollup, which has every minute.
+                var minutes: [(Int32, Int32)] = []
+                for piece in segment.pieces(from: from, to: to, grain: 60) {
+                    if piece.grain == 1 { minutes.append((piece.from, piece.to)) } else { hourly.forEach(from: piece.from, to: piece.to, add) }
                 }
-                let firstMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.firstMs, 60_000))
-                let lastMinute = Int32(clamping: ReportTimestamp.floorDiv(segment.rollup.lastMs, 60_000))
-                edges.removeAll { $0.1 <= firstMinute || $0.0 > lastMinute }
-                guard !edges.isEmpty else { return }
-                for (key, count) in fullCounts(segment) where edges.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
+                guard !minutes.isEmpty else { return }
+                for (key, count) in fullCounts(segment) where minutes.contains(where: { key.minute >= $0.0 && key.minute < $0.1 }) {
                     add(key, count)
                 }
             }
@@ -161,15 +152,26 @@ extension ReportStore {
         guard let event = id(filter.event), let layout = id(filter.layout), let item = id(filter.item) else { return [:] }
         let from32 = Int32(clamping: from)
         let to32 = Int32(clamping: to)
+        func matches(_ key: CountKey) -> Bool {
+            if let event, key.event != event { return false }
+            if let layout, key.layout != layout { return false }
+            if let item, key.item != item { return false }
+            return true
+        }
         func add(_ key: CountKey, _ count: Int) {
-            if let event, key.event != event { return }
-            if let layout, key.layout != layout { return }
-            if let item, key.item != item { return }
-            result[Int64(key.minute), default: 0] += count
+            if matches(key) { result[Int64(key.minute), default: 0] += count }
         }
         for segment in segments(in: range) {
             if item != nil, segment.frozen != nil {
                 for (key, count) in fullCounts(segment) where key.minute >= from32 && key.minute < to32 { add(key, count) }
+            } else if let hourly = segment.hourly, let frozen = segment.frozen {
+                // The hours holding a match first, then only their minutes: a rare event over days
+                // (the changes marked on the charts) costs the hour rows, not every minute.
+                var hours: [Int32] = []
+                hourly.forEach(from: SegmentEntry.start(of: from32, 60), to: to32) { key, _ in
+                    if matches(key), hours.last != key.minute { hours.append(key.minute) }
+                }
+                for hour in hours { frozen.forEach(from: max(hour, from32), to: min(hour + 60, to32), add) }
             } else {
                 segment.forEachCount(from: from32, to: to32, add)
             }
@@ -179,21 +181,27 @@ extension ReportStore {
 
     /// A closed segment's counts at full grain (every minute, every item): its saved rollup, or a
     /// recount if that cannot be read.
-    func fullCounts(_ segment: SegmentEntry) -> [CountKey: Int] {
+    func fullCounts(_ segment: SegmentEntry) -> [CountKey: Int] { savedRollup(segment).counts }
+
+    /// A closed segment's experiment groups' counts of every minute, likewise.
+    func fullGroups(_ segment: SegmentEntry) -> [GroupKey: Int] { savedRollup(segment).groups }
+
+    /// A closed segment's rollup as saved, or a recount if that cannot be read.
+    func savedRollup(_ segment: SegmentEntry) -> Rollup {
         if let data = try? Data(contentsOf: URL(fileURLWithPath: catalog.rollupPath(segment.stamp))),
             let stored = RollupFile.decode([UInt8](data), interner: catalog.interner), stored.closed,
             stored.rollup.bytes == segment.rollup.bytes
         {
-            return stored.rollup.counts
+            return stored.rollup
         }
         logger.warning("a segment's saved rollup is unreadable; recounting it", metadata: ["segment": "\(segment.stamp)"])
         let current = catalog.entry(segment.stamp) ?? segment  // compressed meanwhile?
         do {
             return try SegmentDirectory.scan(
-                catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner).counts
+                catalog.path(current), compressed: current.compressed, end: segment.rollup.bytes, interner: catalog.interner)
         } catch {
             readFailed(stamp: segment.stamp, error)
-            return [:]
+            return Rollup()
         }
     }
 
@@ -205,19 +213,46 @@ extension ReportStore {
 
     /// The merged hourly sketches of the hours the minutes touch, from every segment holding one of
     /// those hours: a segment that ends before the range's first minute may still hold its hour.
+    /// A whole day whose segments are all closed is merged once and kept (`DaySketches`).
     func visitorEstimate(firstMinute: Int64, endMinute: Int64, experiment: UInt32, group: UInt32) -> Int {
         let firstHour = Int32(clamping: ReportTimestamp.floorDiv(firstMinute, 60))
         let lastHour = Int32(clamping: ReportTimestamp.floorDiv(endMinute - 1, 60))
         let hours = ReportRange(from: ReportTimestamp.date(milliseconds: Int64(firstHour) * 3_600_000),
                                 to: ReportTimestamp.date(milliseconds: (Int64(lastHour) + 1) * 3_600_000))
         var merged: HyperLogLog?
-        for segment in segments(in: hours) {
-            for (key, sketch) in segment.rollup.sketches
-            where key.experiment == experiment && key.group == group && key.hour >= firstHour && key.hour <= lastHour {
-                if merged == nil { merged = sketch } else { merged!.merge(sketch) }
+        func merge(_ sketch: HyperLogLog) {
+            if merged == nil { merged = sketch } else { merged!.merge(sketch) }
+        }
+        func day(_ segment: SegmentEntry) -> Int64? {
+            let first = ReportTimestamp.floorDiv(segment.rollup.firstMs, ReportTimestamp.msPerDay)
+            return segment.active || first != ReportTimestamp.floorDiv(segment.rollup.lastMs, ReportTimestamp.msPerDay) ? nil : first
+        }
+        let segments = segments(in: hours)
+        var index = 0
+        while index < segments.count {
+            if let day = day(segments[index]), Int64(firstHour) <= day * 24, day * 24 + 23 <= Int64(lastHour) {
+                var next = index + 1
+                while next < segments.count, self.day(segments[next], is: day) { next += 1 }
+                if let sketch = catalog.daySketches.sketches(day: day, of: segments[index..<next])[
+                    SketchKey(hour: 0, experiment: experiment, group: group)] {
+                    merge(sketch)
+                }
+                index = next
+                continue
             }
+            for (key, sketch) in segments[index].rollup.sketches
+            where key.experiment == experiment && key.group == group && key.hour >= firstHour && key.hour <= lastHour {
+                merge(sketch)
+            }
+            index += 1
         }
         return merged?.estimate ?? 0
+    }
+
+    /// Whether `segment` is closed and lies within `day`.
+    private func day(_ segment: SegmentEntry, is day: Int64) -> Bool {
+        !segment.active && ReportTimestamp.floorDiv(segment.rollup.firstMs, ReportTimestamp.msPerDay) == day
+            && ReportTimestamp.floorDiv(segment.rollup.lastMs, ReportTimestamp.msPerDay) == day
     }
 
     /// The summary by reading events, for filters the rollups cannot answer.

@@ -1,18 +1,29 @@
 extension ReportStore {
-    /// The members of a compressed segment that may hold `visitor`'s events, ascending; nil when
-    /// the segment cannot say (plain, no index, or no member filter) and every line must be read.
-    func members(holding visitor: String, _ segment: SegmentEntry, index: GzipIndex? = nil) -> [Int]? {
+    /// The members of a compressed segment that hold `visitor`'s events (with `prefix`, those of
+    /// every id starting so), ascending; nil when the segment cannot say (plain, no gzip index, no
+    /// visitor index yet) and every line must be read. A directory of an older version may still
+    /// have a filter per member instead of the index: its members that may hold the visitor.
+    func members(holding visitor: String, prefix: Bool = false, _ segment: SegmentEntry, index: GzipIndex? = nil) -> [Int]? {
         guard let index = index ?? catalog.index(segment) else { return nil }
-        let hash = LineNeedles.escaped(visitor).withUnsafeBytes { MemberFilter.hash($0) }
+        let escaped = LineNeedles.escaped(visitor)
+        let current = segment.visitorIndexed ? segment : catalog.entry(segment.stamp) ?? segment  // indexed meanwhile?
+        if current.visitorIndexed,
+           let members = VisitorIndex.members(catalog.visitorIndexPath(segment.stamp), escaped: escaped, prefix: prefix,
+                                              members: index.members.count - 1, bytes: segment.rollup.bytes) {
+            return members
+        }
+        guard !prefix else { return nil }
+        let hash = escaped.withUnsafeBytes { MemberFilter.hash($0) }
         return MemberFilter.candidates(catalog.membersPath(segment.stamp), hash: hash, members: index.members.count - 1)
     }
 
     /// Every line of `segment` before `end` that may hold an event of `visitor` (all lines when
-    /// nil), in no promised order: a visitor's members alone where the segment's filter names them.
-    func forEachLine(of segment: SegmentEntry, visitor: String?, end: Int64, _ body: (ScannedLine) -> Void) throws {
-        if let visitor, let index = catalog.index(segment), let members = members(holding: visitor, segment, index: index) {
-            var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members,
-                                                needle: LineNeedles(ReportFilter(visitor: visitor)).needles[0], end: end)
+    /// nil), in no promised order: a visitor's members alone where the segment's index names them.
+    /// With `prefix`, of every visitor whose id starts with `visitor`.
+    func forEachLine(of segment: SegmentEntry, visitor: String?, prefix: Bool = false, end: Int64, _ body: (ScannedLine) -> Void) throws {
+        if let visitor, let index = catalog.index(segment), let members = members(holding: visitor, prefix: prefix, segment, index: index) {
+            let needle = prefix ? Array(#""visitor":""#.utf8) + LineNeedles.escaped(visitor) : LineNeedles(ReportFilter(visitor: visitor)).needles[0]
+            var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle, end: end)
             while let line = try scanner.next() { body(line) }
             return
         }
@@ -48,23 +59,42 @@ extension ReportStore {
 
     /// The visitor ids of `range`'s events that start with `prefix`, at most `limit` of them (two
     /// tell an ambiguous prefix): what the report pages show of an id is its first characters.
-    /// Newest segments first, and no more after `budget` lines: the ids a page shows are recent.
+    /// Newest segments first. A segment wholly inside the range with a visitor index reads one
+    /// member for each id its index has with those first 8 characters, and none for an id already
+    /// found; others read the members of those ids (or, without an index, every line, counted
+    /// against `budget`: the ids a page shows are recent).
     public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2,
                          budget: Int = ReportStore.visitorLineBudget * 4) -> [String] {
-        var needle = Array("\"visitor\":\"".utf8)
-        needle += LineNeedles.escaped(prefix)
+        let escaped = LineNeedles.escaped(prefix)
+        let needle = Array("\"visitor\":\"".utf8) + escaped
         var found = Set<String>()
+        var known = Set<UInt64>()  // key and hash of each id found
         var read = 0
         for segment in segments(in: range).reversed() {
             guard read < budget else { break }
-            read += segment.rollup.lines
+            let inside = range.contains(ms: segment.rollup.firstMs) && range.contains(ms: segment.rollup.lastMs)
+            let indexed = escaped.count >= 8 && segment.visitorIndexed
+            if !indexed { read += segment.rollup.lines }
+            func take(_ line: ScannedLine) {
+                guard found.count < limit, let bytes = line.bytes else { return }
+                let holds = bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { LineNeedles.contains(haystack, $0) } }
+                guard holds, let event = decode(line, segment: segment.stamp), let visitor = event.visitor,
+                      visitor.hasPrefix(prefix), range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
+                if found.insert(visitor).inserted {
+                    let (key, hash) = LineNeedles.escaped(visitor).withUnsafeBytes { VisitorIndex.keyAndHash($0) }
+                    known.insert(key ^ UInt64(hash))
+                }
+            }
             do {
-                try forEachLine(of: segment, visitor: nil, end: segment.rollup.bytes) { line in
-                    guard found.count < limit, let bytes = line.bytes else { return }
-                    let holds = bytes.withUnsafeBytes { haystack in needle.withUnsafeBytes { LineNeedles.contains(haystack, $0) } }
-                    guard holds, let event = decode(line, segment: segment.stamp), let visitor = event.visitor,
-                          visitor.hasPrefix(prefix), range.contains(ms: ReportTimestamp.milliseconds(event.timestamp)) else { return }
-                    found.insert(visitor)
+                if inside, indexed, let index = catalog.index(segment),
+                   let ids = VisitorIndex.ids(catalog.visitorIndexPath(segment.stamp), startingWith: escaped,
+                                              members: index.members.count - 1, bytes: segment.rollup.bytes) {
+                    let members = Set(ids.filter { !known.contains($0.key ^ UInt64($0.hash)) }.map(\.member)).sorted()
+                    var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle,
+                                                        end: segment.rollup.bytes)
+                    while let line = try scanner.next() { take(line) }
+                } else {
+                    try forEachLine(of: segment, visitor: indexed ? prefix : nil, prefix: true, end: segment.rollup.bytes, take)
                 }
             } catch {
                 readFailed(stamp: segment.stamp, error)

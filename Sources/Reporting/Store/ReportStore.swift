@@ -70,9 +70,10 @@ public final class ReportStore: Sendable {
         return try SegmentLineReader(path: catalog.path(moved), compressed: true, from: from, end: end, index: catalog.index(moved))
     }
 
-    /// False only when the segment's visitor filter says it holds no event of `visitor`.
+    /// False only when the segment's visitor filter says it holds no event of `visitor`. An
+    /// indexed segment is not asked: its index says which members hold them, none or some.
     func mayHold(visitor: String?, _ segment: SegmentEntry) -> Bool {
-        guard let visitor, !segment.active else { return true }
+        guard let visitor, !segment.active, !segment.visitorIndexed else { return true }
         return VisitorFilter.mayContain(path: catalog.visitorsPath(segment.stamp), hash: HyperLogLog.hash(visitor)) ?? true
     }
 

@@ -1,54 +1,5 @@
 import Synchronization
 
-/// One segment as the store knows it.
-struct SegmentEntry: Sendable {
-    /// The time stamp in its file names.
-    let stamp: String
-    /// Epoch ms of the stamp: no event in the segment is older, none in earlier segments newer.
-    let startMs: Int64
-    var compressed: Bool
-    /// Still being written: its rollup and size grow.
-    var active: Bool
-    /// Everything in the segment, counted; `rollup.bytes` is its uncompressed length.
-    var rollup: Rollup
-    /// Its size on disk (compressed once compressed).
-    var fileBytes: Int64
-    /// Compressed with an index of where its gzip members start, consistent with its rollup
-    /// (false: read it from the start). The index stays on disk: `SegmentCatalog.index` loads it.
-    var indexed = false
-    /// Once closed and its rollup saved: the per-minute counts with items folded out, and the
-    /// per-item counts by hour, in compact form (`rollup.counts` is then empty). A few MiB a day
-    /// at any volume; a range's partial hours with an item filter are read from the saved rollup.
-    var frozen: FrozenCounts? = nil
-    var hourlyItems: FrozenCounts? = nil
-
-    /// Moves the counts of a closed segment whose rollup is on disk into their compact form.
-    mutating func freeze() {
-        guard frozen == nil else { return }
-        var minutes: [CountKey: Int] = [:]
-        var hours: [CountKey: Int] = [:]
-        for (key, count) in rollup.counts {
-            minutes[CountKey(minute: key.minute, event: key.event, layout: key.layout, item: 0), default: 0] += count
-            if key.item != 0 {
-                let hour = Int32(ReportTimestamp.floorDiv(Int64(key.minute), 60) * 60)
-                hours[CountKey(minute: hour, event: key.event, layout: key.layout, item: key.item), default: 0] += count
-            }
-        }
-        frozen = FrozenCounts(minutes)
-        hourlyItems = FrozenCounts(hours)
-        rollup.counts = [:]
-    }
-
-    /// Calls `body` with each count of a minute in `[from, to)` (items folded out once frozen).
-    func forEachCount(from: Int32, to: Int32, _ body: (CountKey, Int) -> Void) {
-        if let frozen {
-            frozen.forEach(from: from, to: to, body)
-        } else {
-            for (key, count) in rollup.counts where key.minute >= from && key.minute < to { body(key, count) }
-        }
-    }
-}
-
 /// The segments of one report directory and their rollups: written by the log's writer (or an
 /// import), read by `ReportStore`. Readers take a snapshot and work outside the lock; the
 /// rollups are copy-on-write, so a snapshot costs a few retains.
@@ -63,10 +14,13 @@ final class SegmentCatalog: Sendable {
     let directory: String
     let interner: Interner
     let state: Mutex<State>
-    /// The last few gzip indexes read, newest last: at 8 bytes a member they are kept on disk
-    /// rather than in memory for every segment (8.5 MiB at 100 million events).
+    /// The last gzip indexes read, newest last: at 8 bytes a member they are kept on disk rather
+    /// than in memory for every segment (8.5 MiB at 100 million events); 64 (2 MiB of 64 MiB
+    /// segments) hold ten days at a million events a day, which a visitor's query reads whole.
     private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
-    static let cachedIndexes = 8
+    static let cachedIndexes = 64
+    /// Whole days' visitor sketches, merged once (`DaySketches`).
+    let daySketches = DaySketches()
     /// The experiments' exact visitor sums, as the writer last published them.
     let experimentTallies = ExperimentTallyBoard()
 
@@ -93,6 +47,8 @@ final class SegmentCatalog: Sendable {
     func visitorsPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorsFile(stamp) }
 
     func membersPath(_ stamp: String) -> String { directory + "/" + SegmentName.membersFile(stamp) }
+
+    func visitorIndexPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorIndexFile(stamp) }
 
     /// Where the gzip members of `entry` start; nil when it is plain or has no usable index.
     func index(_ entry: SegmentEntry) -> GzipIndex? {

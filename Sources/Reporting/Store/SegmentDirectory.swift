@@ -1,3 +1,4 @@
+import CDeflate
 import Foundation
 import Logging
 
@@ -18,6 +19,8 @@ enum SegmentDirectory {
         var uncompressed: [String]
         /// Segments left out because they cannot be read (moved into `damaged/` when repairing).
         var damaged: [SetAsideSegment] = []
+        /// Compressed segments whose visitor index is to be checked whole, or made (`Maintenance`).
+        var toIndex: [String] = []
     }
 
     /// With `repair`, the directory is created if missing, repaired and the rebuilt rollups are
@@ -112,19 +115,35 @@ enum SegmentDirectory {
                     continue
                 }
                 entry.indexed = true
+                // Checked whole (a few MiB a segment, read once): a damaged index would hide events.
+                let indexFile = SegmentName.visitorIndexFile(stamp)
+                switch VisitorIndex.problem(directory + "/" + indexFile, members: index.members.count - 1, bytes: rollup.bytes) {
+                case nil:
+                    entry.visitorIndexed = true
+                case "missing":
+                    opened.toIndex.append(stamp)
+                case let problem?:
+                    setAside(directory, companion: indexFile, reason: problem, repair: repair, logger: logger)
+                    opened.toIndex.append(stamp)
+                }
             }
             // Without its rollup on disk (rebuilt by a reader), it keeps the counts at full grain.
             if onDisk { entry.freeze() }
             opened.segments.append(entry)
             if !isCompressed { opened.uncompressed.append(stamp) }
         }
+        #if canImport(Glibc)
+            // Each rollup was decoded at full grain and then folded: give the freed heap back, or
+            // the process keeps the largest segment's decoding as resident memory for good.
+            malloc_trim(0)
+        #endif
         if repair {
             // Rollups whose segment is gone (deleted by hand or by retention cut short).
             for name in names where name.hasPrefix(SegmentName.prefix) {
-                for suffix in [SegmentName.rollup, SegmentName.index, SegmentName.visitors, SegmentName.members]
+                for suffix in [SegmentName.rollup, SegmentName.index, SegmentName.visitors, SegmentName.members, SegmentName.visitorIndex]
                 where name.hasSuffix(suffix) {
                     let stamp = String(name.dropFirst(SegmentName.prefix.count).dropLast(suffix.count))
-                    let belongsToGzip = suffix == SegmentName.index || suffix == SegmentName.members
+                    let belongsToGzip = suffix == SegmentName.index || suffix == SegmentName.members || suffix == SegmentName.visitorIndex
                     if !stamps.contains(stamp) || (belongsToGzip && !compressed.contains(stamp)) {
                         unlink(directory + "/" + name)
                     }
@@ -154,6 +173,24 @@ enum SegmentDirectory {
             logger.warning("a report segment is damaged; left out", metadata: ["file": "\(file)", "reason": "\(reason)"])
         }
         return SetAsideSegment(file: file, reason: reason, events: events, released: false)
+    }
+
+    /// A damaged companion file of a segment whose events are whole (the visitor index): moved
+    /// into `damaged/` when repairing, to be made again; logged either way.
+    static func setAside(_ directory: String, companion file: String, reason: String, repair: Bool, logger: Logger) {
+        guard repair else {
+            logger.warning("a report segment's visitor index is damaged; not used", metadata: ["file": "\(file)", "reason": "\(reason)"])
+            return
+        }
+        do {
+            try DamagedSegments.setAside(companion: file, directory: directory, reason: reason)
+            logger.error("set aside a damaged visitor index; indexing its segment again",
+                         metadata: ["file": "\(file)", "reason": "\(reason)", "moved to": "\(DamagedSegments.folderName)/\(file)"])
+        } catch {
+            unlink(directory + "/" + file)
+            logger.error("a damaged visitor index could not be set aside; removed, indexing its segment again",
+                         metadata: ["file": "\(file)", "reason": "\(reason)", "error": "\(error)"])
+        }
     }
 
     /// Cuts a last line without its newline (a write torn by a crash); returns the new size.

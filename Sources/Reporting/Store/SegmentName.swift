@@ -9,6 +9,7 @@ enum SegmentName {
     static let index = ".gzi"
     static let visitors = ".visitors"
     static let members = ".members"
+    static let visitorIndex = ".vix"
 
     /// The stamp part for a time in epoch milliseconds: `20261124T141500.123Z`.
     static func stamp(milliseconds ms: Int64) -> String {
@@ -59,4 +60,6 @@ enum SegmentName {
     static func visitorsFile(_ stamp: String) -> String { prefix + stamp + visitors }
 
     static func membersFile(_ stamp: String) -> String { prefix + stamp + members }
+
+    static func visitorIndexFile(_ stamp: String) -> String { prefix + stamp + visitorIndex }
 }

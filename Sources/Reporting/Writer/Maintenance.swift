@@ -16,6 +16,8 @@ final class Maintenance: Sendable {
         case persist(String, Rollup, closed: Bool)
         case visitors(String, VisitorFilter)
         case compress(String)
+        /// Checks a compressed segment's visitor index; writes it anew when missing or damaged.
+        case indexVisitors(String)
         case retention
     }
 
@@ -104,6 +106,8 @@ final class Maintenance: Sendable {
             _ = RollupFile.writeAtomically(filter.encode(), to: catalog.visitorsPath(stamp), sync: sync)
         case .compress(let stamp):
             compressSegment(stamp)
+        case .indexVisitors(let stamp):
+            indexVisitors(stamp)
         case .retention:
             applyRetention()
         }
@@ -115,10 +119,11 @@ final class Maintenance: Sendable {
         let target = catalog.path(stamp: stamp, compressed: true)
         let temporary = target + SegmentName.temporary
         // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
-        // The members' filter likewise; without it a visitor's query reads every member.
+        // The visitor index likewise; without it a visitor's query reads every member.
         guard let (index, visitors) = Gzip.compress(plain, to: temporary),
             RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
-            RollupFile.writeAtomically(visitors.encode(), to: catalog.membersPath(stamp), sync: sync),
+            RollupFile.writeAtomically(visitors.encode(members: index.members.count - 1, bytes: index.members.last?.uncompressed ?? 0),
+                                       to: catalog.visitorIndexPath(stamp), sync: sync),
             rename(temporary, target) == 0
         else {
             unlink(temporary)
@@ -130,7 +135,10 @@ final class Maintenance: Sendable {
         catalog.update(stamp) { entry in
             entry.compressed = true
             entry.fileBytes = size
-            if index.members.last?.uncompressed == entry.rollup.bytes { entry.indexed = true }
+            if index.members.last?.uncompressed == entry.rollup.bytes {
+                entry.indexed = true
+                entry.visitorIndexed = true
+            }
             kept = true
         }
         if kept {
@@ -138,8 +146,9 @@ final class Maintenance: Sendable {
         } else {
             unlink(target)
             unlink(catalog.indexPath(stamp))
-            unlink(catalog.membersPath(stamp))
+            unlink(catalog.visitorIndexPath(stamp))
         }
+        unlink(catalog.membersPath(stamp))  // a filter of an older version's, superseded by the index
     }
 
     func applyRetention() {
@@ -172,6 +181,7 @@ final class Maintenance: Sendable {
             unlink(catalog.indexPath(segment.stamp))
             unlink(catalog.visitorsPath(segment.stamp))
             unlink(catalog.membersPath(segment.stamp))
+            unlink(catalog.visitorIndexPath(segment.stamp))
             total -= segment.fileBytes
             logger.notice(
                 "deleted a report segment", metadata: ["segment": "\(SegmentName.dataFile(segment.stamp, compressed: segment.compressed))",
