@@ -51,13 +51,17 @@ extension Toggles {
         public var layout: String?
         /// Whether its visitors see the onboarding notice; nil leaves it to the `onboarding` toggle.
         public var onboarding: Bool?
+        /// Rows its visitors get switched on or off (row name → shown), over the `rows` toggle.
+        public var rows: [String: Bool]
 
         /// Creates a group.
-        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil) {
+        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil,
+                    rows: [String: Bool] = [:]) {
             self.name = name
             self.weight = weight
             self.layout = layout
             self.onboarding = onboarding
+            self.rows = rows
         }
     }
 }

@@ -12,6 +12,8 @@ public struct VisitorPlan: Sendable, Equatable {
     public let showsOnboarding: Bool
     /// The layout an experiment assigned, if one did: what a visitor's own choice is reported against.
     public let assignedLayout: String?
+    /// The home's rows switched off for this visitor (by the `rows` toggle or their groups).
+    public let hiddenRows: Set<String>
 
     /// The two toggles `layout` reads, not the whole toggles: a plan is copied with every visit.
     private let rollout: [String: Double]
@@ -28,5 +30,19 @@ public struct VisitorPlan: Sendable, Equatable {
         // Validation lets at most one active experiment set each of these.
         assignedLayout = assignments.lazy.compactMap(\.group.layout).first
         showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
+        hiddenRows = Self.hiddenRows(toggles.rows, assignments)
+    }
+
+    /// The rows off: the toggle's, with the groups' over them (validation lets one group switch each).
+    private static func hiddenRows(_ rows: [String: Bool], _ assignments: [FeatureDecisions.Assignment]) -> Set<String> {
+        var hidden: Set<String> = []
+        if rows.isEmpty && !assignments.contains(where: { !$0.group.rows.isEmpty }) { return hidden }
+        for (row, shown) in rows where !shown { hidden.insert(row) }
+        for assignment in assignments {
+            for (row, shown) in assignment.group.rows {
+                if shown { hidden.remove(row) } else { hidden.insert(row) }
+            }
+        }
+        return hidden
     }
 }
