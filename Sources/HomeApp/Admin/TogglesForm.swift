@@ -15,7 +15,11 @@ struct TogglesForm: Sendable {
         var layout = ""
         /// "true", "false", or "" to leave it to the onboarding toggle.
         var onboarding = ""
-        var isBlank: Bool { name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty }
+        /// Row name → "true", "false", or "" to leave it to the rows toggle.
+        var rows: [String: String] = [:]
+        var isBlank: Bool {
+            name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty && rows.values.allSatisfy(\.isEmpty)
+        }
     }
 
     struct Experiment: Sendable {
@@ -36,6 +40,8 @@ struct TogglesForm: Sendable {
     static let maxRows = 64
     var defaultLayout = ""
     var onboarding = false
+    /// Row name → "true", "false", or "" for shown (not named in the file).
+    var rows: [String: String] = [:]
     /// Layout → share as typed.
     var rollout: [String: String] = [:]
     var experiments: [Experiment] = []
@@ -49,11 +55,13 @@ struct TogglesForm: Sendable {
     init(toggles: Toggles, base: Int) {
         defaultLayout = toggles.defaultLayout
         onboarding = toggles.onboarding
+        rows = toggles.rows.mapValues { $0 ? "true" : "false" }
         rollout = toggles.rollout.mapValues(JSONValue.number)
         experiments = toggles.experiments.map { experiment in
             Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
                 Group(name: group.name, weight: JSONValue.number(group.weight), layout: group.layout ?? "",
-                      onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "")
+                      onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "",
+                      rows: group.rows.mapValues { $0 ? "true" : "false" })
             })
         }
         ramps = toggles.ramps.map { ramp in
@@ -70,6 +78,7 @@ struct TogglesForm: Sendable {
         let form = firsts
         defaultLayout = form["defaultLayout"] ?? ""
         onboarding = form["onboarding"] == "true"
+        for row in Toggles.rowNames { rows[row] = form["rows.\(row)"] ?? "" }
         for layout in layouts { rollout[layout] = form["rollout.\(layout)"]?.trimmingCharacters(in: .whitespaces) ?? "" }
         for index in 0..<Self.maxRows {
             let path = "experiments[\(index)]"
@@ -80,7 +89,10 @@ struct TogglesForm: Sendable {
                 guard let groupName = form["\(groupPath).name"] else { break }
                 experiment.groups.append(Group(name: groupName, weight: form["\(groupPath).weight"]?.trimmingCharacters(in: .whitespaces) ?? "",
                                                layout: form["\(groupPath).layout"] ?? "",
-                                               onboarding: form["\(groupPath).onboarding"] ?? ""))
+                                               onboarding: form["\(groupPath).onboarding"] ?? "",
+                                               rows: Dictionary(uniqueKeysWithValues: Toggles.rowNames.map {
+                                                   ($0, form["\(groupPath).rows.\($0)"] ?? "")
+                                               })))
             }
             if form["\(path).remove"] == "true" { experiment = Experiment() }
             experiments.append(experiment)
@@ -117,6 +129,7 @@ struct TogglesForm: Sendable {
         var shares: [String: JSONValue] = [:]
         for (layout, share) in rollout where !share.isEmpty { shares[layout] = Self.number(share) }
         root["rollout"] = .object(shares)
+        if let switched = Self.rows(rows) { root["rows"] = switched }
         root["experiments"] = .array(keptExperiments.map { kept in
             .object(["name": .string(kept.experiment.name), "active": .bool(kept.experiment.active),
                      "groups": .array(kept.groups.map { _, group in
@@ -124,6 +137,7 @@ struct TogglesForm: Sendable {
                          if !group.weight.isEmpty { members["weight"] = Self.number(group.weight) }
                          if !group.layout.isEmpty { members["layout"] = .string(group.layout) }
                          if group.onboarding == "true" || group.onboarding == "false" { members["onboarding"] = .bool(group.onboarding == "true") }
+                         if let switched = Self.rows(group.rows) { members["rows"] = switched }
                          return .object(members)
                      })])
         })
@@ -167,6 +181,14 @@ struct TogglesForm: Sendable {
             rest = rest[rest.index(after: innerClose)...]
         }
         return result + rest
+    }
+
+    /// The rows set to shown or not shown, or nil when none is; any other value goes in as
+    /// text, so the loader says what is wrong with it.
+    private static func rows(_ rows: [String: String]) -> JSONValue? {
+        let set = rows.filter { !$0.value.isEmpty }
+        guard !set.isEmpty else { return nil }
+        return .object(set.mapValues { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : .string($0) })
     }
 
     private static func number(_ text: String) -> JSONValue {
