@@ -104,9 +104,14 @@ struct HomeRoutes {
     }
 
     /// The visitor's own rows; none (at the cost of one look-up) for a visitor this instance has
-    /// no viewing of, who gets the cached page.
+    /// no viewing of, who gets the cached page. A returning visitor not held (dropped as the least
+    /// recent, or new to this instance) is looked up in the log off this thread: their rows come
+    /// with a later request.
     func viewingRows(for visit: Visit) -> [HomeRow] {
-        guard let activity = services.viewing.activity(for: visit.visitor.id) else { return [] }
+        guard let activity = services.viewing.activity(for: visit.visitor.id) else {
+            if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id) }
+            return []
+        }
         let rows = ViewingRows.make(activity, statistics: services.plays.statistics, catalog: services.content.catalog,
                                     assetURLs: services.assets.urls)
         let hidden = visit.plan.hiddenRows
