@@ -112,6 +112,7 @@ struct HomeRoutes {
             if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id) }
             return []
         }
+        guard !activity.isEmpty || activity.latestStarted != nil else { return [] }
         let rows = ViewingRows.make(activity, statistics: services.plays.statistics, catalog: services.content.catalog,
                                     assetURLs: services.assets.urls)
         let hidden = visit.plan.hiddenRows

@@ -1,4 +1,3 @@
-import FeatureToggles
 import Foundation
 import Reporting
 import Synchronization
@@ -42,13 +41,41 @@ final class ViewingHistory: Sendable {
         if !loading { state.withLock { $0.pending = nil } }
     }
 
-    static func key(_ visitor: String) -> UInt64 { StableHash.fnv1a(visitor) }
+    /// The visitor's key: their id's bytes mixed eight at a time (a request asks once, and FNV
+    /// byte by byte cost a thousand instructions for a 32-character id).
+    static func key(_ visitor: String) -> UInt64 {
+        var visitor = visitor
+        return visitor.withUTF8 { bytes in
+            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+            var at = 0
+            while at < bytes.count {
+                var word: UInt64 = 0
+                let end = min(at + 8, bytes.count)
+                for index in at..<end { word |= UInt64(bytes[index]) << (8 * UInt64(index - at)) }
+                hash = mix(hash ^ word)
+                at = end
+            }
+            return hash
+        }
+    }
+
+    /// A 64-bit finaliser (SplitMix64's): every bit of the input moves every bit of the output.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
 
     /// The visitor's activity, or nil when this instance holds nothing of them (never seen, or
     /// dropped as the least recent).
     func activity(for visitor: String) -> ViewingActivity? {
-        state.withLock { state in
-            state.table.words(for: Self.key(visitor)).map { ViewingWords.decode($0, titles: state.table.titles) }
+        let key = Self.key(visitor)
+        return state.withLock { state in
+            // Most visitors held have done nothing yet (looked up and found empty): no words to copy.
+            guard let header = state.table.header(for: key) else { return nil }
+            if header == 0 { return ViewingActivity() }
+            return state.table.words(for: key).map { ViewingWords.decode($0, titles: state.table.titles) }
         }
     }
 

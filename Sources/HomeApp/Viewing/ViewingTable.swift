@@ -48,6 +48,14 @@ struct ViewingTable {
 
     func contains(_ key: UInt64) -> Bool { index[key] != nil }
 
+    /// The visitor's first word (`ViewingWords`' header, or `overflowMark`), now the most
+    /// recently used; nil when not held. Reads no more than the slot.
+    mutating func header(for key: UInt64) -> UInt32? {
+        guard let slot = index[key] else { return nil }
+        touch(slot)
+        return slots[Int(slot)].words.0
+    }
+
     /// Keeps `words` for the visitor, the most recently used, and drops the least recently used
     /// beyond the capacity or the overflow budget.
     mutating func set(_ words: [UInt32], for key: UInt64) {
