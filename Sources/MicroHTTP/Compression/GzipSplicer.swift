@@ -74,7 +74,9 @@ enum GzipSplicer {
     static func insertion(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var output: [UInt8] = []
         guard bytes.count > 0 else { return output }
-        RawDeflate(level: OnTheFly.gzipLevel).deflate(bytes, flush: Z_SYNC_FLUSH, into: &output)
+        // A small window and hash table: zlib clears both when a stream starts, which for the
+        // defaults (32 KB and 64 KB) cost more than compressing a few kilobytes of rows.
+        RawDeflate(level: OnTheFly.gzipLevel, windowBits: -12, memLevel: 6).deflate(bytes, flush: Z_SYNC_FLUSH, into: &output)
         return output
     }
 
