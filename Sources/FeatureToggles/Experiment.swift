@@ -78,14 +78,18 @@ extension Toggles {
         public var onboarding: Bool?
         /// Visitor ids always in this group, whatever the hash, namespace or targeting say (QA, staff).
         public var visitors: [String] = []
+        /// Rows its visitors get switched on or off (row name → shown), over the `rows` toggle.
+        public var rows: [String: Bool]
 
         /// Creates a group.
-        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil, visitors: [String] = []) {
+        public init(name: String, weight: Double = 1, layout: String? = nil, onboarding: Bool? = nil, visitors: [String] = [],
+                    rows: [String: Bool] = [:]) {
             self.name = name
             self.weight = weight
             self.layout = layout
             self.onboarding = onboarding
             self.visitors = visitors
+            self.rows = rows
         }
     }
 }

@@ -5,7 +5,7 @@ extension Toggles {
     static let maximumExperiments = 32
     static let maximumGroups = 8
 
-    /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?}], "guardrail"?}`.
+    /// One entry of `experiments`: `{"name", "active"?, "groups": [{"name", "weight"?, "layout"?, "onboarding"?, "visitors"?, "rows"?}], "targeting"?, "namespace"?, "guardrail"?}`.
     static func experiment(_ value: JSONValue, at index: Int, _ fail: Fail) throws(TogglesError) -> Experiment {
         let path = "experiments[\(index)]"
         guard case .object(let members) = value else { throw fail(path, "must be an object with a name and groups (got \(value.kind))") }
@@ -48,7 +48,7 @@ extension Toggles {
 
     static func group(_ value: JSONValue, _ path: String, _ fail: Fail) throws(TogglesError) -> Group {
         guard case .object(let members) = value else { throw fail(path, "must be an object with a name (got \(value.kind))") }
-        try unknownFields(members, known: ["name", "weight", "layout", "onboarding", "visitors"], path, fail)
+        try unknownFields(members, known: ["name", "weight", "layout", "onboarding", "visitors", "rows"], path, fail)
         guard case .string(let name)? = members["name"], isGroupName(name) else {
             throw fail("\(path).name", "must be a name of 1 to 64 printable characters (got \(members["name"]?.kind ?? "nothing"))")
         }
@@ -69,6 +69,7 @@ extension Toggles {
         case let value?: throw fail("\(path).onboarding", "must be true or false (got \(value.kind))")
         }
         group.visitors = try allowlist(members["visitors"], "\(path).visitors", fail)
+        if let rows = members["rows"], rows != .null { group.rows = try self.rows(rows, "\(path).rows", fail) }
         return group
     }
 

@@ -15,6 +15,7 @@ extension Toggles {
     public var jsonText: String {
         var lines = ["{", "  \"defaultLayout\": \(JSONValue.quoted(defaultLayout)),",
                      "  \"onboarding\": \(onboarding),"]
+        if !rows.isEmpty { lines.append("  \"rows\": \(Self.rowsText(rows)),") }
         let shares = rollout.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)): \(JSONValue.number($0.value))" }
         lines.append("  \"rollout\": {" + shares.joined(separator: ", ") + "},")
         let rampsText = ramps.enumerated().map { index, ramp in
@@ -37,6 +38,7 @@ extension Toggles {
                     if let layout = group.layout { fields.append("\"layout\": \(JSONValue.quoted(layout))") }
                     if let onboarding = group.onboarding { fields.append("\"onboarding\": \(onboarding)") }
                     if !group.visitors.isEmpty { fields.append("\"visitors\": [" + group.visitors.map(JSONValue.quoted).joined(separator: ", ") + "]") }
+                    if !group.rows.isEmpty { fields.append("\"rows\": " + Self.rowsText(group.rows)) }
                     lines.append("        {" + fields.joined(separator: ", ") + "}" + (groupIndex < experiment.groups.count - 1 ? "," : ""))
                 }
                 let targeting = Self.targetingText(experiment.targeting)

@@ -16,7 +16,7 @@ extension Toggles {
             throw fail(nil, json.isEmpty ? "is empty" : "is not valid JSON\(Self.syntaxError(json))")
         }
         guard case .object(let fields) = root else { throw fail(nil, "must hold a JSON object, not \(root.kind)") }
-        let known = ["defaultLayout", "rollout", "gridRollout", "experiments", "experiment", "onboarding", "ramps"]
+        let known = ["defaultLayout", "rollout", "gridRollout", "experiments", "experiment", "onboarding", "ramps", "rows"]
         if let unknown = fields.keys.sorted().first(where: { !known.contains($0) }) {
             throw fail(unknown, "is not a known field (known: \(known.joined(separator: ", ")))")
         }
@@ -55,6 +55,11 @@ extension Toggles {
         case let value?: throw fail("experiment", "must be an object with a name and groups, or null (got \(value.kind))")
         }
         try Self.checkExperimentsTogether(experiments, fail)
+        try Self.checkRowExperiments(experiments, fail)
+        switch fields["rows"] {
+        case nil, .null?: break
+        case let value?: rows = try Self.rows(value, "rows", fail)
+        }
         switch fields["ramps"] {
         case nil, .null?: break
         case let value?: ramps = try Self.ramps(value, rollout: rollout, fail)

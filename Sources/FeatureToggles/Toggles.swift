@@ -18,6 +18,7 @@
 ///     "groups": ["a", "b"]
 ///   },
 ///   "onboarding": true,           // show the onboarding notice on a first visit; default false
+///   "rows": {"trending": false},  // the home's rows switched off (or on); a group may switch them too
 ///   "ramps": [                    // rollout shares that rise on a schedule (see `Ramp`)
 ///     {"layout": "grid", "steps": [{"at": "2026-01-01T12:00:00Z", "share": 0.25}]}
 ///   ]
@@ -36,6 +37,8 @@ public struct Toggles: Sendable, Equatable {
     public var onboarding: Bool
     /// Rollout shares that rise on a schedule (`Ramp`); only the servers' stepping reads them.
     public var ramps: [Ramp] = []
+    /// Row name (`rowNames`) → whether the home shows it; a row not named is shown.
+    public var rows: [String: Bool] = [:]
 
     /// Creates toggles; the defaults are those of an empty file.
     public init(defaultLayout: String = "list", rollout: [String: Double] = [:], experiments: [Experiment] = [],

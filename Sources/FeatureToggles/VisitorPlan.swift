@@ -14,6 +14,8 @@ public struct VisitorPlan: Sendable, Equatable {
     public let assignedLayout: String?
     /// The layout a QA override forces, above the visitor's own choice; nil without one.
     public let forcedLayout: String?
+    /// The home's rows switched off for this visitor (by the `rows` toggle or their groups).
+    public let hiddenRows: Set<String>
 
     /// The two toggles `layout` reads, not the whole toggles: a plan is copied with every visit.
     private let rollout: [String: Double]
@@ -43,6 +45,20 @@ public struct VisitorPlan: Sendable, Equatable {
         assignedLayout = assignments.lazy.compactMap(\.group.layout).first
         showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
         if case .layout(let layout)? = override { forcedLayout = layout } else { forcedLayout = nil }
+        hiddenRows = Self.hiddenRows(toggles.rows, assignments)
+    }
+
+    /// The rows off: the toggle's, with the groups' over them (validation lets one group switch each).
+    private static func hiddenRows(_ rows: [String: Bool], _ assignments: [FeatureDecisions.Assignment]) -> Set<String> {
+        var hidden: Set<String> = []
+        if rows.isEmpty && !assignments.contains(where: { !$0.group.rows.isEmpty }) { return hidden }
+        for (row, shown) in rows where !shown { hidden.insert(row) }
+        for assignment in assignments {
+            for (row, shown) in assignment.group.rows {
+                if shown { hidden.remove(row) } else { hidden.insert(row) }
+            }
+        }
+        return hidden
     }
 
     /// What a QA link forces for the person who opened it, until it expires.

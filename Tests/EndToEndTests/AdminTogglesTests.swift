@@ -194,6 +194,29 @@ import TestSupport
         #expect(try Self.apply(["defaultLayout": "grid"], note: "signed in", with: browser).status == 303)
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">sign-in</span>: signed in"))
     }
+
+    @Test func rowsAreSwitchedInTheFormAndKeptByOtherApplies() throws {
+        try Data(#"""
+            {"defaultLayout": "list", "rows": {"my-list": false},
+             "experiments": [{"name": "rows", "groups": [{"name": "a"}, {"name": "b", "rows": {"trending": false}}]}]}
+            """#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        #expect(form.first { $0["name"] == "rows.my-list" }?.first { $0.tag == "option" && $0["selected"] != nil }?["value"] == "false")
+        // Another change keeps what the file says of the rows.
+        var applied = try Self.apply(["defaultLayout": "grid"], note: "grid", with: browser)
+        #expect(applied.status == 303, "\(applied.text)")
+        var written = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        #expect(written.contains(#""rows": {"my-list": false},"#), "\(written)")
+        #expect(written.contains(#"{"name": "b", "weight": 1, "rows": {"trending": false}}"#), "\(written)")
+        applied = try Self.apply(["rows.my-list": "", "rows.continue-watching": "false",
+                                  "experiments[0].groups[0].rows.because-you-watched": "false"], note: "rows", with: browser)
+        #expect(applied.status == 303, "\(applied.text)")
+        written = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        #expect(written.contains(#""rows": {"continue-watching": false},"#), "\(written)")
+        #expect(written.contains(#"{"name": "a", "weight": 1, "rows": {"because-you-watched": false}}"#), "\(written)")
+    }
 }
 
 /// Without a report database: an apply in /admin is a marker on this instance's report chart and

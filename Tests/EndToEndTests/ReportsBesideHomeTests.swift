@@ -87,9 +87,9 @@ import TestSupport
         let reports = threads.filter { $0.name.hasPrefix("reports-") }
         #expect(!reports.isEmpty, "\(threads.map(\.name))")
         #expect(reports.allSatisfy { $0.nice == min(19, own + 10) }, "\(reports)")
-        // The other readers of the whole log (the viewing history at start, the play statistics)
-        // yield the cores the same way.
-        let background: Set<String> = ["viewing-load", "play-stats"]
+        // The other readers of the whole log (the viewing history at start, its look-ups of
+        // visitors not held, the play statistics) yield the cores the same way.
+        let background: Set<String> = ["viewing-load", "viewing-lookup", "play-stats"]
         let others = threads.filter { !$0.name.hasPrefix("reports-") && !background.contains($0.name) }
         #expect(others.allSatisfy { $0.nice == own }, "the page threads keep the default: \(others)")
         server.signal(SIGTERM)

@@ -144,7 +144,7 @@ import Testing
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a", "layout": "Grid"}, {"name": "b"}]}]}"#,
          #"t.json: experiments[0].groups[0].layout must be a layout name of lower-case letters, digits, '-' or '_' (got a string "Grid")"#),
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a", "colour": "red"}, {"name": "b"}]}]}"#,
-         "t.json: experiments[0].groups[0].colour is not a known field (known: name, weight, layout, onboarding, visitors)"),
+         "t.json: experiments[0].groups[0].colour is not a known field (known: name, weight, layout, onboarding, visitors, rows)"),
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a"}, {"name": "b"}]}], "experiment": {"name": "x", "groups": ["a", "b"]}}"#,
          #"t.json: experiments has two experiments called "x""#),
         (#"{"experiments": [{"name": "one", "groups": [{"name": "a", "layout": "list"}, {"name": "b"}]},"#

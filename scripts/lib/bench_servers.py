@@ -115,20 +115,50 @@ def bench_content(root, work, count=120):
     return path
 
 
-def start_dynamic_home(root, work, threads):
+def start_dynamic_home(root, work, threads, rows=0):
+    """`rows`: titles the bench visitor has in Continue watching and in My List (`seed_rows`)."""
+    content = bench_content(root, work)
+    if rows:
+        seed_rows(root / ".build-release/release/dynamic-home", work, content, rows)
     toggles = work / "toggles.json"
     toggles.write_text(json.dumps({"defaultLayout": "grid", "onboarding": False}))
     server = launch([str(root / ".build-release/release/dynamic-home"), "--port", "{port}", "--public", str(root / "Public"),
-                     "--content", str(bench_content(root, work)), "--toggles", str(toggles),
+                     "--content", str(content), "--toggles", str(toggles),
                      "--report-log", str(work / "reports"), "--threads", str(threads), "--log-level", "warning",
                      # One client posts every report: the per-visitor and per-address limits are off.
                      "--report-visitor-rate", "0", "--report-address-rate", "0"],
                     stderr=subprocess.DEVNULL)
     (work / "www").mkdir(exist_ok=True)
+    if rows:
+        # The log is read in at start, off the request threads: the rows come once it is.
+        deadline = time.monotonic() + 60
+        while fetch(server.url + "/?layout=grid").count(b"personal-tile__open") != 2 * rows:
+            if time.monotonic() > deadline:
+                raise SystemExit("the bench visitor's rows are not on the page")
+            time.sleep(0.2)
     (work / "www/home-grid.html").write_bytes(fetch(server.url + "/?layout=grid"))
     # The same visitor's page as ours sends it in gzip, for nginx's gzip_static to send as is.
     (work / "www/home-grid.html.gz").write_bytes(fetch_compressed(server.url + "/?layout=grid", "gzip"))
     return server
+
+
+def seed_rows(binary, work, content, count):
+    """A report log in which the bench visitor played `count` films (part-way) and listed `count`
+    clips, imported the way an operator would; the server reads it back at start."""
+    items = json.loads(content.read_text())["items"]
+    films = [i for i in items if i["kind"] == "long"][:count]
+    clips = [i for i in items if i["kind"] == "short"][:count]
+    lines = []
+    for index, film in enumerate(films):
+        seconds = str(film["durationMinutes"] * 60)
+        lines.append({"timestamp": f"2026-01-01T00:{index:02d}:00.000Z", "event": "play_progress", "item": film["id"],
+                      "visitor": VISITOR, "properties": {"position": "600", "duration": seconds}})
+    for index, clip in enumerate(clips):
+        lines.append({"timestamp": f"2026-01-01T01:{index:02d}:00.000Z", "event": "my_list_added", "item": clip["id"],
+                      "visitor": VISITOR})
+    seed = work / "seed.jsonl"
+    seed.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    subprocess.run([str(binary), "reports", "import", str(seed)], check=True, capture_output=True, cwd=work)
 
 
 def start_bench_server(root, work, threads):

@@ -17,7 +17,12 @@ struct TogglesForm: Sendable {
         var onboarding = ""
         /// The allowlist as typed: visitor ids separated by spaces, commas or lines.
         var visitors = ""
-        var isBlank: Bool { name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty && visitors.isEmpty }
+        /// Row name → "true", "false", or "" to leave it to the rows toggle.
+        var rows: [String: String] = [:]
+        var isBlank: Bool {
+            name.isEmpty && weight.isEmpty && layout.isEmpty && onboarding.isEmpty && visitors.isEmpty
+                && rows.values.allSatisfy(\.isEmpty)
+        }
         var visitorIDs: [String] { visitors.split { $0 == "," || $0.isWhitespace }.map(String.init) }
     }
 
@@ -61,6 +66,8 @@ struct TogglesForm: Sendable {
     static let maxRows = 64
     var defaultLayout = ""
     var onboarding = false
+    /// Row name → "true", "false", or "" for shown (not named in the file).
+    var rows: [String: String] = [:]
     /// Layout → share as typed.
     var rollout: [String: String] = [:]
     var experiments: [Experiment] = []
@@ -74,12 +81,13 @@ struct TogglesForm: Sendable {
     init(toggles: Toggles, base: Int) {
         defaultLayout = toggles.defaultLayout
         onboarding = toggles.onboarding
+        rows = toggles.rows.mapValues { $0 ? "true" : "false" }
         rollout = toggles.rollout.mapValues(JSONValue.number)
         experiments = toggles.experiments.map { experiment in
             Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
                 Group(name: group.name, weight: JSONValue.number(group.weight), layout: group.layout ?? "",
                       onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "",
-                      visitors: group.visitors.joined(separator: "\n"))
+                      visitors: group.visitors.joined(separator: "\n"), rows: group.rows.mapValues { $0 ? "true" : "false" })
             }, targeting: Targeting(devices: Set(experiment.targeting.devices.map(\.rawValue)),
                                     visitor: experiment.targeting.cohort?.rawValue ?? "",
                                     languages: experiment.targeting.languages.joined(separator: " "),
@@ -102,6 +110,7 @@ struct TogglesForm: Sendable {
         let form = firsts
         defaultLayout = form["defaultLayout"] ?? ""
         onboarding = form["onboarding"] == "true"
+        for row in Toggles.rowNames { rows[row] = form["rows.\(row)"] ?? "" }
         for layout in layouts { rollout[layout] = form["rollout.\(layout)"]?.trimmingCharacters(in: .whitespaces) ?? "" }
         for index in 0..<Self.maxRows {
             let path = "experiments[\(index)]"
@@ -113,7 +122,10 @@ struct TogglesForm: Sendable {
                 experiment.groups.append(Group(name: groupName, weight: form["\(groupPath).weight"]?.trimmingCharacters(in: .whitespaces) ?? "",
                                                layout: form["\(groupPath).layout"] ?? "",
                                                onboarding: form["\(groupPath).onboarding"] ?? "",
-                                               visitors: (form["\(groupPath).visitors"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)))
+                                               visitors: (form["\(groupPath).visitors"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
+                                               rows: Dictionary(uniqueKeysWithValues: Toggles.rowNames.map {
+                                                   ($0, form["\(groupPath).rows.\($0)"] ?? "")
+                                               })))
             }
             let targeting = "\(path).targeting"
             for device in DeviceClass.allCases where form["\(targeting).device.\(device.rawValue)"] == "true" {
@@ -160,6 +172,7 @@ struct TogglesForm: Sendable {
         var shares: [String: JSONValue] = [:]
         for (layout, share) in rollout where !share.isEmpty { shares[layout] = Self.number(share) }
         root["rollout"] = .object(shares)
+        if let switched = Self.rows(rows) { root["rows"] = switched }
         root["experiments"] = .array(keptExperiments.map { kept in
             var experiment: [String: JSONValue] = [
                 "name": .string(kept.experiment.name), "active": .bool(kept.experiment.active),
@@ -169,6 +182,7 @@ struct TogglesForm: Sendable {
                     if !group.layout.isEmpty { members["layout"] = .string(group.layout) }
                     if group.onboarding == "true" || group.onboarding == "false" { members["onboarding"] = .bool(group.onboarding == "true") }
                     if !group.visitors.isEmpty { members["visitors"] = .array(group.visitorIDs.map(JSONValue.string)) }
+                    if let switched = Self.rows(group.rows) { members["rows"] = switched }
                     return .object(members)
                 })]
             let targeting = kept.experiment.targeting
@@ -227,6 +241,14 @@ struct TogglesForm: Sendable {
             rest = rest[rest.index(after: innerClose)...]
         }
         return result + rest
+    }
+
+    /// The rows set to shown or not shown, or nil when none is; any other value goes in as
+    /// text, so the loader says what is wrong with it.
+    private static func rows(_ rows: [String: String]) -> JSONValue? {
+        let set = rows.filter { !$0.value.isEmpty }
+        guard !set.isEmpty else { return nil }
+        return .object(set.mapValues { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : .string($0) })
     }
 
     private static func number(_ text: String) -> JSONValue {

@@ -1,3 +1,4 @@
+import FeatureToggles
 import Foundation
 import FeatureToggles
 import ScreenKit
@@ -56,6 +57,15 @@ struct TogglesFormView {
         writer.write("> Show the onboarding notice on a first visit</label>")
         error(for: "onboarding", into: &writer)
         writer.write("</div><fieldset class=\"admin-form__set\"")
+        writer.attribute("id", Self.id("rows"))
+        writer.write("><legend>Rows on the home</legend>")
+        hint("rows", "Each row can be switched off for every visitor; a group of an experiment may switch it too.", into: &writer)
+        error(for: "rows", into: &writer)
+        for row in Toggles.rowNames {
+            select("rows.\(row)", label: Self.rowTitles[row] ?? row, value: form.rows[row] ?? "",
+                   options: [("", "Shown"), ("false", "Not shown")], into: &writer)
+        }
+        writer.write("</fieldset><fieldset class=\"admin-form__set\"")
         writer.attribute("id", Self.id("rollout"))
         writer.write("><legend>Rollout</legend>")
         hint("rollout", "Each layout's share of visitors, a number between 0 and 1 (0.25 is a quarter); the shares add up to at most 1.", into: &writer)
@@ -141,6 +151,10 @@ struct TogglesFormView {
             textArea("\(groupPath).visitors", label: "Always in this group (visitor ids)", value: group.visitors,
                      hint: "Optional: up to 100 visitor ids (32 lower-case hex digits, the visitor cookie), one a line; "
                          + "an id may be in one group of the experiment only.", into: &writer)
+            for row in Toggles.rowNames {
+                select("\(groupPath).rows.\(row)", label: Self.rowTitles[row] ?? row, value: group.rows[row] ?? "",
+                       options: [("", "Not set by this group"), ("true", "Shown"), ("false", "Not shown")], into: &writer)
+            }
             writer.write("</div>")
         }
         writer.write("</fieldset>")
@@ -320,6 +334,10 @@ struct TogglesFormView {
     }
 
     /// An element id for a field name: `experiments[0].groups[1].weight` → `field-experiments-0-groups-1-weight`.
+    /// The rows' labels, as the home titles them.
+    static let rowTitles = ["continue-watching": "Continue watching", "my-list": "My List", "trending": "Trending now",
+                            "because-you-watched": "Because you watched"]
+
     static func id(_ name: String) -> String {
         "field-" + String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
             .replacingOccurrences(of: "--", with: "-").trimmingCharacters(in: CharacterSet(charactersIn: "-"))

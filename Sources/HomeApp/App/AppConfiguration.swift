@@ -54,8 +54,9 @@ public struct AppConfiguration: Sendable {
     public var instance = "dynamic-home"
     /// Days of events the report database keeps; nil keeps everything.
     public var reportDatabaseRetention: Int?
-    /// Visitors whose viewing (progress, My List) is held in memory; the least recent are dropped.
-    public var viewingVisitors = 100_000
+    /// Visitors whose viewing (progress, My List) is held in memory, some 64 bytes each; the least
+    /// recent are dropped, and looked up in the report log again when they come back.
+    public var viewingVisitors = 1_000_000
     /// Seconds between computations of Trending now and Because you watched.
     public var playStatisticsInterval: Double = 60
 

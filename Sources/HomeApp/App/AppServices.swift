@@ -23,6 +23,8 @@ struct AppServices: Sendable {
     let viewing: ViewingHistory
     /// Trending now and Because you watched, recomputed in the background.
     let plays: PlayStatisticsTask
+    /// Visitors not held in `viewing`, looked up in the report log off the request threads.
+    var viewingLookup: ViewingLookup? = nil
     let logger: Logger
     /// Every instance's counts, from the report database (nil without one).
     var shared: SharedReports? = nil

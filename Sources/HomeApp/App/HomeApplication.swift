@@ -96,13 +96,15 @@ public final class HomeApplication: Service {
         let addressLimit = ReportRateLimit.Limit(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst)
         reportRateLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let pageEventLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
+        let viewing = ViewingHistory(capacity: configuration.viewingVisitors)
+        let viewingLookup = ViewingLookup(history: viewing, store: reportLog.store, logger: logger)
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
                                compression: compression,
-                               viewing: ViewingHistory(capacity: configuration.viewingVisitors),
+                               viewing: viewing,
                                plays: PlayStatisticsTask(store: reportLog.store, interval: configuration.playStatisticsInterval,
-                                                         logger: logger), logger: logger,
+                                                         logger: logger), viewingLookup: viewingLookup, logger: logger,
                                shared: configuration.reportDatabase.map { SharedReports(url: $0) },
                                shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
@@ -139,7 +141,8 @@ public final class HomeApplication: Service {
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
         let viewingLoader = ViewingHistoryLoader(history: services.viewing, store: reportLog.store, logger: logger)
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, services.plays]
+        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, viewingLookup,
+                                   services.plays]
                                   + (shipper.map { [$0] } ?? []) + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 

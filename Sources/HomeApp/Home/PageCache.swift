@@ -3,7 +3,7 @@ import Synchronization
 
 /// Rendered home pages, one per layout and onboarding state, for the current content version and
 /// display state (a stream going live or a new day changes the page). A hit costs no render and
-/// builds no controllers: the cached bytes go out with the visitor's CSRF token spliced in, and
+/// builds no controllers: the cached bytes go out with the visitor's CSRF token and own rows spliced in, and
 /// the events the controllers reported while rendering are reported again for the visit.
 final class PageCache: Sendable {
     struct Key: Equatable {
@@ -15,10 +15,13 @@ final class PageCache: Sendable {
         let assets: Int
         /// `PlayStatistics.version`: the page shows Trending now.
         let plays: Int
+        /// Whether the page shows Trending now: the toggles may switch it off for some visitors.
+        let trending: Bool
     }
 
     struct Page: Sendable {
-        /// The rendered bytes with holes where the CSRF token goes.
+        /// The rendered bytes with holes where the CSRF token goes, and the slot where a
+        /// visitor's own rows go.
         let template: SplicedBytes
         let events: [EventTrace.Event]
     }

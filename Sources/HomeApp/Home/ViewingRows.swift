@@ -8,6 +8,8 @@ import HomeTemplates
 enum ViewingRows {
     /// Titles a row shows at most.
     static let limit = 10
+    /// Trending now's name, as the toggles switch it.
+    static let trending = "trending"
 
     /// The visitor's own rows.
     static func make(_ activity: ViewingActivity, statistics: PlayStatistics, catalog: ContentCatalog,
@@ -29,7 +31,7 @@ enum ViewingRows {
     static func shared(_ statistics: PlayStatistics, catalog: ContentCatalog, assetURLs: [String: String]) -> [HomeRow] {
         let entry = entries(catalog, assetURLs)
         let trending = statistics.trending.lazy.compactMap { entry($0, nil) }.prefix(limit)
-        return [HomeRow(name: "trending", title: "Trending now", entries: Array(trending))].filter { !$0.entries.isEmpty }
+        return [HomeRow(name: Self.trending, title: "Trending now", entries: Array(trending))].filter { !$0.entries.isEmpty }
     }
 
     /// Makes a row's entry from a title's id; nil when the catalogue no longer has it.

@@ -30,25 +30,31 @@ struct HomeRoutes {
         let catalogue = services.homeItems.entry(for: services.content.snapshot)
         // The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
         let withOnboarding = visit.plan.showsOnboarding && !visit.hasDismissedOnboarding
-        // The visitor's own rows, a scrolled grid row and a QA override's banner change the markup:
-        // drawn for this request alone. Everything else (Trending now too) is the same for every
-        // visitor but the CSRF token.
+        // A scrolled grid row and a QA override's banner change the markup: drawn for this request
+        // alone. Everything else (Trending now too) is the same for every visitor but the CSRF
+        // token and their own rows, which the cached page takes at its slot.
         let personal = viewingRows(for: visit)
         let scrollPosition = Self.scrollPosition(request.query)
-        if scrollPosition != nil || !personal.isEmpty || visit.qa != nil {
+        if scrollPosition != nil || visit.qa != nil {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
                               scrollPosition: scrollPosition, personal: personal)
             return visit.html(.bytes(page.rendered.bytes))
         }
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
-                                assets: services.assets.version, plays: services.plays.version)
-        if let cached = services.pages.page(for: key) {
-            return serve(cached, to: visit)
+                                assets: services.assets.version, plays: services.plays.version,
+                                trending: !visit.plan.hiddenRows.contains(ViewingRows.trending))
+        if let cached = services.pages.page(for: key), personal.isEmpty || cached.template.slot != nil {
+            return serve(cached, to: visit, layout: layout, personal: personal)
         }
         let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding, scrollPosition: nil)
-        cache(page, for: key)
-        return visit.html(.bytes(page.rendered.bytes))
+        let template = cache(page, for: key)
+        guard !personal.isEmpty else { return visit.html(.bytes(page.rendered.bytes)) }
+        if template.slot != nil { return visit.html(.spliced(personalBody(template, visit, layout, personal))) }
+        // A page with no single place for the rows (a layout that draws them twice, or not at all).
+        let drawn = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
+                           scrollPosition: nil, personal: personal)
+        return visit.html(.bytes(drawn.rendered.bytes))
     }
 
     /// The child that drew the form decodes it into one of the container's actions.
@@ -98,11 +104,19 @@ struct HomeRoutes {
     }
 
     /// The visitor's own rows; none (at the cost of one look-up) for a visitor this instance has
-    /// no viewing of, who gets the cached page.
+    /// no viewing of, who gets the cached page. A returning visitor not held (dropped as the least
+    /// recent, or new to this instance) is looked up in the log off this thread: their rows come
+    /// with a later request.
     func viewingRows(for visit: Visit) -> [HomeRow] {
-        guard let activity = services.viewing.activity(for: visit.visitor.id) else { return [] }
-        return ViewingRows.make(activity, statistics: services.plays.statistics, catalog: services.content.catalog,
-                                assetURLs: services.assets.urls)
+        guard let activity = services.viewing.activity(for: visit.visitor.id) else {
+            if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id) }
+            return []
+        }
+        guard !activity.isEmpty || activity.latestStarted != nil else { return [] }
+        let rows = ViewingRows.make(activity, statistics: services.plays.statistics, catalog: services.content.catalog,
+                                    assetURLs: services.assets.urls)
+        let hidden = visit.plan.hiddenRows
+        return hidden.isEmpty ? rows : rows.filter { !hidden.contains($0.name) }
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
@@ -125,9 +139,20 @@ struct HomeRoutes {
 
     /// A cached page: no controllers, no render; the visitor's token goes into its holes, and
     /// what its controllers reported when it was drawn is reported again for this visit.
-    private func serve(_ cached: PageCache.Page, to visit: Visit) -> Response {
+    private func serve(_ cached: PageCache.Page, to visit: Visit, layout: String, personal: [HomeRow]) -> Response {
         services.analytics(for: visit).replay(cached.events)
-        return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
+        guard !personal.isEmpty else {
+            return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
+        }
+        return visit.html(.spliced(personalBody(cached.template, visit, layout, personal)))
+    }
+
+    /// The cached page with the visitor's own rows at its slot, drawn as the layout draws them.
+    private func personalBody(_ template: SplicedBytes, _ visit: Visit, _ layout: String,
+                              _ personal: [HomeRow]) -> SplicedBody {
+        var writer = HTMLWriter(capacity: 8 * 1024)
+        HomeMarkup.rows(personal, layout: layout, into: &writer)
+        return SplicedBody(template: template, filling: visit.csrfTokenFilling, insert: writer.finish())
     }
 
     /// A home page drawn now, and what its controllers reported while it was drawn.
@@ -140,8 +165,8 @@ struct HomeRoutes {
     private func render(_ layout: String, for visit: Visit, catalogue: HomeItemsCache.Entry, withOnboarding: Bool,
                         scrollPosition: HomeIndexPath?, personal: [HomeRow] = []) -> Drawn {
         let trace = EventTrace()
-        let shared = ViewingRows.shared(services.plays.statistics, catalog: services.content.catalog,
-                                        assetURLs: services.assets.urls)
+        let shared = visit.plan.hiddenRows.contains(ViewingRows.trending) ? []
+            : ViewingRows.shared(services.plays.statistics, catalog: services.content.catalog, assetURLs: services.assets.urls)
         let container = makeContainer(for: visit, catalogue: catalogue, trace: trace, rows: personal + shared)
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition
@@ -155,11 +180,16 @@ struct HomeRoutes {
     }
 
     /// Keeps `page` for the next visitors, with holes where their tokens go.
-    private func cache(_ page: Drawn, for key: PageCache.Key) {
-        let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenRanges)
+    /// The rows' slot is kept when the page has exactly one.
+    @discardableResult
+    private func cache(_ page: Drawn, for key: PageCache.Key) -> SplicedBytes {
+        let slots = page.rendered.slots
+        let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenRanges,
+                                   slot: slots.count == 1 ? slots[0] : nil)
         // Compressed once, off this thread; until then responses are compressed one by one.
         spliced.prepareEncodings(on: services.compression)
         services.pages.store(PageCache.Page(template: spliced, events: page.events), for: key)
+        return spliced
     }
 
     func unknownLayout(_ name: String, _ visit: Visit) -> Response {

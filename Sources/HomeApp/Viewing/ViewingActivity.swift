@@ -29,6 +29,16 @@ struct ViewingActivity: Sendable, Equatable {
     /// The title last played or moved on (finished or not): what Because you watched is about.
     private(set) var latestStarted: String?
 
+    init() {}
+
+    /// An activity as held compactly (`ViewingWords`).
+    init(inProgress: [Progress], myList: [String], finished: [String], latestStarted: String?) {
+        self.inProgress = inProgress
+        self.myList = myList
+        self.finished = finished
+        self.latestStarted = latestStarted
+    }
+
     var isEmpty: Bool { inProgress.isEmpty && myList.isEmpty && finished.isEmpty }
 
     func progress(of item: String) -> Progress? { inProgress.first { $0.item == item } }

@@ -3,16 +3,14 @@ import Reporting
 import Synchronization
 
 /// Every recent visitor's `ViewingActivity`, built from the report log's events: the events are
-/// the source of truth, this is an index over them, bounded to `capacity` visitors (the least
-/// recently seen are dropped and rebuilt from nothing if they come back). At start it is filled
-/// from the log off the request threads (`ViewingHistoryLoader`); meanwhile the events recorded
-/// now are held and applied over what the log held.
+/// the source of truth, this is an index over them, bounded to `capacity` visitors held compactly
+/// (`ViewingTable`; the least recently seen go first). At start it is filled from the log off the
+/// request threads (`ViewingHistoryLoader`); meanwhile the events recorded now are held and
+/// applied over what the log held. A visitor dropped (or never held) is looked up in the log
+/// again off the request threads (`ViewingLookup`) and held from then on.
 final class ViewingHistory: Sendable {
-    /// Two generations: a visitor seen since the last turn is in `recent`; at a turn `recent`
-    /// becomes `older` and the old `older` is dropped. O(1) per look-up, at most `capacity` kept.
     private struct State {
-        var recent: [String: ViewingActivity] = [:]
-        var older: [String: ViewingActivity] = [:]
+        var table: ViewingTable
         /// Events recorded while the log is read, applied over it when it is done; nil once loaded.
         var pending: [ReportEvent]? = []
         /// More were recorded meanwhile than `pendingLimit`: the visitors seen meanwhile keep
@@ -20,30 +18,69 @@ final class ViewingHistory: Sendable {
         var overflowed = false
     }
 
+    /// Bytes a visitor held may take beside their slot, on average: with the slots and the index
+    /// (some 57 bytes a visitor) a million visitors stay within 64 MB.
+    static let overflowBytesPerVisitor = 6
+
     let capacity: Int
     /// Events held while the log is read, at most.
     let pendingLimit: Int
     /// Events from before this moment come from the log; later ones as they are recorded.
     let loadedBefore: Date
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// `loading`: the log is still to be read in (`finishLoading`); else this index starts complete.
-    init(capacity: Int, loadedBefore: Date = Date(), loading: Bool = true, pendingLimit: Int = 1_000_000) {
+    /// `overflowBudget`: bytes for activities too long for their slot.
+    init(capacity: Int, loadedBefore: Date = Date(), loading: Bool = true, pendingLimit: Int = 1_000_000,
+         overflowBudget: Int? = nil) {
         self.capacity = max(2, capacity)
         self.pendingLimit = pendingLimit
         self.loadedBefore = loadedBefore
+        let budget = overflowBudget ?? Self.overflowBytesPerVisitor * max(2, capacity)
+        state = Mutex(State(table: ViewingTable(capacity: max(2, capacity), overflowBudget: budget)))
         if !loading { state.withLock { $0.pending = nil } }
     }
 
-    /// The visitor's activity, or nil when this instance knows nothing of them.
-    func activity(for visitor: String) -> ViewingActivity? {
-        state.withLock { state in
-            if let found = state.recent[visitor] { return found }
-            guard let found = state.older.removeValue(forKey: visitor) else { return nil }
-            Self.store(found, for: visitor, in: &state, capacity: capacity)
-            return found
+    /// The visitor's key: their id's bytes mixed eight at a time (a request asks once, and FNV
+    /// byte by byte cost a thousand instructions for a 32-character id).
+    static func key(_ visitor: String) -> UInt64 {
+        var visitor = visitor
+        return visitor.withUTF8 { bytes in
+            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+            var at = 0
+            while at < bytes.count {
+                var word: UInt64 = 0
+                let end = min(at + 8, bytes.count)
+                for index in at..<end { word |= UInt64(bytes[index]) << (8 * UInt64(index - at)) }
+                hash = mix(hash ^ word)
+                at = end
+            }
+            return hash
         }
     }
+
+    /// A 64-bit finaliser (SplitMix64's): every bit of the input moves every bit of the output.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// The visitor's activity, or nil when this instance holds nothing of them (never seen, or
+    /// dropped as the least recent).
+    func activity(for visitor: String) -> ViewingActivity? {
+        let key = Self.key(visitor)
+        return state.withLock { state in
+            // Most visitors held have done nothing yet (looked up and found empty): no words to copy.
+            guard let header = state.table.header(for: key) else { return nil }
+            if header == 0 { return ViewingActivity() }
+            return state.table.words(for: key).map { ViewingWords.decode($0, titles: state.table.titles) }
+        }
+    }
+
+    /// Whether the visitor is held (without making them the most recent).
+    func holds(_ visitor: String) -> Bool { state.withLock { $0.table.contains(Self.key(visitor)) } }
 
     /// Takes an event just recorded into account.
     func apply(_ event: ReportEvent) {
@@ -52,7 +89,17 @@ final class ViewingHistory: Sendable {
             if let held = state.pending?.count {
                 if held < pendingLimit { state.pending?.append(event) } else { state.overflowed = true }
             }
-            Self.apply(event, visitor: visitor, in: &state, capacity: capacity)
+            Self.apply(event, visitor: visitor, in: &state.table)
+        }
+    }
+
+    /// Holds what a look-up in the log found for `visitor`, unless they were held meanwhile
+    /// (their events since then are applied as recorded: those win).
+    func fill(_ visitor: String, with activity: ViewingActivity) {
+        state.withLock { state in
+            let key = Self.key(visitor)
+            guard !state.table.contains(key) else { return }
+            state.table.set(ViewingWords.encode(activity, titles: &state.table.titles), for: key)
         }
     }
 
@@ -60,38 +107,34 @@ final class ViewingHistory: Sendable {
     var isLoaded: Bool { state.withLock { $0.pending == nil } }
 
     /// The number of visitors held.
-    var count: Int { state.withLock { $0.recent.count + $0.older.count } }
+    var count: Int { state.withLock { $0.table.count } }
 
     /// Replaces what is held with `fromLog` (an index complete from the start, given the log's
     /// events before `loadedBefore`) and applies the events recorded meanwhile over it.
     func finishLoading(_ fromLog: ViewingHistory) {
-        var loaded = fromLog.state.withLock { State(recent: $0.recent, older: $0.older, pending: nil) }
+        let loaded = fromLog.state.withLock { $0.table }
         state.withLock { state in
             if state.overflowed {
                 // Too much happened meanwhile to replay: what is held wins, the log fills in the rest.
-                for (visitor, activity) in loaded.older.merging(loaded.recent, uniquingKeysWith: { $1 })
-                where state.recent[visitor] == nil && state.older[visitor] == nil {
-                    Self.store(activity, for: visitor, in: &state, capacity: capacity)
+                var held = state.table
+                loaded.forEachOldestFirst { key, words in
+                    guard !held.contains(key) else { return }
+                    let activity = ViewingWords.decode(words, titles: loaded.titles)
+                    held.set(ViewingWords.encode(activity, titles: &held.titles), for: key)
                 }
-                state.pending = nil
+                state = State(table: held, pending: nil)
                 return
             }
-            for event in state.pending ?? [] { Self.apply(event, visitor: event.visitor!, in: &loaded, capacity: capacity) }
-            state = loaded
+            var table = loaded
+            for event in state.pending ?? [] { Self.apply(event, visitor: event.visitor!, in: &table) }
+            state = State(table: table, pending: nil)
         }
     }
 
-    private static func apply(_ event: ReportEvent, visitor: String, in state: inout State, capacity: Int) {
-        var activity = state.recent[visitor] ?? state.older.removeValue(forKey: visitor) ?? ViewingActivity()
+    private static func apply(_ event: ReportEvent, visitor: String, in table: inout ViewingTable) {
+        let key = key(visitor)
+        var activity = table.words(for: key).map { ViewingWords.decode($0, titles: table.titles) } ?? ViewingActivity()
         activity.apply(event)
-        store(activity, for: visitor, in: &state, capacity: capacity)
-    }
-
-    private static func store(_ activity: ViewingActivity, for visitor: String, in state: inout State, capacity: Int) {
-        if state.recent[visitor] == nil, state.recent.count >= capacity / 2 {
-            state.older = state.recent
-            state.recent = [:]
-        }
-        state.recent[visitor] = activity
+        table.set(ViewingWords.encode(activity, titles: &table.titles), for: key)
     }
 }

@@ -49,9 +49,17 @@ public enum HomeMarkup {
     /// The visitor's rows (Continue watching, My List) under the toolbar, in every layout: a strip
     /// of posters that link to their titles, with a progress bar where the visitor stopped.
     /// Nothing at all when there are none, so such a page is the one every visitor gets.
+    /// The place where the rows begin is marked: a cached page drawn with the shared rows alone
+    /// (Trending now) takes a visitor's own rows there, and is then the page drawn with them.
     public static func rows(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
-        for row in model.rows where !row.entries.isEmpty {
-            let heading = "\(model.layout)-row-\(row.name)"
+        writer.markSlot()
+        rows(model.rows, layout: model.layout, into: &writer)
+    }
+
+    /// `rows` as a layout named `layout` draws them: the bytes a cached page takes at its slot.
+    public static func rows(_ rows: [HomeRow], layout: String, into writer: inout HTMLWriter) {
+        for row in rows where !row.entries.isEmpty {
+            let heading = "\(layout)-row-\(row.name)"
             writer.write("<section class=\"home-section personal-row\"")
             writer.attribute("data-row-name", row.name)
             writer.attribute("aria-labelledby", heading)

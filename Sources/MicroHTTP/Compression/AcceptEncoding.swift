@@ -13,8 +13,9 @@ public enum AcceptEncoding {
         return header.withUTF8 { preferred(UnsafeRawBufferPointer($0)) }
     }
 
-    /// The coding for the header's raw bytes (no NUL needed).
-    public static func preferred(_ header: UnsafeRawBufferPointer) -> ContentCoding {
+    /// The coding for the header's raw bytes (no NUL needed); `brotli` false leaves brotli out,
+    /// for a body that has no brotli form made ahead.
+    public static func preferred(_ header: UnsafeRawBufferPointer, brotli allowsBrotli: Bool = true) -> ContentCoding {
         // Weights in thousandths; -1 = not mentioned.
         var brotli = -1, gzip = -1, identity = -1, star = -1
         var start = 0
@@ -36,7 +37,7 @@ public enum AcceptEncoding {
         if gzip < 0 { gzip = star < 0 ? 0 : star }
         // Identity is acceptable unless excluded by name or by `*;q=0`; never chosen below a coding.
         if identity < 0 { identity = star == 0 ? 0 : 1 }
-        if brotli > 0, brotli >= gzip, brotli >= identity { return .brotli }
+        if allowsBrotli, brotli > 0, brotli >= gzip, brotli >= identity { return .brotli }
         if gzip > 0, gzip >= identity { return .gzip }
         return .identity
     }

@@ -15,37 +15,69 @@ import CZlib
 enum GzipSplicer {
     /// The member for `page` with `holes`, all of one length, or nil when the page cannot be
     /// spliced (holes of several lengths, a token longer than a stored block, a failed check).
-    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], level: Int32 = 9) -> SplicedBytes? {
+    ///
+    /// `slot`: where a response inserts bytes of any length. The part before it ends with a sync
+    /// flush, so the insert (raw DEFLATE of its own, `insertion`) starts on a byte; the parts
+    /// after it take no history from before it, so their back-references never reach across
+    /// the inserted bytes, whose length they cannot know.
+    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], slot: Int? = nil,
+                       level: Int32 = 9) -> SplicedBytes? {
         let length = holes.first?.count ?? 0
         guard holes.allSatisfy({ $0.count == length }), length <= 0xFFFF, page.count <= Int(UInt32.max),
               let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
         let primed = Placeholder.filled(page, holes: holes, with: fillings)
+        // Each cut ends a part: a hole (the index of its token) or the slot (nil); the slot first at a tie.
+        var cuts: [(range: Range<Int>, token: Int?)] = holes.enumerated().map { ($1, $0) }
+        if let slot { cuts.insert((slot..<slot, nil), at: holes.firstIndex { $0.lowerBound >= slot } ?? holes.count) }
         var output = Gzip.header
         var tokenOffsets: [Int] = []
+        var slotOffset: Int?
         var start = 0
+        var historyFloor = 0
         primed.withUnsafeBytes { primed in
-            for (index, hole) in (holes + [page.count..<page.count]).enumerated() {
-                let isLast = index == holes.count
-                output += smallest(UnsafeRawBufferPointer(rebasing: primed[start..<hole.lowerBound]),
-                                   after: UnsafeRawBufferPointer(rebasing: primed[max(0, start - 32 * 1024)..<start]),
+            for (index, cut) in (cuts + [(page.count..<page.count, nil)]).enumerated() {
+                let isLast = index == cuts.count
+                output += smallest(UnsafeRawBufferPointer(rebasing: primed[start..<cut.range.lowerBound]),
+                                   after: UnsafeRawBufferPointer(
+                                       rebasing: primed[max(historyFloor, start - 32 * 1024)..<start]),
                                    level: level, flush: isLast ? Z_FINISH : Z_SYNC_FLUSH)
                 if isLast { break }
+                start = cut.range.upperBound
+                guard let token = cut.token else {
+                    slotOffset = output.count
+                    historyFloor = start
+                    continue
+                }
                 // The sync flush's empty stored block: keep its header bits, give it the token's length.
                 precondition(output.suffix(4).elementsEqual([0, 0, 0xFF, 0xFF]), "a sync flush ends with an empty stored block")
                 output.removeLast(4)
                 let length16 = UInt16(length)
                 output += [UInt8(length16 & 0xFF), UInt8(length16 >> 8), UInt8(~length16 & 0xFF), UInt8(~length16 >> 8)]
                 tokenOffsets.append(output.count)
-                output += fillings[index]
-                start = hole.upperBound
+                output += fillings[token]
             }
         }
         let checksum = SplicedChecksum(offset: output.count, page: page, holes: holes, tokenLength: length)
+        let slotChecksum = slot.map { SlotChecksum(page: page, holes: holes, slot: $0, tokenLength: length) }
         output += [0, 0, 0, 0]  // the CRC, per response
         let size = UInt32(truncatingIfNeeded: page.count).littleEndian
         withUnsafeBytes(of: size) { output += $0 }
-        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, checksum: checksum)
-        return SpliceCheck.holds(template, page: page, holes: holes, decode: { Gzip.decompress($0) }) ? template : nil
+        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, slot: slotOffset,
+                                    checksum: checksum, slotChecksum: slotChecksum)
+        guard SpliceCheck.holds(template, page: page, holes: holes, decode: { Gzip.decompress($0) }) else { return nil }
+        guard let slot else { return template }
+        return SpliceCheck.holdsInserting(template, page: page, holes: holes, slot: slot) ? template : nil
+    }
+
+    /// `bytes` as the raw DEFLATE run a gzip form takes at its slot: compressed fast (it is made
+    /// per response), ending on a byte with a sync flush and no final block.
+    static func insertion(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
+        var output: [UInt8] = []
+        guard bytes.count > 0 else { return output }
+        // A small window and hash table: zlib clears both when a stream starts, which for the
+        // defaults (32 KB and 64 KB) cost more than compressing a few kilobytes of rows.
+        RawDeflate(level: OnTheFly.gzipLevel, windowBits: -12, memLevel: 6).deflate(bytes, flush: Z_SYNC_FLUSH, into: &output)
+        return output
     }
 
     /// One part as raw DEFLATE with `history` as its dictionary, the smaller of two strategies.

@@ -15,4 +15,18 @@ enum SpliceCheck {
         }
         return true
     }
+
+    /// The gzip form with bytes inserted at its slot, checked the same way: two inserts of other
+    /// lengths, with the two tokens.
+    static func holdsInserting(_ template: SplicedBytes, page: UnsafeRawBufferPointer, holes: [Range<Int>],
+                               slot: Int) -> Bool {
+        let length = holes.first?.count ?? 0
+        for (byte, insert) in [(UInt8(ascii: "a"), Array("<p>one</p>".utf8)), (UInt8(ascii: "b"), Array(repeating: UInt8(ascii: "x"), count: 70_000))] {
+            let token = [UInt8](repeating: byte, count: length)
+            let expected = SplicedBody(base: Array(page), holes: holes, slot: slot, filling: SplicedFilling(token), insert: insert)
+            guard let body = expected.gzipBytes(form: template),
+                  Gzip.decompress(body) == expected.bytes else { return false }
+        }
+        return true
+    }
 }

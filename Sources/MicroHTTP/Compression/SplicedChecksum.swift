@@ -46,12 +46,17 @@ struct SplicedChecksum: Sendable {
 
     /// Writes the CRC of the page with `token` in every hole, little-endian, into `bytes`.
     func write(into bytes: UnsafeMutableRawPointer, token: UnsafeRawBufferPointer) {
+        (bytes + offset).storeBytes(of: value(token: token).littleEndian, as: UInt32.self)
+    }
+
+    /// The CRC of the page with `token` in every hole.
+    func value(token: UnsafeRawBufferPointer) -> UInt32 {
         var crc = base
         // A page without holes has no table: its token goes nowhere.
         let length = min(token.count, table.count / 256)
         table.withUnsafeBufferPointer { table in
             for position in 0..<length { crc ^= table[position &* 256 &+ Int(token[position])] }
         }
-        (bytes + offset).storeBytes(of: crc.littleEndian, as: UInt32.self)
+        return crc
     }
 }

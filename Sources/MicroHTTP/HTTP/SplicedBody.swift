@@ -4,20 +4,24 @@
 public struct SplicedBody: Sendable {
     public let template: SplicedBytes
     public let filling: SplicedFilling
+    /// Bytes for the template's slot (a visitor's own rows); ignored when it has none.
+    public let insert: [UInt8]
 
-    public init(template: SplicedBytes, filling: SplicedFilling) {
+    public init(template: SplicedBytes, filling: SplicedFilling, insert: [UInt8] = []) {
         self.template = template
         self.filling = filling
+        self.insert = template.slot == nil ? [] : insert
     }
 
     /// A body over a template of its own (no copies to reuse): for one-off bodies and tests.
-    public init(base: [UInt8], holes: [Range<Int>], filling: SplicedFilling) {
-        self.init(template: SplicedBytes(base: base, holes: holes), filling: filling)
+    public init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil, filling: SplicedFilling, insert: [UInt8] = []) {
+        self.init(template: SplicedBytes(base: base, holes: holes, slot: slot), filling: filling, insert: insert)
     }
 
     /// The length of the body.
     public var count: Int {
         template.base.count - template.holes.reduce(0) { $0 + $1.count } + template.holes.count * filling.count
+            + insert.count
     }
 
     /// Writes the body into `buffer`, which holds exactly `count` bytes: the base between the
@@ -28,15 +32,28 @@ public struct SplicedBody: Sendable {
             UnsafeMutableRawBufferPointer(rebasing: buffer[at..<at + bytes.count]).copyMemory(from: bytes)
             at += bytes.count
         }
+        var slot = insert.isEmpty ? nil : template.slot
         template.base.withUnsafeBytes { base in
             filling.withUnsafeBytes { filling in
-                var start = 0
-                for hole in template.holes {
-                    append(UnsafeRawBufferPointer(rebasing: base[start..<hole.lowerBound]))
-                    append(filling)
-                    start = hole.upperBound
+                insert.withUnsafeBytes { insert in
+                    var start = 0
+                    // The slot before a hole that starts where it is: the same order as the page drawn.
+                    func copyBase(upTo end: Int) {
+                        if let at = slot, start <= at, at <= end {
+                            append(UnsafeRawBufferPointer(rebasing: base[start..<at]))
+                            append(insert)
+                            start = at
+                            slot = nil
+                        }
+                        append(UnsafeRawBufferPointer(rebasing: base[start..<end]))
+                    }
+                    for hole in template.holes {
+                        copyBase(upTo: hole.lowerBound)
+                        append(filling)
+                        start = hole.upperBound
+                    }
+                    copyBase(upTo: base.count)
                 }
-                append(UnsafeRawBufferPointer(rebasing: base[start...]))
             }
         }
     }

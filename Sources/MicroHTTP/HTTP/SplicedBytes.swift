@@ -11,25 +11,41 @@ public final class SplicedBytes: Sendable {
     public let base: [UInt8]
     /// Sorted, disjoint and inside `base`.
     public let holes: [Range<Int>]
+    /// Where a response may insert bytes of any length (a visitor's own rows), or nil: an offset
+    /// in `base`; in the gzip form, the byte-aligned place a raw DEFLATE run of them goes.
+    public let slot: Int?
     /// For a gzip form: the CRC-32 in the trailer, which every filling changes.
     let checksum: SplicedChecksum?
+    /// For a gzip form with a slot: the CRC-32 with bytes inserted.
+    let slotChecksum: SlotChecksum?
     private let gzip = AtomicLazyReference<SplicedBytes>()
     private let brotli = AtomicLazyReference<SplicedBytes>()
+    /// The gzip form cut at the slot, for responses that insert bytes there: its parts after the
+    /// slot cannot refer back before it, which costs some bytes, so a response without an
+    /// insert keeps the form that has no cut.
+    private let gzipCut = AtomicLazyReference<SplicedBytes>()
 
     /// Copies kept for reuse; with more in flight at once, the extra ones are freed on return.
     static let keptCopies = 16
     private let idle = Mutex<[SplicedCopy]>([])
 
-    public convenience init(base: [UInt8], holes: [Range<Int>]) {
-        self.init(base: base, holes: holes, checksum: nil)
+    /// `slot`: where a response may insert bytes; not inside a hole.
+    public convenience init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil) {
+        self.init(base: base, holes: holes, slot: slot, checksum: nil)
     }
 
-    init(base: [UInt8], holes: [Range<Int>], checksum: SplicedChecksum?) {
+    init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil, checksum: SplicedChecksum?,
+         slotChecksum: SlotChecksum? = nil) {
         precondition(zip(holes, holes.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound }
                      && (holes.last?.upperBound ?? 0) <= base.count, "holes must be sorted, disjoint, inside")
+        precondition(slot.map { slot in (0...base.count).contains(slot)
+                         && !holes.contains { $0.lowerBound < slot && slot < $0.upperBound } } ?? true,
+                     "the slot must be inside the bytes and outside the holes")
         self.base = base
         self.holes = holes
+        self.slot = slot
         self.checksum = checksum
+        self.slotChecksum = slotChecksum
     }
 
     /// This page compressed with `coding`, once `prepareEncodings` has made it; nil before, for
@@ -42,12 +58,18 @@ public final class SplicedBytes: Sendable {
         }
     }
 
+    /// The gzip form cut at the slot (`GzipSplicer.splice(_:holes:slot:)`), once made.
+    var gzipForInsert: SplicedBytes? { gzipCut.load() }
+
     /// Compresses the page into its gzip (level 9) and brotli (quality 11) forms, now. Takes some
     /// 60 ms for a 35 KB page: call it off the server's threads (`prepareEncodings(on:)`).
     public func prepareEncodings() {
         base.withUnsafeBytes { page in
             if gzip.load() == nil, let made = GzipSplicer.splice(page, holes: holes) { _ = gzip.storeIfNil(made) }
             if brotli.load() == nil, let made = BrotliSplicer.splice(page, holes: holes) { _ = brotli.storeIfNil(made) }
+            if let slot, gzipCut.load() == nil, let made = GzipSplicer.splice(page, holes: holes, slot: slot) {
+                _ = gzipCut.storeIfNil(made)
+            }
         }
     }
 

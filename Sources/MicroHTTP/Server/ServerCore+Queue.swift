@@ -24,8 +24,20 @@ extension ServerCore {
         default: break
         }
         let varies = response.isCompressible
-        let coding = varies ? context.acceptedCoding ?? acceptedCoding(connection) : .identity
-        if case .spliced(let body) = response.body,
+        var coding = varies ? context.acceptedCoding ?? acceptedCoding(connection) : .identity
+        if case .spliced(let body) = response.body, !body.insert.isEmpty {
+            // Bytes of their own at the slot: a body of its own length, no copy to reuse. Only
+            // the gzip form takes an insert, so a client that takes gzip too gets that.
+            if coding == .brotli, acceptedCoding(connection, brotli: false) == .gzip { coding = .gzip }
+            if coding == .gzip, let (bytes, count) = body.gzipInserting() {
+                guard let handle = MHD_create_response_from_buffer_with_free_callback(count, bytes, freeBufferCallback)
+                else { free(bytes); return refused(response) }
+                defer { MHD_destroy_response(handle) }
+                addHeaders(of: response, encoding: Encoding(coding: .gzip, varies: varies), id: context.id, to: handle)
+                return MHD_queue_response(connection, status, handle)
+            }
+        }
+        if case .spliced(let body) = response.body, body.insert.isEmpty,
            let template = coding == .identity ? body.template : body.template.encoded(coding),
            let copy = template.lease(filling: body.filling) {
             // Given back when the request completes: the connection reads the copy until then.
@@ -49,10 +61,10 @@ extension ServerCore {
     }
 
     /// The coding the request's `Accept-Encoding` prefers, read in place.
-    private func acceptedCoding(_ connection: OpaquePointer) -> ContentCoding {
+    private func acceptedCoding(_ connection: OpaquePointer, brotli: Bool = true) -> ContentCoding {
         guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Accept-Encoding").cString)
         else { return .identity }
-        return AcceptEncoding.preferred(UnsafeRawBufferPointer(start: value, count: strlen(value)))
+        return AcceptEncoding.preferred(UnsafeRawBufferPointer(start: value, count: strlen(value)), brotli: brotli)
     }
 
     /// The copy's response from last time when it carries the same headers, with this request's

@@ -12,6 +12,9 @@ public struct HTMLWriter {
     @usableFromInline var count = 0
     /// Where per-visitor tokens were written, so a cached page can be re-filled for another visitor.
     public private(set) var tokenRanges: [Range<Int>] = []
+    /// Where bytes that differ per visitor may be inserted (the home's own rows), so a cached
+    /// page can take them there for another visitor.
+    public private(set) var slots: [Int] = []
 
     /// Creates a writer whose buffer holds `capacity` bytes before it has to grow.
     public init(capacity: Int = HTMLWriter.defaultCapacity) {
@@ -28,6 +31,9 @@ public struct HTMLWriter {
         text(value)
         tokenRanges.append(start..<count)
     }
+
+    /// Remembers the current end of the page as a place where per-visitor bytes go.
+    public mutating func markSlot() { slots.append(count) }
 
     /// Ends writing and hands the buffer over without copying it (it shrinks in place).
     public consuming func finish() -> [UInt8] {

@@ -4,9 +4,12 @@ public struct RenderedPage: Sendable {
     public let bytes: [UInt8]
     /// Where that visitor's token stands, in order.
     public let tokenRanges: [Range<Int>]
+    /// Where per-visitor bytes may be inserted (`HTMLWriter.markSlot`), in order.
+    public let slots: [Int]
 
-    public init(bytes: [UInt8], tokenRanges: [Range<Int>]) {
+    public init(bytes: [UInt8], tokenRanges: [Range<Int>], slots: [Int] = []) {
         self.bytes = bytes
         self.tokenRanges = tokenRanges
+        self.slots = slots
     }
 }

@@ -1,0 +1,83 @@
+import Basics
+import Foundation
+import Logging
+import Reporting
+import Synchronization
+
+/// Looks visitors this instance does not hold up in the report log, on a thread of its own at
+/// low priority: a visitor dropped as the least recent (or new to this instance) gets the page
+/// at once without their rows, and their rows from the next request on. Bounded: at most
+/// `queueLimit` visitors wait (more are not asked for, and asked again on their next request),
+/// and the waiting ones are looked up together in one pass over the log. A visitor the log has
+/// nothing of is held as such, so they are looked up once.
+final class ViewingLookup: Service {
+    let name = "viewing look-up"
+    static let queueLimit = 256
+    private let history: ViewingHistory
+    private let store: ReportStore
+    private let logger: Logger
+    private let waiting = Mutex<Set<String>>([])
+    private let stopping = Atomic(false)
+    private let doorbell = Doorbell()
+    private let thread = Mutex<WorkerThread?>(nil)
+    /// Passes made over the log, for tests and the log.
+    private let passes = Atomic(0)
+
+    init(history: ViewingHistory, store: ReportStore, logger: Logger) {
+        self.history = history
+        self.store = store
+        self.logger = logger
+    }
+
+    /// Asks for `visitor`'s viewing; false when the queue is full. Never waits for the log.
+    @discardableResult
+    func request(_ visitor: String) -> Bool {
+        let queued = waiting.withLock { waiting in
+            guard waiting.count < Self.queueLimit else { return false }
+            waiting.insert(visitor)
+            return true
+        }
+        if queued { doorbell.ring() }
+        return queued
+    }
+
+    var passCount: Int { passes.load(ordering: .relaxed) }
+
+    func start() throws {
+        let worker = try WorkerThread(name: "viewing-lookup", niceness: 10) { [self] in
+            while !stopping.load(ordering: .relaxed) {
+                // Not before the log has been read in at start: it holds everyone then.
+                if history.isLoaded {
+                    let batch = waiting.withLock { $0 }
+                    if !batch.isEmpty { lookUp(batch) }
+                    waiting.withLock { $0.subtract(batch) }
+                }
+                _ = doorbell.wait(seconds: history.isLoaded ? 60 : 0.05)
+            }
+        }
+        thread.withLock { $0 = worker }
+    }
+
+    func shutdown() {
+        stopping.store(true, ordering: .relaxed)
+        doorbell.ring()
+        thread.withLock { $0 }?.join()
+    }
+
+    /// One pass over the log for every visitor of `batch` still not held.
+    private func lookUp(_ batch: Set<String>) {
+        let sought = batch.filter { !history.holds($0) }
+        guard !sought.isEmpty else { return }
+        var found: [String: ViewingActivity] = [:]
+        var lines = store.lines().makeIterator()
+        while let line = lines.nextLine() {
+            if stopping.load(ordering: .relaxed) { return }
+            guard ViewingHistoryLoader.mayBeViewing(line.text), let event = try? ReportEvent(jsonLine: line.text),
+                  let visitor = event.visitor, sought.contains(visitor) else { continue }
+            found[visitor, default: ViewingActivity()].apply(event)
+        }
+        if let failure = lines.failure { logger.warning("viewing look-up cut short", metadata: ["reason": "\(failure)"]) }
+        for visitor in sought { history.fill(visitor, with: found[visitor] ?? ViewingActivity()) }
+        passes.wrappingAdd(1, ordering: .relaxed)
+    }
+}

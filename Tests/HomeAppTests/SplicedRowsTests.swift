@@ -1,0 +1,86 @@
+import Foundation
+import HomeAppTestSupport
+import MicroHTTP
+import Reporting
+import Testing
+import TestSupport
+
+/// A visitor's own rows go into the cached page at its slot: the page is byte for byte the one
+/// drawn for them, in every coding. `?row=99&at=0` names a scroll position no layout has, which
+/// has the page drawn whole for the request while drawing the same markup.
+@Suite("The visitor's rows spliced into the cached page")
+struct SplicedRowsTests {
+    static let drawn = "&row=99&at=0"
+
+    /// Every coding of `target` for `browser`'s visitor, decoded, against the page drawn for them.
+    static func expectSplicedIsDrawn(_ browser: Browser, _ target: String) throws {
+        let cookie = [("Cookie", browser.cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))]
+        let client = HTTPClient(port: browser.port)
+        let drawnPage = try client.get(target + drawn, headers: cookie).body
+        let spliced = try client.get(target, headers: cookie).body
+        #expect(String(decoding: spliced, as: UTF8.self) == String(decoding: drawnPage, as: UTF8.self))
+        for (header, sent) in [("gzip", "gzip"), ("br", "br"), ("br, gzip", "gzip")] {
+            let response = try client.get(target, headers: cookie + [("Accept-Encoding", header)])
+            #expect(response.header("Content-Encoding") == sent)
+            let coding: ContentCoding = sent == "gzip" ? .gzip : .brotli
+            #expect(coding.decode(response.body) == drawnPage, "\(target) in \(header)")
+        }
+    }
+
+    @Test("rows of every kind, in each layout, first drawn or from the cache, equal the drawn page",
+          arguments: ["/?layout=list", "/?layout=grid"])
+    func splicedEqualsDrawn(target: String) async throws {
+        let fixture = try AppFixture(toggles: #"{"onboarding": true}"#) { $0.playStatisticsInterval = 0.1 }
+        let watcher = fixture.browser(), lister = fixture.browser(), both = fixture.browser()
+        // The first request of a visitor with rows draws the page that is then cached.
+        try lister.get("/")
+        #expect(try lister.post("/my-list/m-004", withToken: [("action", "add")]).status == 303)
+        try Self.expectSplicedIsDrawn(lister, target)
+        try watcher.get("/")
+        #expect(try watcher.post("/watch/m-001/play", withToken: []).status == 303)
+        #expect(try watcher.post("/watch/m-001/progress", withToken: [("position", "600")]).status == 303)
+        try both.get("/")
+        for id in ["m-001", "m-002", "s-001"] { #expect(try both.post("/watch/\(id)/play", withToken: []).status == 303) }
+        for id in ["s-002", "m-003", "m-004", "s-001", "m-002"] {
+            #expect(try both.post("/my-list/\(id)", withToken: [("action", "add")]).status == 303)
+        }
+        _ = try await fixture.events(named: .playStarted, count: 4)
+        // Trending now (in the cached page) and Because you watched (spliced) once the statistics have the plays.
+        #expect(try eventually(timeout: 15) { try both.page(target).html.first { $0["data-row-name"] == "because-you-watched" } != nil })
+        #expect(try both.page(target).html.first { $0["data-row-name"] == "trending" } != nil)
+        // The compressed forms are made off the request threads: until then pages are compressed per response.
+        let client = HTTPClient(port: fixture.port)
+        let anyone = [("Cookie", "visitor=0123456789abcdef0123456789abcdef")]
+        let whole = ContentCoding.gzip.compress(try client.get(target, headers: anyone).body, level: 6).count
+        #expect(try eventually(timeout: 15) {
+            try client.get(target, headers: anyone + [("Accept-Encoding", "gzip")]).body.count <= whole * 105 / 100
+        })
+        for browser in [watcher, lister, both] { try Self.expectSplicedIsDrawn(browser, target) }
+        // With onboarding shown over the home, and dismissed.
+        try Self.expectSplicedIsDrawn(both, target)
+        #expect(try both.post("/onboarding/dismiss", withToken: []).status == 303)
+        try Self.expectSplicedIsDrawn(both, target)
+    }
+
+    /// Spliced, the page with five titles in each of two rows comes within 5% of the whole page
+    /// compressed at level 6 (the rows compressed fast, the rest as cached); compressed per
+    /// response at the fast level it would be some 10% larger.
+    @Test("the gzip form with rows is about as small as the page compressed whole")
+    func gzipWithRowsIsSmall() async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        try browser.get("/")
+        for id in ["m-001", "m-002", "m-003", "s-001", "s-002"] {
+            #expect(try browser.post("/watch/\(id)/play", withToken: []).status == 303)
+            #expect(try browser.post("/my-list/\(id)", withToken: [("action", "add")]).status == 303)
+        }
+        let client = HTTPClient(port: fixture.port)
+        let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
+        let page = try client.get("/", headers: cookie).body
+        let whole = ContentCoding.gzip.compress(page, level: 6).count
+        #expect(try eventually(timeout: 15) {
+            let response = try client.get("/", headers: cookie + [("Accept-Encoding", "gzip")])
+            return ContentCoding.gzip.decode(response.body) == page && response.body.count <= whole * 107 / 100
+        })
+    }
+}
