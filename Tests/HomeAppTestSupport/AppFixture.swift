@@ -94,13 +94,22 @@ public final class AppFixture {
     }
 }
 
-/// Polls `condition` for up to `seconds`; generous, since the machine is shared.
+/// Polls `condition` for up to `seconds` (generous, since the machine is shared); throws when it
+/// never held, so a wait that times out fails its test instead of passing on to stale state.
 public func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) async throws {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try condition() { return }
         try await Task.sleep(for: .milliseconds(50))
     }
+    if try condition() { return }
+    throw ConditionTimeout(seconds: seconds)
+}
+
+/// A condition `eventually` waited for did not hold in time.
+public struct ConditionTimeout: Error, CustomStringConvertible {
+    public let seconds: Double
+    public var description: String { "the condition did not hold within \(seconds) s" }
 }
 
 extension HTTPResponse {

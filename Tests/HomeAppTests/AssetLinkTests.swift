@@ -54,6 +54,7 @@ import TestSupport
         configuration.reportLog = folder.path("reports")
         configuration.reloadInterval = 0.1
         let app = try HomeApplication(configuration: configuration)
+        try app.start()  // the watcher that notices the edit
         defer { app.shutdown() }
         let server = try TestServer(router: app.makeRouter())
         func stylesheet() throws -> String {
