@@ -94,8 +94,12 @@ import TestSupport
     @Test func theReviewSaysWhomARolloutReachesBesideATargetedLayoutExperiment() throws {
         let server = try start()
         let browser = Browser(port: server.port)
-        let review = try Self.review(["rollout.grid": "0.2", "experiments[0].targeting.device.phone": "true"], with: browser)
+        let review = try Self.review(["rollout.grid": "0.2", "experiments[0].targeting.device.phone": "true",
+                                      "previewVisitor": Self.listedID], with: browser)
         #expect(review.status == 200, "\(review.text)")
+        let assumed = try HTMLDocument.parse(review.text).first { $0["data-preview-assumes"] != nil }?.text
+        #expect(assumed == "Targeting reads what each request carries, so this preview takes the visitor as a new desktop visitor "
+                + "with no first language and no layout of their own choosing.", "the preview says whom it shows")
         let note = try HTMLDocument.parse(review.text).first { $0["data-interplay"] != nil }?.text
         #expect(note == "Note: experiment \"first\" sets the layout of every visitor it takes in, so the rollout does not apply to them "
                 + "while it is active; visitors its targeting or namespace range leave out get the rollout now; once it stops, "

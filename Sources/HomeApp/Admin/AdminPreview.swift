@@ -13,7 +13,16 @@ struct AdminPreview {
         let then = FeatureDecisions(toggles: after).plan(for: visitor)
         writer.write("<h2>Preview for visitor <code>")
         writer.text(String(visitor.prefix(64)))
-        writer.write("</code></h2><table class=\"admin-preview\"><thead><tr><th scope=\"col\">What</th>")
+        writer.write("</code></h2>")
+        if Self.targets(before) || Self.targets(after) {
+            // Targeting reads what a request carries; a preview has only the id, so say what it takes.
+            let traits = VisitorTraits()
+            writer.write("<p data-preview-assumes>")
+            writer.text("Targeting reads what each request carries, so this preview takes the visitor as a "
+                        + "\(traits.cohort.rawValue) \(traits.device.rawValue) visitor with no first language and no layout of their own choosing.")
+            writer.write("</p>")
+        }
+        writer.write("<table class=\"admin-preview\"><thead><tr><th scope=\"col\">What</th>")
         writer.write("<th scope=\"col\">Now</th><th scope=\"col\">After the change</th></tr></thead><tbody>")
         row("Layout", now.layout, then.layout, into: &writer)
         row("Onboarding notice", now.showsOnboarding ? "shown" : "not shown", then.showsOnboarding ? "shown" : "not shown", into: &writer)
@@ -30,6 +39,10 @@ struct AdminPreview {
         writer.write("</td><td>")
         writer.text(then)
         writer.write("</td></tr>")
+    }
+
+    private static func targets(_ toggles: Toggles) -> Bool {
+        toggles.experiments.contains { $0.active && !$0.targeting.isEmpty }
     }
 
     static func groups(_ plan: VisitorPlan) -> String {
