@@ -15,16 +15,7 @@ final class SharedReportPagesTests {
     init() throws {
         postgres = try TemporaryPostgres()
         folder = try TemporaryDirectory("shared-report-pages")
-        let toggles = folder.path("toggles.json")
-        try Data(#"{"experiments": [{"name": "e", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: toggles))
-        instances = try (0..<2).map { index in
-            try ServerProcess(arguments: [
-                "--port", "0", "--report-log", folder.path("reports-\(index)"), "--toggles", toggles,
-                "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path,
-                "--secret", Self.secret, "--report-database", postgres.url, "--instance", "instance-\(index)",
-            ])
-        }
+        instances = try ServerProcess.sharingDatabase(2, database: postgres.url, folder: folder, secret: Self.secret)
     }
 
     /// Waits (bounded) until the database holds `count` rows matching `condition`.
