@@ -5,12 +5,10 @@ python3 -m pytest BrowserTests/test_screenshots.py -q
 
 Each shot also checks what a screenshot can hide: the stylesheet applied, nothing wider than the
 screen, and the scheme really changing the colours."""
-import datetime
-
 import pytest
 
 from conftest import start_server
-from pages import fresh
+from pages import ROWS_VISITOR, fresh, rows_log
 
 SCREENS = {"home-list": ("server", "/?layout=list"), "home-grid": ("server", "/?layout=grid"),
            "home-rows": ("rows_server", "/?layout=grid"),
@@ -27,35 +25,6 @@ def review_grid(browser):
     browser.find("input[name='defaultLayout'][value='grid']").click()
     browser.find("#field-previewVisitor").send_keys(PREVIEW_VISITOR)
     browser.follow(browser.button("Review the difference"))
-
-
-ROWS_VISITOR = "feedc0de0123456789abcdef01234567"
-
-
-def rows_log():
-    """A report log in which ROWS_VISITOR started three films (part-way through each) and listed
-    four titles, and other visitors started films in the last hours: Continue watching with its
-    bars, My List, Because you watched and Trending now, all from the log read at start."""
-    now = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=2)
-    lines = []
-
-    def event(name, item, visitor, **properties):
-        stamp = (now + datetime.timedelta(seconds=len(lines))).strftime("%Y-%m-%dT%H:%M:%S.000Z")
-        line = {"timestamp": stamp, "event": name, "item": item, "visitor": visitor}
-        if properties:
-            line["properties"] = {key: str(value) for key, value in properties.items()}
-        lines.append(line)
-
-    for index, films in enumerate([["m-004", "m-008", "m-010"], ["m-004", "m-008"], ["m-004", "m-012"],
-                                   ["m-010", "m-008", "m-013"], ["m-002", "m-004"], ["m-009", "m-008"]]):
-        for film in films:
-            event("play_started", film, f"{index:032x}", duration=5400)
-    for film, share in [("m-005", 0.8), ("m-003", 0.45), ("m-004", 0.15)]:
-        event("play_started", film, ROWS_VISITOR, duration=5400)
-        event("play_progress", film, ROWS_VISITOR, position=int(5400 * share), duration=5400)
-    for item in ["m-011", "s-003", "m-001", "s-001"]:
-        event("my_list_added", item, ROWS_VISITOR)
-    return lines
 
 
 def as_rows_visitor(browser):
