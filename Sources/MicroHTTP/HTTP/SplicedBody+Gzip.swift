@@ -12,12 +12,14 @@ extension SplicedBody {
 
     /// The body with its insert from `form`, a gzip form of its template.
     func gzipInserting(_ form: SplicedBytes) -> (bytes: UnsafeMutableRawPointer, count: Int)? {
-        guard let inserted, let sums = form.slotChecksum else { return nil }
-        let pieces = inserted.gzip
-        guard let (buffer, count) = pieces.run.withUnsafeBytes({ splice(into: form, run: $0) }) else { return nil }
-        let crc = filling.withUnsafeBytes { sums.value(token: $0, insertedCRC: pieces.crc, insertedCount: inserted.count) }
+        guard let sums = form.slotChecksum else { return nil }
+        // No insert is an empty one: no run, the CRC of no bytes (0).
+        let pieces = inserted?.gzip
+        let insertedCount = inserted?.count ?? 0
+        guard let (buffer, count) = (pieces?.run ?? []).withUnsafeBytes({ splice(into: form, run: $0) }) else { return nil }
+        let crc = filling.withUnsafeBytes { sums.value(token: $0, insertedCRC: pieces?.crc ?? 0, insertedCount: insertedCount) }
         (buffer + count - 8).storeBytes(of: crc.littleEndian, toByteOffset: 0, as: UInt32.self)
-        let size = UInt32(truncatingIfNeeded: sums.pageLength + inserted.count)
+        let size = UInt32(truncatingIfNeeded: sums.pageLength + insertedCount)
         (buffer + count - 4).storeBytes(of: size.littleEndian, as: UInt32.self)
         return (buffer, count)
     }
