@@ -1,4 +1,5 @@
 """What a person sees, as the tests read it: the page's URL, visible text, the data-controller tree."""
+import datetime
 import unicodedata
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
@@ -184,3 +185,32 @@ def follow_key(browser, key, timeout=15):
 def focused(browser):
     """The focused element."""
     return browser.driver.switch_to.active_element
+
+
+ROWS_VISITOR = "feedc0de0123456789abcdef01234567"
+
+
+def rows_log():
+    """A report log in which ROWS_VISITOR started three films (part-way through each) and listed
+    four titles, and other visitors started films in the last hours: Continue watching with its
+    bars, My List, Because you watched and Trending now, all from the log read at start."""
+    now = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(hours=2)
+    lines = []
+
+    def event(name, item, visitor, **properties):
+        stamp = (now + datetime.timedelta(seconds=len(lines))).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+        line = {"timestamp": stamp, "event": name, "item": item, "visitor": visitor}
+        if properties:
+            line["properties"] = {key: str(value) for key, value in properties.items()}
+        lines.append(line)
+
+    for index, films in enumerate([["m-004", "m-008", "m-010"], ["m-004", "m-008"], ["m-004", "m-012"],
+                                   ["m-010", "m-008", "m-013"], ["m-002", "m-004"], ["m-009", "m-008"]]):
+        for film in films:
+            event("play_started", film, f"{index:032x}", duration=5400)
+    for film, share in [("m-005", 0.8), ("m-003", 0.45), ("m-004", 0.15)]:
+        event("play_started", film, ROWS_VISITOR, duration=5400)
+        event("play_progress", film, ROWS_VISITOR, position=int(5400 * share), duration=5400)
+    for item in ["m-011", "s-003", "m-001", "s-001"]:
+        event("my_list_added", item, ROWS_VISITOR)
+    return lines

@@ -1,5 +1,7 @@
 import Foundation
+@testable import HomeApp
 import HomeAppTestSupport
+import HomeTemplates
 import MicroHTTP
 import Reporting
 import Testing
@@ -82,5 +84,102 @@ struct SplicedRowsTests {
             let response = try client.get("/", headers: cookie + [("Accept-Encoding", "gzip")])
             return ContentCoding.gzip.decode(response.body) == page && response.body.count <= whole * 107 / 100
         })
+    }
+
+    /// The rows as the page takes them are padded to one of a few lengths (the brotli form's
+    /// slot takes one length); a client that takes brotli alone gets the page in brotli, decoded
+    /// equal to the drawn page before and after the form for that length is made.
+    @Test("the rows are padded to a capacity and a brotli-only client gets the drawn page, spliced once the form is made")
+    func brotliWithRows() async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        try browser.get("/")
+        for id in ["m-001", "m-002", "m-003", "s-001", "s-002"] {
+            #expect(try browser.post("/watch/\(id)/play", withToken: []).status == 303)
+            #expect(try browser.post("/my-list/\(id)", withToken: [("action", "add")]).status == 303)
+        }
+        let client = HTTPClient(port: fixture.port)
+        let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
+        let page = try client.get("/", headers: cookie).body
+        let kept = try #require(fixture.app.services.rows.kept(ViewingHistory.key(browser.cookies["visitor"] ?? "")) ?? nil)
+        #expect(HomeMarkup.rowsCapacities.contains(kept.bytes.count))
+        // The first is compressed per response; the form for the rows' length is made meanwhile.
+        let first = try client.get("/", headers: cookie + [("Accept-Encoding", "br")])
+        #expect(first.header("Content-Encoding") == "br" && ContentCoding.brotli.decode(first.body) == page)
+        #expect(try eventually(timeout: 15) {
+            let response = try client.get("/", headers: cookie + [("Accept-Encoding", "br")])
+            return response.body != first.body && ContentCoding.brotli.decode(response.body) == page
+        })
+        try Self.expectSplicedIsDrawn(browser, "/?layout=list")
+    }
+
+    /// A visitor's rows are drawn once and kept: the next request takes the same bytes (and
+    /// their gzip run, made once); a play, a change to My List, a catalogue change and a toggles
+    /// change each show on the very next request.
+    @Test("the rows are kept between a visitor's requests, and every change shows on the next one")
+    func rowsAreKeptUntilTheyChange() async throws {
+        let content = CatalogueChangeTests.file(CatalogueChangeTests.item("m-001", "First Cut"),
+                                                CatalogueChangeTests.item("m-002", "Second Cut"),
+                                                CatalogueChangeTests.item("m-003", "Third Cut"))
+        let fixture = try AppFixture(content: content)
+        // Reading the log in renumbers the titles held: rows drawn before are drawn again after.
+        #expect(try eventually(timeout: 15) { fixture.app.services.viewing.isLoaded })
+        let browser = fixture.browser()
+        try browser.get("/")
+        #expect(try browser.post("/my-list/m-001", withToken: [("action", "add")]).status == 303)
+        let key = ViewingHistory.key(browser.cookies["visitor"] ?? "")
+        let rows = fixture.app.services.rows
+        func titles() throws -> [String] {
+            try browser.page("/").html.all(class: "personal-tile__title").map(\.text)
+        }
+        #expect(try titles() == ["First Cut"])
+        let first = try #require(rows.kept(key) ?? nil)
+        let client = HTTPClient(port: fixture.port)
+        let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
+        // Once the cached page's gzip form is made (off the request threads), a gzip response
+        // compresses the rows and keeps their run with them.
+        #expect(try eventually(timeout: 15) {
+            _ = try client.get("/", headers: cookie + [("Accept-Encoding", "gzip")])
+            return first.isDeflated
+        })
+        #expect(try titles() == ["First Cut"])
+        #expect((rows.kept(key) ?? nil).map { $0 === first } == true, "the same bytes, not drawn again")
+        // My List and a play.
+        #expect(try browser.post("/my-list/m-002", withToken: [("action", "add")]).status == 303)
+        #expect(try titles() == ["First Cut", "Second Cut"])
+        #expect(try browser.post("/watch/m-003/play", withToken: []).status == 303)
+        #expect(try titles() == ["Third Cut", "First Cut", "Second Cut"])
+        // The catalogue: a title renamed.
+        try fixture.writeContent(CatalogueChangeTests.file(CatalogueChangeTests.item("m-001", "First Cut (restored)"),
+                                                           CatalogueChangeTests.item("m-002", "Second Cut"),
+                                                           CatalogueChangeTests.item("m-003", "Third Cut")))
+        fixture.app.reload()
+        #expect(try titles() == ["Third Cut", "First Cut (restored)", "Second Cut"])
+        // The toggles: My List switched off.
+        try fixture.writeToggles(#"{"rows": {"my-list": false}}"#)
+        #expect(try titles() == ["Third Cut"])
+        try Self.expectSplicedIsDrawn(browser, "/?layout=grid")
+    }
+
+    /// The budget holds: many visitors' rows fill it and the oldest go, a hit keeps its entry.
+    @Test func theRowsCacheKeepsToItsBudget() {
+        let cache = RowsCache(budget: 64 * 1024)
+        func key(_ visitor: UInt64) -> RowsCache.Key {
+            RowsCache.Key(held: ViewingHistory.Held(key: visitor, generation: 0, words: [1, 2, 3]), layout: "grid",
+                          contentVersion: 1, assets: 1, plays: 1, hidden: [])
+        }
+        for visitor in UInt64(0)..<100 {
+            cache.store(SlotInsert([UInt8](repeating: 32, count: 4000)), for: key(visitor))
+            // The first visitor comes back every time: never dropped.
+            #expect(cache.rows(for: key(0)) != nil)
+        }
+        #expect(cache.counts.recentBytes <= 32 * 1024)
+        #expect(cache.counts.visitors < 20)
+        #expect(cache.rows(for: key(1)) == nil, "dropped")
+        #expect(cache.rows(for: key(99)) != nil)
+        // Another version of what the rows were drawn from is not a hit.
+        let changed = RowsCache.Key(held: ViewingHistory.Held(key: 99, generation: 0, words: [1, 2, 4]), layout: "grid",
+                                    contentVersion: 1, assets: 1, plays: 1, hidden: [])
+        #expect(cache.rows(for: changed) == nil)
     }
 }

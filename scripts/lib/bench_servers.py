@@ -12,6 +12,9 @@ import urllib.request
 
 VISITOR = "0123456789abcdef0123456789abcdef"
 COOKIE = f"visitor={VISITOR}; onboarded=1"
+# A second visitor, given rows of their own where the first has none (scripts/instructions).
+ROWS_VISITOR = "fedcba9876543210fedcba9876543210"
+ROWS_COOKIE = f"visitor={ROWS_VISITOR}; onboarded=1"
 _running = []
 
 
@@ -142,9 +145,9 @@ def start_dynamic_home(root, work, threads, rows=0):
     return server
 
 
-def seed_rows(binary, work, content, count):
-    """A report log in which the bench visitor played `count` films (part-way) and listed `count`
-    clips, imported the way an operator would; the server reads it back at start."""
+def seed_rows(binary, work, content, count, visitor=VISITOR):
+    """A report log in which the bench visitor (or `visitor`) played `count` films (part-way) and
+    listed `count` clips, imported the way an operator would; the server reads it back at start."""
     items = json.loads(content.read_text())["items"]
     films = [i for i in items if i["kind"] == "long"][:count]
     clips = [i for i in items if i["kind"] == "short"][:count]
@@ -152,11 +155,11 @@ def seed_rows(binary, work, content, count):
     for index, film in enumerate(films):
         seconds = str(film["durationMinutes"] * 60)
         lines.append({"timestamp": f"2026-01-01T00:{index:02d}:00.000Z", "event": "play_progress", "item": film["id"],
-                      "visitor": VISITOR, "properties": {"position": "600", "duration": seconds}})
+                      "visitor": visitor, "properties": {"position": "600", "duration": seconds}})
     for index, clip in enumerate(clips):
         lines.append({"timestamp": f"2026-01-01T01:{index:02d}:00.000Z", "event": "my_list_added", "item": clip["id"],
-                      "visitor": VISITOR})
-    seed = work / "seed.jsonl"
+                      "visitor": visitor})
+    seed = work / f"seed-{visitor[:8]}.jsonl"
     seed.write_text("".join(json.dumps(line) + "\n" for line in lines))
     subprocess.run([str(binary), "reports", "import", str(seed)], check=True, capture_output=True, cwd=work)
 

@@ -16,6 +16,8 @@ struct AppServices: Sendable {
     let factory: HomeFactory
     let homeItems: HomeItemsCache
     let pages: PageCache
+    /// Each recent visitor's own rows, drawn, for the cached page's slot.
+    var rows = RowsCache()
     let assets: AssetLinks
     /// Where pages and assets are compressed, once each, off the server's threads.
     let compression: WorkPool

@@ -31,7 +31,7 @@ enum ViewingRows {
     static func shared(_ statistics: PlayStatistics, catalog: ContentCatalog, assetURLs: [String: String]) -> [HomeRow] {
         let entry = entries(catalog, assetURLs)
         let trending = statistics.trending.lazy.compactMap { entry($0, nil) }.prefix(limit)
-        return [HomeRow(name: Self.trending, title: "Trending now", entries: Array(trending))].filter { !$0.entries.isEmpty }
+        return [HomeRow(name: Self.trending, title: "Trending now", entries: Array(trending), isShared: true)].filter { !$0.entries.isEmpty }
     }
 
     /// Makes a row's entry from a title's id; nil when the catalogue no longer has it.

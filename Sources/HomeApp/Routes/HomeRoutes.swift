@@ -33,27 +33,30 @@ struct HomeRoutes {
         // A scrolled grid row and a QA override's banner change the markup: drawn for this request
         // alone. Everything else (Trending now too) is the same for every visitor but the CSRF
         // token and their own rows, which the cached page takes at its slot.
-        let personal = viewingRows(for: visit)
+        let held = viewingHeld(for: visit)
         let scrollPosition = Self.scrollPosition(request.query)
         if scrollPosition != nil || visit.qa != nil {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
-                              scrollPosition: scrollPosition, personal: personal)
+                              scrollPosition: scrollPosition, personal: held.map { personalRows($0, visit) } ?? [])
             return visit.html(.bytes(page.rendered.bytes))
         }
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
                                 assets: services.assets.version, plays: services.plays.version,
                                 trending: !visit.plan.hiddenRows.contains(ViewingRows.trending))
-        if let cached = services.pages.page(for: key), personal.isEmpty || cached.template.slot != nil {
-            return serve(cached, to: visit, layout: layout, personal: personal)
+        if let cached = services.pages.page(for: key), held == nil || cached.template.slot != nil {
+            return serve(cached, to: visit, inserting: held.flatMap { rowsInsert($0, visit, layout, catalogue) })
         }
         let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding, scrollPosition: nil)
         let template = cache(page, for: key)
-        guard !personal.isEmpty else { return visit.html(.bytes(page.rendered.bytes)) }
-        if template.slot != nil { return visit.html(.spliced(personalBody(template, visit, layout, personal))) }
+        guard let held else { return visit.html(.bytes(page.rendered.bytes)) }
+        if template.slot != nil {
+            let insert = rowsInsert(held, visit, layout, catalogue)
+            return visit.html(.spliced(SplicedBody(template: template, filling: visit.csrfTokenFilling, inserted: insert)))
+        }
         // A page with no single place for the rows (a layout that draws them twice, or not at all).
         let drawn = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
-                           scrollPosition: nil, personal: personal)
+                           scrollPosition: nil, personal: personalRows(held, visit))
         return visit.html(.bytes(drawn.rendered.bytes))
     }
 
@@ -103,20 +106,47 @@ struct HomeRoutes {
                              pivot: ScenePivot(builder: SceneRegistry.app), title: title, query: query)
     }
 
-    /// The visitor's own rows; none (at the cost of one look-up) for a visitor this instance has
-    /// no viewing of, who gets the cached page. A returning visitor not held (dropped as the least
-    /// recent, or new to this instance) is looked up in the log off this thread: their rows come
-    /// with a later request.
-    func viewingRows(for visit: Visit) -> [HomeRow] {
-        guard let activity = services.viewing.activity(for: visit.visitor.id) else {
+    /// What this instance holds of the visitor's viewing, when it may give them rows of their
+    /// own; nil (at the cost of one look-up) for a visitor with none, who gets the cached page. A
+    /// returning visitor not held (dropped as the least recent, or new to this instance) is
+    /// looked up in the log off this thread: their rows come with a later request.
+    func viewingHeld(for visit: Visit) -> ViewingHistory.Held? {
+        guard let held = services.viewing.held(visit.visitor.id) else {
             if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id) }
-            return []
+            return nil
         }
-        guard !activity.isEmpty || activity.latestStarted != nil else { return [] }
+        return held.isEmpty ? nil : held
+    }
+
+    /// The visitor's own rows from what was held of them, but those the toggles hide from them.
+    func personalRows(_ held: ViewingHistory.Held, _ visit: Visit) -> [HomeRow] {
+        guard let activity = services.viewing.activity(held), !activity.isEmpty || activity.latestStarted != nil
+        else { return [] }
         let rows = ViewingRows.make(activity, statistics: services.plays.statistics, catalog: services.content.catalog,
                                     assetURLs: services.assets.urls)
         let hidden = visit.plan.hiddenRows
         return hidden.isEmpty ? rows : rows.filter { !hidden.contains($0.name) }
+    }
+
+    /// The visitor's own rows as the cached page takes them at its slot, drawn as `layout` draws
+    /// them: kept from an earlier request while nothing they are drawn from changed, else drawn
+    /// now and kept. Nil when they have none to show. The versions are read before the rows are
+    /// made from what they stand for, so a change meanwhile makes the next request draw again.
+    private func rowsInsert(_ held: ViewingHistory.Held, _ visit: Visit, _ layout: String,
+                            _ catalogue: HomeItemsCache.Entry) -> SlotInsert? {
+        let key = RowsCache.Key(held: held, layout: layout, contentVersion: catalogue.version,
+                                assets: services.assets.version, plays: services.plays.version,
+                                hidden: visit.plan.hiddenRows)
+        if let kept = services.rows.rows(for: key) { return kept }
+        let rows = personalRows(held, visit)
+        var insert: SlotInsert?
+        if !rows.isEmpty {
+            var writer = HTMLWriter(capacity: 8 * 1024)
+            HomeMarkup.rows(rows, layout: layout, into: &writer)
+            insert = SlotInsert(writer.finish())
+        }
+        services.rows.store(insert, for: key)
+        return insert
     }
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
@@ -137,22 +167,12 @@ struct HomeRoutes {
         return services.factory.has(asked) ? .found(asked) : .unknown(asked)
     }
 
-    /// A cached page: no controllers, no render; the visitor's token goes into its holes, and
-    /// what its controllers reported when it was drawn is reported again for this visit.
-    private func serve(_ cached: PageCache.Page, to visit: Visit, layout: String, personal: [HomeRow]) -> Response {
+    /// A cached page: no controllers, no render; the visitor's token goes into its holes (and
+    /// their rows, when they have any, at its slot), and what its controllers reported when it
+    /// was drawn is reported again for this visit.
+    private func serve(_ cached: PageCache.Page, to visit: Visit, inserting insert: SlotInsert?) -> Response {
         services.analytics(for: visit).replay(cached.events)
-        guard !personal.isEmpty else {
-            return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling)))
-        }
-        return visit.html(.spliced(personalBody(cached.template, visit, layout, personal)))
-    }
-
-    /// The cached page with the visitor's own rows at its slot, drawn as the layout draws them.
-    private func personalBody(_ template: SplicedBytes, _ visit: Visit, _ layout: String,
-                              _ personal: [HomeRow]) -> SplicedBody {
-        var writer = HTMLWriter(capacity: 8 * 1024)
-        HomeMarkup.rows(personal, layout: layout, into: &writer)
-        return SplicedBody(template: template, filling: visit.csrfTokenFilling, insert: writer.finish())
+        return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling, inserted: insert)))
     }
 
     /// A home page drawn now, and what its controllers reported while it was drawn.
@@ -185,7 +205,7 @@ struct HomeRoutes {
     private func cache(_ page: Drawn, for key: PageCache.Key) -> SplicedBytes {
         let slots = page.rendered.slots
         let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenRanges,
-                                   slot: slots.count == 1 ? slots[0] : nil)
+                                   slot: slots.count == 1 ? slots[0] : nil, slotCapacities: HomeMarkup.rowsCapacities)
         // Compressed once, off this thread; until then responses are compressed one by one.
         spliced.prepareEncodings(on: services.compression)
         services.pages.store(PageCache.Page(template: spliced, events: page.events), for: key)

@@ -16,6 +16,19 @@ final class ViewingHistory: Sendable {
         /// More were recorded meanwhile than `pendingLimit`: the visitors seen meanwhile keep
         /// what they did since the start alone.
         var overflowed = false
+        /// Changes when the table is replaced (its titles numbered anew): words read before and
+        /// after may be equal and mean other titles.
+        var generation = 0
+    }
+
+    /// What the index holds of one visitor, as it is held: a request compares it with what it
+    /// kept from an earlier one (`RowsCache`) and decodes it only when it changed.
+    struct Held: Equatable {
+        let key: UInt64
+        let generation: Int
+        let words: [UInt32]
+
+        var isEmpty: Bool { words.isEmpty }
     }
 
     /// Bytes a visitor held may take beside their slot, on average: with the slots and the index
@@ -79,6 +92,24 @@ final class ViewingHistory: Sendable {
         }
     }
 
+    /// The visitor's words as held (none when they have done nothing yet), or nil when this
+    /// instance holds nothing of them.
+    func held(_ visitor: String) -> Held? {
+        let key = Self.key(visitor)
+        return state.withLock { state in
+            guard let header = state.table.header(for: key) else { return nil }
+            if header == 0 { return Held(key: key, generation: state.generation, words: []) }
+            return Held(key: key, generation: state.generation, words: state.table.words(for: key) ?? [])
+        }
+    }
+
+    /// The activity `held` stands for; nil when the table was replaced since it was read.
+    func activity(_ held: Held) -> ViewingActivity? {
+        state.withLock { state in
+            state.generation == held.generation ? ViewingWords.decode(held.words, titles: state.table.titles) : nil
+        }
+    }
+
     /// Whether the visitor is held (without making them the most recent).
     func holds(_ visitor: String) -> Bool { state.withLock { $0.table.contains(Self.key(visitor)) } }
 
@@ -122,12 +153,12 @@ final class ViewingHistory: Sendable {
                     let activity = ViewingWords.decode(words, titles: loaded.titles)
                     held.set(ViewingWords.encode(activity, titles: &held.titles), for: key)
                 }
-                state = State(table: held, pending: nil)
+                state = State(table: held, pending: nil, generation: state.generation + 1)
                 return
             }
             var table = loaded
             for event in state.pending ?? [] { Self.apply(event, visitor: event.visitor!, in: &table) }
-            state = State(table: table, pending: nil)
+            state = State(table: table, pending: nil, generation: state.generation + 1)
         }
     }
 

@@ -53,11 +53,29 @@ public enum HomeMarkup {
     /// (Trending now) takes a visitor's own rows there, and is then the page drawn with them.
     public static func rows(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
         writer.markSlot()
-        rows(model.rows, layout: model.layout, into: &writer)
+        rows(model.rows.filter { !$0.isShared }, layout: model.layout, into: &writer)
+        draw(model.rows.filter(\.isShared), layout: model.layout, into: &writer)
     }
 
-    /// `rows` as a layout named `layout` draws them: the bytes a cached page takes at its slot.
+    /// The lengths the visitor's own rows are padded to (with spaces after them): a cached page's
+    /// brotli form takes an insert of one fixed length at its slot, one form per length. Steps
+    /// of a half and a third, so padding adds at most half the rows' length; rows longer than
+    /// the last are not padded.
+    public static let rowsCapacities: [Int] = (10...16).flatMap { [1 << $0, 3 << ($0 - 1)] }.filter { $0 <= 1 << 16 }
+
+    /// The length rows of `count` bytes are padded to: the least capacity that holds them.
+    public static func rowsCapacity(for count: Int) -> Int? { rowsCapacities.first { $0 >= count } }
+
+    /// The visitor's own `rows` as a layout named `layout` draws them, padded to a capacity:
+    /// the bytes a cached page takes at its slot.
     public static func rows(_ rows: [HomeRow], layout: String, into writer: inout HTMLWriter) {
+        let start = writer.byteCount
+        draw(rows, layout: layout, into: &writer)
+        let drawn = writer.byteCount - start
+        if drawn > 0, let capacity = rowsCapacity(for: drawn) { writer.spaces(capacity - drawn) }
+    }
+
+    private static func draw(_ rows: [HomeRow], layout: String, into writer: inout HTMLWriter) {
         for row in rows where !row.entries.isEmpty {
             let heading = "\(layout)-row-\(row.name)"
             writer.write("<section class=\"home-section personal-row\"")

@@ -24,10 +24,14 @@ public struct HomeRow: Sendable {
     public let name: String
     public let title: String
     public let entries: [Entry]
+    /// The same for every visitor (Trending now): drawn after the visitor's own, outside the
+    /// place a cached page takes theirs at.
+    public let isShared: Bool
 
-    public init(name: String, title: String, entries: [Entry]) {
+    public init(name: String, title: String, entries: [Entry], isShared: Bool = false) {
         self.name = name
         self.title = title
         self.entries = entries
+        self.isShared = isShared
     }
 }

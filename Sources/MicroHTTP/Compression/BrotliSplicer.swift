@@ -15,30 +15,60 @@ import CBrotli
 /// Every hole ends a meta-block, whose successor pays for its own prefix codes: about 60 bytes
 /// a hole. A page is compressed once, so it is compressed at quality 11 (some 50 ms for a 35 KB
 /// page, off the server's threads), which wins that back and more.
+///
+/// A slot (where a response inserts a visitor's rows) cannot be a run of any length: the parts
+/// after it refer back across it at distances that count its bytes, and brotli's last-distances
+/// ring is not reset between meta-blocks, so a part compressed on its own cannot follow.
+/// Instead a form is made per length of insert (`capacity`): the slot is an uncompressed
+/// meta-block of exactly that many bytes, compressed around as a stand-in of that length that
+/// the encoder writes as literals only (`Placeholder.slotRun`), so its distances and ring are the
+/// decoder's. The app pads its inserts to one of a few lengths.
 enum BrotliSplicer {
-    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], quality: UInt32 = 11) -> SplicedBytes? {
+    /// The stream for `page` with `holes`, all of one length; with `slot`, the form whose slot
+    /// takes inserts of `capacity` bytes (1 to 65,536), which its base leaves out.
+    static func splice(_ page: UnsafeRawBufferPointer, holes: [Range<Int>], slot: Int? = nil, capacity: Int = 0,
+                       quality: UInt32 = 11) -> SplicedBytes? {
         let length = holes.first?.count ?? 0
         guard holes.allSatisfy({ $0.count == length }), (1...0x10000).contains(length) || holes.isEmpty,
+              slot == nil || (1...0x10000).contains(capacity),
               let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
-        let encoder = BrotliEncoder(quality: quality, sizeHint: page.count)
+        var standIn: [UInt8] = []
+        if slot != nil {
+            guard let run = Placeholder.slotRun(count: capacity, for: page, holes: holes, tokens: fillings) else { return nil }
+            standIn = run
+        }
+        // Each cut ends a part: a hole (the index of its token) or the slot (nil); the slot first at a tie.
+        var cuts: [(range: Range<Int>, token: Int?)] = holes.enumerated().map { ($1, $0) }
+        if let slot { cuts.insert((slot..<slot, nil), at: holes.firstIndex { $0.lowerBound >= slot } ?? holes.count) }
+        let encoder = BrotliEncoder(quality: quality, sizeHint: page.count + capacity)
         encoder.disableLiteralContextModelling()
         var output: [UInt8] = []
         var tokenOffsets: [Int] = []
+        var slotOffset: Int?
         var start = 0
-        for (hole, filling) in zip(holes, fillings) {
-            encoder.compress(UnsafeRawBufferPointer(rebasing: page[start..<hole.lowerBound]), BROTLI_OPERATION_FLUSH,
+        for cut in cuts {
+            encoder.compress(UnsafeRawBufferPointer(rebasing: page[start..<cut.range.lowerBound]), BROTLI_OPERATION_FLUSH,
                              into: &output)
+            let stand = cut.token.map { fillings[$0] } ?? standIn
             var discarded: [UInt8] = []
-            filling.withUnsafeBytes { encoder.compress($0, BROTLI_OPERATION_FLUSH, into: &discarded) }
+            stand.withUnsafeBytes { encoder.compress($0, BROTLI_OPERATION_FLUSH, into: &discarded) }
             // ISLAST 0, MNIBBLES 4 (coded 0), MLEN-1 in 16 bits, ISUNCOMPRESSED 1, then zero bits to the byte.
-            let header = UInt32(length - 1) << 3 | 1 << 19
+            let header = UInt32(stand.count - 1) << 3 | 1 << 19
             output += [UInt8(header & 0xFF), UInt8(header >> 8 & 0xFF), UInt8(header >> 16)]
-            tokenOffsets.append(output.count)
-            output += filling
-            start = hole.upperBound
+            if let token = cut.token {
+                tokenOffsets.append(output.count)
+                output += fillings[token]
+            } else {
+                slotOffset = output.count
+            }
+            start = cut.range.upperBound
         }
         encoder.compress(UnsafeRawBufferPointer(rebasing: page[start...]), BROTLI_OPERATION_FINISH, into: &output)
-        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) })
-        return SpliceCheck.holds(template, page: page, holes: holes, decode: BrotliEncoder.decompress) ? template : nil
+        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, slot: slotOffset,
+                                    checksum: nil, slotCapacities: slot == nil ? [] : [capacity])
+        guard let slot else {
+            return SpliceCheck.holds(template, page: page, holes: holes, decode: BrotliEncoder.decompress) ? template : nil
+        }
+        return SpliceCheck.holdsInsertingBrotli(template, page: page, holes: holes, slot: slot) ? template : nil
     }
 }

@@ -25,8 +25,13 @@ struct SlotChecksum: Sendable {
 
     /// The CRC of the page with `token` in its holes and `inserted` at its slot.
     func value(token: UnsafeRawBufferPointer, inserted: UnsafeRawBufferPointer) -> UInt32 {
+        value(token: token, insertedCRC: Gzip.crc32(0, inserted), insertedCount: inserted.count)
+    }
+
+    /// The same from the inserted bytes' CRC and length, kept with them (`SlotInsert`).
+    func value(token: UnsafeRawBufferPointer, insertedCRC: UInt32, insertedCount: Int) -> UInt32 {
         var crc = uLong(prefix.value(token: token))
-        crc = crc32_combine(crc, uLong(Gzip.crc32(0, inserted)), .init(inserted.count))
+        crc = crc32_combine(crc, uLong(insertedCRC), .init(insertedCount))
         return UInt32(truncatingIfNeeded: crc32_combine_op(crc, uLong(suffix.value(token: token)), suffixShift))
     }
 }

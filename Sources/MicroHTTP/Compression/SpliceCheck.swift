@@ -29,4 +29,21 @@ enum SpliceCheck {
         }
         return true
     }
+
+    /// A brotli form with an uncompressed meta-block at its slot, checked the same way: two
+    /// inserts of its length that differ in every byte, with the two tokens.
+    static func holdsInsertingBrotli(_ template: SplicedBytes, page: UnsafeRawBufferPointer, holes: [Range<Int>],
+                                     slot: Int) -> Bool {
+        guard let capacity = template.slotCapacity else { return false }
+        let length = holes.first?.count ?? 0
+        guard length <= SplicedFilling.capacity else { return false }
+        for (byte, fill) in [(UInt8(ascii: "a"), UInt8(ascii: "x")), (UInt8(ascii: "b"), UInt8(ascii: "y"))] {
+            let token = [UInt8](repeating: byte, count: length)
+            let expected = SplicedBody(base: Array(page), holes: holes, slot: slot, filling: SplicedFilling(token),
+                                       insert: [UInt8](repeating: fill, count: capacity))
+            guard let body = expected.brotliBytes(form: template), BrotliEncoder.decompress(body) == expected.bytes
+            else { return false }
+        }
+        return true
+    }
 }

@@ -4,14 +4,22 @@
 public struct SplicedBody: Sendable {
     public let template: SplicedBytes
     public let filling: SplicedFilling
-    /// Bytes for the template's slot (a visitor's own rows); ignored when it has none.
-    public let insert: [UInt8]
+    /// Bytes for the template's slot (a visitor's own rows), with their gzip pieces once made;
+    /// nil when there are none or the template has no slot.
+    public let inserted: SlotInsert?
 
-    public init(template: SplicedBytes, filling: SplicedFilling, insert: [UInt8] = []) {
+    public init(template: SplicedBytes, filling: SplicedFilling, inserted: SlotInsert?) {
         self.template = template
         self.filling = filling
-        self.insert = template.slot == nil ? [] : insert
+        self.inserted = template.slot == nil || inserted?.bytes.isEmpty != false ? nil : inserted
     }
+
+    public init(template: SplicedBytes, filling: SplicedFilling, insert: [UInt8] = []) {
+        self.init(template: template, filling: filling, inserted: insert.isEmpty ? nil : SlotInsert(insert))
+    }
+
+    /// The bytes for the slot; empty when there are none.
+    public var insert: [UInt8] { inserted?.bytes ?? [] }
 
     /// A body over a template of its own (no copies to reuse): for one-off bodies and tests.
     public init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil, filling: SplicedFilling, insert: [UInt8] = []) {
@@ -21,7 +29,7 @@ public struct SplicedBody: Sendable {
     /// The length of the body.
     public var count: Int {
         template.base.count - template.holes.reduce(0) { $0 + $1.count } + template.holes.count * filling.count
-            + insert.count
+            + (inserted?.count ?? 0)
     }
 
     /// Writes the body into `buffer`, which holds exactly `count` bytes: the base between the

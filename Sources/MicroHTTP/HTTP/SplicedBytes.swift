@@ -18,24 +18,39 @@ public final class SplicedBytes: Sendable {
     let checksum: SplicedChecksum?
     /// For a gzip form with a slot: the CRC-32 with bytes inserted.
     let slotChecksum: SlotChecksum?
+    /// The lengths of insert a brotli form is made for (`brotliForInsert`); for a brotli form,
+    /// the one length its slot takes.
+    let slotCapacities: [Int]
     private let gzip = AtomicLazyReference<SplicedBytes>()
     private let brotli = AtomicLazyReference<SplicedBytes>()
     /// The gzip form cut at the slot, for responses that insert bytes there: its parts after the
     /// slot cannot refer back before it, which costs some bytes, so a response without an
     /// insert keeps the form that has no cut.
     private let gzipCut = AtomicLazyReference<SplicedBytes>()
+    /// The brotli forms with an uncompressed meta-block at the slot, one per insert length
+    /// made (`slotCapacities`), and the pool they are made on.
+    private let brotliCuts = Mutex<BrotliCuts>(BrotliCuts())
+
+    private struct BrotliCuts {
+        var pool: WorkPool?
+        var forms: [Int: SplicedBytes] = [:]
+        /// Lengths asked for, made or being made (or failed: not tried again).
+        var asked: Set<Int> = []
+    }
 
     /// Copies kept for reuse; with more in flight at once, the extra ones are freed on return.
     static let keptCopies = 16
     private let idle = Mutex<[SplicedCopy]>([])
 
-    /// `slot`: where a response may insert bytes; not inside a hole.
-    public convenience init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil) {
-        self.init(base: base, holes: holes, slot: slot, checksum: nil)
+    /// `slot`: where a response may insert bytes; not inside a hole. `slotCapacities`: the
+    /// lengths of insert the brotli form takes at the slot (the app pads its inserts to one of
+    /// them); an insert of another length goes out in gzip or compressed per response.
+    public convenience init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil, slotCapacities: [Int] = []) {
+        self.init(base: base, holes: holes, slot: slot, checksum: nil, slotCapacities: slotCapacities)
     }
 
     init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil, checksum: SplicedChecksum?,
-         slotChecksum: SlotChecksum? = nil) {
+         slotChecksum: SlotChecksum? = nil, slotCapacities: [Int] = []) {
         precondition(zip(holes, holes.dropFirst()).allSatisfy { $0.upperBound <= $1.lowerBound }
                      && (holes.last?.upperBound ?? 0) <= base.count, "holes must be sorted, disjoint, inside")
         precondition(slot.map { slot in (0...base.count).contains(slot)
@@ -46,7 +61,11 @@ public final class SplicedBytes: Sendable {
         self.slot = slot
         self.checksum = checksum
         self.slotChecksum = slotChecksum
+        self.slotCapacities = slotCapacities
     }
+
+    /// For a brotli form cut at the slot: the length of insert it takes.
+    var slotCapacity: Int? { slotCapacities.count == 1 ? slotCapacities[0] : nil }
 
     /// This page compressed with `coding`, once `prepareEncodings` has made it; nil before, for
     /// identity, or when the page could not be spliced (the server then compresses it per response).
@@ -76,7 +95,35 @@ public final class SplicedBytes: Sendable {
     /// `prepareEncodings` on `pool`; responses until then are compressed one by one (as they
     /// stay when the pool's queue is full).
     public func prepareEncodings(on pool: WorkPool) {
+        brotliCuts.withLock { $0.pool = pool }
         _ = pool.submit { [self] in prepareEncodings() }
+    }
+
+    /// The brotli form that takes an insert of `count` bytes at the slot, once made. The first
+    /// ask for a length of `slotCapacities` has it made on the pool `prepareEncodings(on:)` was
+    /// given (quality 11, some 60 ms); until then such responses go in another coding.
+    func brotliForInsert(count: Int) -> SplicedBytes? {
+        guard slot != nil, slotCapacities.contains(count) else { return nil }
+        let (form, pool) = brotliCuts.withLock { cuts -> (SplicedBytes?, WorkPool?) in
+            if let form = cuts.forms[count] { return (form, nil) }
+            guard let pool = cuts.pool, cuts.asked.insert(count).inserted else { return (nil, nil) }
+            return (nil, pool)
+        }
+        if let pool { _ = pool.submit { [self] in prepareBrotliForInsert(count: count) } }
+        return form
+    }
+
+    /// Makes the brotli form for inserts of `count` bytes now (nil when it cannot be spliced).
+    @discardableResult
+    public func prepareBrotliForInsert(count: Int) -> SplicedBytes? {
+        guard let slot, slotCapacities.contains(count) else { return nil }
+        if let made = brotliCuts.withLock({ $0.forms[count] }) { return made }
+        let made = base.withUnsafeBytes { BrotliSplicer.splice($0, holes: holes, slot: slot, capacity: count) }
+        brotliCuts.withLock { cuts in
+            cuts.asked.insert(count)
+            if let made { cuts.forms[count] = made }
+        }
+        return made
     }
 
     /// The bytes with `filling` in every hole (and the checksum it makes), as one array.

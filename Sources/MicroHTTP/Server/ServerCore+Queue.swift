@@ -25,19 +25,21 @@ extension ServerCore {
         }
         let varies = response.isCompressible
         var coding = varies ? context.acceptedCoding ?? acceptedCoding(connection) : .identity
-        if case .spliced(let body) = response.body, !body.insert.isEmpty {
-            // Bytes of their own at the slot: a body of its own length, no copy to reuse. Only
-            // the gzip form takes an insert, so a client that takes gzip too gets that.
+        if case .spliced(let body) = response.body, body.inserted != nil {
+            // Bytes of their own at the slot: a body of its own length, no copy to reuse. The
+            // gzip form compresses them; the brotli form carries them as they are (padded to its
+            // length), which makes it the larger: a client that takes gzip too gets gzip.
             if coding == .brotli, acceptedCoding(connection, brotli: false) == .gzip { coding = .gzip }
-            if coding == .gzip, let (bytes, count) = body.gzipInserting() {
+            let spliced = coding == .gzip ? body.gzipInserting() : coding == .brotli ? body.brotliInserting() : nil
+            if let (bytes, count) = spliced {
                 guard let handle = MHD_create_response_from_buffer_with_free_callback(count, bytes, freeBufferCallback)
                 else { free(bytes); return refused(response) }
                 defer { MHD_destroy_response(handle) }
-                addHeaders(of: response, encoding: Encoding(coding: .gzip, varies: varies), id: context.id, to: handle)
+                addHeaders(of: response, encoding: Encoding(coding: coding, varies: varies), id: context.id, to: handle)
                 return MHD_queue_response(connection, status, handle)
             }
         }
-        if case .spliced(let body) = response.body, body.insert.isEmpty,
+        if case .spliced(let body) = response.body, body.inserted == nil,
            let template = coding == .identity ? body.template : body.template.encoded(coding),
            let copy = template.lease(filling: body.filling) {
             // Given back when the request completes: the connection reads the copy until then.

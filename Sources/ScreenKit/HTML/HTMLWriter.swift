@@ -78,6 +78,11 @@ public struct HTMLWriter {
         }
     }
 
+    /// Appends `count` spaces (whitespace between tags, which the page does not show).
+    public mutating func spaces(_ count: Int) {
+        for _ in 0..<max(count, 0) { append(UInt8(ascii: " ")) }
+    }
+
     /// Appends a decimal integer (safe in any context).
     public mutating func write(_ number: Int) {
         if number < 0 { append(UInt8(ascii: "-")) }
