@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Modules depend downwards only (docs/architecture.md has the map):
+// Modules depend downwards only, and each declares every module it imports (docs/architecture.md
+// has the map):
 // dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles,
 //   ReportDatabase → {CPostgres, Reporting}, CSHA256} → Basics
 let package = Package(
@@ -27,7 +28,9 @@ let package = Package(
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
         // libpq, PostgreSQL's C client (libpq-dev): the shared report database.
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
-        // What several modules need: services and worker threads, file stamps, reloading files, JSON values.
+        // What several modules need: services, worker threads and the work pool, signals, files
+        // (stamps, reloading, bounded and EINTR-safe reads and writes), JSON values, the stable
+        // hash, token buckets, the safe log handler.
         .target(name: "Basics", dependencies: [
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -46,7 +49,7 @@ let package = Package(
         ]),
         // The report log shipped into PostgreSQL, and read back for the report pages.
         .target(name: "ReportDatabase", dependencies: [
-            "CPostgres", "CZlib", "Basics", "Reporting",
+            "CPostgres", "Basics", "Reporting",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HomeApp", dependencies: [
@@ -54,11 +57,11 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
-            "HomeApp", "Basics", "Reporting",
+            "HomeApp", "MicroHTTP", "Basics", "Reporting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .executableTarget(name: "bench-server", dependencies: ["MicroHTTP"], path: "Benchmarks/BenchServer"),
+        .executableTarget(name: "bench-server", dependencies: ["MicroHTTP", "Basics"], path: "Benchmarks/BenchServer"),
         .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeTemplates"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "report-bench", dependencies: ["Reporting"], path: "Benchmarks/ReportBench"),
         .executableTarget(name: "ship-bench", dependencies: [
@@ -67,14 +70,14 @@ let package = Package(
         .executableTarget(name: "home-bench", dependencies: ["HomeApp", "MicroHTTP"], path: "Benchmarks/HomeBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "CZlib", "CBrotli"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Basics", "TestSupport", "CMicroHTTPD", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
-        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
         // Fixtures/: JSON read at run time by path (gbstats.json comes from scripts/gbstats-fixtures.py).
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "ReportFixtures", "report-harness"],
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Basics", "TestSupport", "ReportFixtures", "report-harness"],
                     exclude: ["Fixtures"]),
         // Written to and killed by the report store's crash tests.
         .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),
@@ -86,7 +89,7 @@ let package = Package(
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
             "HomeApp", "HomeTemplates", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
-            "CSHA256", .product(name: "Crypto", package: "swift-crypto"),
+            "CSHA256", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.
         .testTarget(name: "ThirdLayoutTests", dependencies: [

@@ -1,5 +1,6 @@
 // A MicroHTTP server with one route answering a file's bytes prepared in memory, so
 // scripts/bench can compare libmicrohttpd's request path with nginx serving the same file.
+import Basics
 import Glibc
 import MicroHTTP
 

@@ -1,3 +1,5 @@
+import Basics
+
 extension Toggles {
     /// An experiment: each visitor is in one of `groups` (stably, by weight), and a group may decide
     /// the visitor's layout and whether they see the onboarding notice.

@@ -1,3 +1,5 @@
+import Basics
+
 /// The one place where toggles become decisions for a visitor; cheap to create per request.
 public struct FeatureDecisions: Sendable, Equatable {
     /// The toggles deciding.

@@ -1,3 +1,5 @@
+import Basics
+
 extension Toggles {
     /// Which visitors an experiment takes in, by what the server knows of them on the request
     /// (`VisitorTraits`). Every condition given must hold; one not given holds for everyone. A

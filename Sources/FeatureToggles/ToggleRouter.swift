@@ -81,32 +81,17 @@ public final class ToggleRouter: Sendable {
 
     /// The file's bytes, or an error that says why not (`does not exist`, `is a directory`, …).
     static func readFile(_ path: String) throws(TogglesError) -> Data {
-        func failure(_ code: Int32) -> TogglesError {
-            let reason = code == ENOENT ? "does not exist" : "cannot be read (\(String(cString: strerror(code))))"
-            return TogglesError(file: path, field: nil, reason: reason)
-        }
-        // Non-blocking: opening a named pipe would otherwise wait for a writer, holding up every
-        // reload and shutdown; only a regular file is read.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure(errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(errno) }
-        guard info.st_mode & S_IFMT != S_IFDIR else { throw failure(EISDIR) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw TogglesError(file: path, field: nil, reason: "is not a regular file")
-        }
-        var data = Data()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = read(fd, &chunk, chunk.count)
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else { throw failure(errno) }
-            if count == 0 { return data }
-            guard data.count + count <= 1 << 20 else {
-                throw TogglesError(file: path, field: nil, reason: "is larger than 1 MiB; is it the right file?")
+        do {
+            return try BoundedFile.read(path, limit: 1 << 20)
+        } catch {
+            let reason = switch error {
+            case .system(ENOENT): "does not exist"
+            case .system(let code): "cannot be read (\(String(cString: strerror(code))))"
+            case .directory: "cannot be read (\(String(cString: strerror(EISDIR))))"
+            case .notRegular: "is not a regular file"
+            case .tooLarge: "is larger than 1 MiB; is it the right file?"
             }
-            data.append(contentsOf: chunk[0..<count])
+            throw TogglesError(file: path, field: nil, reason: reason)
         }
     }
 }

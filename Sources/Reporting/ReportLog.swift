@@ -63,7 +63,7 @@ public final class ReportLog: Sendable {
         public var now: @Sendable () -> Date = { Date() }
         /// Writes bytes to a segment (`write(2)` with retries): the bytes written and the errno of a
         /// failure; a seam for tests of a full disk.
-        var writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
+        var writeBytes: @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = FileIO.writeAll
 
         /// Creates a configuration; the defaults suit the server.
         public init(

@@ -1,6 +1,6 @@
 import ArgumentParser
+import Basics
 import Foundation
-import MicroHTTP
 import Reporting
 
 /// A flag's value as typed. Numbers, sizes and ages are taken as text, parsed unconditionally (so

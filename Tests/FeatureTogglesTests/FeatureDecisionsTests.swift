@@ -44,15 +44,6 @@ import Testing
         #expect((2200...2800).contains(gridInA), "\(gridInA)")
     }
 
-    @Test func hashIsPinnedAcrossRuns() {
-        // FNV-1a test vectors: a different algorithm would reshuffle every visitor.
-        #expect(StableHash.fnv1a("") == 0xcbf2_9ce4_8422_2325)
-        #expect(StableHash.fnv1a("a") == 0xaf63_dc4c_8601_ec8c)
-        #expect(StableHash.fnv1a("foobar") == 0x8594_4171_f739_67e8)
-        #expect(StableHash.hash("visitor-1") == StableHash.hash("visitor-1"))
-        #expect(StableHash.unitInterval("visitor-1") >= 0 && StableHash.unitInterval("visitor-1") < 1)
-    }
-
     @Test func onboardingFollowsTheToggle() {
         #expect(FeatureDecisions(toggles: Toggles(onboarding: true)).showsOnboarding(for: "v"))
         #expect(!FeatureDecisions(toggles: Toggles(onboarding: false)).showsOnboarding(for: "v"))

@@ -1,3 +1,4 @@
+@testable import Basics
 import Dispatch
 import Foundation
 import Synchronization
@@ -43,7 +44,8 @@ import TestSupport
     }
 
     @Test func aFullPoolAnswers503WithRetryAfterAtOnce() throws {
-        let pool = WorkPool(name: "reports", workers: 1, queueLimit: 1, retryAfter: 2)
+        let pool = RequestPool(WorkPool(name: "reports", workers: 1, queueLimit: 1), retryAfter: 2,
+                               busyMessage: "Busy with other work.")
         defer { pool.shutdown() }
         let gate = Gate()
         var router = Router()
@@ -57,12 +59,13 @@ import TestSupport
         let refused = try server.client.get("/slow")
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") == "2")
+        #expect(refused.text.contains("Busy with other work."), "in the words the app gave")
         gate.open(2)
         for connection in held { #expect(try connection.readResponse().text == "done") }
     }
 
     @Test func shutdownAnswersQueuedRequests() throws {
-        let pool = WorkPool(name: "reports", workers: 1, queueLimit: 4)
+        let pool = RequestPool(WorkPool(name: "reports", workers: 1, queueLimit: 4), busyMessage: "Busy.")
         let gate = Gate()
         var router = Router()
         router.get("/slow") { _ in try pool.respond { gate.pass(); return .text("done") } }
@@ -79,7 +82,7 @@ import TestSupport
         #expect(try queued.readResponse().status == 503)
         gate.open(1)
         #expect(try running.readResponse().text == "done")
-        #expect(!pool.submit {})
+        #expect(!pool.pool.submit {})
     }
 
     @Test func workersRunAtTheirNiceValueAndLeaveTheRestOfTheProcessAlone() {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Synchronization
 import Testing
@@ -103,9 +104,9 @@ import TestSupport
         let budget = Atomic<Int>(300)
         var configuration = ReportLog.Configuration(directory: directory.path("reports"), bufferCapacity: 50, flushInterval: 0.01)
         configuration.writeBytes = { fd, bytes in
-            guard full.load(ordering: .relaxed) else { return writeAll(fd, bytes) }
+            guard full.load(ordering: .relaxed) else { return FileIO.writeAll(fd, bytes) }
             let allowed = min(bytes.count, budget.exchange(0, ordering: .relaxed))
-            let written = allowed > 0 ? writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<allowed])).count : 0
+            let written = allowed > 0 ? FileIO.writeAll(fd, UnsafeRawBufferPointer(rebasing: bytes[..<allowed])).count : 0
             return (written, ENOSPC)
         }
         let log = try ReportLog(configuration: configuration)

@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Foundation
 import Synchronization
@@ -18,7 +19,7 @@ import TestSupport
             let call = calls.add(1, ordering: .relaxed).newValue
             if call == 1 { first.wait() }
             if call == 3 { third.wait() }
-            return writeAll(fd, bytes)
+            return FileIO.writeAll(fd, bytes)
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Synchronization
 import TestSupport
@@ -14,10 +15,10 @@ import Testing
         var configuration = ReportLog.Configuration(directory: directory.path("reports"))
         let calls = Mutex(0)
         configuration.writeBytes = { fd, bytes in
-            guard calls.withLock({ count in defer { count += 1 }; return count }) == 0 else { return writeAll(fd, bytes) }
+            guard calls.withLock({ count in defer { count += 1 }; return count }) == 0 else { return FileIO.writeAll(fd, bytes) }
             entered.signal()
             gate.wait()
-            return firstWriteFails ? (0, EIO) : writeAll(fd, bytes)
+            return firstWriteFails ? (0, EIO) : FileIO.writeAll(fd, bytes)
         }
         return try ReportLog(configuration: configuration)
     }

@@ -17,17 +17,13 @@ public enum AtomicFile {
         let mode = stat(path, &existing) == 0 ? existing.st_mode & 0o7777 : 0o644
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
         guard fd >= 0 else { throw failure("cannot create \(temporary)") }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = failure("cannot write \(temporary)")
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            written += count
+        let (_, writeError) = bytes.withUnsafeBytes { FileIO.writeAll(fd, $0) }
+        guard writeError == 0 else {
+            errno = writeError
+            let error = failure("cannot write \(temporary)")
+            close(fd)
+            unlink(temporary)
+            throw error
         }
         guard fsync(fd) == 0 else {
             let error = failure("cannot sync \(temporary)")

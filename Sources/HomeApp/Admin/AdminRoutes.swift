@@ -13,7 +13,7 @@ struct AdminRoutes {
     let versions: ToggleVersions
     let content: ContentVersions
     let access: ReportAccess
-    let pool: WorkPool
+    let pool: RequestPool
 
     func register(in router: inout Router) {
         router.get("/admin") { request in try pool.respond { [self] in togglesPage(request) } }

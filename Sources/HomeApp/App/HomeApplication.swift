@@ -23,8 +23,8 @@ public final class HomeApplication: Service {
     private let metrics = MetricsRoute()
     /// Ships the log into the report database, when there is one.
     public let shipper: ReportShipper?
-    private let reportPool: WorkPool
-    private let adminPool: WorkPool
+    private let reportPool: RequestPool
+    private let adminPool: RequestPool
     private let compression: WorkPool
     private let reportRateLimit: ReportRateLimit
     /// The toggles' versions: the history beside the report log, applies from `/admin`.
@@ -110,11 +110,13 @@ public final class HomeApplication: Service {
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
         // Reports are CPU work that can wait a little; pages get the cores first.
-        reportPool = WorkPool(name: "reports", workers: configuration.reportWorkers,
-                              queueLimit: configuration.reportQueue, niceness: 10, logger: logger)
+        reportPool = RequestPool(WorkPool(name: "reports", workers: configuration.reportWorkers,
+                                          queueLimit: configuration.reportQueue, niceness: 10, logger: logger),
+                                 busyMessage: "The server is busy with other reports; try again in 1 s.")
         // An apply is a few milliseconds of work that every instance waits for; behind the report
         // pool's niceness, with the pages taking every core, it waited up to a second.
-        adminPool = WorkPool(name: "admin", workers: 2, queueLimit: 32, logger: logger)
+        adminPool = RequestPool(WorkPool(name: "admin", workers: 2, queueLimit: 32, logger: logger),
+                                busyMessage: "The server is busy with other admin work; try again in 1 s.")
         do {
             // With a database its numbering rules, so its versions are kept apart from this machine's own.
             let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }

@@ -14,35 +14,18 @@ extension ContentCatalog {
         return try decode(try read(url.path, file: file), file: file, publicDirectory: publicDirectory)
     }
 
-    /// The bytes of a regular file of at most `maximumFileBytes`. Opened without blocking: a named
-    /// pipe would otherwise wait for a writer, holding up reloads and shutdown.
+    /// The bytes of a regular file of at most `maximumFileBytes`.
     static func read(_ path: String, file: String) throws(ContentCatalogError) -> Data {
-        func failure(_ code: Int32) -> ContentCatalogError {
-            ContentCatalogError(file: file, problem: "cannot be read (\(String(cString: strerror(code))))")
-        }
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { throw failure(errno) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw ContentCatalogError(file: file, problem: "is not a regular file") }
-        let tooLarge = ContentCatalogError(file: file, problem: "is larger than the \(maximumFileBytes / (1024 * 1024)) MiB a content file may have")
-        guard Int(info.st_size) <= maximumFileBytes else { throw tooLarge }
-        var data = Data(count: Int(info.st_size) + 1)
-        var filled = 0
-        while true {
-            if filled == data.count {
-                guard data.count <= maximumFileBytes else { throw tooLarge }
-                data.count = min(data.count * 2, maximumFileBytes + 1)
+        do {
+            return try BoundedFile.read(path, limit: maximumFileBytes)
+        } catch {
+            let problem = switch error {
+            case .system(let code): "cannot be read (\(String(cString: strerror(code))))"
+            case .directory, .notRegular: "is not a regular file"
+            case .tooLarge: "is larger than the \(maximumFileBytes / (1024 * 1024)) MiB a content file may have"
             }
-            let count = data.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw failure(errno) }
-            if count == 0 { break }
-            filled += count
+            throw ContentCatalogError(file: file, problem: problem)
         }
-        data.count = filled
-        return data
     }
 
     /// Validates the JSON of a content file; `file` is the name used in error messages.

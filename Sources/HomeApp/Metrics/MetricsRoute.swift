@@ -16,7 +16,7 @@ final class MetricsRoute: Sendable {
     }
 
     /// Registered inside the report pages' access group.
-    func register(in router: inout Router, services: AppServices, pool: WorkPool) {
+    func register(in router: inout Router, services: AppServices, pool: RequestPool) {
         router.get("/metrics") { [self] _ in
             try pool.respond { [self] in
                 let server = source.withLock { $0 }?()

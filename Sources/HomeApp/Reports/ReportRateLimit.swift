@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Logging
 import MicroHTTP
@@ -26,15 +27,26 @@ final class ReportRateLimit: Sendable {
         let address = Atomic<Int>(0)
     }
 
-    let visitors: TokenBuckets<String>?
+    /// A limit's buckets, and the log lines about the clients it refuses: one a minute each.
+    struct Buckets<Key: Hashable & Sendable>: Sendable {
+        let events: TokenBuckets<Key>
+        let logLines = TokenBuckets<Key>(rate: 1.0 / 60, burst: 1)
+
+        init?(_ limit: Limit) {
+            guard limit.rate > 0 else { return nil }
+            events = TokenBuckets(rate: limit.rate, burst: limit.burst)
+        }
+    }
+
+    let visitors: Buckets<String>?
     /// By `Request.clientKey`: no address is written as text unless a line is logged.
-    let addresses: TokenBuckets<UInt64>?
+    let addresses: Buckets<UInt64>?
     let counts = Counts()
     let logger: Logger
 
     init(visitor: Limit, address: Limit, logger: Logger) {
-        visitors = visitor.rate > 0 ? TokenBuckets(rate: visitor.rate, burst: visitor.burst) : nil
-        addresses = address.rate > 0 ? TokenBuckets(rate: address.rate, burst: address.burst) : nil
+        visitors = Buckets(visitor)
+        addresses = Buckets(address)
         self.logger = logger
     }
 
@@ -65,14 +77,14 @@ final class ReportRateLimit: Sendable {
 
     /// Takes a token; the seconds until one is back when there is none (counted, and logged once
     /// a minute per client).
-    private func take<Key>(_ buckets: TokenBuckets<Key>?, _ key: Key, kind: String, name: @autoclosure () -> String,
+    private func take<Key>(_ buckets: Buckets<Key>?, _ key: Key, kind: String, name: @autoclosure () -> String,
                            counter: borrowing Atomic<Int>, what: Logger.Message) -> Int? {
-        guard let buckets,
-              case .limited(let retryAfter, let logLimited) = buckets.take(key, now: ProcessInfo.processInfo.systemUptime)
-        else { return nil }
+        let now = ProcessInfo.processInfo.systemUptime
+        guard let buckets, case .limited(let retryAfter) = buckets.events.take(key, now: now) else { return nil }
         counter.add(1, ordering: .relaxed)
-        if let logLimited {
-            logger.notice(what, metadata: [kind: "\(name())", "refused": "\(logLimited)"])
+        // The refusals not logged since the client's last line, and this one.
+        if case .allowed(let unlogged) = buckets.logLines.take(key, now: now) {
+            logger.notice(what, metadata: [kind: "\(name())", "refused": "\(unlogged + 1)"])
         }
         return retryAfter
     }

@@ -16,7 +16,7 @@ struct ReportRoutes {
     let live: LiveReports
     /// Every report read runs here, off libmicrohttpd's threads: a scan of a large log held one
     /// of them, and every connection on it, for seconds.
-    let pool: WorkPool
+    let pool: RequestPool
     let limit: ReportRateLimit
 
     func register(in router: inout Router) {

@@ -8,7 +8,7 @@ struct ReportSignIn {
     let services: AppServices
     let access: ReportAccess
     /// Where a sign-out is recorded: it syncs a file, never on a page thread.
-    let pool: WorkPool
+    let pool: RequestPool
 
     func register(in router: inout Router) {
         router.get(Self.path) { request in form(request) }

@@ -12,21 +12,18 @@ enum SharedLinesBody {
 
     /// The response for `lines`, whose first page is read here (on the pool); nil when the
     /// database cannot answer, so the caller serves the local log instead.
-    static func response(_ lines: SharedLines, pool: WorkPool, logger: Logger) throws(HTTPError) -> Response? {
+    static func response(_ lines: SharedLines, pool: RequestPool, logger: Logger) throws(HTTPError) -> Response? {
         var lines = lines
         let first: [UInt8]?
         do { first = try lines.next() } catch { return nil }
         let stream = ResponseStream(maximumPendingBytes: 4 * highWater)
         if let first { _ = stream.write(first) } else { stream.finish() }
         if first != nil {
-            let started = pool.submit { [lines] in
+            let started = pool.pool.submit { [lines] in
                 var lines = lines
                 pump(&lines, into: stream, logger: logger)
             }
-            guard started else {
-                throw HTTPError(.serviceUnavailable, "The server is busy with other reports; try again in a moment.",
-                                headers: Headers([("Retry-After", "\(pool.retryAfter)")]))
-            }
+            guard started else { throw pool.busy }
         }
         return Response(headers: Headers([("Content-Type", "text/plain; charset=utf-8"), ("Cache-Control", "no-store")]),
                         body: .stream(stream))

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Bytes with holes that every response fills with its own value: a cached page and the

@@ -14,20 +14,25 @@ public struct ErrorPage: Sendable {
 
     public init(render: @escaping @Sendable (ErrorDescription) -> Response) { self.render = render }
 
-    /// A small complete HTML document that links the app's stylesheet.
-    public static let plain = ErrorPage { error in
-        let title = "\(error.status.rawValue) \(error.status.reasonPhrase)"
-        let html = """
-            <!DOCTYPE html>
-            <html lang="en"><head><meta charset="utf-8">\
-            <meta name="viewport" content="width=device-width, initial-scale=1">\
-            <title>\(title)</title><link rel="stylesheet" href="/assets/app.css"></head>\
-            <body><main class="error-page" data-status="\(error.status.rawValue)"><h1>\(title)</h1>\
-            <p>\(escapeHTML(error.message))</p><p class="error-request">Request id: \
-            <code>\(escapeHTML(error.requestID))</code></p><p><a href="/">Back to the home screen</a></p>\
-            </main></body></html>
-            """
-        return Response.html(Array(html.utf8), status: error.status)
+    /// A small complete HTML document: the status, the message, the request id; it links
+    /// `stylesheet` and ends with a link to `home` (its address and words) when they are given.
+    public static func plain(stylesheet: String? = nil, home: (href: String, text: String)? = nil) -> ErrorPage {
+        let style = stylesheet.map { "<link rel=\"stylesheet\" href=\"\(escapeHTML($0))\">" } ?? ""
+        let back = home.map { "<p><a href=\"\(escapeHTML($0.href))\">\(escapeHTML($0.text))</a></p>" } ?? ""
+        return ErrorPage { error in
+            let title = "\(error.status.rawValue) \(error.status.reasonPhrase)"
+            let html = """
+                <!DOCTYPE html>
+                <html lang="en"><head><meta charset="utf-8">\
+                <meta name="viewport" content="width=device-width, initial-scale=1">\
+                <title>\(title)</title>\(style)</head>\
+                <body><main class="error-page" data-status="\(error.status.rawValue)"><h1>\(title)</h1>\
+                <p>\(escapeHTML(error.message))</p><p class="error-request">Request id: \
+                <code>\(escapeHTML(error.requestID))</code></p>\(back)\
+                </main></body></html>
+                """
+            return Response.html(Array(html.utf8), status: error.status)
+        }
     }
 
     static func escapeHTML(_ text: String) -> String {

@@ -101,15 +101,9 @@ final class FileCache: Sendable {
     }
 
     private static func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
-        var done = 0
-        while done < buffer.count {
-            let count = Glibc.read(fd, buffer.baseAddress! + done, buffer.count - done)
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { break }
-            done += count
-        }
+        let done = FileIO.readFully(fd, into: buffer).count
         // A file that grew since its size was taken is not whole: one more byte says so.
         var extra: UInt8 = 0
-        return Glibc.read(fd, &extra, 1) > 0 ? done + 1 : done
+        return withUnsafeMutableBytes(of: &extra) { FileIO.readSome(fd, into: $0) } > 0 ? done + 1 : done
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// The toggles' and the catalogue's versions in the report database (`config_versions`), and which
 /// version each instance serves (`config_instances`). A new version is inserted under the next
@@ -34,23 +33,20 @@ public final class SharedConfigVersions: Sendable {
         public var seenAt: Date
     }
 
-    private final class Held: @unchecked Sendable {
-        // @unchecked: only touched with `lock` held.
-        var connection: PostgresConnection?
-        var migrated = false
-        var failedAt: Date?
-    }
-
     /// After a failed connection, a page's questions (`servers`) fail at once for this long, so the
     /// page does not wait on a database that was unreachable a moment ago. Applies and the follower
     /// always try.
-    private let retryAfter: TimeInterval = 1
+    private static let retryAfter: TimeInterval = 1
 
     public let url: String
-    private let lock = Mutex(())
-    private let held = Held()
+    private let held: HeldConnection
 
-    public init(url: String) { self.url = url }
+    public init(url: String) {
+        self.url = url
+        held = HeldConnection(url: url, applicationName: "dynamic-home config", retryAfter: Self.retryAfter,
+                              unreachable: "the database was unreachable moments ago", brokenUseFails: false,
+                              prepare: { try ReportSchema.migrate($0) })
+    }
 
     /// The newest version of `kind`, nil when there is none yet.
     public func latest(_ kind: String) throws -> Version? {
@@ -149,32 +145,7 @@ public final class SharedConfigVersions: Sendable {
     }
 
     func withConnection<T: Sendable>(orFailFast failFast: Bool = false, _ body: (PostgresConnection) throws -> T) throws -> T {
-        try lock.withLock { _ in
-            if held.connection?.isUsable != true {
-                held.connection = nil
-                if failFast, let failedAt = held.failedAt, Date().timeIntervalSince(failedAt) < retryAfter {
-                    throw PostgresError(.unavailable, message: "the database was unreachable moments ago")
-                }
-                do {
-                    let connection = try PostgresConnection(url: url, applicationName: "dynamic-home config")
-                    if !held.migrated {
-                        try ReportSchema.migrate(connection)
-                        held.migrated = true
-                    }
-                    held.connection = connection
-                    held.failedAt = nil
-                } catch {
-                    held.failedAt = Date()
-                    throw error
-                }
-            }
-            do {
-                return try body(held.connection!)
-            } catch {
-                if held.connection?.isUsable != true { held.connection = nil }
-                throw error
-            }
-        }
+        try held.with(failFast: failFast, body)
     }
 
     private static func versions(_ rows: PostgresRows) -> [Version] {

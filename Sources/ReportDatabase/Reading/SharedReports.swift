@@ -1,6 +1,5 @@
 import Foundation
 import Reporting
-import Synchronization
 
 /// The report database read back for the report pages: every instance's events and how far
 /// each instance has shipped. One connection, opened on first use and reopened after a failure
@@ -20,18 +19,14 @@ public final class SharedReports: Sendable {
         return instances.compactMap(\.completeUntil).min()
     }
 
-    private final class Held: @unchecked Sendable {
-        // @unchecked: only touched with `state`'s lock held.
-        var connection: PostgresConnection?
-        var failedAt: Date?
-    }
-
     let url: String
-    private let state = Mutex(())
-    private let held = Held()
-    private let retryAfter: TimeInterval = 5
+    private let held: HeldConnection
 
-    public init(url: String) { self.url = url }
+    public init(url: String) {
+        self.url = url
+        held = HeldConnection(url: url, applicationName: "dynamic-home reports", retryAfter: 5,
+                              unreachable: "the report database was unreachable moments ago", brokenUseFails: true)
+    }
 
     /// How far each instance has shipped; throws when the database cannot answer.
     public func instances() throws -> [Instance] {
@@ -50,28 +45,8 @@ public final class SharedReports: Sendable {
     }
 
     /// Runs `body` on the held connection, opening it first if needed; a failure that leaves the
-    /// connection unusable drops it and holds off reconnecting for `retryAfter`.
+    /// connection unusable drops it and holds off reconnecting for a few seconds.
     func withConnection<T: Sendable>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try state.withLock { _ in
-            if held.connection?.isUsable != true {
-                held.connection = nil
-                if let failedAt = held.failedAt, Date().timeIntervalSince(failedAt) < retryAfter {
-                    throw PostgresError(.unavailable, message: "the report database was unreachable moments ago")
-                }
-                do {
-                    held.connection = try PostgresConnection(url: url, applicationName: "dynamic-home reports")
-                    held.failedAt = nil
-                } catch {
-                    held.failedAt = Date()
-                    throw error
-                }
-            }
-            do {
-                return try body(held.connection!)
-            } catch {
-                if held.connection?.isUsable != true { held.connection = nil; held.failedAt = Date() }
-                throw error
-            }
-        }
+        try held.with(failFast: true, body)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Reporting
 
 /// Experiment figures counted while reading events, written in the same transaction as the events
@@ -35,7 +36,7 @@ struct ExperimentTally: Sendable {
         guard !properties.isEmpty else { return }
         let minute = Unit.minute.floor(ms)
         let hour = Unit.hour.floor(ms)
-        let hash = visitor.map(HyperLogLog.hash)
+        let hash = visitor.map(StableHash.hash)
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
             minutes[CountKey(unit: .minute, startMs: minute, experiment: experiment, group: group, name: name,
                              layout: layout ?? ""), default: 0] += 1

@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 import Reporting
 
@@ -21,7 +20,9 @@ public struct SegmentSource: Sendable {
 
     /// What a read found.
     enum Read {
-        case bytes([UInt8])
+        /// Whole lines from the offset. `atEnd`: all the segment holds now, followed by
+        /// `unterminated` bytes without a newline (a line being written, or torn by a crash).
+        case lines([UInt8], atEnd: Bool, unterminated: Int)
         /// Neither the plain file nor its `.gz` exists (deleted, or moved into `damaged/`).
         case gone
         /// The file is there but cannot be read (a corrupt or truncated gzip, an I/O error).
@@ -35,24 +36,13 @@ public struct SegmentSource: Sendable {
         isDirectory = stat(path, &info) == 0 ? (info.st_mode & S_IFMT) == S_IFDIR : !path.hasSuffix(".jsonl")
     }
 
-    static let prefix = "events-"
-    static let suffix = ".jsonl"
-
     /// The segments, oldest first.
     public func segments() -> [Segment] {
         guard isDirectory else {
             let name = (path as NSString).lastPathComponent
             return FileManager.default.fileExists(atPath: path) ? [Segment(name: name, closed: false)] : []
         }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-        var keys = Set<String>()
-        for name in names where name.hasPrefix(Self.prefix) {
-            if name.hasSuffix(Self.suffix) {
-                keys.insert(name)
-            } else if name.hasSuffix(Self.suffix + ".gz") {
-                keys.insert(String(name.dropLast(3)))
-            }
-        }
+        var keys = Set(SegmentLines.names(in: path))
         // Set aside as damaged: listed, so the shipper stops there rather than passing it unseen.
         var setAside: [String: SetAsideSegment] = [:]
         for segment in DamagedSegments.list(path) where !keys.contains(segment.segmentName) {
@@ -65,60 +55,22 @@ public struct SegmentSource: Sendable {
         }
     }
 
-    /// The segment's uncompressed length so far, or nil when it is gone.
-    public func plainSize(_ name: String) -> Int64? {
-        var info = stat()
-        return stat(file(name), &info) == 0 ? Int64(info.st_size) : nil
-    }
-
     func file(_ name: String) -> String { isDirectory ? path + "/" + name : path }
 
-    /// Reads up to `limit` bytes of segment `name` from uncompressed `offset`: the plain file if it
-    /// is still there, else its `.gz` (compressed meanwhile). A gzip that ends early or does not
-    /// inflate is unreadable, never a short read: that would pass its lines unshipped.
+    /// Reads whole lines of segment `name`, about `limit` bytes, from uncompressed `offset`.
     func read(_ name: String, from offset: Int64, limit: Int) -> Read {
-        let plain = file(name)
-        let fd = open(plain, O_RDONLY | O_CLOEXEC)
-        if fd >= 0 {
-            defer { close(fd) }
-            var buffer = [UInt8](repeating: 0, count: limit)
-            var filled = 0
-            while filled < limit {
-                let count = buffer.withUnsafeMutableBytes {
-                    pread(fd, $0.baseAddress! + filled, limit - filled, off_t(offset) + off_t(filled))
+        do {
+            guard let lines = try SegmentLines(path: file(name), from: offset) else { return .gone }
+            var bytes: [UInt8] = []
+            while bytes.count < limit {
+                guard let chunk = try lines.nextChunk(maxBytes: limit - bytes.count) else {
+                    return .lines(bytes, atEnd: true, unterminated: lines.unterminatedBytes)
                 }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return .unreadable("\(name): \(String(cString: strerror(errno)))")
-                }
-                guard count > 0 else { break }
-                filled += count
+                bytes += chunk
             }
-            buffer.removeSubrange(filled...)
-            return .bytes(buffer)
+            return .lines(bytes, atEnd: false, unterminated: 0)
+        } catch {
+            return .unreadable(error.description)
         }
-        guard isDirectory, let gz = gzopen(plain + ".gz", "rb") else { return .gone }
-        defer { gzclose(gz) }
-        gzbuffer(gz, 256 * 1024)
-        func failure() -> Read {
-            var code: Int32 = 0
-            let message = gzerror(gz, &code).map { String(cString: $0) } ?? ""
-            return .unreadable("\(name).gz: " + (code == Z_ERRNO ? String(cString: strerror(errno)) : "corrupt or truncated gzip (\(message))"))
-        }
-        if offset > 0, gzseek(gz, Int(offset), SEEK_SET) < 0 { return failure() }
-        var buffer = [UInt8](repeating: 0, count: limit)
-        var filled = 0
-        while filled < limit {
-            let count = buffer.withUnsafeMutableBytes { gzread(gz, $0.baseAddress! + filled, UInt32(limit - filled)) }
-            if count < 0 { return failure() }
-            if count == 0 { break }
-            filled += Int(count)
-        }
-        // zlib reports a file cut inside a member as Z_BUF_ERROR once the read ends.
-        var code: Int32 = 0
-        _ = gzerror(gz, &code)
-        if code != Z_OK { return failure() }
-        buffer.removeSubrange(filled...)
-        return .bytes(buffer)
     }
 }

@@ -66,10 +66,10 @@ struct ShipBatch: Sendable {
                 batch.end = ShipPosition(segment: segments[index].name, offset: 0)
                 continue
             }
-            let chunk: [UInt8]
+            let chunk: [UInt8], atEnd: Bool, unterminated: Int
             switch source.read(segment.name, from: batch.end.offset, limit: chunkBytes) {
-            case .bytes(let bytes):
-                chunk = bytes
+            case .lines(let bytes, let end, let tail):
+                (chunk, atEnd, unterminated) = (bytes, end, tail)
             case .unreadable(let reason):
                 // Nothing of this read is taken: bytes inflated before the damage may be wrong.
                 batch.blocked = (segment.name, reason)
@@ -84,13 +84,13 @@ struct ShipBatch: Sendable {
             }
             let used = batch.take(chunk, segment: segment.name, maxLines: maxLines)
             if batch.rows.count >= maxLines { break }
-            if chunk.count == chunkBytes, used > 0 { continue }  // more in this segment
+            if !atEnd, used > 0 { continue }  // more in this segment
             // The end of what this segment holds now.
             guard segment.closed, index + 1 < segments.count else {
                 batch.reachedEnd = true
                 break
             }
-            batch.tornBytes += chunk.count - used
+            batch.tornBytes += chunk.count - used + unterminated
             index += 1
             batch.end = ShipPosition(segment: segments[index].name, offset: 0)
         }

@@ -209,7 +209,7 @@ final class ExperimentTallies: @unchecked Sendable {
         var lines = 0
         while let line = try? reader.next() {
             if let bytes = line.bytes, var event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) }) {
-                record(&event, visitor: event.visitor.map(HyperLogLog.hash), ms: ReportTimestamp.milliseconds(event.timestamp),
+                record(&event, visitor: event.visitor.map(StableHash.hash), ms: ReportTimestamp.milliseconds(event.timestamp),
                        line: 0)
             }
             lines += 1

@@ -1,3 +1,5 @@
+import Basics
+
 /// What a run of events changes in each experiment visitor's record, keyed by experiment and
 /// visitor hash, for a store that keeps the visitors elsewhere (the report database): counted
 /// with the tallies' rules (`VisitorRecord`, `VisitorSegment`, the day of first exposure), then
@@ -51,7 +53,7 @@ public struct VisitorChanges: Sendable {
     /// Counts one event under every experiment its properties name; events without a visitor count nothing.
     public mutating func add(ms: Int64, name: ReportEvent.Name, visitor: String?, properties: [String: String]) {
         guard let visitor, !properties.isEmpty else { return }
-        let hash = HyperLogLog.hash(visitor)
+        let hash = StableHash.hash(visitor)
         let kind = VisitorRecord.Kind(name)
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
             let key = Key(experiment: experiment, visitor: hash)

@@ -48,22 +48,6 @@ public struct HyperLogLog: Sendable, Equatable {
         if raw <= 2.5 * m, zeros > 0 { return Int((m * log(m / Double(zeros))).rounded()) }
         return Int(raw.rounded())
     }
-
-    /// A stable 64-bit hash of a visitor id (FNV-1a with a final avalanche): sketches are persisted,
-    /// so Swift's per-process seeded hashing cannot be used.
-    public static func hash(_ string: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        var copy = string
-        copy.withUTF8 { bytes in
-            for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
-        }
-        hash ^= hash >> 33
-        hash = hash &* 0xff51_afd7_ed55_8ccd
-        hash ^= hash >> 33
-        hash = hash &* 0xc4ce_b9fe_1a85_ec53
-        hash ^= hash >> 33
-        return hash
-    }
 }
 
 #if canImport(Glibc)

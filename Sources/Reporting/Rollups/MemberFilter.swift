@@ -1,3 +1,5 @@
+import Basics
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -35,8 +37,7 @@ struct MemberFilter {
 
     /// The hash of a visitor value's bytes as they appear between the quotes of a line.
     static func hash(_ escaped: UnsafeRawBufferPointer) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in escaped { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        var hash = StableHash.fnv1a(escaped)
         hash ^= hash >> 33
         hash = hash &* 0xff51_afd7_ed55_8ccd
         hash ^= hash >> 33

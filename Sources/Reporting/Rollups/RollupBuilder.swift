@@ -1,3 +1,5 @@
+import Basics
+
 /// Counts events into a `Rollup`, interning through the writer's cache.
 struct RollupBuilder {
     private var counted = Rollup()
@@ -59,7 +61,7 @@ struct RollupBuilder {
         if let visitor = event.visitor {
             if visitor != lastVisitor {
                 lastVisitor = visitor
-                lastHash = HyperLogLog.hash(visitor)
+                lastHash = StableHash.hash(visitor)
             }
             hash = lastHash
             if hour != self.hour {

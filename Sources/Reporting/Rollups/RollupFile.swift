@@ -1,3 +1,4 @@
+import Basics
 import CZlib
 import Foundation
 
@@ -163,7 +164,7 @@ enum RollupFile {
         let temporary = path + SegmentName.temporary
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
-        let written = bytes.withUnsafeBytes { writeAll(fd, $0) }
+        let written = bytes.withUnsafeBytes { FileIO.writeAll(fd, $0) }
         let synced = !sync || fsync(fd) == 0
         close(fd)
         guard written.count == bytes.count, synced, rename(temporary, path) == 0 else {

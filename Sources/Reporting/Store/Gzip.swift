@@ -1,3 +1,4 @@
+import Basics
 import CZlib
 
 #if canImport(Glibc)
@@ -51,11 +52,10 @@ enum Gzip {
             var want = memberBytes
             while true {
                 while !atEnd && pending.count < want {
-                    let got = chunk.withUnsafeMutableBytes { read(input, $0.baseAddress, min(memberBytes, want - pending.count)) }
-                    if got < 0 {
-                        if errno == EINTR { continue }
-                        return nil
+                    let got = chunk.withUnsafeMutableBytes {
+                        FileIO.readSome(input, into: UnsafeMutableRawBufferPointer(rebasing: $0[..<min(memberBytes, want - pending.count)]))
                     }
+                    if got < 0 { return nil }
                     if got == 0 { atEnd = true } else { pending.append(contentsOf: chunk[..<got]) }
                 }
                 if atEnd || pending.contains(10) { break }
@@ -75,7 +75,7 @@ enum Gzip {
                         stream.avail_out = uInt(outBytes.count)
                         status = deflate(&stream, Z_FINISH)
                         let produced = outBytes.count - Int(stream.avail_out)
-                        if produced > 0, writeAll(output, UnsafeRawBufferPointer(start: outBytes.baseAddress, count: produced)).error != 0 {
+                        if produced > 0, FileIO.writeAll(output, UnsafeRawBufferPointer(start: outBytes.baseAddress, count: produced)).error != 0 {
                             return false
                         }
                         compressed += Int64(produced)

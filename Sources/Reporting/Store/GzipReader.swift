@@ -1,3 +1,4 @@
+import Basics
 import CZlib
 
 #if canImport(Glibc)
@@ -37,11 +38,8 @@ final class GzipReader {
         stream.avail_out = uInt(buffer.count)
         while stream.avail_out > 0 {
             if stream.avail_in == 0 {
-                let got = input.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw ScanError(code: errno)
-                }
+                let got = input.withUnsafeMutableBytes { FileIO.readSome(fd, into: $0) }
+                if got < 0 { throw ScanError(code: errno) }
                 if got == 0 {
                     // Input ended: fine between members, an error inside one.
                     if stream.total_in > 0 && !betweenMembers {

@@ -1,3 +1,5 @@
+import Basics
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -162,16 +164,8 @@ func naming<T>(_ file: String, _ body: () throws -> T) throws -> T {
 
 /// Reads into `bytes` at `offset` until full or end of file; returns the bytes read.
 func readFully(_ fd: Int32, _ bytes: UnsafeMutableRawBufferPointer, at offset: Int64) throws -> Int {
-    var done = 0
-    while done < bytes.count {
-        let result = pread(fd, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done))
-        if result < 0 {
-            if errno == EINTR { continue }
-            throw ScanError(code: errno)
-        }
-        if result == 0 { break }
-        done += result
-    }
+    let (done, error) = FileIO.readFully(fd, into: bytes, at: offset)
+    if error != 0 { throw ScanError(code: error) }
     return done
 }
 

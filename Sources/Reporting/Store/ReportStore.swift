@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Logging
 import Synchronization
@@ -74,7 +75,7 @@ public final class ReportStore: Sendable {
     /// indexed segment is not asked: its index says which members hold them, none or some.
     func mayHold(visitor: String?, _ segment: SegmentEntry) -> Bool {
         guard let visitor, !segment.active, !segment.visitorIndexed else { return true }
-        return VisitorFilter.mayContain(path: catalog.visitorsPath(segment.stamp), hash: HyperLogLog.hash(visitor)) ?? true
+        return VisitorFilter.mayContain(path: catalog.visitorsPath(segment.stamp), hash: StableHash.hash(visitor)) ?? true
     }
 
     /// Decodes a line; nil (logged once) if malformed.

@@ -111,4 +111,7 @@ final class SegmentLineReader {
 
     /// The uncompressed offset just past the last line returned.
     var position: Int64 { lines.position }
+
+    /// Bytes held after the last line returned: at the end, those after the last newline.
+    var unterminatedBytes: Int { lines.bytes.count - lines.start }
 }

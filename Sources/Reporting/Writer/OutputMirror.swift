@@ -85,7 +85,7 @@ final class OutputMirror: Sendable {
                     }
                     break
                 }
-                let (count, _) = batch.withUnsafeBytes { writeAll(fd, $0) }
+                let (count, _) = batch.withUnsafeBytes { FileIO.writeAll(fd, $0) }
                 if count < batch.count {
                     logger.error("writing report lines to standard output failed; mirroring stopped")
                     drained.ring()

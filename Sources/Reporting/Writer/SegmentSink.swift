@@ -1,3 +1,4 @@
+import Basics
 import Logging
 
 #if canImport(Glibc)
@@ -43,7 +44,7 @@ final class SegmentSink {
     init(
         catalog: SegmentCatalog, segmentBytes: Int64, sync: Bool, chunkBytes: Int, maintenance: Maintenance?, logger: Logger,
         talliesInBackground: Bool = true,
-        writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = writeAll
+        writeBytes: @escaping @Sendable (Int32, UnsafeRawBufferPointer) -> (count: Int, error: Int32) = FileIO.writeAll
     ) {
         self.writeBytes = writeBytes
         self.catalog = catalog
@@ -338,19 +339,4 @@ final class SegmentSink {
         close(fd)
         fd = -1
     }
-}
-
-/// Writes all of `bytes`, retrying short writes and EINTR; returns the bytes written and the errno.
-func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> (count: Int, error: Int32) {
-    var offset = 0
-    while offset < bytes.count {
-        let result = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-        if result < 0 {
-            if errno == EINTR { continue }
-            return (offset, errno)
-        }
-        if result == 0 { return (offset, EIO) }
-        offset += result
-    }
-    return (offset, 0)
 }

@@ -9,7 +9,7 @@ import ScreenKit
 struct ExperimentReportRoutes {
     let services: AppServices
     /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
-    let pool: WorkPool
+    let pool: RequestPool
 
     func register(in router: inout Router) {
         router.get("/reports/experiments") { request in try page(request) }

@@ -1,11 +1,10 @@
-import Basics
 import Logging
 import Synchronization
 
-/// Threads for work too long for libmicrohttpd's threads (a report over a large log, say): each
-/// held connection there stalls every other connection of that thread. At most `workers` jobs
-/// run at once and at most `queueLimit` wait; past that a request gets 503 with `Retry-After`
-/// at once instead of waiting without bound.
+/// Threads for work too long for the threads that take requests (a report over a large log, say):
+/// each connection held there stalls every other one of that thread. At most `workers` jobs run
+/// at once and at most `queueLimit` wait; past that a job is refused at once instead of waiting
+/// without bound (`RequestPool` in MicroHTTP turns that into 503 with `Retry-After`).
 public final class WorkPool: Sendable {
     /// What the pool has done, for logs and tests.
     public struct Counts: Sendable, Equatable {
@@ -28,8 +27,6 @@ public final class WorkPool: Sendable {
     public let name: String
     public let workers: Int
     public let queueLimit: Int
-    /// Seconds a refused client is told to wait.
-    public let retryAfter: Int
     /// Added to the workers' nice value: above 0, libmicrohttpd's threads get the CPU first.
     public let niceness: Int32
     private let logger: Logger
@@ -37,29 +34,13 @@ public final class WorkPool: Sendable {
     /// One ring wakes one idle worker, which passes it on while jobs wait (or once stopped).
     private let ready = Doorbell()
 
-    public init(name: String, workers: Int, queueLimit: Int, retryAfter: Int = 1, niceness: Int32 = 0,
-                logger: Logger = Logger(label: "MicroHTTP")) {
+    public init(name: String, workers: Int, queueLimit: Int, niceness: Int32 = 0, logger: Logger = Logger(label: "WorkPool")) {
         self.name = name
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
-        self.retryAfter = max(1, retryAfter)
         self.niceness = niceness
         self.logger = logger
         for index in 0..<self.workers { startThread(index) }
-    }
-
-    /// Answers the request later with what `job` returns on a pool thread (or the page for what it
-    /// throws); throws 503 with `Retry-After` at once when the pool is full.
-    public func respond(_ job: @escaping @Sendable () throws -> Response) throws(HTTPError) -> Response {
-        guard admit() else { throw busy }
-        return .later { [self] reply in
-            let stopped = stoppedError
-            enqueue(Job(run: {
-                // Answered already (503 at shutdown): the work would be thrown away.
-                guard !reply.isAnswered else { return }
-                reply.run(job)
-            }, cancel: { reply.fail(stopped) }))
-        }
     }
 
     /// Runs `job` on a pool thread; false (and it never runs) when the pool is full or stopped.
@@ -68,12 +49,29 @@ public final class WorkPool: Sendable {
         return enqueue(Job(run: job, cancel: {}))
     }
 
+    /// Takes a place for a job to be given later with `run(admitted:cancel:)`; false (counted as
+    /// refused) when the pool is full or stopped. For work whose owner must hear at once.
+    public func admit() -> Bool {
+        state.withLock { state in
+            guard !state.stopped, state.admitted < workers + queueLimit else {
+                state.refused += 1
+                return false
+            }
+            state.admitted += 1
+            return true
+        }
+    }
+
+    /// Queues a job that `admit()` made room for; `cancel` runs instead of it when the pool stops first.
+    public func run(admitted job: @escaping @Sendable () -> Void, cancel: @escaping @Sendable () -> Void) {
+        enqueue(Job(run: job, cancel: cancel))
+    }
+
     public var counts: Counts {
         state.withLock { Counts(running: $0.running, queued: $0.queue.count, refused: $0.refused) }
     }
 
-    /// Takes no more jobs, answers 503 to the requests of those not started and waits for the
-    /// running ones. Call it before the pool is let go: its threads keep it alive until then.
+    /// Takes no more jobs, cancels those not started and waits for the running ones. Call it before the pool is let go: its threads keep it alive until then.
     public func shutdown() {
         let (threads, dropped) = state.withLock { state -> ([WorkerThread], [Job]) in
             state.stopped = true
@@ -84,27 +82,6 @@ public final class WorkPool: Sendable {
         for job in dropped { job.cancel() }
         ready.ring()
         for thread in threads { thread.join() }
-    }
-
-    private var stoppedError: HTTPError {
-        HTTPError(.serviceUnavailable, "The server is shutting down; try again in a moment.",
-                  headers: Headers([("Retry-After", "5")]))
-    }
-
-    private var busy: HTTPError {
-        HTTPError(.serviceUnavailable, "The server is busy with other reports; try again in \(retryAfter) s.",
-                  headers: Headers([("Retry-After", "\(retryAfter)")]))
-    }
-
-    private func admit() -> Bool {
-        state.withLock { state in
-            guard !state.stopped, state.admitted < workers + queueLimit else {
-                state.refused += 1
-                return false
-            }
-            state.admitted += 1
-            return true
-        }
     }
 
     /// Queues an admitted job; a pool stopped since its admission cancels it instead.
@@ -153,7 +130,7 @@ public final class WorkPool: Sendable {
 
     private struct Job: Sendable {
         let run: @Sendable () -> Void
-        /// Answers the job's request when it will not run.
+        /// Tells the job's owner (answers its request) when it will not run.
         let cancel: @Sendable () -> Void
     }
 }

@@ -7,8 +7,10 @@ import Logging
     import Darwin
 #endif
 
-/// `dynamic-home reports import`: takes JSON Lines files (an old single-file log, or lines from
-/// another instance) into a report directory, segments and rollups included.
+/// The store's import, behind `dynamic-home reports import`: takes JSON Lines files (an old
+/// single-file log, or lines from another instance) into a report directory, segments and
+/// rollups included. Here rather than in the executable: it writes through the store's own
+/// segment sink and maintenance.
 public enum ReportImport {
     /// What an import did.
     public struct Result: Sendable, CustomStringConvertible {

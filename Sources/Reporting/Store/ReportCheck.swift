@@ -7,8 +7,8 @@ import Logging
     import Darwin
 #endif
 
-/// `dynamic-home reports check`: reads every segment whole and compares it with its rollup on
-/// disk; names every problem of every file rather than stopping at the first. With `setAside`,
+/// The store's check, behind `dynamic-home reports check`: reads every segment whole and compares
+/// it with its rollup on disk; names every problem of every file rather than stopping at the first. With `setAside`,
 /// damaged segments are moved into `damaged/` and released, so the shipper passes them.
 public enum ReportCheck {
     /// One thing wrong with one file.

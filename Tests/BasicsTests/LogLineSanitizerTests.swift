@@ -1,5 +1,5 @@
 import Testing
-@testable import MicroHTTP
+@testable import Basics
 
 /// What reaches a log line from a request: escaped, cut, and rate-limited per message.
 @Suite struct LogLineSanitizerTests {
