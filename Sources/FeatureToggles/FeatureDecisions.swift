@@ -1,13 +1,44 @@
 import Basics
 
-/// The one place where toggles become decisions for a visitor; cheap to create per request.
+/// The one place where toggles become decisions for a visitor. What does not depend on the
+/// visitor (the active experiments, what their targeting reads, the rows the toggle hides) is
+/// worked out once per toggles (`ToggleRouter` keeps one per version), not once per request.
 public struct FeatureDecisions: Sendable, Equatable {
+    /// One reference: a copy costs one reference count, not one per field of the toggles.
+    let prepared: Prepared
+
     /// The toggles deciding.
-    public let toggles: Toggles
+    public var toggles: Toggles { prepared.toggles }
 
     /// Decides from a snapshot of the toggles.
     public init(toggles: Toggles) {
-        self.toggles = toggles
+        prepared = Prepared(toggles)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.prepared === rhs.prepared || lhs.prepared.toggles == rhs.prepared.toggles
+    }
+
+    /// The toggles with what follows from them for every visitor.
+    final class Prepared: Sendable {
+        let toggles: Toggles
+        let activeExperiments: [Toggles.Experiment]
+        let targeted: Targeted
+        /// The rows the `rows` toggle switches off: a visitor in no group that switches rows sees these.
+        let hiddenRows: Set<String>
+
+        init(_ toggles: Toggles) {
+            self.toggles = toggles
+            activeExperiments = toggles.experiments.filter(\.active)
+            var targeted = Targeted()
+            for experiment in activeExperiments where !experiment.targeting.isEmpty {
+                targeted.device = targeted.device || !experiment.targeting.devices.isEmpty
+                targeted.language = targeted.language || !experiment.targeting.languages.isEmpty
+                targeted.chosenLayout = targeted.chosenLayout || experiment.targeting.chosenLayout != nil
+            }
+            self.targeted = targeted
+            hiddenRows = Set(toggles.rows.filter { !$0.value }.keys)
+        }
     }
 
     /// The layout `visitor` is rolled out to, if any: a stable position in [0, 1) against the
@@ -41,15 +72,7 @@ public struct FeatureDecisions: Sendable, Equatable {
 
     /// What the active experiments' targeting reads: a request works out only those (and the
     /// device afterwards when the visitor is in some experiment, for the segments).
-    public var targeted: Targeted {
-        var targeted = Targeted()
-        for experiment in toggles.experiments where experiment.active && !experiment.targeting.isEmpty {
-            targeted.device = targeted.device || !experiment.targeting.devices.isEmpty
-            targeted.language = targeted.language || !experiment.targeting.languages.isEmpty
-            targeted.chosenLayout = targeted.chosenLayout || experiment.targeting.chosenLayout != nil
-        }
-        return targeted
-    }
+    public var targeted: Targeted { prepared.targeted }
 
     /// Which of the visitor's traits some active experiment's targeting reads.
     public struct Targeted: Sendable, Equatable {

@@ -25,7 +25,8 @@ public final class ToggleRouter: Sendable {
     public let path: String
     /// The layouts the app has; a file naming another is refused. Nil checks names only by form.
     public let layouts: [String]?
-    private let file: ReloadingFile<Toggles, TogglesError>
+    /// The toggles with their decisions prepared: made once per version, shared by every request.
+    private let file: ReloadingFile<FeatureDecisions, TogglesError>
 
     /// Loads `path`; throws (naming the file and field) if it is missing or invalid, or names a
     /// layout not in `layouts`.
@@ -33,12 +34,12 @@ public final class ToggleRouter: Sendable {
         self.path = path
         self.layouts = layouts
         file = try ReloadingFile(path: path, same: ==) { path throws(TogglesError) in
-            try Self.load(path, layouts: layouts)
+            FeatureDecisions(toggles: try Self.load(path, layouts: layouts))
         }
     }
 
     /// The toggles in force.
-    public var toggles: Toggles { file.current.value }
+    public var toggles: Toggles { file.current.value.toggles }
 
     /// The toggles' version: 1 at start, up by one per accepted change.
     public var version: Int { file.current.version }
@@ -50,7 +51,7 @@ public final class ToggleRouter: Sendable {
     public var lastRejection: ReloadRejection? { file.lastRejection }
 
     /// Decisions from the toggles in force.
-    public var decisions: FeatureDecisions { FeatureDecisions(toggles: toggles) }
+    public var decisions: FeatureDecisions { file.current.value }
 
     /// Re-reads the file; on a bad file keeps the current toggles and returns why.
     @discardableResult
@@ -65,10 +66,10 @@ public final class ToggleRouter: Sendable {
         Self.outcome(file.reloadIfChanged())
     }
 
-    private static func outcome(_ outcome: ReloadingFile<Toggles, TogglesError>.Outcome) -> ReloadOutcome {
+    private static func outcome(_ outcome: ReloadingFile<FeatureDecisions, TogglesError>.Outcome) -> ReloadOutcome {
         switch outcome {
         case .unchanged: .unchanged
-        case .reloaded(let toggles, _): .reloaded(toggles)
+        case .reloaded(let decisions, _): .reloaded(decisions.toggles)
         case .rejected(let error): .rejected(error)
         }
     }

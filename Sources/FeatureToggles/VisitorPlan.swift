@@ -23,13 +23,13 @@ public struct VisitorPlan: Sendable, Equatable {
     private let visitor: String
 
     init(decisions: FeatureDecisions, visitor: String, traits: VisitorTraits, override: Override?) {
-        // Read through one local: each `decisions.toggles.x` copied the whole toggles.
-        let toggles = decisions.toggles
+        let prepared = decisions.prepared
+        let toggles = prepared.toggles
         rollout = toggles.rollout
         defaultLayout = toggles.defaultLayout
         self.visitor = visitor
         var assignments: [FeatureDecisions.Assignment] = []
-        for experiment in toggles.experiments where experiment.active {
+        for experiment in prepared.activeExperiments {
             let group: Toggles.Group?
             if case .group(experiment.name, let forced)? = override, let named = experiment.groups.first(where: { $0.name == forced }) {
                 group = named
@@ -45,14 +45,13 @@ public struct VisitorPlan: Sendable, Equatable {
         assignedLayout = assignments.lazy.compactMap(\.group.layout).first
         showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
         if case .layout(let layout)? = override { forcedLayout = layout } else { forcedLayout = nil }
-        hiddenRows = Self.hiddenRows(toggles.rows, assignments)
+        hiddenRows = Self.hiddenRows(prepared.hiddenRows, assignments)
     }
 
     /// The rows off: the toggle's, with the groups' over them (validation lets one group switch each).
-    private static func hiddenRows(_ rows: [String: Bool], _ assignments: [FeatureDecisions.Assignment]) -> Set<String> {
-        var hidden: Set<String> = []
-        if rows.isEmpty && !assignments.contains(where: { !$0.group.rows.isEmpty }) { return hidden }
-        for (row, shown) in rows where !shown { hidden.insert(row) }
+    private static func hiddenRows(_ toggled: Set<String>, _ assignments: [FeatureDecisions.Assignment]) -> Set<String> {
+        if !assignments.contains(where: { !$0.group.rows.isEmpty }) { return toggled }
+        var hidden = toggled
         for assignment in assignments {
             for (row, shown) in assignment.group.rows {
                 if shown { hidden.remove(row) } else { hidden.insert(row) }

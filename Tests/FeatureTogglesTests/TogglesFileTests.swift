@@ -176,3 +176,24 @@ extension Toggles {
         }
     }
 }
+
+@Suite struct PreparedDecisionsTests {
+    /// What does not depend on the visitor is worked out once per toggles version, not per request.
+    @Test func theDecisionsArePreparedOncePerVersion() throws {
+        let file = try TogglesFile(#"{"defaultLayout": "grid", "rows": {"trending": false}}"#)
+        defer { file.remove() }
+        let router = try ToggleRouter(path: file.path)
+        let first = router.decisions, again = router.decisions
+        #expect(first.prepared === again.prepared, "every request of a version shares one")
+        #expect(first.prepared.hiddenRows == ["trending"])
+        #expect(first.plan(for: "v").hiddenRows == ["trending"])
+
+        try file.write(#"{"defaultLayout": "grid", "rows": {"trending": true}}"#)
+        #expect(router.reload() != .unchanged)
+        let next = router.decisions
+        #expect(next.prepared !== first.prepared, "a new version is prepared anew")
+        #expect(next.plan(for: "v").hiddenRows.isEmpty)
+        #expect(router.reload() == .unchanged)
+        #expect(router.decisions.prepared === next.prepared, "an unchanged file keeps what was prepared")
+    }
+}

@@ -30,15 +30,19 @@ public struct Visitor: Sendable, Equatable {
 
     /// 32 lowercase hex digits; checked on every request, so over the bytes with a plain loop.
     static func isWellFormed(_ id: String) -> Bool {
+        // Read in place (a copy for `withUTF8` costs a retain and a release).
+        if let wellFormed = id.utf8.withContiguousStorageIfAvailable(isWellFormed(_:)) { return wellFormed }
         var id = id
-        return id.withUTF8 { bytes in
-            guard bytes.count == 32 else { return false }
-            // Wrapping subtraction turns each range test into one unsigned comparison; no
-            // branch per byte, so the loop vectorises.
-            var bad: UInt8 = 0
-            for byte in bytes { bad |= (byte &- 0x30 > 9 ? 1 : 0) & (byte &- 0x61 > 5 ? 1 : 0) }
-            return bad == 0
-        }
+        return id.withUTF8(isWellFormed(_:))
+    }
+
+    private static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard bytes.count == 32 else { return false }
+        // Wrapping subtraction turns each range test into one unsigned comparison; no
+        // branch per byte, so the loop vectorises.
+        var bad: UInt8 = 0
+        for byte in bytes { bad |= (byte &- 0x30 > 9 ? 1 : 0) & (byte &- 0x61 > 5 ? 1 : 0) }
+        return bad == 0
     }
 }
 

@@ -57,19 +57,33 @@ final class ViewingHistory: Sendable {
     /// The visitor's key: their id's bytes mixed eight at a time (a request asks once, and FNV
     /// byte by byte cost a thousand instructions for a 32-character id).
     static func key(_ visitor: String) -> UInt64 {
+        // Read in place (a copy for `withUTF8` costs a retain and a release).
+        if let key = visitor.utf8.withContiguousStorageIfAvailable(key(of:)) { return key }
         var visitor = visitor
-        return visitor.withUTF8 { bytes in
-            var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
-            var at = 0
-            while at < bytes.count {
-                var word: UInt64 = 0
-                let end = min(at + 8, bytes.count)
-                for index in at..<end { word |= UInt64(bytes[index]) << (8 * UInt64(index - at)) }
-                hash = mix(hash ^ word)
-                at = end
-            }
-            return hash
+        return visitor.withUTF8(key(of:))
+    }
+
+    private static func key(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
+        let raw = UnsafeRawBufferPointer(bytes)
+        var at = 0
+        // Whole words in one load each (little-endian, as the tail below assembles them): a loop
+        // over the bytes with a range per word cost 750 instructions for a 32-character id.
+        while at + 8 <= raw.count {
+            hash = mix(hash ^ UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self)))
+            at += 8
         }
+        if at < raw.count {
+            var word: UInt64 = 0
+            var shift: UInt64 = 0
+            while at < raw.count {
+                word |= UInt64(raw[at]) << shift
+                shift += 8
+                at += 1
+            }
+            hash = mix(hash ^ word)
+        }
+        return hash
     }
 
     /// A 64-bit finaliser (SplitMix64's): every bit of the input moves every bit of the output.

@@ -16,19 +16,28 @@ extension Response {
         case .spliced: break
         default: return false
         }
-        // One pass over the fields, told apart by length first: this runs on every answer.
-        var type: String?
-        for (name, value) in headers {
-            switch name.utf8.count {
-            case 16 where name.caseInsensitiveEquals("Content-Encoding"): return false
-            case 4 where name.caseInsensitiveEquals("Vary"):
-                if value.lowercased().contains("accept-encoding") { return false }
-            case 12 where type == nil && name.caseInsensitiveEquals("Content-Type"): type = value
-            default: break
+        // One pass over the fields, told apart by length first, read in place (a copy of each
+        // field cost a retain and a release of its name and value): this runs on every answer.
+        return headers.fields.withUnsafeBufferPointer { fields in
+            var type: Int?
+            for index in fields.indices {
+                switch fields[index].name.utf8.count {
+                case 16 where fields[index].name.caseInsensitiveEquals("Content-Encoding"): return false
+                case 4 where fields[index].name.caseInsensitiveEquals("Vary"):
+                    if fields[index].value.lowercased().contains("accept-encoding") { return false }
+                case 12 where type == nil && fields[index].name.caseInsensitiveEquals("Content-Type"): type = index
+                default: break
+                }
             }
+            guard let type else { return false }
+            return fields[type].value.utf8.withContiguousStorageIfAvailable {
+                Self.compressesWell(UnsafeRawBufferPointer($0))
+            } ?? Self.compressesWell(Array(fields[type].value.utf8))
         }
-        guard var type else { return false }
-        return type.withUTF8 { Self.compressesWell(UnsafeRawBufferPointer($0)) }
+    }
+
+    private static func compressesWell(_ type: [UInt8]) -> Bool {
+        type.withUnsafeBytes { compressesWell($0) }
     }
 
     /// Text, JSON, JavaScript, SVG, XML and manifests; images, fonts and archives are compressed already.

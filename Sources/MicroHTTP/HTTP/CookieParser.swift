@@ -24,19 +24,25 @@ public enum CookieParser {
 
     /// The value of the first cookie called `name`; compares bytes and allocates only the answer.
     public static func value(of name: String, in header: String) -> String? {
-        var text = header, wanted = name
-        return text.withUTF8 { bytes in
-            wanted.withUTF8 { wanted in
-                var found: String?
-                forEachPair(in: bytes) { name, value in
-                    guard name.count == wanted.count, memcmp(bytes.baseAddress! + name.lowerBound, wanted.baseAddress!, name.count) == 0
-                    else { return true }
-                    found = string(bytes, value)
-                    return false
-                }
-                return found
-            }
+        // Read in place (a copy for `withUTF8` costs a retain and a release of each).
+        let inPlace = header.utf8.withContiguousStorageIfAvailable { bytes in
+            name.utf8.withContiguousStorageIfAvailable { value(of: $0, in: bytes) }
         }
+        // Both strings contiguous: the answer, found or not.
+        if case .some(.some(let found)) = inPlace { return found }
+        var text = header, wanted = name
+        return text.withUTF8 { bytes in wanted.withUTF8 { value(of: $0, in: bytes) } }
+    }
+
+    private static func value(of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var found: String?
+        forEachPair(in: bytes) { name, value in
+            guard name.count == wanted.count, memcmp(bytes.baseAddress! + name.lowerBound, wanted.baseAddress!, name.count) == 0
+            else { return true }
+            found = string(bytes, value)
+            return false
+        }
+        return found
     }
 
     /// Calls `body` with the name and value ranges of each well-formed pair, in order, until it

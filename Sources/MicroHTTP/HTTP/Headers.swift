@@ -102,15 +102,12 @@ extension String {
     /// Lengths first (stored for native strings): most names compared differ in length.
     func caseInsensitiveEquals(_ other: String) -> Bool {
         guard utf8.count == other.utf8.count else { return false }
-        var a = self, b = other
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
-                for index in x.indices where x[index] != y[index] {
-                    let lower = x[index] | 0x20
-                    guard lower == y[index] | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
-                }
-                return true
-            }
+        // Borrowed in place: a copy for `withUTF8` cost a retain and a release of each.
+        let inPlace = utf8.withContiguousStorageIfAvailable { x in
+            other.utf8.withContiguousStorageIfAvailable { y in Headers.equalsIgnoringCase(x, y) }
         }
+        if case .some(.some(let equal)) = inPlace { return equal }
+        var a = self, b = other
+        return a.withUTF8 { x in b.withUTF8 { y in Headers.equalsIgnoringCase(x, y) } }
     }
 }

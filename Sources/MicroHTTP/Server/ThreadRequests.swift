@@ -16,7 +16,8 @@ final class ThreadRequests {
         let state: RequestState
     }
 
-    private(set) var entries: [Entry] = []
+    /// Touched by its own thread only, never through overlapping accesses: no exclusivity check.
+    @exclusivity(unchecked) private(set) var entries: [Entry] = []
 
     func add(_ connection: OpaquePointer, _ state: RequestState) {
         entries.append(Entry(connection: connection, state: state))
