@@ -49,7 +49,7 @@ enum ExperimentBackfill {
                 changes.add(ms: ms, name: ReportEvent.Name(rawValue: name), visitor: row[2], properties: properties)
             }
             // One transaction for every page: the staging tables are emptied by hand.
-            try connection.execute("TRUNCATE report_visitor_staging, report_visitor_sum_staging")
+            try connection.execute("TRUNCATE report_visitor_staging")
             try ExperimentVisitorRows.write(changes, connection)
         }
         try connection.execute("CLOSE report_visitor_backfill")
