@@ -13,10 +13,11 @@ import TestSupport
 struct ExperimentVisitorRowsTests {
     static let dayMs: Int64 = 86_400_000
     static let names: [ReportEvent.Name] = [.launch, .launch, .longSelected, .shortSelected, .streamSelected, .errorShown,
-                                            .horizontalSwipe]
+                                            .horizontalSwipe, .playStarted]
     /// The sums' columns, in the order `recompute` gives them.
     static let columns = ["visitors", "converting", "converting_long", "converting_short", "converting_stream", "selections",
-                          "selection_squares", "views", "view_squares", "view_selection_products", "erroring"]
+                          "selection_squares", "views", "view_squares", "view_selection_products", "erroring",
+                          "playing", "plays", "play_squares"]
 
     /// `count` events of `visitors` visitors from `startMs`, each `stepMs` after the last plus `parity`
     /// (so two instances' events never share a millisecond); group, device and cohort drawn per event.
@@ -40,7 +41,7 @@ struct ExperimentVisitorRowsTests {
         struct Visitor {
             var firstMs = Int64.max
             var cell = ""
-            var views = 0, selections = 0, long = 0, short = 0, stream = 0, error = 0
+            var views = 0, selections = 0, long = 0, short = 0, stream = 0, error = 0, plays = 0
         }
         var visitors: [String: Visitor] = [:]
         for event in events {
@@ -62,6 +63,7 @@ struct ExperimentVisitorRowsTests {
                 case .shortSelected: entry.short += 1
                 case .streamSelected: entry.stream += 1
                 case .errorShown: entry.error += 1
+                case .playStarted: entry.plays += 1
                 default: break
                 }
                 entry.selections = entry.long + entry.short + entry.stream
@@ -72,7 +74,8 @@ struct ExperimentVisitorRowsTests {
         for visitor in visitors.values {
             let v = visitor.views, s = visitor.selections
             let own = [1, s > 0 ? 1 : 0, visitor.long > 0 ? 1 : 0, visitor.short > 0 ? 1 : 0, visitor.stream > 0 ? 1 : 0,
-                       s, s * s, v, v * v, v * s, visitor.error > 0 ? 1 : 0]
+                       s, s * s, v, v * v, v * s, visitor.error > 0 ? 1 : 0, visitor.plays > 0 ? 1 : 0, visitor.plays,
+                       visitor.plays * visitor.plays]
             cells[visitor.cell] = zip(cells[visitor.cell] ?? Array(repeating: 0, count: own.count), own).map { $0 + $1 }
         }
         return cells

@@ -2,7 +2,7 @@ import Reporting
 
 /// The experiments' exact visitor figures in the database: a row per experiment and visitor
 /// (`report_experiment_visitors`: group, segment, day and time of first exposure, views,
-/// selections, flags) and the sums per experiment, group, segment and day of first exposure
+/// selections, flags, plays) and the sums per experiment, group, segment and day of first exposure
 /// (`report_experiment_sums`), so the page reads a few sums and never the events. Written in the
 /// shipping transaction, set-based: the batch's visitors (`VisitorChanges`) are copied into a
 /// staging table, one statement adds each visitor's change of sums to their cells and one merges
@@ -11,9 +11,10 @@ import Reporting
 enum ExperimentVisitorRows {
     /// The sums' columns, in `VisitorSums`'s field order.
     static let sumColumns = ["visitors", "converting", "converting_long", "converting_short", "converting_stream", "selections",
-                             "selection_squares", "views", "view_squares", "view_selection_products", "erroring"]
+                             "selection_squares", "views", "view_squares", "view_selection_products", "erroring", "playing",
+                             "plays", "play_squares"]
 
-    /// `VisitorRecord.sums` in SQL, over a visitor's row `c` (`views`, `selections`, `flags`), in
+    /// `VisitorRecord.sums` in SQL, over a visitor's row `c` (`views`, `selections`, `flags`, `plays`), in
     /// `sumColumns`'s order: what one visitor adds to their cell. Kept beside the Swift one by the
     /// tests that compare the database's sums with a recomputation from the raw events.
     static let sumExpressions = [
@@ -28,16 +29,20 @@ enum ExperimentVisitorRows {
         "c.views * c.views",
         "c.views * c.selections",
         "(c.flags & \(VisitorRecord.error) <> 0)::int",
+        "(c.plays > 0)::int",
+        "c.plays",
+        "c.plays * c.plays",
     ]
 
-    static let visitorColumnNames = ["experiment", "visitor", "grp", "segment", "day", "first_ms", "views", "selections", "flags"]
+    static let visitorColumnNames = ["experiment", "visitor", "grp", "segment", "day", "first_ms", "views", "selections", "flags",
+                                     "plays"]
     static var visitorColumns: String { visitorColumnNames.joined(separator: ", ") }
 
     /// The session's staging table; made once per connection.
     static let stagingSQL = """
         CREATE TEMP TABLE IF NOT EXISTS report_visitor_staging
             (experiment text, visitor bigint, grp text, segment smallint, day integer, first_ms bigint, views bigint,
-             selections integer, flags smallint) ON COMMIT DELETE ROWS
+             selections integer, flags smallint, plays bigint) ON COMMIT DELETE ROWS
         """
 
     /// The lock instances take while merging visitors, beside the schema's.
@@ -57,6 +62,7 @@ enum ExperimentVisitorRows {
             ("views", "least(coalesce(v.views, 0) + s.views, \(UInt32.max))"),
             ("selections", "least(coalesce(v.selections, 0) + s.selections, \(UInt16.max))"),
             ("flags", "coalesce(v.flags, 0) | s.flags"),
+            ("plays", "least(coalesce(v.plays, 0) + s.plays, \(UInt32.max))"),
         ]
     }()
 
@@ -64,14 +70,14 @@ enum ExperimentVisitorRows {
     /// their merged row's sums in its cell, less their stored row's sums in the stored row's cell
     /// (for x² that is new² − old²), summed per cell.
     static let sumsSQL: String = {
-        let merged = mergedColumns.filter { ["grp", "segment", "day", "views", "selections", "flags"].contains($0.column) }
+        let merged = mergedColumns.filter { $0.column != "first_ms" }
         let signed = sumExpressions.map { "sum(c.sign * (\($0)))" }.joined(separator: ", ")
         return """
             INSERT INTO report_experiment_sums (experiment, grp, segment, day, \(sumColumns.joined(separator: ", ")))
             SELECT s.experiment, c.grp, c.segment, c.day, \(signed)
             FROM report_visitor_staging s LEFT JOIN report_experiment_visitors v USING (experiment, visitor)
             CROSS JOIN LATERAL (VALUES (1, \(merged.map(\.value).joined(separator: ", "))),
-                                       (-1, v.grp, v.segment, v.day, v.views, v.selections, v.flags))
+                                       (-1, \(merged.map { "v." + $0.column }.joined(separator: ", "))))
                 AS c (sign, \(merged.map(\.column).joined(separator: ", ")))
             WHERE c.grp IS NOT NULL
             GROUP BY s.experiment, c.grp, c.segment, c.day
@@ -102,7 +108,7 @@ enum ExperimentVisitorRows {
             rows.bytes.append(contentsOf: "\t\(Int64(bitPattern: key.visitor))\t".utf8)
             rows.text(entry.group)
             rows.bytes.append(contentsOf: ("\t\(entry.segment.index)\t\(entry.day)\t\(entry.firstMs)\t\(entry.record.views)"
-                + "\t\(entry.record.selections)\t\(entry.record.flags)\n").utf8)
+                + "\t\(entry.record.selections)\t\(entry.record.flags)\t\(entry.record.plays)\n").utf8)
         }
         var bytes: [UInt8]? = rows.bytes
         try connection.copyIn("COPY report_visitor_staging FROM STDIN") { defer { bytes = nil }; return bytes }
