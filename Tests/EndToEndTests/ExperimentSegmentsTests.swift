@@ -48,13 +48,13 @@ import TestSupport
         }
     }
 
-    /// The eleven sums per group of `experiment`, the obvious way: each visitor in the group, device
+    /// The fourteen sums per group of `experiment`, the obvious way: each visitor in the group, device
     /// and cohort of their first event carrying the experiment, counted when that event's UTC day
     /// is in `days` (all their events, later days too) and their segment matches.
     static func sums(_ events: [Event], experiment: String, segment: String = "all",
                      days: ClosedRange<Int64>? = nil) -> [String: [String: Int]] {
         struct Visitor { var group: String; var device: String; var cohort: String; var day: Int64
-            var views = 0, selections = 0; var kinds: Set<String> = [] }
+            var views = 0, selections = 0, plays = 0; var kinds: Set<String> = [] }
         var visitors: [String: Visitor] = [:]
         for event in events {
             guard let group = event.properties["experiment.\(experiment)"] else { continue }
@@ -63,6 +63,7 @@ import TestSupport
             var visitor = visitors[event.visitor] ?? Visitor(group: group, device: device, cohort: cohort, day: event.ms / dayMs)
             if event.name == "launch" { visitor.views += 1 }
             if ["long_selected", "short_selected", "stream_selected"].contains(event.name) { visitor.selections += 1 }
+            if event.name == "play_started" { visitor.plays += 1 }
             visitor.kinds.insert(event.name)
             visitors[event.visitor] = visitor
         }
@@ -76,7 +77,9 @@ import TestSupport
                                  ("convertingShort", visitor.kinds.contains("short_selected") ? 1 : 0),
                                  ("convertingStream", visitor.kinds.contains("stream_selected") ? 1 : 0),
                                  ("selections", n), ("selectionSquares", n * n), ("views", v), ("viewSquares", v * v),
-                                 ("viewSelectionProducts", v * n), ("erroring", visitor.kinds.contains("error_shown") ? 1 : 0)] {
+                                 ("viewSelectionProducts", v * n), ("erroring", visitor.kinds.contains("error_shown") ? 1 : 0),
+                                 ("playing", visitor.plays > 0 ? 1 : 0), ("plays", visitor.plays),
+                                 ("playSquares", visitor.plays * visitor.plays)] {
                 s[key, default: 0] += value
             }
             out[visitor.group] = s

@@ -4,8 +4,9 @@ import TestSupport
 
 /// The exact visitor figures with a report database: two instances whose logs share visitors ship
 /// into one real PostgreSQL, and every instance's page shows the figures a single server's local
-/// tallies give for the union of the two logs, per segment and day range too; again after the
-/// tables are dropped and rebuilt from the events (the backfill).
+/// tallies give for the union of the two logs, per segment and day range too, plays included; again
+/// after the tables are dropped and rebuilt from the events (the backfill), and after the plays'
+/// columns are dropped and counted again from the events.
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class ExperimentSharedVisitorsTests {
@@ -45,7 +46,8 @@ final class ExperimentSharedVisitorsTests {
             let firstInstance = index % 3 == 0 ? 1 : 0
             for step in 0..<Int.random(in: 1...6, using: &random) {
                 let name = step == 0 ? "launch"
-                    : ["launch", "long_selected", "short_selected", "stream_selected", "error_shown"].randomElement(using: &random)!
+                    : ["launch", "long_selected", "short_selected", "stream_selected", "error_shown", "play_started"]
+                        .randomElement(using: &random)!
                 let event = Event(ms: start + Int64(step) * 1000 + Int64(step % 2), name: name, visitor: "shared-\(index)",
                                   properties: properties)
                 all.append(event)
@@ -101,12 +103,31 @@ final class ExperimentSharedVisitorsTests {
             #expect(instance.waitForExit() == 0)
         }
         _ = try postgres.psql("""
-            DROP TABLE report_experiment_visitors, report_experiment_sums; DELETE FROM report_schema_version WHERE version = 6
+            DROP TABLE report_experiment_visitors, report_experiment_sums; DELETE FROM report_schema_version WHERE version >= 6
             """)
         instances = try (0..<2).map { try start($0) }
         for instance in instances {
             for query in queries {
                 #expect(eventually(timeout: 30) { (try? figures(instance, query)) == expected[query] }, "after the backfill: \(query)")
+            }
+        }
+
+        // A database from before plays were counted (schema version 6): the plays are counted from
+        // the events into the rows that are there.
+        for instance in instances {
+            instance.signal(SIGTERM)
+            #expect(instance.waitForExit() == 0)
+        }
+        _ = try postgres.psql("""
+            ALTER TABLE report_experiment_visitors DROP COLUMN plays;
+            ALTER TABLE report_experiment_sums DROP COLUMN playing, DROP COLUMN plays, DROP COLUMN play_squares;
+            DELETE FROM report_schema_version WHERE version = 7
+            """)
+        #expect((expected[""]?.values.map { $0["plays"] ?? 0 }.reduce(0, +) ?? 0) > 100)
+        instances = try (0..<2).map { try start($0) }
+        for instance in instances {
+            for query in queries {
+                #expect(eventually(timeout: 30) { (try? figures(instance, query)) == expected[query] }, "after the plays' backfill: \(query)")
             }
         }
         for instance in instances {

@@ -20,17 +20,18 @@ import TestSupport
                                              "--report-visitor-rate", "0", "--report-address-rate", "0"])
     }
 
-    /// The eleven sums per group of `experiment`, counted from the raw log lines the obvious way.
+    /// The fourteen sums per group of `experiment`, counted from the raw log lines the obvious way.
     static func sums(fromLog text: String, experiment: String) throws -> [String: [String: Int]] {
-        var visitors: [String: (group: String, views: Int, selections: Int, kinds: Set<String>)] = [:]
+        var visitors: [String: (group: String, views: Int, selections: Int, plays: Int, kinds: Set<String>)] = [:]
         for line in text.split(separator: "\n") {
             let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             guard let visitor = object["visitor"] as? String,
                   let group = (object["properties"] as? [String: String])?["experiment.\(experiment)"] else { continue }
-            var state = visitors[visitor] ?? (group, 0, 0, [])
+            var state = visitors[visitor] ?? (group, 0, 0, 0, [])
             let event = object["event"] as? String ?? ""
             if event == "launch" { state.views += 1 }
             if ["long_selected", "short_selected", "stream_selected"].contains(event) { state.selections += 1 }
+            if event == "play_started" { state.plays += 1 }
             state.kinds.insert(event)
             visitors[visitor] = state
         }
@@ -49,6 +50,9 @@ import TestSupport
             add("viewSquares", v.views * v.views)
             add("viewSelectionProducts", v.views * v.selections)
             add("erroring", v.kinds.contains("error_shown") ? 1 : 0)
+            add("playing", v.plays > 0 ? 1 : 0)
+            add("plays", v.plays)
+            add("playSquares", v.plays * v.plays)
             out[v.group] = s
         }
         return out
@@ -77,8 +81,8 @@ import TestSupport
             {"experiments": [{"name": "layout-test", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}
             """#)
         let port = server.port
-        let runs = Threads.start(8) { thread -> (views: Int, selections: Int, failures: Int) in
-            var views = 0, selections = 0, failures = 0
+        let runs = Threads.start(8) { thread -> (views: Int, selections: Int, plays: Int, failures: Int) in
+            var views = 0, selections = 0, plays = 0, failures = 0
             for index in stride(from: thread, to: 2000, by: 8) {
                 var random = SplitMix64(state: UInt64(index) &* 0x9E37_79B9 &+ 17)
                 let session = Browser(port: port)
@@ -90,16 +94,24 @@ import TestSupport
                     views += 1
                     layout = page.text.contains(#"name="layout" value="grid""#) ? "grid" : "list"
                 }
+                // Grid visitors start a play more often (40% against 15%), one to three times.
+                if Double.random(in: 0..<1, using: &random) < (layout == "grid" ? 0.40 : 0.15) {
+                    for _ in 0..<Int.random(in: 1...3, using: &random) {
+                        let played = try? session.post("/watch/m-001/play", withToken: [])
+                        if played?.status == 303 { plays += 1 } else { failures += 1 }
+                    }
+                }
                 guard Double.random(in: 0..<1, using: &random) < (layout == "grid" ? 0.35 : 0.20) else { continue }
                 for open in ["0.0", "1.0"].prefix(Int.random(in: 1...2, using: &random)) {
                     let posted = try? session.post("/home/actions", withToken: [("layout", layout), ("open", open)])
                     if posted?.status == 303 { selections += 1 } else { failures += 1 }
                 }
             }
-            return (views, selections, failures)
+            return (views, selections, plays, failures)
         }.wait()
         #expect(runs.allSatisfy { $0.failures == 0 })
         let views = runs.reduce(0) { $0 + $1.views }, selections = runs.reduce(0) { $0 + $1.selections }
+        let plays = runs.reduce(0) { $0 + $1.plays }
         // Every request's event is in the log, then the tallies equal the log's own count.
         var fromLog: [String: [String: Int]] = [:]
         let counted = eventually(timeout: 30) {
@@ -107,8 +119,10 @@ import TestSupport
             fromLog = (try? Self.sums(fromLog: text, experiment: "layout-test")) ?? [:]
             return fromLog.values.reduce(0) { $0 + ($1["views"] ?? 0) } == views
                 && fromLog.values.reduce(0) { $0 + ($1["selections"] ?? 0) } == selections
+                && fromLog.values.reduce(0) { $0 + ($1["plays"] ?? 0) } == plays
         }
-        #expect(counted, "\(fromLog) vs \(views) views, \(selections) selections")
+        #expect(counted, "\(fromLog) vs \(views) views, \(selections) selections, \(plays) plays")
+        #expect(plays > 0 && fromLog.values.allSatisfy { ($0["playing"] ?? 0) > 0 })
         var member: [String: Any]?
         #expect(eventually(timeout: 15) {
             member = try? Self.visitorsMember(server, "layout-test")
@@ -121,9 +135,18 @@ import TestSupport
         let sequential = (converting?["sequential"] as? [String: Any])?["relative"] as? [String: Any]
         #expect((sequential?["estimate"] as? Double ?? 0) > 0.3 && (sequential?["pValue"] as? Double ?? 1) < 0.05,
                 "\(String(describing: converting))")
+        // So is the effect on plays, the share of visitors who played and the plays per visitor.
+        for metric in ["playing", "playsPerVisitor"] {
+            let comparison = comparisons.first { $0["metric"] as? String == metric }
+            let lift = (comparison?["sequential"] as? [String: Any])?["relative"] as? [String: Any]
+            #expect((lift?["estimate"] as? Double ?? 0) > 0.5 && (lift?["pValue"] as? Double ?? 1) < 0.05, "\(String(describing: comparison))")
+        }
         #expect(member?["srmWarning"] as? Bool == false && member?["enoughData"] as? Bool == true)
         let page = try server.client.get("/reports/experiments")
         #expect(page.status == 200 && page.text.contains(#"data-test="sequential""#) && !page.text.contains("data-srm"))
+        let grid = Self.groupSums(member)["b"]?["playing"] ?? -1
+        #expect(page.text.contains(#"data-metric="playing""#) && page.text.contains(#"data-metric="playsPerVisitor""#)
+                && page.text.contains("data-playing=\"\(grid)\""))
         let fixed = try server.client.get("/reports/experiments?test=fixed")
         #expect(fixed.status == 200 && fixed.text.contains(#"data-test="fixed""#))
         let wrong = try server.client.get("/reports/experiments?test=bayesian")

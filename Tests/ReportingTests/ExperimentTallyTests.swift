@@ -18,6 +18,7 @@ import TestSupport
             var day: Int32
             var views = 0
             var selections = 0
+            var plays = 0
             var kinds: Set<ReportEvent.Name> = []
         }
         var visitors: [String: [String: Visitor]] = [:]
@@ -37,6 +38,7 @@ import TestSupport
                 case .longSelected, .shortSelected, .streamSelected, .errorShown:
                     if event.name != .errorShown { visitors[experiment]![id]!.selections += 1 }
                     visitors[experiment]![id]!.kinds.insert(event.name)
+                case .playStarted: visitors[experiment]![id]!.plays += 1
                 default: break
                 }
             }
@@ -54,6 +56,9 @@ import TestSupport
             s.viewSquares = visitor.views * visitor.views
             s.viewSelectionProducts = visitor.views * visitor.selections
             s.erroring = visitor.kinds.contains(.errorShown) ? 1 : 0
+            s.playing = visitor.plays > 0 ? 1 : 0
+            s.plays = visitor.plays
+            s.playSquares = visitor.plays * visitor.plays
             return s
         }
         var out: [String: ExperimentVisitors] = [:]

@@ -49,9 +49,61 @@ enum ExperimentBackfill {
                 changes.add(ms: ms, name: ReportEvent.Name(rawValue: name), visitor: row[2], properties: properties)
             }
             // One transaction for every page: the staging tables are emptied by hand.
-            try connection.execute("TRUNCATE report_visitor_staging, report_visitor_sum_staging")
+            try connection.execute("TRUNCATE report_visitor_staging")
             try ExperimentVisitorRows.write(changes, connection)
         }
         try connection.execute("CLOSE report_visitor_backfill")
+    }
+
+    /// For a schema that had no visitor rows, fills them whole (`visitors`); for one that had them
+    /// without plays, counts each visitor's `play_started` events from the events still there
+    /// (retention may have dropped older ones) into their row and their cell's sums.
+    static func visitorsOrPlays(_ connection: PostgresConnection) throws {
+        guard try connection.query("SELECT count(*) AS n FROM (SELECT 1 FROM report_experiment_visitors LIMIT 1) f").int(0, "n") == 1 else {
+            return try visitors(connection)
+        }
+        try connection.execute("""
+            CREATE TEMP TABLE report_play_backfill (experiment text, visitor bigint, plays bigint) ON COMMIT DROP
+            """)
+        try connection.execute("""
+            DECLARE report_play_cursor NO SCROLL CURSOR FOR
+            SELECT (extract(epoch FROM time) * 1000)::bigint, visitor, properties::text
+            FROM report_events WHERE name = 'play_started' AND visitor IS NOT NULL AND properties::text LIKE '%"experiment%'
+            """)
+        let decoder = JSONDecoder()
+        var changes = VisitorChanges()
+        while true {
+            let page = try connection.query("FETCH 50000 FROM report_play_cursor")
+            if page.rows.isEmpty { break }
+            for row in page.rows {
+                guard let ms = row[0].flatMap({ Int64($0) }),
+                      let properties = row[2].flatMap({ try? decoder.decode([String: String].self, from: Data($0.utf8)) })
+                else { continue }
+                changes.add(ms: ms, name: .playStarted, visitor: row[1], properties: properties)
+            }
+        }
+        try connection.execute("CLOSE report_play_cursor")
+        guard !changes.isEmpty else { return }
+        var rows = CopyRows(instance: "")
+        for (key, entry) in changes.entries {
+            rows.text(key.experiment)
+            rows.bytes.append(contentsOf: "\t\(Int64(bitPattern: key.visitor))\t\(entry.record.plays)\n".utf8)
+        }
+        var bytes: [UInt8]? = rows.bytes
+        try connection.copyIn("COPY report_play_backfill FROM STDIN") { defer { bytes = nil }; return bytes }
+        // The rows held no plays until now: each visitor's whole plays go to the cell they count in.
+        try connection.execute("""
+            UPDATE report_experiment_sums s SET playing = s.playing + a.playing, plays = s.plays + a.plays,
+                play_squares = s.play_squares + a.play_squares
+            FROM (SELECT v.experiment, v.grp, v.segment, v.day, count(*) AS playing, sum(p.plays) AS plays,
+                         sum(p.plays * p.plays) AS play_squares
+                  FROM report_play_backfill p JOIN report_experiment_visitors v USING (experiment, visitor)
+                  GROUP BY v.experiment, v.grp, v.segment, v.day) a
+            WHERE s.experiment = a.experiment AND s.grp = a.grp AND s.segment = a.segment AND s.day = a.day
+            """)
+        try connection.execute("""
+            UPDATE report_experiment_visitors v SET plays = p.plays FROM report_play_backfill p
+            WHERE v.experiment = p.experiment AND v.visitor = p.visitor
+            """)
     }
 }

@@ -138,12 +138,20 @@ public enum ReportSchema {
             PRIMARY KEY (experiment, grp, segment, day)
         );
         """,
+        // Plays as an experiment metric: each visitor's plays started, and per cell the visitors who
+        // played, Σ plays and Σ plays².
+        """
+        ALTER TABLE report_experiment_visitors ADD COLUMN plays bigint NOT NULL DEFAULT 0;
+        ALTER TABLE report_experiment_sums ADD COLUMN playing bigint NOT NULL DEFAULT 0,
+            ADD COLUMN plays bigint NOT NULL DEFAULT 0, ADD COLUMN play_squares bigint NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.
     static let backfills: [Int: @Sendable (PostgresConnection) throws -> Void] = [
         2: { try ExperimentBackfill.run($0) },
-        6: { try ExperimentBackfill.visitors($0) },
+        // The visitor rows of migration 6 are filled once their plays column is there too.
+        7: { try ExperimentBackfill.visitorsOrPlays($0) },
     ]
 
     /// The version this build writes.

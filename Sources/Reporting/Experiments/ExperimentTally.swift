@@ -11,21 +11,21 @@
 /// day of first exposure (`cells`) live in memory, added up from the slots when the tally is loaded.
 ///
 /// Layout: a 4096-byte header (magic, capacity, used slots, group count, incomplete flag; from byte
-/// 64 the groups: name and eleven sums each), then
+/// 64 the groups: name and fourteen sums each), then
 /// 24-byte slots: visitor hash (0 = empty), views (UInt32), selections (UInt16), group, flags
 /// (`VisitorRecord`), the UTC day of first exposure (UInt16, days since 1970), the segment
-/// (`VisitorSegment.index`), 5 spare bytes. Linear probing; doubled when over 60% full. Only the
+/// (`VisitorSegment.index`), a spare byte, plays (UInt32). Linear probing; doubled when over 60% full. Only the
 /// writer's thread (or, before it goes live, the thread preparing the tallies) touches it.
 final class ExperimentTally {
     typealias Kind = VisitorRecord.Kind
 
-    static let magic: UInt64 = 0x3259_4C4C_4154_4844 // "DHTALLY2"
-    /// The first format (16-byte slots, no segments or days): rebuilt, not read.
-    static let oldMagic: UInt64 = 0x3159_4C4C_4154_4844
+    static let magic: UInt64 = 0x3359_4C4C_4154_4844 // "DHTALLY3"
+    /// The earlier formats (16-byte slots without segments or days; no plays): rebuilt, not read.
+    static let oldMagics: [UInt64] = [0x3159_4C4C_4154_4844, 0x3259_4C4C_4154_4844]
     static let headerBytes = 4096
     static let slotBytes = 24
     static let maxGroups = 8
-    static let groupBytes = 160 // name: length byte + 71 bytes; sums: 11 × 8
+    static let groupBytes = 184 // name: length byte + 71 bytes; sums: 14 × 8
     static let firstCapacity = 1024
 
     let name: String
@@ -116,7 +116,7 @@ final class ExperimentTally {
     @inline(__always)
     private static func record(_ slot: UnsafeMutableRawPointer) -> VisitorRecord {
         VisitorRecord(views: slot.load(fromByteOffset: 8, as: UInt32.self), selections: slot.load(fromByteOffset: 12, as: UInt16.self),
-                      flags: slot.load(fromByteOffset: 15, as: UInt8.self))
+                      flags: slot.load(fromByteOffset: 15, as: UInt8.self), plays: slot.load(fromByteOffset: 20, as: UInt32.self))
     }
 
     @inline(__always)
@@ -204,6 +204,7 @@ final class ExperimentTally {
         slot.storeBytes(of: record.views, toByteOffset: 8, as: UInt32.self)
         slot.storeBytes(of: record.selections, toByteOffset: 12, as: UInt16.self)
         slot.storeBytes(of: record.flags, toByteOffset: 15, as: UInt8.self)
+        slot.storeBytes(of: record.plays, toByteOffset: 20, as: UInt32.self)
         var change = record.sums
         if let before { change.subtract(before) }
         let own = Int(slot.load(fromByteOffset: 14, as: UInt8.self))

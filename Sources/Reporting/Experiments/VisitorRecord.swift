@@ -8,6 +8,8 @@ public struct VisitorRecord: Sendable, Equatable {
         case exposure = 0, view, long, short, stream
         /// An error page was shown (`error_shown`).
         case error
+        /// A play started (`play_started`).
+        case play
 
         public init(_ name: ReportEvent.Name) {
             self = switch name {
@@ -16,6 +18,7 @@ public struct VisitorRecord: Sendable, Equatable {
             case .shortSelected: .short
             case .streamSelected: .stream
             case .errorShown: .error
+            case .playStarted: .play
             default: .exposure
             }
         }
@@ -29,11 +32,14 @@ public struct VisitorRecord: Sendable, Equatable {
     public var selections: UInt16 = 0
     /// The kinds of selection made and whether an error page was shown (the bits above).
     public var flags: UInt8 = 0
+    /// Plays started.
+    public var plays: UInt32 = 0
 
-    public init(views: UInt32 = 0, selections: UInt16 = 0, flags: UInt8 = 0) {
+    public init(views: UInt32 = 0, selections: UInt16 = 0, flags: UInt8 = 0, plays: UInt32 = 0) {
         self.views = views
         self.selections = selections
         self.flags = flags
+        self.plays = plays
     }
 
     /// Counts one event; false when it changed nothing.
@@ -51,6 +57,9 @@ public struct VisitorRecord: Sendable, Equatable {
         case .error:
             guard flags & Self.error == 0 else { return false }
             flags |= Self.error
+        case .play:
+            guard plays < .max else { return false }
+            plays += 1
         }
         return true
     }
@@ -60,6 +69,7 @@ public struct VisitorRecord: Sendable, Equatable {
         views = UInt32(min(UInt64(views) + UInt64(other.views), UInt64(UInt32.max)))
         selections = UInt16(min(Int(selections) + Int(other.selections), Int(UInt16.max)))
         flags |= other.flags
+        plays = UInt32(min(UInt64(plays) + UInt64(other.plays), UInt64(UInt32.max)))
     }
 
     /// What this visitor adds to their group's sums.
@@ -77,6 +87,10 @@ public struct VisitorRecord: Sendable, Equatable {
         sums.viewSquares = v * v
         sums.viewSelectionProducts = v * s
         sums.erroring = flags & Self.error != 0 ? 1 : 0
+        let p = Int(plays)
+        sums.playing = p > 0 ? 1 : 0
+        sums.plays = p
+        sums.playSquares = p * p
         return sums
     }
 }

@@ -1,5 +1,5 @@
 /// One experiment group's visitors, exactly, as the sums the statistics need: every figure of
-/// `/reports/experiments` comes from these eleven numbers. Each visitor counts from their first event
+/// `/reports/experiments` comes from these fourteen numbers. Each visitor counts from their first event
 /// carrying the experiment (their exposure), in the group of that first event.
 public struct VisitorSums: Sendable, Equatable {
     /// Exposed visitors.
@@ -19,16 +19,20 @@ public struct VisitorSums: Sendable, Equatable {
     public var viewSelectionProducts = 0
     /// Visitors who were shown an error page at least once (`error_shown`): a guardrail.
     public var erroring = 0
+    /// Visitors who started at least one play (`play_started`), Σ plays per visitor and Σ of their squares.
+    public var playing = 0
+    public var plays = 0
+    public var playSquares = 0
 
     public init() {}
 
     /// The fields in a fixed order, for storing.
-    public static let fieldCount = 11
+    public static let fieldCount = 14
 
     /// The fields' names in that order, as `/reports.json` and the database name them.
     public static let fieldNames = ["visitors", "converting", "convertingLong", "convertingShort", "convertingStream",
                                     "selections", "selectionSquares", "views", "viewSquares", "viewSelectionProducts",
-                                    "erroring"]
+                                    "erroring", "playing", "plays", "playSquares"]
 
     public subscript(field index: Int) -> Int {
         get { withUnsafeBytes(of: self) { $0.load(fromByteOffset: index * 8, as: Int.self) } }

@@ -13,7 +13,8 @@ struct VisitorResult {
     enum Test: String, CaseIterable { case sequential, fixed }
 
     enum Metric: String, CaseIterable {
-        case converting, convertingLong, convertingShort, convertingStream, selectionsPerVisitor, selectionsPerView
+        case converting, convertingLong, convertingShort, convertingStream, selectionsPerVisitor, selectionsPerView, playing,
+             playsPerVisitor
 
         var label: String {
             switch self {
@@ -23,11 +24,13 @@ struct VisitorResult {
             case .convertingStream: "… a stream"
             case .selectionsPerVisitor: "Selections per visitor"
             case .selectionsPerView: "Selections per home view"
+            case .playing: "Visitors who started a play"
+            case .playsPerVisitor: "Plays per visitor"
             }
         }
 
         /// A share of visitors (shown in %) rather than a count per visitor or per view.
-        var isShare: Bool { self != .selectionsPerVisitor && self != .selectionsPerView }
+        var isShare: Bool { ![.selectionsPerVisitor, .selectionsPerView, .playsPerVisitor].contains(self) }
 
         func statistic(_ s: VisitorSums) -> MetricStatistic {
             switch self {
@@ -41,6 +44,8 @@ struct VisitorResult {
                 .ratio(visitors: s.visitors, numeratorSum: Double(s.selections), numeratorSumOfSquares: Double(s.selectionSquares),
                        denominatorSum: Double(s.views), denominatorSumOfSquares: Double(s.viewSquares),
                        sumOfProducts: Double(s.viewSelectionProducts))
+            case .playing: .proportion(visitors: s.visitors, converting: s.playing)
+            case .playsPerVisitor: .sampleMean(visitors: s.visitors, sum: Double(s.plays), sumOfSquares: Double(s.playSquares))
             }
         }
     }

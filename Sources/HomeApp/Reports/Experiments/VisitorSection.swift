@@ -117,7 +117,8 @@ enum VisitorSection {
             ><table class="events experiment__visitors"><caption>Visitors per group</caption><thead><tr>\
             <th scope="col">Group</th><th scope="col">Visitors</th><th scope="col">Selected anything</th>\
             <th scope="col">Long</th><th scope="col">Short</th><th scope="col">Stream</th>\
-            <th scope="col">Selections per visitor</th><th scope="col">Selections per view</th></tr></thead><tbody>
+            <th scope="col">Selections per visitor</th><th scope="col">Selections per view</th>\
+            <th scope="col">Started a play</th><th scope="col">Plays per visitor</th></tr></thead><tbody>
             """)
         for group in result.groups {
             let s = group.sums
@@ -143,6 +144,13 @@ enum VisitorSection {
             writer.text(result.enoughData ? String(format: "%.3f", Double(s.selections) / Double(s.visitors)) : "\u{2014}")
             writer.write("</td><td data-label=\"Selections per view\">")
             writer.text(result.enoughData && s.views > 0 ? String(format: "%.3f", Double(s.selections) / Double(s.views)) : "\u{2014}")
+            writer.write("</td><td")
+            writer.attribute("data-playing", String(s.playing))
+            writer.write(" data-label=\"Started a play\">")
+            writer.text(result.enoughData ? "\(ExperimentResult.count(s.playing)) (\(ExperimentResult.percent(Double(s.playing) / Double(s.visitors))))"
+                        : ExperimentResult.count(s.playing))
+            writer.write("</td><td data-label=\"Plays per visitor\">")
+            writer.text(result.enoughData ? String(format: "%.3f", Double(s.plays) / Double(s.visitors)) : "\u{2014}")
             writer.write("</td></tr>")
         }
         writer.write("</tbody></table></div>")
