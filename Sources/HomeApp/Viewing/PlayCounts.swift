@@ -7,7 +7,7 @@ import Foundation
 /// the day it was last started, a list of those per day, and the number of visitors per pair of
 /// titles; when a day leaves the window, each of its titles not started again since leaves its
 /// visitor and their pairs. Titles are numbers here, names only in what `statistics` returns.
-struct PlayCounts: Sendable {
+public struct PlayCounts: Sendable {
     static let trendingMinutes: Int64 = 1440
     static let coViewingDays: Int32 = 30
 
@@ -32,37 +32,42 @@ struct PlayCounts: Sendable {
     private var oldestMinute = Int64.min
     private var oldestDay = Int32.min
     /// Starts taken in.
-    private(set) var added = 0
+    public private(set) var added = 0
+
+    public init() {}
 
     static func minute(_ time: Date) -> Int64 { Int64((time.timeIntervalSince1970 / 60).rounded(.down)) }
     static func day(_ time: Date) -> Int32 { Int32((time.timeIntervalSince1970 / 86_400).rounded(.down)) }
 
     /// Visitors counted (those with a start in the co-viewing window).
-    var visitorCount: Int { visitors.count }
+    public var visitorCount: Int { visitors.count }
 
     /// Takes one start in.
-    mutating func add(_ start: PlayStatistics.Start) {
+    public mutating func add(_ start: PlayStatistics.Start) {
         let minute = Self.minute(start.time), day = Self.day(start.time)
         guard day >= oldestDay else { return }
         let title = number(start.item)
         added += 1
         if minute >= oldestMinute { minutes[minute, default: [:]][title, default: 0] += 1 }
         let visitor = ViewingHistory.key(start.visitor)
-        var titles = visitors[visitor] ?? []
-        if let index = titles.firstIndex(where: { $0.title == title }) {
-            guard day > titles[index].day else { return }
-            titles[index].day = day
+        // In place: a copy of the visitor's titles, changed and stored back, cost an allocation a start.
+        if let held = visitors.index(forKey: visitor) {
+            if let index = visitors.values[held].firstIndex(where: { $0.title == title }) {
+                guard day > visitors.values[held][index].day else { return }
+                visitors.values[held][index].day = day
+            } else {
+                guard visitors.values[held].count < PlayStatistics.titlesPerVisitor else { return }
+                for other in visitors.values[held] { pair(title, other.title, by: 1) }
+                visitors.values[held].append(TitleDay(title: title, day: day))
+            }
         } else {
-            guard titles.count < PlayStatistics.titlesPerVisitor else { return }
-            for other in titles { pair(title, other.title, by: 1) }
-            titles.append(TitleDay(title: title, day: day))
+            visitors[visitor] = [TitleDay(title: title, day: day)]
         }
-        visitors[visitor] = titles
         days[day, default: []].append(Started(visitor: visitor, title: title))
     }
 
     /// Lets the minutes and days before `now`'s windows go, and what was counted in them.
-    mutating func advance(to now: Date) {
+    public mutating func advance(to now: Date) {
         let firstMinute = Self.minute(now) - Self.trendingMinutes + 1
         if firstMinute > oldestMinute {
             oldestMinute = firstMinute
@@ -78,7 +83,7 @@ struct PlayCounts: Sendable {
     }
 
     /// The lists as of `now` (after `advance(to: now)`): ties go to the smaller id.
-    func statistics(now: Date, version: Int, limit: Int = PlayStatistics.limit) -> PlayStatistics {
+    public func statistics(now: Date, version: Int, limit: Int = PlayStatistics.limit) -> PlayStatistics {
         let last = Self.minute(now)
         var counts: [Int32: Int] = [:]
         for (minute, titles) in minutes where minute > last - Self.trendingMinutes && minute <= last {

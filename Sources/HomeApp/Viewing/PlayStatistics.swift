@@ -4,24 +4,30 @@ import Foundation
 /// and, per title, the titles most often started by the visitors who started it in the last 30
 /// days (Because you watched); kept as the starts arrive (`PlayCounts`), or computed at once. Ties go to the smaller
 /// id, so every instance given the same events says the same.
-struct PlayStatistics: Sendable {
-    struct Start: Sendable {
-        let time: Date
-        let visitor: String
-        let item: String
+public struct PlayStatistics: Sendable {
+    public struct Start: Sendable {
+        public let time: Date
+        public let visitor: String
+        public let item: String
+
+        public init(time: Date, visitor: String, item: String) {
+            self.time = time
+            self.visitor = visitor
+            self.item = item
+        }
     }
 
     /// Titles kept per list.
-    static let limit = 10
+    public static let limit = 10
     /// Distinct titles counted per visitor: one who starts everything says little about each.
     static let titlesPerVisitor = 100
 
     /// Changes when Trending now does: cached pages that show it are made again.
     let version: Int
     /// The most started titles of the trending window, most first.
-    let trending: [String]
+    public let trending: [String]
     /// Title → the titles most often started by the same visitors, most first.
-    let related: [String: [String]]
+    public let related: [String: [String]]
 
     static let empty = PlayStatistics(version: 0, trending: [], related: [:])
 

@@ -79,6 +79,8 @@ final class PlayStatisticsTask: Service {
     private func rebuild() -> PlayCounts? {
         let began = ContinuousClock.now
         var counts = PlayCounts()
+        // Nothing older than the windows as of the rebuild is kept, not even while it runs.
+        counts.advance(to: rebuiltBefore)
         // The co-viewing window in whole days, as of the rebuild: older days would leave at once.
         let since = Date(timeIntervalSince1970: Double(PlayCounts.day(rebuiltBefore) - PlayCounts.coViewingDays + 1) * 86_400)
         let finished = events.forEach([.playStarted], since: since, until: rebuiltBefore) { event in

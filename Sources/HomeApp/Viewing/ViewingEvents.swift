@@ -7,10 +7,16 @@ import Reporting
 /// there (the rows shown on any instance are the same); without one, or while the database
 /// cannot answer, this instance's report log. The readers (the index at start, the look-up of a
 /// visitor, the play statistics' rebuild) run on threads of their own, never a request's.
-struct ViewingEvents: Sendable {
+public struct ViewingEvents: Sendable {
     let store: ReportStore
     let shared: SharedReports?
     let logger: Logger
+
+    public init(store: ReportStore, shared: SharedReports?, logger: Logger) {
+        self.store = store
+        self.shared = shared
+        self.logger = logger
+    }
 
     /// The names of the events a visitor's rows are made of.
     static let names: [ReportEvent.Name] = [.playStarted, .playProgress, .myListAdded, .myListRemoved, .historyCleared]
@@ -19,7 +25,7 @@ struct ViewingEvents: Sendable {
     /// and before `until`, in log order, to `body`, which returns false to stop. False when
     /// stopped; a read cut short is logged.
     @discardableResult
-    func forEach(_ names: [ReportEvent.Name], visitors: Set<String>? = nil, since: Date = .distantPast, until: Date,
+    public func forEach(_ names: [ReportEvent.Name], visitors: Set<String>? = nil, since: Date = .distantPast, until: Date,
                  _ body: (ReportEvent) -> Bool) -> Bool {
         if let shared {
             var rows = SharedEventsNamed(shared, names: names.map(\.rawValue), visitors: visitors.map { Array($0) },
