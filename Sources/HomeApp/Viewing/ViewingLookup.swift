@@ -4,13 +4,13 @@ import Logging
 import Reporting
 import Synchronization
 
-/// Looks visitors this instance does not hold up in the viewing events (every instance's, with a
-/// report database: `ViewingEvents`), on a thread of its own at
-/// low priority: a visitor dropped as the least recent (or new to this instance) gets the page
-/// at once without their rows, and their rows from the next request on. Bounded: at most
-/// `queueLimit` visitors wait (more are not asked for, and asked again on their next request),
-/// and the waiting ones are looked up together in one pass (one query, with a database). A visitor the log has
-/// nothing of is held as such, so they are looked up once.
+/// Looks visitors this instance does not hold up in the viewing events (every instance's, with
+/// a report database: `ViewingEvents`), on a thread of its own at low priority: a visitor dropped
+/// as the least recent (or new to this instance) gets the page at once without their rows, and
+/// their rows from the next request on. Bounded: at most `queueLimit` visitors wait (more are not
+/// asked for, and asked again on their next request), and the waiting ones are looked up
+/// together in one pass (one query, with a database). A visitor the events say nothing of is
+/// held as such, so they are looked up once.
 final class ViewingLookup: Service {
     let name = "viewing look-up"
     static let queueLimit = 256
