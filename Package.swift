@@ -68,6 +68,7 @@ let package = Package(
             "ReportDatabase", "Reporting", .product(name: "Logging", package: "swift-log"),
         ], path: "Benchmarks/ShipBench"),
         .executableTarget(name: "home-bench", dependencies: ["HomeApp", "MicroHTTP"], path: "Benchmarks/HomeBench"),
+        .executableTarget(name: "play-bench", dependencies: ["HomeApp", "Reporting"], path: "Benchmarks/PlayBench"),
 
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Basics", "TestSupport", "CMicroHTTPD", "CZlib", "CBrotli"]),

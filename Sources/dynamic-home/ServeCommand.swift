@@ -59,6 +59,9 @@ struct ServeCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Report requests served at once, off the threads that serve pages; 1 to 64.")
     var reportWorkers: FlagValue = 2
 
+    @Option(parsing: .unconditional, help: "Seconds between two recomputes of Trending now and Because you watched (0.1 to 3600); the counts under them follow every start as it comes.")
+    var playStatisticsInterval: FlagValue = 60
+
     @Option(parsing: .unconditional, help: "Report requests that may wait for a worker, 0 to 10000; more are answered 503 with Retry-After.")
     var reportQueue: FlagValue = 32
 
@@ -167,6 +170,7 @@ struct ServeCommand: ParsableCommand {
         appConfiguration.instance = instance ?? "\(ProcessInfo.processInfo.hostName):\(settings.port)"
         appConfiguration.reportDatabaseRetention = settings.reportDatabaseRetention
         appConfiguration.reportWorkers = settings.reportWorkers
+        appConfiguration.playStatisticsInterval = settings.playStatisticsInterval
         appConfiguration.reportQueue = settings.reportQueue
         appConfiguration.reportVisitorRate = settings.reportVisitorRate
         appConfiguration.reportVisitorBurst = settings.reportVisitorBurst

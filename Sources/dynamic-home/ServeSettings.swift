@@ -18,6 +18,7 @@ struct ServeSettings {
     var reportMaxBytes: Int64?
     var reportMinFree: ReportLog.FreeSpaceFloor
     var reportWorkers: Int
+    var playStatisticsInterval: Double
     var reportQueue: Int
     var reportVisitorRate: Double
     var reportVisitorBurst: Int
@@ -45,6 +46,7 @@ struct ServeSettings {
         reportMinFree = try command.reportMinFree.floor("--report-min-free")
         reportWorkers = try command.reportWorkers.whole("--report-workers", 1...64)
         reportQueue = try command.reportQueue.whole("--report-queue", 0...10_000)
+        playStatisticsInterval = try command.playStatisticsInterval.number("--play-statistics-interval", 0.1...3600, meaning: " seconds")
         let rate = " events a second (0 turns the limit off)"
         reportVisitorRate = try command.reportVisitorRate.number("--report-visitor-rate", 0...1_000_000, meaning: rate)
         reportVisitorBurst = try command.reportVisitorBurst.whole("--report-visitor-burst", 1...1_000_000, unit: " events")

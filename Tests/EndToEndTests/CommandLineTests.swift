@@ -89,6 +89,7 @@ import TestSupport
         (["--per-address-limit", "1024"], "--per-address-limit must be below --connection-limit (1024), not 1024"),
         (["--threads", "-2"], "--threads must be a whole number between 1 and 256, not -2"),
         (["--report-workers", "0"], "--report-workers must be a whole number between 1 and 64, not 0"),
+        (["--play-statistics-interval", "0"], "--play-statistics-interval must be a number between 0.1 and 3600 seconds, not 0"),
         (["--report-queue", "-1"], "--report-queue must be a whole number between 0 and 10000, not -1"),
         (["--report-segment-bytes", "-1"], "--report-segment-bytes must be a size between 4KiB and 1GiB, like 64MiB, not -1"),
         (["--report-max-bytes", "0"],

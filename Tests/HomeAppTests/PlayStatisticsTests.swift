@@ -25,44 +25,114 @@ struct PlayStatisticsTests {
             .prefix(limit).map(\.key)
     }
 
-    @Test("Trending now: starts in the last 24 hours, counted per title", arguments: [1, 2, 3] as [UInt64])
-    func trending(_ seed: UInt64) {
-        let starts = Self.synthetic(seed: seed)
-        let from = Self.now.addingTimeInterval(-24 * 3600)
-        var counts: [String: Int] = [:]
-        for start in starts where start.time > from && start.time <= Self.now { counts[start.item, default: 0] += 1 }
-        let statistics = PlayStatistics.compute(starts, now: Self.now, version: 1)
-        #expect(!statistics.trending.isEmpty)
-        #expect(statistics.trending == Self.ranked(counts))
+    /// Whether `start` is in the trending window as of `now`: its minute is one of the last 1,440.
+    static func trends(_ start: PlayStatistics.Start, at now: Date) -> Bool {
+        let first = (now.timeIntervalSince1970 / 60).rounded(.down) * 60 - 1439 * 60
+        return start.time.timeIntervalSince1970 >= first && start.time.timeIntervalSince1970 < first + 1440 * 60
     }
 
-    @Test("the trending window slides: an hour later, the starts of that hour count and those of 25 hours ago no more")
-    func trendingSlides() {
-        let at = { (hoursAgo: Double, item: String) in
-            PlayStatistics.Start(time: Self.now.addingTimeInterval(-hoursAgo * 3600), visitor: "v-\(item)-\(hoursAgo)", item: item)
+    /// Whether `start` is in the co-viewing window as of `now`: its UTC day is one of the last 30.
+    static func coViews(_ start: PlayStatistics.Start, at now: Date) -> Bool {
+        let first = (now.timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 29 * 86_400
+        return start.time.timeIntervalSince1970 >= first && start.time.timeIntervalSince1970 < first + 30 * 86_400
+    }
+
+    static func trendingCounts(_ starts: [PlayStatistics.Start], at now: Date) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for start in starts where trends(start, at: now) { counts[start.item, default: 0] += 1 }
+        return counts
+    }
+
+    /// Per title, the titles most often started by the same visitors in the co-viewing window.
+    static func related(_ starts: [PlayStatistics.Start], at now: Date) -> [String: [String]] {
+        var titles: [String: Set<String>] = [:]
+        for start in starts where coViews(start, at: now) { titles[start.visitor, default: []].insert(start.item) }
+        var related: [String: [String]] = [:]
+        for item in Set(starts.map(\.item)) {
+            var together: [String: Int] = [:]
+            for seen in titles.values where seen.contains(item) {
+                for other in seen where other != item { together[other, default: 0] += 1 }
+            }
+            if !together.isEmpty { related[item] = ranked(together) }
         }
-        let starts = [at(23.5, "old"), at(23.5, "old"), at(0.5, "new"), at(-0.5, "later"), at(-0.6, "later"), at(-0.7, "later")]
-        #expect(PlayStatistics.compute(starts, now: Self.now, version: 1).trending == ["old", "new"])
-        #expect(PlayStatistics.compute(starts, now: Self.now.addingTimeInterval(3600), version: 2).trending == ["later", "new"])
+        return related
+    }
+
+    /// The counts kept as the starts arrive, fed `starts` in the order given and advanced to `now`.
+    static func counted(_ starts: [PlayStatistics.Start], at now: Date) -> PlayStatistics {
+        var counts = PlayCounts()
+        for start in starts { counts.add(start) }
+        counts.advance(to: now)
+        return counts.statistics(now: now, version: 1)
+    }
+
+    @Test("Trending now: starts of the last 24 hours (1,440 minutes) counted per title, computed and kept alike",
+          arguments: [1, 2, 3] as [UInt64])
+    func trending(_ seed: UInt64) {
+        let starts = Self.synthetic(seed: seed)
+        let expected = Self.ranked(Self.trendingCounts(starts, at: Self.now))
+        #expect(expected.count == PlayStatistics.limit)
+        #expect(PlayStatistics.compute(starts, now: Self.now, version: 1).trending == expected)
+        #expect(Self.counted(starts, at: Self.now).trending == expected)
+        #expect(Self.counted(starts.shuffled(), at: Self.now).trending == expected, "the order of arrival does not matter")
+    }
+
+    @Test("the trending window's boundary: the first of its 1,440 minutes counts, the millisecond before it no more")
+    func trendingBoundary() {
+        let minute = (Self.now.timeIntervalSince1970 / 60).rounded(.down) * 60
+        let first = Date(timeIntervalSince1970: minute - 1439 * 60)
+        let at = { (time: Date, item: String, visitor: Int) in PlayStatistics.Start(time: time, visitor: "v\(visitor)", item: item) }
+        let starts = [at(first, "edge", 1), at(first, "edge", 2), at(first.addingTimeInterval(-0.001), "gone", 3),
+                      at(first.addingTimeInterval(-0.001), "gone", 4), at(first.addingTimeInterval(-0.001), "gone", 5),
+                      at(Self.now, "now", 6)]
+        #expect(PlayStatistics.compute(starts, now: Self.now, version: 1).trending == ["edge", "now"])
+        #expect(Self.counted(starts, at: Self.now).trending == ["edge", "now"])
+        // A minute later the edge's minute has left too.
+        #expect(Self.counted(starts, at: Self.now.addingTimeInterval(60)).trending == ["now"])
+    }
+
+    @Test("the kept counts slide hour by hour over 40 days as the starts arrive, equal to the counts made directly",
+          arguments: [6, 7] as [UInt64])
+    func slidingWindows(_ seed: UInt64) {
+        let starts = Self.synthetic(seed: seed).sorted { $0.time < $1.time }
+        var counts = PlayCounts()
+        var next = 0
+        let end = Self.now.addingTimeInterval(3600)
+        let moments = Array(stride(from: -41 * 86_400.0, to: 3600, by: 7 * 3600 + 17)).map { Self.now.addingTimeInterval($0) } + [end]
+        var compared = 0
+        for at in moments {
+            while next < starts.count, starts[next].time <= at { counts.add(starts[next]); next += 1 }
+            counts.advance(to: at)
+            let kept = counts.statistics(now: at, version: 1)
+            let arrived = Array(starts[..<next])
+            #expect(kept.trending == Self.ranked(Self.trendingCounts(arrived, at: at)), "trending at \(at)")
+            #expect(kept.related == Self.related(arrived, at: at), "related at \(at)")
+            compared += 1
+        }
+        #expect(compared > 100 && next == starts.count)
     }
 
     @Test("Because you watched: titles started by the visitors who started X in the last 30 days, counted per visitor",
           arguments: [4, 5] as [UInt64])
     func coViewing(_ seed: UInt64) {
         let starts = Self.synthetic(seed: seed)
-        let from = Self.now.addingTimeInterval(-30 * 86_400)
-        var titles: [String: Set<String>] = [:]
-        for start in starts where start.time > from && start.time <= Self.now { titles[start.visitor, default: []].insert(start.item) }
-        let statistics = PlayStatistics.compute(starts, now: Self.now, version: 1)
-        for item in Set(starts.map(\.item)) {
-            var together: [String: Int] = [:]
-            for seen in titles.values where seen.contains(item) {
-                for other in seen where other != item { together[other, default: 0] += 1 }
-            }
-            #expect(statistics.related[item] ?? [] == Self.ranked(together), "related to \(item)")
-        }
+        let expected = Self.related(starts, at: Self.now)
+        #expect(expected.count > 10)
+        #expect(PlayStatistics.compute(starts, now: Self.now, version: 1).related == expected)
+        let statistics = Self.counted(starts.shuffled(), at: Self.now)
+        #expect(statistics.related == expected)
         // Never the title itself, never one the visitor finished.
         let first = statistics.related["i0"] ?? []
         #expect(statistics.becauseYouWatched("i0", excluding: Set(first.prefix(2))) == Array(first.dropFirst(2)))
+    }
+
+    @Test("Because you watched a title nobody else started: Trending now, but the title and those the visitor finished")
+    func fallsBackToTrending() {
+        let at = { (visitor: String, item: String) in PlayStatistics.Start(time: Self.now.addingTimeInterval(-60), visitor: visitor, item: item) }
+        let starts = [at("a", "x"), at("a", "y"), at("b", "x"), at("c", "z"), at("d", "lonely")]
+        let statistics = Self.counted(starts, at: Self.now)
+        #expect(statistics.trending == ["x", "lonely", "y", "z"])
+        #expect(statistics.becauseYouWatched("y", excluding: []) == ["x"])
+        #expect(statistics.becauseYouWatched("lonely", excluding: ["y"]) == ["x", "z"])
     }
 }

@@ -72,6 +72,23 @@ struct ViewingActivityTests {
         #expect(history.activity(for: "v")?.myList == ["kept", "new"])
     }
 
+    @Test("another instance's event goes to a visitor held, not one unknown here (looked up whole instead); while loading, to all")
+    func sharedEventsGoToVisitorsHeld() {
+        let history = ViewingHistory(capacity: 100, loading: false)
+        history.apply(Self.event(.myListAdded, "mine", visitor: "held"))
+        history.applyShared(Self.event(.myListAdded, "theirs", visitor: "held"))
+        history.applyShared(Self.event(.myListAdded, "theirs", visitor: "unknown"))
+        #expect(history.activity(for: "held")?.myList == ["mine", "theirs"])
+        #expect(!history.holds("unknown"), "one event alone would hide the rest of their history from the look-up")
+
+        let loading = ViewingHistory(capacity: 100)
+        loading.applyShared(Self.event(.myListAdded, "theirs", visitor: "unknown"))
+        let fromLog = ViewingHistory(capacity: 100, loading: false)
+        fromLog.apply(Self.event(.myListAdded, "before", visitor: "unknown"))
+        loading.finishLoading(fromLog)
+        #expect(loading.activity(for: "unknown")?.myList == ["before", "theirs"])
+    }
+
     @Test("the loader decodes only lines whose event is a viewing one")
     func lineFilter() {
         func line(_ text: String) -> ArraySlice<UInt8> { ArraySlice(Array(text.utf8)) }

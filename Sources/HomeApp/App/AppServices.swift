@@ -66,6 +66,7 @@ struct AppServices: Sendable {
     func recordViewing(_ name: ReportEvent.Name, item: String? = nil, properties: [String: String] = [:], for visit: Visit) {
         let event = analytics(for: visit).event(name, item: item, properties: properties)
         viewing.apply(event)
+        plays.record(event)
         reportLog.record(event)
     }
 

@@ -97,15 +97,19 @@ public final class HomeApplication: Service {
         reportRateLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let pageEventLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let viewing = ViewingHistory(capacity: configuration.viewingVisitors)
-        let viewingLookup = ViewingLookup(history: viewing, store: reportLog.store, logger: logger)
+        let sharedReports = configuration.reportDatabase.map { SharedReports(url: $0) }
+        // Their own connection: a look-up or a rebuild never waits behind a report page's query.
+        let viewingEvents = ViewingEvents(store: reportLog.store, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
+                                          logger: logger)
+        let viewingLookup = ViewingLookup(history: viewing, events: viewingEvents, logger: logger)
+        let plays = PlayStatisticsTask(events: viewingEvents, interval: configuration.playStatisticsInterval, logger: logger)
         services = AppServices(content: content, toggles: toggles, reportLog: reportLog,
                                csrf: CSRFProtection(secret: configuration.secret), factory: factory,
                                homeItems: HomeItemsCache(), pages: PageCache(), assets: AssetLinks(files: assets),
                                compression: compression,
                                viewing: viewing,
-                               plays: PlayStatisticsTask(store: reportLog.store, interval: configuration.playStatisticsInterval,
-                                                         logger: logger), viewingLookup: viewingLookup, logger: logger,
-                               shared: configuration.reportDatabase.map { SharedReports(url: $0) },
+                               plays: plays, viewingLookup: viewingLookup, logger: logger,
+                               shared: sharedReports,
                                shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
@@ -142,9 +146,12 @@ public final class HomeApplication: Service {
             if services.assets.refresh() { services.logger.info("assets changed; pages link the new versions") }
         }
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
-        let viewingLoader = ViewingHistoryLoader(history: services.viewing, store: reportLog.store, logger: logger)
+        let viewingLoader = ViewingHistoryLoader(history: services.viewing, events: viewingEvents, logger: logger)
+        let viewingFeed = configuration.reportDatabase.map {
+            SharedViewingFeed(url: $0, instance: configuration.instance, history: viewing, plays: plays, logger: logger)
+        }
         background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, viewingLookup,
-                                   services.plays]
+                                   services.plays] + (viewingFeed.map { [$0] } ?? [])
                                   + (shipper.map { [$0] } ?? []) + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 

@@ -1,42 +1,49 @@
 import Foundation
 
-/// What every visitor's plays say, computed at once over the starts of a window: the titles most
-/// started in the last 24 hours (Trending now) and, per title, the titles most often started by
-/// the visitors who started it in the last 30 days (Because you watched). Ties go to the smaller
+/// What every visitor's plays say: the titles most started in the last 24 hours (Trending now)
+/// and, per title, the titles most often started by the visitors who started it in the last 30
+/// days (Because you watched); kept as the starts arrive (`PlayCounts`), or computed at once. Ties go to the smaller
 /// id, so every instance given the same events says the same.
-struct PlayStatistics: Sendable {
-    struct Start: Sendable {
-        let time: Date
-        let visitor: String
-        let item: String
+public struct PlayStatistics: Sendable {
+    public struct Start: Sendable {
+        public let time: Date
+        public let visitor: String
+        public let item: String
+
+        public init(time: Date, visitor: String, item: String) {
+            self.time = time
+            self.visitor = visitor
+            self.item = item
+        }
     }
 
-    static let trendingWindow: TimeInterval = 24 * 3600
-    static let coViewingWindow: TimeInterval = 30 * 24 * 3600
     /// Titles kept per list.
-    static let limit = 10
+    public static let limit = 10
     /// Distinct titles counted per visitor: one who starts everything says little about each.
     static let titlesPerVisitor = 100
 
     /// Changes when Trending now does: cached pages that show it are made again.
     let version: Int
     /// The most started titles of the trending window, most first.
-    let trending: [String]
+    public let trending: [String]
     /// Title → the titles most often started by the same visitors, most first.
-    let related: [String: [String]]
+    public let related: [String: [String]]
 
     static let empty = PlayStatistics(version: 0, trending: [], related: [:])
 
-    /// The statistics of `starts` (any order) as of `now`; starts outside the windows or in the
-    /// future are left out.
+    /// The statistics of `starts` (any order) as of `now`, counted directly: the reference the
+    /// counts kept as starts arrive (`PlayCounts`) agree with. Trending now counts the starts of
+    /// the last 1,440 minutes (`now`'s and the ones before), Because you watched each visitor's
+    /// titles of the last 30 UTC days (`now`'s and the ones before; the first
+    /// `titlesPerVisitor` of them); later starts are left out.
     static func compute(_ starts: some Sequence<Start>, now: Date, version: Int, limit: Int = limit) -> PlayStatistics {
-        let trendingFrom = now.addingTimeInterval(-trendingWindow)
-        let coViewingFrom = now.addingTimeInterval(-coViewingWindow)
+        let lastMinute = PlayCounts.minute(now), lastDay = PlayCounts.day(now)
         var counts: [String: Int] = [:]
         var titles: [String: Set<String>] = [:]
-        for start in starts where start.time <= now {
-            if start.time > trendingFrom { counts[start.item, default: 0] += 1 }
-            if start.time > coViewingFrom {
+        for start in starts.sorted(by: { $0.time < $1.time }) {
+            let minute = PlayCounts.minute(start.time), day = PlayCounts.day(start.time)
+            if minute <= lastMinute && minute > lastMinute - PlayCounts.trendingMinutes { counts[start.item, default: 0] += 1 }
+            if day <= lastDay && day > lastDay - PlayCounts.coViewingDays {
                 var seen = titles[start.visitor, default: []]
                 if seen.count < titlesPerVisitor || seen.contains(start.item) {
                     seen.insert(start.item)
@@ -59,8 +66,10 @@ struct PlayStatistics: Sendable {
     }
 
     /// Because you watched `item`: the related titles but `item` itself and those in `excluded`
-    /// (the ones the visitor finished).
+    /// (the ones the visitor finished); when no other visitor started `item` with anything else,
+    /// Trending now under the same rule, so a visitor's first title still leads somewhere.
     func becauseYouWatched(_ item: String, excluding excluded: Set<String>) -> [String] {
-        (related[item] ?? []).filter { $0 != item && !excluded.contains($0) }
+        let titles = related[item] ?? []
+        return (titles.isEmpty ? trending : titles).filter { $0 != item && !excluded.contains($0) }
     }
 }

@@ -138,6 +138,22 @@ final class ViewingHistory: Sendable {
         }
     }
 
+    /// Takes another instance's event into account: applied like one recorded here while the
+    /// index is read in (the read replaces what is held, and the pending events are applied over
+    /// it), afterwards only to a visitor held. A visitor not held is looked up whole when they
+    /// come (`ViewingLookup`): one event alone would hide the rest of their history.
+    func applyShared(_ event: ReportEvent) {
+        guard ViewingActivity.reads(event.name), let visitor = event.visitor else { return }
+        state.withLock { state in
+            if let held = state.pending?.count {
+                if held < pendingLimit { state.pending?.append(event) } else { state.overflowed = true }
+            } else if !state.table.contains(Self.key(visitor)) {
+                return
+            }
+            Self.apply(event, visitor: visitor, in: &state.table)
+        }
+    }
+
     /// Holds what a look-up in the log found for `visitor`, unless they were held meanwhile
     /// (their events since then are applied as recorded: those win).
     func fill(_ visitor: String, with activity: ViewingActivity) {

@@ -4,20 +4,21 @@ import Logging
 import Reporting
 import Synchronization
 
-/// Reads the report log's viewing events into the `ViewingHistory` at start, on a thread of its
+/// Reads the viewing events (every instance's from the report database when there is one, else
+/// this instance's log: `ViewingEvents`) into the `ViewingHistory` at start, on a thread of its
 /// own at low priority: the server answers meanwhile (visitors see no personal state until it is
 /// done, and what they do meanwhile is kept). Shutdown stops it between lines.
 final class ViewingHistoryLoader: Service {
     let name = "viewing history"
     private let history: ViewingHistory
-    private let store: ReportStore
+    private let events: ViewingEvents
     private let logger: Logger
     private let stopping = Atomic(false)
     private let thread = Mutex<WorkerThread?>(nil)
 
-    init(history: ViewingHistory, store: ReportStore, logger: Logger) {
+    init(history: ViewingHistory, events: ViewingEvents, logger: Logger) {
         self.history = history
-        self.store = store
+        self.events = events
         self.logger = logger
     }
 
@@ -34,20 +35,18 @@ final class ViewingHistoryLoader: Service {
     private func load() {
         let began = Date()
         let scratch = ViewingHistory(capacity: history.capacity, loadedBefore: history.loadedBefore, loading: false)
-        var lines = store.lines().makeIterator()
         var read = 0
-        while let line = lines.nextLine() {
-            if stopping.load(ordering: .relaxed) { return }
-            guard Self.mayBeViewing(line.text), let event = try? ReportEvent(jsonLine: line.text),
-                  event.timestamp < history.loadedBefore else { continue }
+        let finished = events.forEach(ViewingEvents.names, until: history.loadedBefore) { event in
+            guard !stopping.load(ordering: .relaxed) else { return false }
             scratch.apply(event)
             read += 1
+            return true
         }
+        guard finished else { return }
         history.finishLoading(scratch)
-        var metadata: Logger.Metadata = ["events": "\(read)", "visitors": "\(history.count)",
-                                         "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(began)))"]
-        if let failure = lines.failure { metadata["cut short"] = "\(failure)" }
-        logger.info("viewing history loaded", metadata: metadata)
+        logger.info("viewing history loaded", metadata: [
+            "events": "\(read)", "visitors": "\(history.count)", "from": "\(events.shared == nil ? "log" : "report database")",
+            "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(began)))"])
     }
 
     /// Whether the line may name a viewing event; the other lines are never decoded.

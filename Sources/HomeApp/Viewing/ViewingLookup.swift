@@ -4,17 +4,18 @@ import Logging
 import Reporting
 import Synchronization
 
-/// Looks visitors this instance does not hold up in the report log, on a thread of its own at
-/// low priority: a visitor dropped as the least recent (or new to this instance) gets the page
-/// at once without their rows, and their rows from the next request on. Bounded: at most
-/// `queueLimit` visitors wait (more are not asked for, and asked again on their next request),
-/// and the waiting ones are looked up together in one pass over the log. A visitor the log has
-/// nothing of is held as such, so they are looked up once.
+/// Looks visitors this instance does not hold up in the viewing events (every instance's, with
+/// a report database: `ViewingEvents`), on a thread of its own at low priority: a visitor dropped
+/// as the least recent (or new to this instance) gets the page at once without their rows, and
+/// their rows from the next request on. Bounded: at most `queueLimit` visitors wait (more are not
+/// asked for, and asked again on their next request), and the waiting ones are looked up
+/// together in one pass (one query, with a database). A visitor the events say nothing of is
+/// held as such, so they are looked up once.
 final class ViewingLookup: Service {
     let name = "viewing look-up"
     static let queueLimit = 256
     private let history: ViewingHistory
-    private let store: ReportStore
+    private let events: ViewingEvents
     private let logger: Logger
     private let waiting = Mutex<Set<String>>([])
     private let stopping = Atomic(false)
@@ -23,9 +24,9 @@ final class ViewingLookup: Service {
     /// Passes made over the log, for tests and the log.
     private let passes = Atomic(0)
 
-    init(history: ViewingHistory, store: ReportStore, logger: Logger) {
+    init(history: ViewingHistory, events: ViewingEvents, logger: Logger) {
         self.history = history
-        self.store = store
+        self.events = events
         self.logger = logger
     }
 
@@ -69,14 +70,12 @@ final class ViewingLookup: Service {
         let sought = batch.filter { !history.holds($0) }
         guard !sought.isEmpty else { return }
         var found: [String: ViewingActivity] = [:]
-        var lines = store.lines().makeIterator()
-        while let line = lines.nextLine() {
-            if stopping.load(ordering: .relaxed) { return }
-            guard ViewingHistoryLoader.mayBeViewing(line.text), let event = try? ReportEvent(jsonLine: line.text),
-                  let visitor = event.visitor, sought.contains(visitor) else { continue }
-            found[visitor, default: ViewingActivity()].apply(event)
+        let finished = events.forEach(ViewingEvents.names, visitors: sought, until: .distantFuture) { event in
+            guard !stopping.load(ordering: .relaxed) else { return false }
+            if let visitor = event.visitor { found[visitor, default: ViewingActivity()].apply(event) }
+            return true
         }
-        if let failure = lines.failure { logger.warning("viewing look-up cut short", metadata: ["reason": "\(failure)"]) }
+        guard finished else { return }
         for visitor in sought { history.fill(visitor, with: found[visitor] ?? ViewingActivity()) }
         passes.wrappingAdd(1, ordering: .relaxed)
     }

@@ -14,7 +14,7 @@ import Synchronization
 /// a watcher's last key names everything it was sent. A row that reaches the feed after a later
 /// key was passed on (its instance shipped it more than `hold` late) is passed on as late.
 public final class SharedLineFeed: Service {
-    public let name = "report database feed"
+    public let name: String
     /// Rows per query.
     static let pageRows = 5000
     /// How long a row is held after its time for the other instances' rows of that moment.
@@ -42,6 +42,11 @@ public final class SharedLineFeed: Service {
     }
 
     private let url: String
+    /// This feed's hold: `hold` for the stream's one order; 0 for a reader that needs no order
+    /// across instances (the rows of each instance still come in its log's order).
+    private let holdSeconds: Double
+    /// Event names passed on (every one when nil), as a Postgres array literal.
+    private let names: String?
     private let logger: Logger
     private let deliver: @Sendable (Batch) -> Void
     /// Rows read, waiting for their time to be `hold` old; touched on the feed's thread only.
@@ -56,9 +61,13 @@ public final class SharedLineFeed: Service {
     private let doorbell = Doorbell()
     private let thread = Mutex<WorkerThread?>(nil)
 
-    /// `deliver` gets each batch, on the feed's thread.
-    public init(url: String, logger: Logger, deliver: @escaping @Sendable (Batch) -> Void) {
+    /// `deliver` gets each batch, on the feed's thread; `names` keeps the rows of those events alone.
+    public init(url: String, hold: Double = SharedLineFeed.hold, names: [String]? = nil, logger: Logger,
+                deliver: @escaping @Sendable (Batch) -> Void) {
+        name = names == nil ? "report database feed" : "report database feed (\(names!.joined(separator: ", ")))"
         self.url = url
+        holdSeconds = hold
+        self.names = names.map(PostgresArray.text)
         self.logger = logger
         self.deliver = deliver
     }
@@ -129,8 +138,9 @@ public final class SharedLineFeed: Service {
                        name, layout, item, visitor, request, properties::text
                 FROM report_events
                 WHERE instance = $1 AND time >= $2::timestamptz AND (segment, "offset") > ($3, $4::bigint)
+                  AND ($6::text[] IS NULL OR name = ANY($6::text[]))
                 ORDER BY time, segment, "offset" LIMIT $5::int
-                """, [instance, cursor.time, cursor.segment, "\(cursor.offset)", "\(Self.pageRows)"])
+                """, [instance, cursor.time, cursor.segment, "\(cursor.offset)", "\(Self.pageRows)", names])
             guard let last = rows.rows.last else { break }
             cursor = Cursor(time: last[0] ?? cursor.time, segment: last[2] ?? cursor.segment,
                             offset: last[3].flatMap { Int64($0) } ?? cursor.offset)
@@ -145,7 +155,7 @@ public final class SharedLineFeed: Service {
 
     /// Passes on the held rows whose time is `hold` old, in key order.
     private func release() {
-        let horizon = ReportTimestamp.string(from: Date().addingTimeInterval(-Self.hold))
+        let horizon = ReportTimestamp.string(from: Date().addingTimeInterval(-holdSeconds))
         let batch = order.withLock { order -> Batch in
             guard !order.held.isEmpty else { return Batch() }
             order.held.sort { $0.key < $1.key }
