@@ -70,8 +70,8 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "TestSupport", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
-        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
-        .testTarget(name: "BasicsTests", dependencies: ["Basics"]),
+        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles", "TestSupport"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport"]),
         .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
         // Fixtures/: JSON read at run time by path (gbstats.json comes from scripts/gbstats-fixtures.py).
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "TestSupport", "ReportFixtures", "report-harness"],

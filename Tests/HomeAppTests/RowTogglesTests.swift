@@ -32,7 +32,7 @@ struct RowTogglesTests {
         let stranger = fixture.browser()
         #expect(try Self.names(stranger).isEmpty)
         try fixture.writeToggles("{}")
-        #expect(try eventually(timeout: 15) { try Self.names(stranger) == ["trending"] })
+        try await eventually(timeout: 15) { try Self.names(stranger) == ["trending"] }
         #expect(try Self.names(browser).starts(with: ["continue-watching", "my-list"]))
         #expect(try Self.names(browser).last == "trending")
     }
@@ -53,7 +53,7 @@ struct RowTogglesTests {
             if byGroup[group] == nil { byGroup[group] = browser }
         }
         let with = try #require(byGroup["with"]), without = try #require(byGroup["without"])
-        #expect(try eventually(timeout: 15) { try Self.names(with) == ["continue-watching", "my-list", "trending"] })
+        try await eventually(timeout: 15) { try Self.names(with) == ["continue-watching", "my-list", "trending"] }
         #expect(try Self.names(without) == ["my-list"])
         #expect(try Self.names(without, "/?layout=grid") == ["my-list"])
         let (response, page) = try fixture.browser().page("/reports/experiments")

@@ -80,7 +80,7 @@ struct ViewingTableTests {
         // Its events must be in the log for the look-up to find them.
         _ = try await fixture.events(named: .myListAdded)
         #expect(try Self.own(first).isEmpty)
-        #expect(try eventually(timeout: 15) { try Self.own(first) == ["continue-watching", "my-list"] })
+        try await eventually(timeout: 15) { try Self.own(first) == ["continue-watching", "my-list"] }
     }
 }
 
