@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 @testable import HomeApp
 
-@Suite("Content store")
-struct ContentStoreTests {
+/// Content store.
+@Suite struct ContentStoreTests {
     typealias F = ContentFixtures
 
     /// A store over a temporary copy of a small catalogue, polling fast so watcher tests stay short.
@@ -29,8 +29,7 @@ struct ContentStoreTests {
         }
     }
 
-    @Test("a bad file at start-up throws the message that stops the server")
-    func badStartup() throws {
+    @Test func aBadFileAtStartUpThrowsTheMessageThatStopsTheServer() throws {
         let directory = try F.temporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("content.json")
@@ -39,8 +38,7 @@ struct ContentStoreTests {
         #expect(error?.description == "\(file.relativePath): item 0: field \"kind\" must be one of long, short, live")
     }
 
-    @Test("the default catalogue serves as version 1")
-    func defaultStore() throws {
+    @Test func theDefaultCatalogueServesAsVersion1() throws {
         let log = LogRecorder()
         let store = try ContentStore(contentsOf: F.defaultContent, publicDirectory: F.publicDirectory, logger: log.logger)
         #expect(store.version == 1)
@@ -48,8 +46,7 @@ struct ContentStoreTests {
         #expect(store.catalog.items.count >= 60)
     }
 
-    @Test("reload picks up a changed file and bumps the version")
-    func reloadChanged() throws {
+    @Test func reloadPicksUpAChangedFileAndBumpsTheVersion() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         #expect(setup.store.version == 1)
@@ -61,8 +58,7 @@ struct ContentStoreTests {
         #expect(setup.log.entries.contains { $0.level == .info && $0.message == "Content reloaded" })
     }
 
-    @Test("a bad new file keeps the old catalogue and logs why")
-    func reloadBad() throws {
+    @Test func aBadNewFileKeepsTheOldCatalogueAndLogsWhy() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         let before = setup.store.catalog
@@ -80,8 +76,7 @@ struct ContentStoreTests {
         #expect(try setup.store.reload().get() == 2, "a good file after a bad one is accepted")
     }
 
-    @Test("a broken edit is refused naming its line and column, and the refusal is kept until the file loads")
-    func syntaxErrorNamesLineAndColumn() throws {
+    @Test func aBrokenEditIsRefusedNamingItsLineAndColumnAndTheRefusalIsKeptUntilTheFileLoads() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         #expect(setup.store.lastRejection == nil)
@@ -101,8 +96,7 @@ struct ContentStoreTests {
         #expect(setup.store.lastRejection == nil, "the file loads again")
     }
 
-    @Test("the watcher reloads a changed file without a call to reload()")
-    func watcherPicksUpChange() async throws {
+    @Test func theWatcherReloadsAChangedFileWithoutACallToReload() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         try setup.store.start()
@@ -120,8 +114,7 @@ struct ContentStoreTests {
         #expect(setup.log.entries.filter { $0.level == .error }.count == 1)
     }
 
-    @Test("after shutdown() the watcher no longer reloads")
-    func watcherStops() async throws {
+    @Test func afterShutdownTheWatcherNoLongerReloads() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         try setup.store.start()
@@ -137,8 +130,7 @@ struct ContentStoreTests {
         #expect(try setup.store.reload().get() == 2)
     }
 
-    @Test("readers on many threads see versions only grow while reloads run")
-    func concurrentReaders() throws {
+    @Test func readersOnManyThreadsSeeVersionsOnlyGrowWhileReloadsRun() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         let reloads = 40

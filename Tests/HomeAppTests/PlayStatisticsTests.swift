@@ -3,8 +3,8 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Trending now and Because you watched, against counts made from a synthetic log")
-struct PlayStatisticsTests {
+/// Trending now and Because you watched, against counts made from a synthetic log.
+@Suite struct PlayStatisticsTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Starts spread over 40 days (some in the future, some repeated), from a seed.
@@ -25,8 +25,8 @@ struct PlayStatisticsTests {
             .prefix(limit).map(\.key)
     }
 
-    @Test("Trending now: starts in the last 24 hours, counted per title", arguments: [1, 2, 3] as [UInt64])
-    func trending(_ seed: UInt64) {
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func trendingNowStartsInTheLast24HoursCountedPerTitle(_ seed: UInt64) {
         let starts = Self.synthetic(seed: seed)
         let from = Self.now.addingTimeInterval(-24 * 3600)
         var counts: [String: Int] = [:]
@@ -36,8 +36,7 @@ struct PlayStatisticsTests {
         #expect(statistics.trending == Self.ranked(counts))
     }
 
-    @Test("the trending window slides: an hour later, the starts of that hour count and those of 25 hours ago no more")
-    func trendingSlides() {
+    @Test func theTrendingWindowSlidesAnHourLaterTheStartsOfThatHourCountAndThoseOf25HoursAgoNoMore() {
         let at = { (hoursAgo: Double, item: String) in
             PlayStatistics.Start(time: Self.now.addingTimeInterval(-hoursAgo * 3600), visitor: "v-\(item)-\(hoursAgo)", item: item)
         }
@@ -46,9 +45,8 @@ struct PlayStatisticsTests {
         #expect(PlayStatistics.compute(starts, now: Self.now.addingTimeInterval(3600), version: 2).trending == ["later", "new"])
     }
 
-    @Test("Because you watched: titles started by the visitors who started X in the last 30 days, counted per visitor",
-          arguments: [4, 5] as [UInt64])
-    func coViewing(_ seed: UInt64) {
+    @Test(arguments: [4, 5] as [UInt64])
+    func becauseYouWatchedTitlesStartedByTheVisitorsWhoStartedXInTheLast30DaysCountedPerVisitor(_ seed: UInt64) {
         let starts = Self.synthetic(seed: seed)
         let from = Self.now.addingTimeInterval(-30 * 86_400)
         var titles: [String: Set<String>] = [:]

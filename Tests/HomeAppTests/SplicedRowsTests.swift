@@ -8,8 +8,7 @@ import TestSupport
 /// A visitor's own rows go into the cached page at its slot: the page is byte for byte the one
 /// drawn for them, in every coding. `?row=99&at=0` names a scroll position no layout has, which
 /// has the page drawn whole for the request while drawing the same markup.
-@Suite("The visitor's rows spliced into the cached page")
-struct SplicedRowsTests {
+@Suite struct SplicedRowsTests {
     static let drawn = "&row=99&at=0"
 
     /// Every coding of `target` for `browser`'s visitor, decoded, against the page drawn for them.
@@ -27,9 +26,8 @@ struct SplicedRowsTests {
         }
     }
 
-    @Test("rows of every kind, in each layout, first drawn or from the cache, equal the drawn page",
-          arguments: ["/?layout=list", "/?layout=grid"])
-    func splicedEqualsDrawn(target: String) async throws {
+    @Test(arguments: ["/?layout=list", "/?layout=grid"])
+    func rowsOfEveryKindInEachLayoutFirstDrawnOrFromTheCacheEqualTheDrawnPage(target: String) async throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#) { $0.playStatisticsInterval = 0.1 }
         let watcher = fixture.browser(), lister = fixture.browser(), both = fixture.browser()
         // The first request of a visitor with rows draws the page that is then cached.
@@ -65,8 +63,7 @@ struct SplicedRowsTests {
     /// Spliced, the page with five titles in each of two rows comes within 5% of the whole page
     /// compressed at level 6 (the rows compressed fast, the rest as cached); compressed per
     /// response at the fast level it would be some 10% larger.
-    @Test("the gzip form with rows is about as small as the page compressed whole")
-    func gzipWithRowsIsSmall() async throws {
+    @Test func theGzipFormWithRowsIsAboutAsSmallAsThePageCompressedWhole() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/")
