@@ -74,8 +74,8 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Basics", "TestSupport", "CMicroHTTPD", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
-        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles"]),
-        .testTarget(name: "BasicsTests", dependencies: ["Basics", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles", "TestSupport"]),
+        .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
         // Fixtures/: JSON read at run time by path (gbstats.json comes from scripts/gbstats-fixtures.py).
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Basics", "TestSupport", "ReportFixtures", "report-harness"],

@@ -10,7 +10,6 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -22,6 +21,15 @@ from pages import Catalog, fresh
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = Path(os.environ.get("BROWSER_SCREENSHOTS", ROOT / "BrowserTests" / ".screenshots")).resolve()
+
+
+def wait_until(condition, timeout=10, message="the condition did not hold"):
+    """Polls `condition` every 50 ms until it returns something true, and returns that; fails with
+    `message` when `timeout` seconds pass first. For waiting on the server without a fixed sleep."""
+    try:
+        return WebDriverWait(None, timeout, poll_frequency=0.05).until(lambda _: condition())
+    except TimeoutException:
+        raise AssertionError(f"{message} (waited {timeout} s)") from None
 
 
 def server_binary():
@@ -86,14 +94,22 @@ class ServerProcess:
 
     def _wait_until_listening(self, timeout=30, after=0):
         """The address of the `after`+1-th "listening" line of its log (a restart appends to it)."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        address = None
+
+        def listening_or_ended():
+            nonlocal address
             text = self.stderr_file.read_text(errors="replace")
             for line in [line for line in text.splitlines() if "listening on http://" in line][after:]:
-                return line[line.index("http://"):].split()[0].rstrip("/")
-            if self.process.poll() is not None:
-                break
-            time.sleep(0.05)
+                address = line[line.index("http://"):].split()[0].rstrip("/")
+                return True
+            return self.process.poll() is not None
+
+        try:
+            wait_until(listening_or_ended, timeout, "the server did not say it was listening")
+        except AssertionError:
+            pass
+        if address:
+            return address
         self.stop()
         raise RuntimeError(f"{type(self).__name__} did not start:\n{self.stderr_file.read_text(errors='replace')}")
 

@@ -9,9 +9,8 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 
-from conftest import ROOT, ReportLog, ServerProcess, server_binary
+from conftest import ROOT, ReportLog, ServerProcess, server_binary, wait_until
 from pages import Catalog
 
 SECRET = "a-secret-shared-by-every-instance"
@@ -144,10 +143,11 @@ http {{
         if pid_file.exists():
             pid = int(pid_file.read_text().strip())
             os.kill(pid, signal.SIGTERM)
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline:
+            def ended():
                 try:
                     os.kill(pid, 0)
                 except ProcessLookupError:
-                    return
-                time.sleep(0.02)
+                    return True
+                return False
+
+            wait_until(ended, 10, "nginx did not stop")

@@ -10,14 +10,13 @@ import json
 import random
 import re
 import subprocess
-import time
 import urllib.parse
 import urllib.request
 
 import pytest
 from axe_selenium_python import Axe
 
-from conftest import start_server
+from conftest import start_server, wait_until
 from pages import fresh
 from test_validity import axe_report, fetch
 
@@ -85,10 +84,8 @@ def experiments(tmp_path_factory):
         counts[group][1] += number % 8 == 0
     server.log.wait_for(mark, count=40, event="launch")
     selected = sum(1 for number in range(40) if number % 8 == 0)
-    deadline = time.monotonic() + 10
-    while len([e for e in server.log.events(mark) if e["event"] in SELECTIONS]) < selected:
-        assert time.monotonic() < deadline, "the selections did not reach the report log"
-        time.sleep(0.05)
+    wait_until(lambda: len([e for e in server.log.events(mark) if e["event"] in SELECTIONS]) >= selected, 10,
+               "the selections did not reach the report log")
     yield server, counts
     server.stop()
 

@@ -57,6 +57,8 @@ public final class ReportLog: Sendable {
         public var minimumFree: FreeSpaceFloor = .fraction(0.05)
         /// Seconds between saves of the active segment's rollup.
         public var rollupInterval: TimeInterval = 2
+        /// Seconds between looks at the free space while events wait (`statvfs` is not free).
+        public var freeSpaceCheckInterval: TimeInterval = 0.25
         /// Free and total bytes of the file system holding a path; a seam for tests.
         public var freeSpace: @Sendable (String) -> (available: Int64, total: Int64)? = ReportLog.fileSystemSpace
         /// The clock retention ages are measured against; a seam for tests.

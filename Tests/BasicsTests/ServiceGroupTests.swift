@@ -2,6 +2,7 @@ import Basics
 import Logging
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct ServiceGroupTests {
     final class Recorder: Sendable {
@@ -50,10 +51,15 @@ import Testing
         let runs = Atomic<Int>(0)
         let task = PeriodicTask(name: "tick", every: 0.01) { runs.add(1, ordering: .relaxed) }
         try task.start()
-        while runs.load(ordering: .relaxed) < 3 { try await Task.sleep(for: .milliseconds(5)) }
+        try await eventually("three runs") { runs.load(ordering: .relaxed) >= 3 }
         task.shutdown()
         let after = runs.load(ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(50))
+        // A witness on the same period runs three times: the stopped task had time to run again.
+        let witnessed = Atomic<Int>(0)
+        let witness = PeriodicTask(name: "witness", every: 0.01) { witnessed.add(1, ordering: .relaxed) }
+        try witness.start()
+        defer { witness.shutdown() }
+        try await eventually("the witness ran three times") { witnessed.load(ordering: .relaxed) >= 3 }
         #expect(runs.load(ordering: .relaxed) == after)
     }
 

@@ -38,10 +38,8 @@ import TestSupport
             return acknowledged
         }
         // Killed while the posts are pouring in: some hundreds are already in the log.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline,
-              ((try? ReportSegments.text(of: logPath))?.components(separatedBy: "horizontal_swipe").count ?? 0) < 500 {
-            Thread.sleep(forTimeInterval: 0.01)
+        try eventually("500 swipes in the log", timeout: 60) {
+            ((try? ReportSegments.text(of: logPath))?.components(separatedBy: "horizontal_swipe").count ?? 0) >= 500
         }
         server.signal(SIGKILL)
         let acknowledged = load.wait().flatMap { $0 }

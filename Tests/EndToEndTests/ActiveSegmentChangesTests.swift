@@ -96,15 +96,14 @@ import TestSupport
         // Deleted while the posts pour in, then again once the writer has opened the next one.
         var lastDeletion = ContinuousClock.now
         for _ in 0..<2 {
-            let deadline = ContinuousClock.now + .seconds(30)
             var segment: String?
-            while ContinuousClock.now < deadline {
+            try eventually("a new active segment with 100 swipes in it", timeout: 30) {
                 segment = try? FileManager.default.contentsOfDirectory(atPath: logPath).first { $0.hasSuffix(".jsonl") }
-                if let segment, (try? String(contentsOfFile: logPath + "/" + segment, encoding: .utf8))?
-                    .components(separatedBy: "horizontal_swipe").count ?? 0 > 100 { break }
-                Thread.sleep(forTimeInterval: 0.005)
+                guard let segment else { return false }
+                return (try? String(contentsOfFile: logPath + "/" + segment, encoding: .utf8))?
+                    .components(separatedBy: "horizontal_swipe").count ?? 0 > 100
             }
-            let found = try #require(segment, "a new active segment with 100 swipes in it")
+            let found = try #require(segment)
             try FileManager.default.removeItem(atPath: logPath + "/" + found)
             lastDeletion = ContinuousClock.now
         }

@@ -27,7 +27,7 @@ final class AdminSharedTogglesTests {
         }
         instances = try (0..<3).map { try start($0) }
         for instance in instances {
-            #expect(try eventually(timeout: 10) { try Self.version(instance) == 1 }, "every instance follows the seeded version 1")
+            try eventually("every instance follows the seeded version 1", timeout: 10) { try Self.version(instance) == 1 }
         }
         for index in 0..<3 {
             #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8)
@@ -54,7 +54,7 @@ final class AdminSharedTogglesTests {
         let applied = try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid everywhere", with: Browser(port: instances[0].port))
         #expect(applied.status == 303 && applied.header("Location") == "/admin?applied=2", "\(applied.text)")
         for (index, instance) in instances.enumerated() {
-            #expect(try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" }, "instance \(index) serves the grid")
+            try eventually("instance \(index) serves the grid", timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" }
             #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8).contains("\"defaultLayout\": \"grid\""))
         }
         if FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary) {
@@ -64,15 +64,15 @@ final class AdminSharedTogglesTests {
         }
         let stale = try other.press(try AdminTogglesTests.button("Review the difference", in: staleForm), setting: ["onboarding": "true"])
         #expect(stale.status == 409, "\(stale.text)")
-        #expect(try eventually(timeout: 10) {
+        try eventually("/admin lists every instance with the version it serves", timeout: 10) {
             let page = try instances[2].client.get("/admin").text
             return (0..<3).allSatisfy { page.contains("data-instance=\"instance-\($0)\" data-version=\"2\"") }
-        }, "/admin lists every instance with the version it serves")
+        }
         // A rollback on another instance is one more version, for every instance.
         let (_, history) = try other.page("/admin/history")
         #expect(try other.press(try AdminTogglesTests.button("Roll back to version 1", in: history), setting: ["note": "back"]).status == 303)
         for instance in instances {
-            #expect(try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" })
+            try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" }
         }
     }
 
@@ -82,9 +82,9 @@ final class AdminSharedTogglesTests {
         let changed = text.replacingOccurrences(of: "The Lighthouse Keeper's Daughter", with: "The Lighthouse Keeper's Son")
         #expect(changed != text)
         let browser = Browser(port: instances[0].port)
-        #expect(try eventually(timeout: 10) {
+        try eventually(timeout: 10) {
             try HTMLDocument.parse(try instances[0].client.get("/admin/content").text).first { $0["class"] == "admin__version" }?["data-version"] == "1"
-        })
+        }
         try browser.get("/admin/content")
         let review = try browser.post("/admin/content", multipart: [("base", "1"), ("action", "review")],
                                       files: [("catalogue", "content.json", Array(changed.utf8))])
@@ -97,10 +97,9 @@ final class AdminSharedTogglesTests {
         let applied = try elsewhere.press(apply, setting: ["note": "renamed"])
         #expect(applied.status == 303, "\(applied.text)")
         for (index, instance) in instances.enumerated() {
-            #expect(try eventually(timeout: 10) {
+            try eventually("instance \(index) serves the new catalogue", timeout: 10) {
                 HTMLDocument.decode(try instance.client.get("/").text).contains("The Lighthouse Keeper's Son")
-            },
-                    "instance \(index) serves the new catalogue")
+            }
         }
     }
 
@@ -109,9 +108,9 @@ final class AdminSharedTogglesTests {
         #expect(instances[2].waitForExit() == 0)
         try Data(#"{"defaultLayout": "grid", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-2.json")))
         instances[2] = try start(2)
-        #expect(try eventually(timeout: 10) {
+        try eventually("/admin shows the conflict", timeout: 10) {
             try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil } != nil
-        }, "/admin shows the conflict")
+        }
         let conflict = try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil }?.text ?? ""
         #expect(conflict.contains("edited on this instance after the database's version 1"), "\(conflict)")
         #expect(try AdminTogglesTests.homeLayout(instances[2]) == "list", "it serves the database's version")
@@ -125,11 +124,11 @@ final class AdminSharedTogglesTests {
 
     @Test func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
-        for instance in instances { #expect(try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" }) }
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
         try postgres.stop()
-        #expect(try eventually(timeout: 10) {
+        try eventually("/metrics says the database does not answer", timeout: 10) {
             try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
-        }, "/metrics says the database does not answer")
+        }
         #expect(try instances[1].client.get("/admin").text.contains("This instance cannot reach the database"))
         let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: Browser(port: instances[1].port))
         #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.text)")
@@ -142,11 +141,11 @@ final class AdminSharedTogglesTests {
         #expect(try Self.version(instances[2]) == 2)
 
         try postgres.start()
-        #expect(try eventually(timeout: 20) {
+        try eventually(timeout: 20) {
             try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
-        })
+        }
         let after = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "after the outage", with: Browser(port: instances[1].port))
         #expect(after.status == 303, "\(after.status) \(after.text.suffix(3000))")
-        for instance in instances { #expect(try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" }) }
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" } }
     }
 }

@@ -65,9 +65,9 @@ import TestSupport
         let history = try browser.get("/admin/history").text
         #expect(history.contains("by <span class=\"admin__who\">loopback</span>: grid for everyone"))
         #expect(history.contains("by <span class=\"admin__who\">file</span>: the file at the first start"))
-        #expect(try eventually(timeout: 10) {
+        try eventually("the change is an event in the report log", timeout: 10) {
             try server.client.get("/reports.jsonl").text.contains(#""event":"toggles_changed""#)
-        }, "the change is an event in the report log")
+        }
         let event = try server.client.get("/reports.jsonl").text.split(separator: "\n").first { $0.contains("toggles_changed") }
         #expect(event?.contains(#""version":"2""#) == true && event?.contains(#""who":"loopback""#) == true, "\(event ?? "")")
 
@@ -142,7 +142,7 @@ import TestSupport
         let browser = Browser(port: server.port)
         let (_, form) = try browser.page("/admin")
         try Data(#"{"defaultLayout": "grid"}"#.utf8).write(to: URL(fileURLWithPath: togglesPath))
-        #expect(try eventually(timeout: 10) { try browser.get("/admin/history").text.contains("Version 2 (in force)") })
+        try eventually(timeout: 10) { try browser.get("/admin/history").text.contains("Version 2 (in force)") }
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">file</span>: edited in the file"))
         let stale = try browser.press(try Self.button("Review the difference", in: form), setting: ["onboarding": "true"])
         #expect(stale.status == 409)
@@ -152,7 +152,7 @@ import TestSupport
         let server = try start()
         let typo = #"{"defaultLayout": "Grid"}"#
         try Data(typo.utf8).write(to: URL(fileURLWithPath: togglesPath))
-        #expect(eventually(timeout: 10) { server.log.contains("toggles not reloaded") }, "the watcher refused it")
+        try eventually("the watcher refused it", timeout: 10) { server.log.contains("toggles not reloaded") }
         let page = try HTMLDocument.parse(try server.client.get("/admin").text)
         #expect(page.first { $0["data-file-problem"] != nil }?.text.contains("defaultLayout must be a layout name") == true,
                 "/admin shows the mistake, not only the log")
@@ -232,7 +232,7 @@ import TestSupport
         #expect(try server.client.get("/reports.json").text.contains("\"changes\":[]"))
         let applied = try AdminTogglesTests.apply(["onboarding": "true"], note: "notice <on>", with: Browser(port: server.port))
         #expect(applied.status == 303, "\(applied.text)")
-        #expect(try eventually(timeout: 10) { try server.client.get("/reports.jsonl").text.contains("toggles_changed") })
+        try eventually(timeout: 10) { try server.client.get("/reports.jsonl").text.contains("toggles_changed") }
         let numbers = try JSONSerialization.jsonObject(with: Data(try server.client.get("/reports.json").body)) as? [String: Any]
         #expect(numbers?["source"] as? String == "local")
         let changes = numbers?["changes"] as? [[String: Any]] ?? []

@@ -6,7 +6,8 @@ import TestSupport
 /// The deployment beyond one machine, with the real parts: a throwaway PostgreSQL, three
 /// instances sharing it and one --secret, nginx in front with the repository's own proxy
 /// configuration. Every event any instance writes arrives in PostgreSQL exactly once, through an
-/// instance killed under load and a database stopped for ten seconds under load.
+/// instance killed under load and a database stopped under load until every instance has failed to
+/// reach it.
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary),
                 "PostgreSQL and nginx are not installed (Debian: apt-get install postgresql nginx; scripts/test does)"))
 final class BeyondOneMachineTests {
@@ -58,14 +59,14 @@ final class BeyondOneMachineTests {
     /// the local log, so an equality seen once may be passing. Returns both counts.
     func settle(until ready: () -> Bool = { true }) -> (database: Int, local: Int) {
         var last = (database: -1, local: -2)
-        var steady = 0
-        for _ in 0..<240 {
+        var steadySince: Date?
+        try? eventually(timeout: 60) {
             let local = (0..<3).reduce(0) { $0 + localLines($1) }
             let database = rows()
-            steady = database == local && local == last.local && ready() ? steady + 1 : 0
+            let steady = database == local && local == last.local && ready()
+            steadySince = steady ? steadySince ?? Date() : nil
             last = (database, local)
-            if steady >= 4 { break }
-            Thread.sleep(forTimeInterval: 0.25)
+            return steadySince.map { Date().timeIntervalSince($0) >= 1 } ?? false
         }
         return last
     }
@@ -84,7 +85,8 @@ final class BeyondOneMachineTests {
             var statuses: [Int] = []
             while !stop.isSet, statuses.count < limit {
                 statuses.append((try? HTTPClient(port: port).get("/").status) ?? 0)
-                usleep(5_000)
+                stop.requests.add(1, ordering: .relaxed)
+                usleep(5_000)  // a steady load, not a flood: two cores are shared with the instances
             }
             return statuses
         }
@@ -117,12 +119,12 @@ final class BeyondOneMachineTests {
         // One instance SIGKILLed under load: nginx routes around it; restarted, it ships what it had.
         var stop = StopFlag()
         var running = load(through: nginx.port, threads: 2, limit: 2000, stop: stop)
-        Thread.sleep(forTimeInterval: 1)
+        try stop.waitForRequests(50, "the load is under way")
         instances[1].signal(SIGKILL)
         _ = instances[1].waitForExit()
-        Thread.sleep(forTimeInterval: 1.5)
+        try stop.waitForRequests(50, "pages asked for with an instance down")
         instances[1] = try start(1)
-        Thread.sleep(forTimeInterval: 1)
+        try stop.waitForRequests(50, "pages asked for after the restart")
         stop.set()
         let duringKill = running.wait().flatMap { $0 }
         #expect(!duringKill.isEmpty)
@@ -133,14 +135,18 @@ final class BeyondOneMachineTests {
         #expect(afterKill.database == afterKill.local)
         #expect(duplicates() == "0")
 
-        // PostgreSQL stopped for ten seconds under load, then started: nothing lost, nothing twice.
+        // PostgreSQL stopped under load until every instance has failed to reach it, then started:
+        // nothing lost, nothing twice.
         stop = StopFlag()
         running = load(through: nginx.port, threads: 2, limit: 4000, stop: stop)
-        Thread.sleep(forTimeInterval: 0.5)
+        try stop.waitForRequests(25, "the load is under way")
         try postgres.stop()
-        Thread.sleep(forTimeInterval: 10)
+        try eventually("every instance found the database gone", timeout: 60) {
+            instances.allSatisfy { $0.log.contains("report database unavailable") }
+        }
+        try stop.waitForRequests(50, "pages asked for while the database is down")
         try postgres.start()
-        Thread.sleep(forTimeInterval: 0.5)
+        try stop.waitForRequests(25, "pages asked for once the database is back")
         stop.set()
         let duringOutage = running.wait().flatMap { $0 }
         #expect(duringOutage.allSatisfy { $0 == 200 }, "pages failed while the database was down: \(Set(duringOutage))")
@@ -153,7 +159,7 @@ final class BeyondOneMachineTests {
         // failed connection it waits a few seconds before trying again, so it may still show its
         // own log when the shipping has settled.
         for port in ports {
-            #expect(try eventually(timeout: 15) { try HTTPClient(port: port).get("/reports").text.contains("data-source=\"database\"") })
+            try eventually(timeout: 15) { try HTTPClient(port: port).get("/reports").text.contains("data-source=\"database\"") }
             let page = try HTTPClient(port: port).get("/reports").text
             let total = page.range(of: "data-total>").map { page[$0.upperBound...].prefix { $0.isNumber } }
             #expect(total.map(String.init) == "\(afterOutage.database)")
@@ -168,6 +174,14 @@ final class BeyondOneMachineTests {
 /// Tells load threads to finish.
 final class StopFlag: Sendable {
     private let flag = Atomic<Bool>(false)
+    /// Requests the load has made so far: how a test knows the load went on through a step.
+    let requests = Atomic<Int>(0)
     var isSet: Bool { flag.load(ordering: .relaxed) }
     func set() { flag.store(true, ordering: .relaxed) }
+
+    /// Waits until the load has made `count` more requests than now.
+    func waitForRequests(_ count: Int, _ what: String) throws {
+        let start = requests.load(ordering: .relaxed)
+        try eventually(what, timeout: 60) { requests.load(ordering: .relaxed) >= start + count }
+    }
 }

@@ -22,9 +22,12 @@ import TestSupport
         let connection = try HTTPConnection(port: server.port)
         // A slow upload: the request is in flight until its last byte arrives.
         try connection.send("POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\nhello")
-        Thread.sleep(forTimeInterval: 0.3)
+        // In flight: the metrics request itself is the other one.
+        try eventually("the upload is in flight") {
+            try server.client.get("/metrics").text.contains("dynamic_home_http_requests_in_flight 2\n")
+        }
         server.signal(SIGTERM)
-        Thread.sleep(forTimeInterval: 0.5)
+        try eventually("the server began shutting down") { server.log.contains("shutting down") }
         try connection.send("world")
         let response = try connection.readResponse()
         #expect(response.status == 405)

@@ -75,7 +75,7 @@ import TestSupport
         // Damaged once the server has read the log back at start (the viewing history would
         // otherwise find it first), so the raw log is the first to meet it.
         let server = try start()
-        #expect(eventually { server.log.contains("viewing history loaded") })
+        try eventually { server.log.contains("viewing history loaded") }
         let (name, lines) = try damageASegment(.flipped, keepRollup: true)
         #expect(try server.client.get("/").status == 200)
         let connection = try HTTPConnection(port: server.port)
@@ -106,11 +106,11 @@ import TestSupport
     }
 
     func expectSetAside(_ name: String, lines: Int, by server: ServerProcess) throws {
-        #expect(eventually { FileManager.default.fileExists(atPath: logPath + "/damaged/" + name + ".reason") })
+        try eventually { FileManager.default.fileExists(atPath: logPath + "/damaged/" + name + ".reason") }
         #expect(FileManager.default.fileExists(atPath: logPath + "/damaged/" + name))
         #expect(!FileManager.default.fileExists(atPath: logPath + "/" + name))
         // The log is read from the process as it comes.
-        #expect(eventually { server.log.contains("set aside a damaged report segment") && server.log.contains(name) })
+        try eventually { server.log.contains("set aside a damaged report segment") && server.log.contains(name) }
         let page = try server.client.get("/reports")
         #expect(page.status == 200)
         #expect(page.text.contains("data-set-aside=\"1\""))

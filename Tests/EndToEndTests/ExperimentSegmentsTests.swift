@@ -136,7 +136,7 @@ import TestSupport
         events.sort { $0.ms < $1.ms }
         try write(events)
         let server = try start(#"{"experiments": [{"name": "seg-test", "groups": [{"name": "a"}, {"name": "b"}]}]}"#)
-        #expect(eventually(timeout: 30) { (try? Self.json(server))?["experimentTallies"].flatMap { $0 as? [String: Any] }?["ready"] as? Bool == true })
+        try eventually(timeout: 30) { (try? Self.json(server))?["experimentTallies"].flatMap { $0 as? [String: Any] }?["ready"] as? Bool == true }
         let whole = Self.sums(events, experiment: "seg-test")
         #expect(Self.groupSums(Self.visitors(try Self.json(server), "seg-test")) == whole)
         var devices: [String: [String: Int]] = [:], cohorts: [String: [String: Int]] = [:]
@@ -203,7 +203,7 @@ import TestSupport
               {"name": "harm-test", "groups": [{"name": "a"}, {"name": "b"}], "guardrail": {"errors": 0.02}},
               {"name": "calm-test", "active": false, "groups": [{"name": "a"}, {"name": "b"}]}]}
             """#)
-        #expect(eventually(timeout: 30) { Self.visitors((try? Self.json(server)) ?? [:], "harm-test") != nil })
+        try eventually(timeout: 30) { Self.visitors((try? Self.json(server)) ?? [:], "harm-test") != nil }
         let json = try Self.json(server)
         let harm = Self.visitors(json, "harm-test"), calm = Self.visitors(json, "calm-test")
         #expect(harm?["guardrailWarning"] as? Bool == true && calm?["guardrailWarning"] as? Bool == false)
@@ -235,12 +235,12 @@ import TestSupport
         #expect(try browser.get("/assets/no-such.css").status == 404)
         #expect(try server.client.get("/another-missing-page").status == 404)
         var lines: [[String: Any]] = []
-        #expect(eventually(timeout: 15) {
+        try eventually(timeout: 15) {
             let text = (try? ReportSegments.text(of: logPath)) ?? ""
             lines = text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
                 .filter { $0["event"] as? String == "error_shown" }
             return lines.count >= 2
-        })
+        }
         let visitor = lines.first?["visitor"] as? String
         let properties = lines.compactMap { $0["properties"] as? [String: String] }
         #expect(lines.count == 2 && lines.allSatisfy { $0["visitor"] as? String == visitor && visitor != nil })
@@ -282,7 +282,7 @@ import TestSupport
         #expect(page.status == 200 && page.text.contains("data-counting") && page.text.contains("Counting visitors"))
         let counting = try Self.json(server)["experimentTallies"] as? [String: Any]
         #expect(counting?["ready"] as? Bool == false && counting?["progress"] is Double, "\(String(describing: counting))")
-        #expect(eventually(timeout: 120) { Self.visitors((try? Self.json(server)) ?? [:], "big") != nil })
+        try eventually(timeout: 120) { Self.visitors((try? Self.json(server)) ?? [:], "big") != nil }
         let sums = Self.groupSums(Self.visitors(try Self.json(server), "big"))
         // The log's visitors, and the one whose home page was served while counting.
         let visitors = sums.values.map { $0["visitors"] ?? 0 }, views = sums.values.map { $0["views"] ?? 0 }

@@ -79,7 +79,7 @@ final class ExperimentSharedVisitorsTests {
         let middle = formatter.string(from: Date(timeIntervalSince1970: Double((today - 2) * ExperimentSegmentsTests.dayMs) / 1000))
         let queries = ["", "?segment=phone", "?segment=new", "?segment=returning", "?from=\(middle)&to=\(middle)"]
         var expected: [String: [String: [String: Int]]] = [:]
-        #expect(eventually(timeout: 30) { (try? figures(union, "")) == ExperimentSegmentsTests.sums(all, experiment: "shared-test") })
+        try eventually(timeout: 30) { (try? figures(union, "")) == ExperimentSegmentsTests.sums(all, experiment: "shared-test") }
         for query in queries { expected[query] = try figures(union, query) }
         #expect(expected[""] == ExperimentSegmentsTests.sums(all, experiment: "shared-test")
                 && expected["?segment=phone"] == ExperimentSegmentsTests.sums(all, experiment: "shared-test", segment: "phone"))
@@ -87,11 +87,10 @@ final class ExperimentSharedVisitorsTests {
                 "every visitor's first event says new, wherever it was shipped from")
 
         var instances = try (0..<2).map { try start($0) }
-        #expect(eventually(timeout: 60) { shipped() == all.count }, "\(shipped()) of \(all.count)")
+        try eventually("\(shipped()) of \(all.count)", timeout: 60) { shipped() == all.count }
         for instance in instances {
             for query in queries {
-                #expect(eventually(timeout: 10) { (try? figures(instance, query)) == expected[query] },
-                        "\(query): \(String(describing: try? figures(instance, query))) vs \(String(describing: expected[query]))")
+                try eventually("\(query): \(String(describing: try? figures(instance, query))) vs \(String(describing: expected[query]))", timeout: 10) { (try? figures(instance, query)) == expected[query] }
             }
         }
         let rows = Int((try? postgres.psql("SELECT count(*) FROM report_experiment_visitors")) ?? "") ?? -1
@@ -108,7 +107,7 @@ final class ExperimentSharedVisitorsTests {
         instances = try (0..<2).map { try start($0) }
         for instance in instances {
             for query in queries {
-                #expect(eventually(timeout: 30) { (try? figures(instance, query)) == expected[query] }, "after the backfill: \(query)")
+                try eventually("after the backfill: \(query)", timeout: 30) { (try? figures(instance, query)) == expected[query] }
             }
         }
 

@@ -27,7 +27,7 @@ import TestSupport
     /// Each visitor's `launch` lines' properties, once `count` of them are in the log.
     func launches(count: Int) throws -> [String: [[String: String]]] {
         var byVisitor: [String: [[String: String]]] = [:]
-        let written = eventually(timeout: 20) {
+        try eventually("\(count) launch lines in the log", timeout: 20) {
             byVisitor = [:]
             guard let text = try? ReportSegments.text(of: logPath) else { return false }
             var seen = 0
@@ -39,7 +39,6 @@ import TestSupport
             }
             return seen >= count
         }
-        try #require(written)
         return byVisitor
     }
 

@@ -114,20 +114,19 @@ import TestSupport
         let plays = runs.reduce(0) { $0 + $1.plays }
         // Every request's event is in the log, then the tallies equal the log's own count.
         var fromLog: [String: [String: Int]] = [:]
-        let counted = eventually(timeout: 30) {
+        try eventually("\(fromLog) vs \(views) views, \(selections) selections", timeout: 30) {
             guard let text = try? ReportSegments.text(of: logPath) else { return false }
             fromLog = (try? Self.sums(fromLog: text, experiment: "layout-test")) ?? [:]
             return fromLog.values.reduce(0) { $0 + ($1["views"] ?? 0) } == views
                 && fromLog.values.reduce(0) { $0 + ($1["selections"] ?? 0) } == selections
                 && fromLog.values.reduce(0) { $0 + ($1["plays"] ?? 0) } == plays
         }
-        #expect(counted, "\(fromLog) vs \(views) views, \(selections) selections, \(plays) plays")
         #expect(plays > 0 && fromLog.values.allSatisfy { ($0["playing"] ?? 0) > 0 })
         var member: [String: Any]?
-        #expect(eventually(timeout: 15) {
+        try eventually("\(Self.groupSums(member)) vs \(fromLog)", timeout: 15) {
             member = try? Self.visitorsMember(server, "layout-test")
             return Self.groupSums(member).mapValues { $0.filter { $0.key != "weight" } } == fromLog
-        }, "\(Self.groupSums(member)) vs \(fromLog)")
+        }
         #expect(fromLog.values.reduce(0) { $0 + ($1["visitors"] ?? 0) } == 2000)
         // The effect is found: more grid visitors select, the sequential test says so.
         let comparisons = member?["comparisons"] as? [[String: Any]] ?? []
@@ -162,7 +161,7 @@ import TestSupport
             {"rollout": {"grid": 0.1},
              "experiments": [{"name": "layout-test", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}
             """#)
-        #expect(eventually(timeout: 10) { server.log.contains("the rollout does not apply to them while it is active") }, "\(server.log)")
+        try eventually("\(server.log)", timeout: 10) { server.log.contains("the rollout does not apply to them while it is active") }
         let page = try server.client.get("/reports/experiments").text
         #expect(page.contains("data-afterwards") && page.contains("so the rollout waits: once it stops, visitors get list 90%, grid 10%."))
         server.signal(SIGTERM)
@@ -193,7 +192,7 @@ import TestSupport
         let experiments = ["split-test", "fair-test", "new-test", "empty-test"].map { #"{"name": "\#($0)", "groups": \#(groups)}"# }
         let server = try start(#"{"experiments": ["# + experiments.joined(separator: ",") + "]}")
         // The tallies are counted from the log after the start, which does not wait for them.
-        #expect(eventually(timeout: 30) { (try? Self.visitorsMember(server, "split-test")) != nil })
+        try eventually(timeout: 30) { (try? Self.visitorsMember(server, "split-test")) != nil }
         let split = try Self.visitorsMember(server, "split-test")
         #expect(split?["srmWarning"] as? Bool == true && (split?["srmPValue"] as? Double ?? 1) < 0.001, "\(String(describing: split))")
         #expect(Self.groupSums(split)["a"]?["visitors"] == 5200 && Self.groupSums(split)["b"]?["visitors"] == 4800)

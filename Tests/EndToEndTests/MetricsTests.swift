@@ -32,10 +32,9 @@ import TestSupport
         #expect(try server.client.get("/nowhere").status == 404)
         // The home's report events are written within the log's flush interval.
         var after = ""
-        for _ in 0..<100 {
+        try eventually("five report events written") {
             after = try server.client.get("/metrics").text
-            if (Self.value(after, "dynamic_home_report_events_written_total") ?? 0) >= 5 { break }
-            Thread.sleep(forTimeInterval: 0.05)
+            return (Self.value(after, "dynamic_home_report_events_written_total") ?? 0) >= 5
         }
         #expect((Self.value(after, home) ?? 0) - (Self.value(before, home) ?? 0) == 5)
         #expect(Self.value(after, "dynamic_home_http_requests_total{route=\"unmatched\",status=\"404\"}") == 1)
@@ -55,12 +54,10 @@ import TestSupport
         #expect(before.contains("# TYPE dynamic_home_report_flush_duration_seconds histogram"))
         for _ in 0..<3 { #expect(try server.client.get("/").status == 200) }
         var after = before
-        for _ in 0..<100 {
+        try eventually("a flush counted") {
             after = try server.client.get("/metrics").text
-            if (Self.value(after, count) ?? 0) > (Self.value(before, count) ?? 0) { break }
-            Thread.sleep(forTimeInterval: 0.05)
+            return (Self.value(after, count) ?? 0) > (Self.value(before, count) ?? 0)
         }
-        #expect((Self.value(after, count) ?? 0) > (Self.value(before, count) ?? 0))
         #expect((Self.value(after, "dynamic_home_report_flush_duration_seconds_sum") ?? 0) > 0)
         #expect(Self.value(after, "dynamic_home_report_flush_duration_seconds_bucket{le=\"+Inf\"}") == Self.value(after, count))
     }
@@ -87,14 +84,10 @@ import TestSupport
         let tooLarge = "dynamic_home_http_requests_total{route=\"unmatched\",status=\"413\"}"
         // The close is counted when libmicrohttpd reports the request complete, a moment later.
         var metrics = ""
-        let deadline = Date().addingTimeInterval(10)
-        repeat {
+        try eventually("one close and one 413 counted: \(metrics)", timeout: 10) {
             metrics = try server.client.get("/metrics").text
-            if Self.value(metrics, none) == 1, Self.value(metrics, tooLarge) == 1 { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        } while Date() < deadline
-        #expect(Self.value(metrics, none) == 1, "\(metrics)")
-        #expect(Self.value(metrics, tooLarge) == 1)
+            return Self.value(metrics, none) == 1 && Self.value(metrics, tooLarge) == 1
+        }
         #expect(!metrics.contains("status=\"1xx\""))
     }
 

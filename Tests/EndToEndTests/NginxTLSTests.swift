@@ -102,21 +102,16 @@ final class NginxTLSTests {
 
     static func contents(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
 
-    /// Waits (bounded) until the file at `path` holds the event of every request in `requests`.
+    /// Waits until the file at `path` holds the event of every request in `requests`.
     static func waitForEvents(of requests: [String], in path: String) -> Bool {
-        for _ in 0..<200 {
-            if requests.allSatisfy({ contents(path).contains("\"request\":\"\($0)\"") }) { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return false
+        (try? eventually(timeout: 20) { requests.allSatisfy { contents(path).contains("\"request\":\"\($0)\"") } }) != nil
     }
 
     @Test func theReportStreamPassesThroughUnbufferedAndResumesThroughIt() throws {
         let log = folder.path("stream")
         let watcher = try watch(log)
         // The stream's opening comment comes at once, not when a buffer fills.
-        for _ in 0..<100 where !Self.contents(log).contains("watching the report log") { Thread.sleep(forTimeInterval: 0.1) }
-        #expect(Self.contents(log).contains("watching the report log"))
+        try eventually("the stream's opening comment arrived", timeout: 10) { Self.contents(log).contains("watching the report log") }
         let first = try launch()
         #expect(Self.waitForEvents(of: [first], in: log), "the line written shows up while the stream is open")
         #expect(watcher.isRunning, "the stream is still open")

@@ -42,9 +42,8 @@ final class OneReportStoryTests {
     /// and once the database holds each of them.
     func shippedUnion(_ count: Int) throws -> [Line] {
         var lines: [Line] = []
-        #expect(try eventually(timeout: 20) { lines = try union(); return lines.count >= count }, "\(lines.count) of \(count) lines written")
-        #expect(try eventually(timeout: 20) { Int(try postgres.psql("SELECT count(*) FROM report_events")) == lines.count },
-                "every line shipped")
+        try eventually("\(lines.count) of \(count) lines written", timeout: 20) { lines = try union(); return lines.count >= count }
+        try eventually("every line shipped", timeout: 20) { Int(try postgres.psql("SELECT count(*) FROM report_events")) == lines.count }
         return lines
     }
 

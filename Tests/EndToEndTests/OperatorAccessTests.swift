@@ -58,9 +58,9 @@ import TestSupport
         // A visitor's search, so the log holds something private.
         #expect(try server.client.get("/search?q=private+medical+query").status == 200)
         // A page is answered a moment before its event is written.
-        #expect(eventually(timeout: 5) {
+        try eventually(timeout: 5) {
             ((try? server.client.get("/reports.jsonl", headers: [("Authorization", "Bearer \(Self.token)")]).text) ?? "").contains("medical")
-        })
+        }
         let shipped = try TemporaryNginx(upstreams: [server.port])
         let front = HTTPClient(port: shipped.port)
         #expect(try front.get("/").status == 200)

@@ -39,7 +39,7 @@ import TestSupport
         let good = try String(contentsOfFile: toggles, encoding: .utf8)
         let before = Date().addingTimeInterval(-1)
         try write(#"{"defaultLayout": "nowhere"}"#, to: toggles)
-        #expect(try eventually { try refusal("toggles") != nil })
+        try eventually { try refusal("toggles") != nil }
         let entry = try #require(try refusal("toggles"))
         #expect(entry.text.contains(toggles))
         #expect(entry.text.contains("the previous toggles stay in force"))
@@ -48,22 +48,22 @@ import TestSupport
         let time = try #require(entry.first { $0.tag == "time" }?["datetime"])
         let at = try #require(ReportsChartAxisTests.time(time))
         #expect(at >= before && at <= Date(), "\(time)")
-        #expect(eventually { server.log.contains("toggles not reloaded") }, "logged as well")
+        try eventually("logged as well") { server.log.contains("toggles not reloaded") }
         // The content file was not touched: nothing said about it.
         #expect(try refusal("content") == nil)
         // Put back as it was: the toggles in force again, so no longer a refusal.
         try write(good, to: toggles)
-        #expect(try eventually { try refusal("toggles") == nil })
+        try eventually { try refusal("toggles") == nil }
     }
 
     @Test func aRefusedContentChangeIsShownUntilAChangeIsAccepted() throws {
         let good = try String(contentsOfFile: content, encoding: .utf8)
         try write("{\"items\": [", to: content)
-        #expect(try eventually { try refusal("content") != nil })
+        try eventually { try refusal("content") != nil }
         let entry = try #require(try refusal("content"))
         #expect(entry.text.contains("the previous catalogue stays in force"))
         #expect(try #require(entry.first { $0["data-refused-message"] != nil }?.text).isEmpty == false)
         try write(good, to: content)
-        #expect(try eventually { try refusal("content") == nil })
+        try eventually { try refusal("content") == nil }
     }
 }

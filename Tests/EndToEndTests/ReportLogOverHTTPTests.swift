@@ -62,11 +62,7 @@ import TestSupport
         let port = server.port
         let load = Threads.start(8) { _ in Self.swipe(port: port, count: 3_000) }
         // SIGTERM once the load is under way: swipes are reaching the log.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while ContinuousClock.now < deadline,
-              (try? logText())?.contains("horizontal_swipe") != true {
-            Thread.sleep(forTimeInterval: 0.02)
-        }
+        try eventually("swipes reach the log", timeout: 60) { (try? logText())?.contains("horizontal_swipe") == true }
         server.signal(SIGTERM)
         let accepted = load.wait().flatMap { $0 }
         #expect(server.waitForExit() == 0)
@@ -194,13 +190,19 @@ import TestSupport
     @Test func anUnwritableLogKeepsTheServerServing() throws {
         let missing = folder.path("not-yet/reports")
         let server = try start(log: missing)
+        // The server made the folder at start; gone from under it, it cannot be made again
+        // (its parent is gone too) until the test makes it.
+        try FileManager.default.removeItem(atPath: folder.path("not-yet"))
         let session = Browser(port: server.port)
         #expect(try session.get("/").status == 200)
         // The post is answered once its line is written: after the folder appears. Meanwhile
         // the server serves.
         let port = server.port, folderPath = folder.path("not-yet")
         let meanwhile = Threads.start(1) { _ -> Int? in
-            Thread.sleep(forTimeInterval: 0.3)
+            // The post waits (the metrics request is the other one in flight).
+            guard (try? eventually("the post is waiting") {
+                try HTTPClient(port: port).get("/metrics").text.contains("dynamic_home_http_requests_in_flight 2\n")
+            }) != nil else { return nil }
             let health = try? HTTPClient(port: port).get("/healthz").status
             try? FileManager.default.createDirectory(atPath: folderPath, withIntermediateDirectories: true)
             return health

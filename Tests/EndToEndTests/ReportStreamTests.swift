@@ -142,7 +142,7 @@ import TestSupport
         let sampler = Threads.start(1) { _ in
             while posting.load(ordering: .relaxed) {
                 if let kib = server.residentKiB { rss.withLock { $0 = max($0, kib) } }
-                Thread.sleep(forTimeInterval: 0.05)
+                Thread.sleep(forTimeInterval: 0.05)  // the sampling period
             }
         }
         let acknowledged = Threads.start(8) { _ -> [String] in

@@ -53,7 +53,7 @@ import TestSupport
             slowest = max(slowest, clock.now - started)
             requested += 1
             if status == 200 { answered += 1 }
-            Thread.sleep(forTimeInterval: 0.05)
+            Thread.sleep(forTimeInterval: 0.05)  // a visitor's pace, spreading the probes over the reports' run
         }
         let statuses = reports.wait().flatMap { $0 }
         #expect(answered == requested)

@@ -44,8 +44,7 @@ import TestSupport
         #expect(reply.body.contains("chunk-size line"), "\(name)")
         #expect(try server.client.get("/healthz").status == 200)
         // The log reaches the test through a pipe, a moment after the answer.
-        let deadline = Date().addingTimeInterval(10)
-        while !server.log.contains("bad framing"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        try eventually("\(name): the refusal logged", timeout: 10) { server.log.contains("bad framing") }
         #expect(server.log.contains("chunk-size line"), "\(name)")
     }
 

@@ -21,12 +21,23 @@ final class SharedReportPagesTests {
     /// Waits (bounded) until the database holds `count` rows matching `condition`.
     func waitForRows(_ count: Int, _ condition: String = "true") -> Int {
         var rows = -1
-        for _ in 0..<200 {
+        try? eventually(timeout: 20) {
             rows = Int((try? postgres.psql("SELECT count(*) FROM report_events WHERE \(condition)")) ?? "") ?? -1
-            if rows >= count { break }
-            Thread.sleep(forTimeInterval: 0.1)
+            return rows >= count
         }
         return rows
+    }
+
+    /// Waits until an instance's stream feed listens and has read where every instance stands:
+    /// its first query, LISTEN, is done and another followed. Rows shipped after that come live.
+    func waitForTheFeed() throws {
+        try eventually("the stream's feed listens", timeout: 20) {
+            let feeds = try? postgres.psql("""
+                SELECT count(*) FROM pg_stat_activity WHERE application_name = 'dynamic-home report stream'
+                AND state = 'idle' AND query <> '' AND query NOT LIKE 'LISTEN%'
+                """)
+            return (feeds.flatMap { Int($0) } ?? 0) >= 1
+        }
     }
 
     /// Home views on both instances, each by a new visitor: `counts[i]` on instance `i`.
@@ -54,6 +65,7 @@ final class SharedReportPagesTests {
 
     @Test func theRawLogStreamsEveryInstancesLinesAndSinceUsesTime() throws {
         try views([2, 0])
+        // Time is the subject: `since` falls strictly between the two batches' timestamps.
         Thread.sleep(forTimeInterval: 0.05)
         let since = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!,
                                                 formatOptions: [.withInternetDateTime, .withFractionalSeconds])
@@ -75,8 +87,8 @@ final class SharedReportPagesTests {
     @Test func theStreamFollowsEveryInstance() throws {
         let watcher = try ReportStreamTests.EventReader(port: instances[0].port)
         #expect(watcher.status == 200)
-        // The feed starts after what was shipped before; give its LISTEN a moment to be in place.
-        Thread.sleep(forTimeInterval: 1)
+        // The feed starts after what was shipped before it listened.
+        try waitForTheFeed()
         try views([0, 3])
         var launches = 0
         while launches < 3, let event = try watcher.next() {
@@ -108,7 +120,7 @@ final class SharedReportPagesTests {
     @Test func aWatcherThatReconnectsToAnotherInstanceGetsWhatItMissedOnce() throws {
         var watcher: ReportStreamTests.EventReader? = try ReportStreamTests.EventReader(port: instances[0].port)
         #expect(watcher?.status == 200)
-        Thread.sleep(forTimeInterval: 1)
+        try waitForTheFeed()
         let before = try launches(2, on: 0) + launches(2, on: 1)
         let seen = try events(of: before, from: try #require(watcher))
         #expect(Set(seen.compactMap { ReportStreamTests.request(of: $0.data) }) == Set(before))
@@ -137,7 +149,7 @@ final class SharedReportPagesTests {
     @Test func aRowShippedLateComesLiveWithoutAnIdAndIsNotSentTwice() throws {
         let watcher = try ReportStreamTests.EventReader(port: instances[0].port)
         #expect(watcher.status == 200)
-        Thread.sleep(forTimeInterval: 1)
+        try waitForTheFeed()
         let before = try launches(1, on: 1)
         let last = try #require(try events(of: before, from: watcher).last?.id)
         // An instance that ships a row twenty seconds after its time, behind the key just sent.

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 import Testing
@@ -22,7 +23,8 @@ import TestSupport
             "--port", "0", "--connection-timeout", "3",
             "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path])
         let port = server.port
-        let stop = Atomic<Bool>(false)
+        let stop = DispatchSemaphore(value: 0)
+        let openedSoFar = Atomic<Int>(0)
         let openers = Threads.start(Self.addresses.count) { index -> Opened in
             var opened = Opened()
             var slow: [HTTPConnection] = [], idle: [HTTPConnection] = []
@@ -36,13 +38,15 @@ import TestSupport
                                                 + "Content-Length: 1000000\r\n\r\na")) != nil else { continue }
                     slow.append(connection)
                     opened.slowBodies += 1
+                    openedSoFar.add(1, ordering: .relaxed)
                 } else {
                     guard (try? connection.request("GET", "/healthz"))?.status == 200 else { continue }
                     idle.append(connection)
                     opened.idle += 1
+                    openedSoFar.add(1, ordering: .relaxed)
                 }
             }
-            while !stop.load(ordering: .relaxed) { usleep(50_000) }
+            stop.wait()
             // Long past the 3 s timeout: the server has cut off every trickled body.
             for connection in slow.prefix(20) {
                 opened.slowChecked += 1
@@ -51,7 +55,7 @@ import TestSupport
             _ = idle
             return opened
         }
-        usleep(300_000)
+        try eventually("the flood is under way") { openedSoFar.load(ordering: .relaxed) >= 200 }
         var latencies: [Duration] = [], failures = 0
         let clock = ContinuousClock()
         let end = clock.now + .seconds(8)
@@ -64,9 +68,9 @@ import TestSupport
             } else {
                 failures += 1
             }
-            usleep(5_000)
+            usleep(5_000)  // a new visitor every few milliseconds over the whole window, not a burst
         }
-        stop.store(true, ordering: .relaxed)
+        for _ in Self.addresses { stop.signal() }
         let opened = openers.wait()
         let sorted = latencies.sorted()
         let p99 = sorted.isEmpty ? Duration.seconds(999) : sorted[min(sorted.count - 1, sorted.count * 99 / 100)]

@@ -9,8 +9,7 @@ import Testing
 
     static func toggles(_ json: String) throws(TogglesError) -> Toggles { try Toggles(json: Data(json.utf8), file: "t.json") }
 
-    @Test("weights are honoured within ±1 point over 100,000 visitors, and stable per visitor")
-    func weights() throws {
+    @Test func weightsAreHonouredWithin1PointOver100000VisitorsAndStablePerVisitor() throws {
         let toggles = try Self.toggles(#"""
             {"experiments": [{"name": "home-layout", "groups": [
               {"name": "a", "weight": 1, "layout": "list"}, {"name": "b", "weight": 2, "layout": "grid"},
@@ -60,8 +59,7 @@ import Testing
         return table
     }
 
-    @Test("two experiments assign independently (chi-square test of independence on the 2x2 table)")
-    func independence() {
+    @Test func twoExperimentsAssignIndependentlyChiSquareTestOfIndependenceOnThe2x2Table() {
         let layout = Toggles.Experiment(name: "home-layout", groups: [.init(name: "a", layout: "list"), .init(name: "b", layout: "grid")])
         let notice = Toggles.Experiment(name: "notice", groups: [.init(name: "on", weight: 1, onboarding: true),
                                                                  .init(name: "off", weight: 3, onboarding: false)])
@@ -75,8 +73,7 @@ import Testing
         #expect(Self.chiSquare(Self.table(layout, sameSalt)) > 1_000)
     }
 
-    @Test("a rollout hands out any layout by its share, and the older gridRollout reads as a grid rollout")
-    func rollouts() throws {
+    @Test func aRolloutHandsOutAnyLayoutByItsShareAndTheOlderGridRolloutReadsAsAGridRollout() throws {
         let decisions = FeatureDecisions(toggles: try Self.toggles(#"{"rollout": {"compact": 0.2, "grid": 0.3}}"#))
         var counts: [String: Int] = [:]
         for visitor in Self.visitors { counts[decisions.defaultLayout(for: visitor), default: 0] += 1 }
@@ -88,8 +85,7 @@ import Testing
         #expect(old == (try Self.toggles(#"{"rollout": {"grid": 0.25}}"#)) && old.rollout == ["grid": 0.25])
     }
 
-    @Test("an active experiment's layout comes before the rollout; a stopped one assigns nothing")
-    func precedenceAndStopping() throws {
+    @Test func anActiveExperimentsLayoutComesBeforeTheRolloutAStoppedOneAssignsNothing() throws {
         let json = #"""
             {"rollout": {"grid": 1}, "experiments": [{"name": "e", "active": ACTIVE, "groups": [
               {"name": "a", "layout": "compact", "onboarding": true}, {"name": "b", "onboarding": false}]}]}
@@ -107,8 +103,7 @@ import Testing
         #expect(sample.allSatisfy { stopped.assignments(for: $0).isEmpty && stopped.defaultLayout(for: $0) == "grid" })
     }
 
-    @Test("a visitor's plan takes the layout and the notice from the experiments that set them, hashing each group once")
-    func plan() throws {
+    @Test func aVisitorsPlanTakesTheLayoutAndTheNoticeFromTheExperimentsThatSetThemHashingEachGroupOnce() throws {
         let decisions = FeatureDecisions(toggles: try Self.toggles(#"""
             {"rollout": {"grid": 1}, "onboarding": true, "experiments": [
               {"name": "looks", "groups": [{"name": "a", "layout": "compact"}, {"name": "b"}]},
@@ -128,7 +123,7 @@ import Testing
         #expect(seen.count == 4, "every pair of groups occurs")
     }
 
-    @Test("validation names what is wrong", arguments: [
+    @Test(arguments: [
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a", "weight": 0}, {"name": "b"}]}]}"#,
          "t.json: experiments[0].groups[0].weight must be a number greater than 0 (got 0)"),
         (#"{"experiments": [{"name": "x", "groups": [{"name": "a", "weight": -1}, {"name": "b"}]}]}"#,
@@ -159,7 +154,7 @@ import Testing
         (#"{"rollout": {"grid": 0.1}, "gridRollout": 0.1}"#,
          #"t.json: gridRollout is the older form of rollout: give {"rollout": {"grid": share}} alone"#),
     ])
-    func validation(json: String, message: String) {
+    func validationNamesWhatIsWrong(json: String, message: String) {
         let error = try? #require(throws: TogglesError.self) { try Self.toggles(json) }
         #expect(error?.description == message)
     }
@@ -186,14 +181,13 @@ import Testing
         ]
     }()
 
-    @Test("over the caps on experiments, groups and names, the refusal names the limit", arguments: overCap)
-    func caps(_ json: String, _ message: String) {
+    @Test(arguments: overCap)
+    func overTheCapsOnExperimentsGroupsAndNamesTheRefusalNamesTheLimit(_ json: String, _ message: String) {
         let error = try? #require(throws: TogglesError.self) { try Self.toggles(json) }
         #expect(error?.description == message)
     }
 
-    @Test("a file of a thousand experiments is refused with the limit named, and the old toggles keep serving")
-    func tooManyExperiments() throws {
+    @Test func aFileOfAThousandExperimentsIsRefusedWithTheLimitNamedAndTheOldTogglesKeepServing() throws {
         let file = try TogglesFile(#"{"experiments": [{"name": "kept", "groups": [{"name": "a"}, {"name": "b"}]}]}"#)
         defer { file.remove() }
         let router = try ToggleRouter(path: file.path, layouts: ["list", "grid"])
@@ -205,8 +199,7 @@ import Testing
         #expect(router.toggles.experiments.map(\.name) == ["kept"])
     }
 
-    @Test("two layout experiments are fine when only one is active")
-    func clashOnlyWhenActive() throws {
+    @Test func twoLayoutExperimentsAreFineWhenOnlyOneIsActive() throws {
         let toggles = try Self.toggles(#"""
             {"experiments": [{"name": "one", "active": false, "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]},
                              {"name": "two", "groups": [{"name": "c", "layout": "list"}, {"name": "d", "layout": "grid"}]}]}
@@ -214,8 +207,7 @@ import Testing
         #expect(FeatureDecisions(toggles: toggles).assignments(for: "v").map(\.experiment) == ["two"])
     }
 
-    @Test("a layout the app does not have is refused with the known layouts, and the old toggles keep serving")
-    func unknownLayouts() throws {
+    @Test func aLayoutTheAppDoesNotHaveIsRefusedWithTheKnownLayoutsAndTheOldTogglesKeepServing() throws {
         let file = try TogglesFile(#"{"rollout": {"grid": 0.5}}"#)
         defer { file.remove() }
         let layouts = ["list", "grid"]

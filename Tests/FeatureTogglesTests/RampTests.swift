@@ -35,7 +35,7 @@ import Testing
         #expect(try Toggles(json: Data(toggles.jsonText.utf8), file: "again") == toggles)
     }
 
-    @Test("the loader's rules for ramps", arguments: [
+    @Test(arguments: [
         (#"{"ramps": [{"layout": "grid", "steps": [{"at": "2026-01-01T13:00:00Z", "share": 0.5}, {"at": "2026-01-01T12:00:00Z", "share": 0.6}]}]}"#,
          "ramps[0].steps[1].at", "must be later than the step before"),
         (#"{"rollout": {"compact": 0.6}, "ramps": [{"layout": "grid", "steps": [{"at": "2026-01-01T12:00:00Z", "share": 0.5}]}]}"#,
@@ -44,7 +44,7 @@ import Testing
          "ramps[0].steps[0].at", "must be a time like 2026-01-01T12:00:00Z (got a string \"tomorrow\")"),
         (#"{"ramps": [{"layout": "grid", "steps": []}]}"#, "ramps[0].steps", "must be a list of 1 to 20 steps (got a list)"),
     ])
-    func rules(json: String, field: String, reason: String) {
+    func theLoadersRulesForRamps(json: String, field: String, reason: String) {
         #expect(throws: TogglesError(file: "t.json", field: field, reason: reason)) { try Self.toggles(json) }
     }
 

@@ -17,7 +17,7 @@ import Testing
         // would be about JSON, not about the kind of file.
         let path = file.path
         let unblocker = Thread {
-            Thread.sleep(forTimeInterval: 3)
+            Thread.sleep(forTimeInterval: 3)  // a safety net against a hang, never reached when the test passes
             let fd = open(path, O_WRONLY | O_NONBLOCK)
             if fd >= 0 { close(fd) }
         }

@@ -81,10 +81,10 @@ public final class AppFixture {
         return try ReportSegments.text(of: reportLog.path).split(separator: "\n").map { try ReportEvent(jsonLine: String($0)) }
     }
 
-    /// Waits (up to 5 s: the log flushes on its own thread) until `count` events named `name`
-    /// are in the file, and returns those.
+    /// Waits (the log flushes on its own thread) until `count` events named `name` are in the
+    /// file, and returns those.
     public func events(named name: ReportEvent.Name, count: Int = 1) async throws -> [ReportEvent] {
-        try await eventually { try self.events().filter { $0.name == name }.count >= count }
+        try await eventually("\(count) \(name) events in the log") { try self.events().filter { $0.name == name }.count >= count }
         return try events().filter { $0.name == name }
     }
 
@@ -92,24 +92,6 @@ public final class AppFixture {
     public func event(named name: ReportEvent.Name) async throws -> ReportEvent? {
         try await events(named: name).last
     }
-}
-
-/// Polls `condition` for up to `seconds` (generous, since the machine is shared); throws when it
-/// never held, so a wait that times out fails its test instead of passing on to stale state.
-public func eventually(within seconds: Double = 5, _ condition: () throws -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try condition() { return }
-        try await Task.sleep(for: .milliseconds(50))
-    }
-    if try condition() { return }
-    throw ConditionTimeout(seconds: seconds)
-}
-
-/// A condition `eventually` waited for did not hold in time.
-public struct ConditionTimeout: Error, CustomStringConvertible {
-    public let seconds: Double
-    public var description: String { "the condition did not hold within \(seconds) s" }
 }
 
 extension HTTPResponse {

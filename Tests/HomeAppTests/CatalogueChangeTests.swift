@@ -4,16 +4,15 @@ import TestSupport
 
 /// A page's buttons name positions; once the catalogue changes, those positions may hold other
 /// items. A post from such a page opens nothing and shows the current home with a notice.
-@Suite("Catalogue change under a page")
-struct CatalogueChangeTests {
+@Suite struct CatalogueChangeTests {
     static func item(_ id: String, _ title: String) -> String {
         #"{"id":"\#(id)","kind":"long","title":"\#(title)","description":"A film.","durationMinutes":90,"image":"images/posters/m-001.svg"}"#
     }
 
     static func file(_ items: String...) -> String { #"{"version":1,"items":["# + items.joined(separator: ",") + "]}" }
 
-    @Test("after two films swap places, the old page's button opens neither", arguments: ["list", "grid"])
-    func swappedFilms(layout: String) throws {
+    @Test(arguments: ["list", "grid"])
+    func afterTwoFilmsSwapPlacesTheOldPagesButtonOpensNeither(layout: String) throws {
         let fixture = try AppFixture(content: Self.file(Self.item("m-001", "First Cut"), Self.item("m-002", "Second Cut")))
         let browser = fixture.browser()
         let old = try browser.page("/?layout=\(layout)").html
@@ -40,8 +39,7 @@ struct CatalogueChangeTests {
         #expect(opened.location == "/long/m-002")
     }
 
-    @Test("an edit that keeps every item in place leaves old pages working")
-    func unrelatedEdit() throws {
+    @Test func anEditThatKeepsEveryItemInPlaceLeavesOldPagesWorking() throws {
         let fixture = try AppFixture(content: Self.file(Self.item("m-001", "First Cut"), Self.item("m-002", "Second Cut")))
         let browser = fixture.browser()
         let old = try browser.page("/?layout=list").html

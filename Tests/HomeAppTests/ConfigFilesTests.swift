@@ -8,19 +8,17 @@ import TestSupport
 private typealias F = ContentFixtures
 
 /// The configuration is read, never served, and a content file is bounded in size and items.
-@Suite("Configuration files")
-struct ConfigFilesTests {
-    @Test("content, toggles and the folder's notes are not served under /assets/", arguments: [
+@Suite struct ConfigFilesTests {
+    @Test(arguments: [
         "/assets/content.json", "/assets/toggles.json", "/assets/README.md",
     ])
-    func notServed(path: String) throws {
+    func contentTogglesAndTheFoldersNotesAreNotServedUnderAssets(path: String) throws {
         let fixture = try AppFixture()
         #expect(try fixture.browser().get(path).status == 404)
         #expect(try fixture.browser().get("/assets/app.css").status == 200)
     }
 
-    @Test("without --content and --toggles the app reads Config/ beside the public folder")
-    func defaults() {
+    @Test func withoutContentAndTogglesTheAppReadsConfigBesideThePublicFolder() {
         let configuration = AppConfiguration(publicFolder: AppFixture.publicFolder.path)
         #expect(configuration.contentFile == AppFixture.configFolder.appendingPathComponent("content.json").path)
         #expect(configuration.togglesFile == AppFixture.configFolder.appendingPathComponent("toggles.json").path)
@@ -28,8 +26,7 @@ struct ConfigFilesTests {
         #expect(FileManager.default.fileExists(atPath: configuration.togglesFile))
     }
 
-    @Test("a content file over the size cap is refused, naming the cap")
-    func sizeCap() throws {
+    @Test func aContentFileOverTheSizeCapIsRefusedNamingTheCap() throws {
         let directory = try F.temporaryDirectory()
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent("big.json")
@@ -39,8 +36,7 @@ struct ConfigFilesTests {
         #expect(error?.description == "\(url.relativePath): is larger than the 4 MiB a content file may have")
     }
 
-    @Test("a catalogue over the item cap is refused, naming the cap")
-    func itemCap() throws {
+    @Test func aCatalogueOverTheItemCapIsRefusedNamingTheCap() throws {
         let items = (0...ContentCatalog.maximumItems).map { index in
             F.longItem.replacingOccurrences(of: "m-001", with: "m-\(index)")
                 .replacingOccurrences(of: "images/posters/m-\(index).svg", with: "images/posters/m-001.svg")
@@ -52,8 +48,7 @@ struct ConfigFilesTests {
         #expect(error?.description == "content.json: field \"items\" has 1001 items; the most a catalogue may have is 1000")
     }
 
-    @Test("a named pipe as the content file is refused at once")
-    func fifo() throws {
+    @Test func aNamedPipeAsTheContentFileIsRefusedAtOnce() throws {
         let directory = try F.temporaryDirectory()
         defer { directory.remove() }
         let path = directory.url.appendingPathComponent("pipe.json").path

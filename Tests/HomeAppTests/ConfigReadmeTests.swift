@@ -3,12 +3,12 @@ import Foundation
 import HomeAppTestSupport
 import HomeTemplates
 import Testing
+import TestSupport
 @testable import HomeApp
 
 /// `Config/README.md` against the loaders: its examples are accepted, its sample errors are the
 /// ones the loaders write, and the shipped files load and are the ones it shows.
-@Suite("Config/README.md")
-struct ConfigReadmeTests {
+@Suite struct ConfigReadmeTests {
     static let config = AppFixture.configFolder
     static let layouts = HomeFactory.standard.names
 
@@ -36,10 +36,10 @@ struct ConfigReadmeTests {
         return toggles
     }
 
-    @Test("every JSON example of Config/README.md and docs/experiments.md is accepted by its loader", arguments: [
+    @Test(arguments: [
         "Config/README.md", "docs/experiments.md",
     ])
-    func examplesAreAccepted(document: String) throws {
+    func everyJSONExampleOfConfigREADMEMdAndDocsExperimentsMdIsAcceptedByItsLoader(document: String) throws {
         let file = AppFixture.repositoryRoot.appendingPathComponent(document)
         let examples = try Self.blocks("json", in: file)
         #expect(!examples.isEmpty)
@@ -53,8 +53,7 @@ struct ConfigReadmeTests {
         }
     }
 
-    @Test("the shipped files load, and the toggles are the ones the README shows: an experiment whose groups differ")
-    func shippedFiles() throws {
+    @Test func theShippedFilesLoadAndTheTogglesAreTheOnesTheREADMEShowsAnExperimentWhoseGroupsDiffer() throws {
         let router = try ToggleRouter(path: Self.config.appendingPathComponent("toggles.json").path, layouts: Self.layouts)
         let shown = try #require(try Self.blocks("json", in: Self.config.appendingPathComponent("README.md"))
             .first { $0.contains("\"experiments\"") })
@@ -68,8 +67,20 @@ struct ConfigReadmeTests {
         #expect(content.items.count > 12)
     }
 
-    @Test("the README's sample errors are what the loaders say")
-    func sampleErrors() throws {
+    @Test func theAppStartsOnTheShippedFilesWithoutASingleWarningFromTheirLoaders() throws {
+        let folder = try TemporaryDirectory("shipped-config")
+        defer { folder.remove() }
+        let log = LogRecorder()
+        let configuration = AppConfiguration(publicFolder: AppFixture.publicFolder.path, reportLog: folder.path("reports"))
+        #expect(configuration.togglesFile == Self.config.appendingPathComponent("toggles.json").path)
+        let app = try HomeApplication(configuration: configuration, logger: log.logger)
+        app.shutdown()
+        #expect(log.entries.contains { $0.message == "Content loaded" })
+        let complaints = log.entries.filter { $0.level >= .warning }.map(\.message)
+        #expect(complaints.isEmpty, "\(complaints)")
+    }
+
+    @Test func theREADMEsSampleErrorsAreWhatTheLoadersSay() throws {
         let samples = try Self.blocks("text", in: Self.config.appendingPathComponent("README.md"))
         // The shipped toggles without the comma after "list".
         let shipped = try String(contentsOf: Self.config.appendingPathComponent("toggles.json"), encoding: .utf8)

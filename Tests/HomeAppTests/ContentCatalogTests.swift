@@ -3,12 +3,11 @@ import TestSupport
 import Testing
 @testable import HomeApp
 
-@Suite("Content catalogue")
-struct ContentCatalogTests {
+/// Content catalogue.
+@Suite struct ContentCatalogTests {
     typealias F = ContentFixtures
 
-    @Test("the default Config/content.json loads, with every kind and every poster")
-    func defaultCatalogue() throws {
+    @Test func theDefaultConfigContentJsonLoadsWithEveryKindAndEveryPoster() throws {
         let catalog = try ContentCatalog.load(contentsOf: F.defaultContent, publicDirectory: F.publicDirectory)
         #expect(catalog.items.count >= 60)
         for kind in ContentItem.Kind.allCases {
@@ -69,16 +68,15 @@ struct ContentCatalogTests {
               message: #"bad.json: item 0: field "startsAt" must be an ISO-8601 UTC time like 2026-11-21T20:30:00Z"#),
     ]
 
-    @Test("an invalid file fails with one message naming file, item and field", arguments: invalidCases)
-    func invalidFile(_ invalid: InvalidCase) {
+    @Test(arguments: invalidCases)
+    func anInvalidFileFailsWithOneMessageNamingFileItemAndField(_ invalid: InvalidCase) {
         let error = #expect(throws: ContentCatalogError.self) {
             try ContentCatalog.decode(Data(invalid.json.utf8), file: "bad.json")
         }
         #expect(error?.description == invalid.message)
     }
 
-    @Test("text that is not JSON names the file and says so")
-    func notJSON() throws {
+    @Test func textThatIsNotJSONNamesTheFileAndSaysSo() throws {
         let error = #expect(throws: ContentCatalogError.self) {
             try ContentCatalog.decode(Data(#"{"items": [ {"id": "m-1",  "#.utf8), file: "bad.json")
         }
@@ -86,8 +84,7 @@ struct ContentCatalogTests {
         #expect(error?.itemIndex == nil)
     }
 
-    @Test("a file on disk is named as given; a missing image and a missing file are reported")
-    func loadFromDisk() throws {
+    @Test func aFileOnDiskIsNamedAsGivenAMissingImageAndAMissingFileAreReported() throws {
         let directory = try F.temporaryDirectory()
         defer { directory.remove() }
         let url = directory.url.appendingPathComponent("mine.json")
@@ -103,8 +100,7 @@ struct ContentCatalogTests {
         #expect(unreadable?.description.hasPrefix("\(missing.relativePath): cannot be read") == true)
     }
 
-    @Test("look-ups by id and kind, and related items of the same kind")
-    func lookups() throws {
+    @Test func lookUpsByIdAndKindAndRelatedItemsOfTheSameKind() throws {
         let catalog = try ContentCatalog.load(contentsOf: F.defaultContent)
         #expect(catalog.item(id: "m-003")?.title == "Last Train to Zürich")
         #expect(catalog.item(id: "nope") == nil)
@@ -119,8 +115,7 @@ struct ContentCatalogTests {
         #expect(related.first?.id == catalog.items(ofKind: .live).first?.id, "wraps round to the start")
     }
 
-    @Test("search matches title and description words, ignoring case and diacritics")
-    func search() throws {
+    @Test func searchMatchesTitleAndDescriptionWordsIgnoringCaseAndDiacritics() throws {
         let catalog = try ContentCatalog.load(contentsOf: F.defaultContent)
         #expect(catalog.search("lighthouse").map(\.id) == ["m-001", "s-015"])
         #expect(catalog.search("ZURICH").map(\.id) == ["m-003", "s-006", "l-006"])

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 @testable import HomeApp
 
-@Suite("Content item display")
-struct ContentItemTests {
+/// Content item display.
+@Suite struct ContentItemTests {
     /// Saturday 21 November 2026, 12:53 UTC.
     let now = Date(timeIntervalSince1970: 1_795_265_580)
 
@@ -15,31 +15,29 @@ struct ContentItemTests {
         try Date(text, strategy: .iso8601)
     }
 
-    @Test("kind follows timing")
-    func kinds() throws {
+    @Test func kindFollowsTiming() throws {
         #expect(item(.minutes(90)).kind == .long)
         #expect(item(.seconds(90)).kind == .short)
         #expect(item(.startsAt(now)).kind == .live)
         #expect(item(.minutes(90)).durationMinutes == 90 && item(.minutes(90)).durationSeconds == nil)
     }
 
-    @Test("film durations in hours and minutes", arguments: [
+    @Test(arguments: [
         (112, "1 h 52 min"), (45, "45 min"), (120, "2 h"), (61, "1 h 1 min"),
     ])
-    func filmDuration(minutes: Int, text: String) {
+    func filmDurationsInHoursAndMinutes(minutes: Int, text: String) {
         #expect(item(.minutes(minutes)).durationText == text)
         #expect(item(.minutes(minutes)).timingText(now: now) == text)
     }
 
-    @Test("clip durations as a clock", arguments: [
+    @Test(arguments: [
         (225, "3:45"), (48, "0:48"), (600, "10:00"), (3725, "1:02:05"),
     ])
-    func clipDuration(seconds: Int, text: String) {
+    func clipDurationsAsAClock(seconds: Int, text: String) {
         #expect(item(.seconds(seconds)).durationText == text)
     }
 
-    @Test("live streams: live now, later today, later this year, next year")
-    func schedule() throws {
+    @Test func liveStreamsLiveNowLaterTodayLaterThisYearNextYear() throws {
         #expect(try date("2026-11-21T12:53:00Z") == now)
         let started = item(.startsAt(try date("2026-11-21T12:00:00Z")))
         #expect(started.isLive(at: now))

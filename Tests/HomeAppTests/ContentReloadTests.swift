@@ -2,8 +2,8 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Content reload in the running app")
-struct ContentReloadTests {
+/// Content reload in the running app.
+@Suite struct ContentReloadTests {
     static func item(_ id: String, _ title: String) -> String {
         #"{"id":"\#(id)","kind":"long","title":"\#(title)","description":"A film.","durationMinutes":90,"image":"images/posters/m-001.svg"}"#
     }
@@ -15,8 +15,7 @@ struct ContentReloadTests {
         try fixture.browser().page("/?layout=list").html.all(class: "list-row__title").map(\.text)
     }
 
-    @Test("a changed content file is served without a restart; a bad one keeps the old catalogue")
-    func reloads() async throws {
+    @Test func aChangedContentFileIsServedWithoutARestartABadOneKeepsTheOldCatalogue() async throws {
         let fixture = try AppFixture(content: Self.file(Self.item("m-001", "First Cut")))
         #expect(try titles(fixture) == ["First Cut"])
         #expect(try fixture.browser().get("/long/m-002").status == 404)

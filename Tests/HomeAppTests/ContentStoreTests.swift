@@ -4,8 +4,8 @@ import TestSupport
 import Testing
 @testable import HomeApp
 
-@Suite("Content store")
-struct ContentStoreTests {
+/// Content store.
+@Suite struct ContentStoreTests {
     typealias F = ContentFixtures
 
     /// A store over a temporary copy of a small catalogue, polling fast so watcher tests stay short.
@@ -29,18 +29,7 @@ struct ContentStoreTests {
         }
     }
 
-    /// Polls `condition` for up to `seconds`; generous, since CI machines are shared.
-    func eventually(within seconds: Double = 5, _ condition: () -> Bool) async throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        return condition()
-    }
-
-    @Test("a bad file at start-up throws the message that stops the server")
-    func badStartup() throws {
+    @Test func aBadFileAtStartUpThrowsTheMessageThatStopsTheServer() throws {
         let directory = try F.temporaryDirectory()
         defer { directory.remove() }
         let file = directory.url.appendingPathComponent("content.json")
@@ -49,8 +38,7 @@ struct ContentStoreTests {
         #expect(error?.description == "\(file.relativePath): item 0: field \"kind\" must be one of long, short, live")
     }
 
-    @Test("the default catalogue serves as version 1")
-    func defaultStore() throws {
+    @Test func theDefaultCatalogueServesAsVersion1() throws {
         let log = LogRecorder()
         let store = try ContentStore(contentsOf: F.defaultContent, publicDirectory: F.publicDirectory, logger: log.logger)
         #expect(store.version == 1)
@@ -58,8 +46,7 @@ struct ContentStoreTests {
         #expect(store.catalog.items.count >= 60)
     }
 
-    @Test("reload picks up a changed file and bumps the version")
-    func reloadChanged() throws {
+    @Test func reloadPicksUpAChangedFileAndBumpsTheVersion() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         #expect(setup.store.version == 1)
@@ -71,8 +58,7 @@ struct ContentStoreTests {
         #expect(setup.log.entries.contains { $0.level == .info && $0.message == "Content reloaded" })
     }
 
-    @Test("a bad new file keeps the old catalogue and logs why")
-    func reloadBad() throws {
+    @Test func aBadNewFileKeepsTheOldCatalogueAndLogsWhy() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         let before = setup.store.catalog
@@ -90,8 +76,7 @@ struct ContentStoreTests {
         #expect(try setup.store.reload().get() == 2, "a good file after a bad one is accepted")
     }
 
-    @Test("a broken edit is refused naming its line and column, and the refusal is kept until the file loads")
-    func syntaxErrorNamesLineAndColumn() throws {
+    @Test func aBrokenEditIsRefusedNamingItsLineAndColumnAndTheRefusalIsKeptUntilTheFileLoads() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         #expect(setup.store.lastRejection == nil)
@@ -111,39 +96,41 @@ struct ContentStoreTests {
         #expect(setup.store.lastRejection == nil, "the file loads again")
     }
 
-    @Test("the watcher reloads a changed file without a call to reload()")
-    func watcherPicksUpChange() async throws {
+    @Test func theWatcherReloadsAChangedFileWithoutACallToReload() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         try setup.store.start()
         try setup.store.start()  // idempotent: one timer, one reload per change
         try F.write(F.file(F.liveItem), to: setup.file)
-        #expect(try await eventually { setup.store.version == 2 })
+        try await eventually { setup.store.version == 2 }
         #expect(setup.store.catalog.items.map(\.id) == ["l-001"])
 
         // A broken edit is logged once and ignored; the fixed file is then picked up.
         try F.write("{ not json", to: setup.file)
-        #expect(try await eventually { setup.log.entries.contains { $0.level == .error } })
+        try await eventually { setup.log.entries.contains { $0.level == .error } }
         #expect(setup.store.version == 2)
         try F.write(F.file(F.longItem, F.liveItem), to: setup.file)
-        #expect(try await eventually { setup.store.version == 3 })
+        try await eventually { setup.store.version == 3 }
         #expect(setup.log.entries.filter { $0.level == .error }.count == 1)
     }
 
-    @Test("after shutdown() the watcher no longer reloads")
-    func watcherStops() async throws {
+    @Test func afterShutdownTheWatcherNoLongerReloads() async throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         try setup.store.start()
         setup.store.shutdown()
+        // A witness polling as often sees its own change: the stopped watcher had time to see one.
+        let witness = try Setup()
+        defer { witness.cleanUp() }
+        try witness.store.start()
         try F.write(F.file(F.liveItem), to: setup.file)
-        try await Task.sleep(for: .milliseconds(600))
+        try F.write(F.file(F.liveItem), to: witness.file)
+        try await eventually("the witness reloaded") { witness.store.version == 2 }
         #expect(setup.store.version == 1)
         #expect(try setup.store.reload().get() == 2)
     }
 
-    @Test("readers on many threads see versions only grow while reloads run")
-    func concurrentReaders() throws {
+    @Test func readersOnManyThreadsSeeVersionsOnlyGrowWhileReloadsRun() throws {
         let setup = try Setup()
         defer { setup.cleanUp() }
         let reloads = 40

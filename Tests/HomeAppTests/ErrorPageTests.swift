@@ -2,8 +2,8 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Error pages")
-struct ErrorPageTests {
+/// Error pages.
+@Suite struct ErrorPageTests {
     /// A browser on the list, with the fields of its form (token, layout).
     func listForm(_ fixture: AppFixture) throws -> (Browser, [(String, String)]) {
         let browser = fixture.browser()
@@ -12,10 +12,10 @@ struct ErrorPageTests {
         return (browser, form.all("input").map { ($0["name"] ?? "", $0["value"] ?? "") })
     }
 
-    @Test("an unknown id, or an id under another kind's URL, is a 404 page that says so", arguments: [
+    @Test(arguments: [
         "/long/m-999", "/short/m-001", "/stream/s-001", "/long/%3Cscript%3E",
     ])
-    func unknownID(_ target: String) throws {
+    func anUnknownIdOrAnIdUnderAnotherKindsURLIsA404PageThatSaysSo(_ target: String) throws {
         let fixture = try AppFixture()
         let response = try fixture.browser().get(target)
         #expect(response.status == 404)
@@ -26,13 +26,13 @@ struct ErrorPageTests {
         #expect(!response.text.contains("<script>"))
     }
 
-    @Test("a bad index path is a 400 page that names it", arguments: [
+    @Test(arguments: [
         ("open", "9.99", "There is no item at position 9.99 on this screen."),
         ("open", "x", "\"x\" is not a position on this screen."),
         ("open", "-1.0", "\"-1.0\" is not a position on this screen."),
         ("watch", "0.0", "The form did not say what to do."),
     ])
-    func badIndexPath(_ field: String, _ value: String, _ message: String) async throws {
+    func aBadIndexPathIsA400PageThatNamesIt(_ field: String, _ value: String, _ message: String) async throws {
         let fixture = try AppFixture()
         let (browser, fields) = try listForm(fixture)
         let response = try browser.post("/home/actions", form: fields + [(field, value)])
@@ -41,8 +41,7 @@ struct ErrorPageTests {
         #expect(response.location == nil)
     }
 
-    @Test("a post naming no layout, or one the app does not have, is a 400")
-    func badLayoutField() throws {
+    @Test func aPostNamingNoLayoutOrOneTheAppDoesNotHaveIsA400() throws {
         let fixture = try AppFixture()
         let (browser, fields) = try listForm(fixture)
         let token = try #require(fields.first { $0.0 == "_csrf" })
@@ -53,8 +52,7 @@ struct ErrorPageTests {
         }
     }
 
-    @Test("a post with a missing, forged or someone else's CSRF token is a 403 that says why")
-    func csrf() async throws {
+    @Test func aPostWithAMissingForgedOrSomeoneElsesCSRFTokenIsA403ThatSaysWhy() async throws {
         let fixture = try AppFixture()
         let (browser, fields) = try listForm(fixture)
         let (_, otherFields) = try listForm(fixture)

@@ -9,15 +9,13 @@ import TestSupport
 @testable import Reporting
 
 /// `/reports/experiments`: the visits and selections of each group, compared with the first.
-@Suite("Experiment report")
-struct ExperimentReportTests {
+@Suite struct ExperimentReportTests {
     static let toggles = #"""
         {"experiments": [{"name": "home-layout", "groups": [
           {"name": "a", "weight": 1, "layout": "list"}, {"name": "b", "weight": 1, "layout": "grid"}]}]}
         """#
 
-    @Test("new visitors' views and selections land in their groups on /reports/experiments, linked from /reports")
-    func selectionsLandInTheirGroups() async throws {
+    @Test func newVisitorsViewsAndSelectionsLandInTheirGroupsOnReportsExperimentsLinkedFromReports() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         var expected: [String: (visitors: Int, views: Int, selections: Int)] = ["a": (0, 0, 0), "b": (0, 0, 0)]
         for index in 0..<20 {
@@ -94,8 +92,7 @@ struct ExperimentReportTests {
         #expect(try bad.html().errorMessage?.contains("\"from\" must be a UTC day like 2026-11-24") == true)
     }
 
-    @Test("older lines tagged experiment and group count as experiment.<name>, in an experiment the toggles no longer name")
-    func legacyTags() async throws {
+    @Test func olderLinesTaggedExperimentAndGroupCountAsExperimentNameInAnExperimentTheTogglesNoLongerName() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         let log = fixture.app.services.reportLog
         for (name, visitor) in [(ReportEvent.Name.launch, "v1"), (.launch, "v2"), (.shortSelected, "v2")] {
@@ -109,18 +106,17 @@ struct ExperimentReportTests {
         #expect(row.first { $0["data-rate"] != nil }?.text.hasPrefix("50.0% (") == true)
     }
 
-    @Test("a range that ends before it starts, or a time that is not one, is a 400 that says so", arguments: [
+    @Test(arguments: [
         ("from=2026-11-24&to=2026-11-23", "\"to\" must be after \"from\"."),
         ("to=2026-11-24T12:00:00", "\"to\" must be a UTC day like 2026-11-24 or a time like 2026-11-24T12:00:00.000Z."),
     ])
-    func badRange(_ query: String, _ message: String) throws {
+    func aRangeThatEndsBeforeItStartsOrATimeThatIsNotOneIsA400ThatSaysSo(_ query: String, _ message: String) throws {
         let response = try AppFixture(toggles: Self.toggles).browser().get("/reports/experiments?\(query)")
         #expect(response.status == 400)
         #expect(try response.html().errorMessage == message)
     }
 
-    @Test("the /reports.json member has the agreed shape")
-    func json() throws {
+    @Test func theReportsJsonMemberHasTheAgreedShape() throws {
         let counts = [ReportExperimentCounts(name: "home-layout", groups: [
             ReportGroupCounts(group: "a", layouts: ["list": 1000], views: 1000, selections: 101, visitors: 900, days: []),
             ReportGroupCounts(group: "b", layouts: ["grid": 1000], views: 1000, selections: 124, visitors: 910, days: []),
@@ -141,8 +137,7 @@ struct ExperimentReportTests {
         #expect(results[0].sentence(for: results[0].groups[1])?.hasPrefix("Grid: 12.4% (") == true)
     }
 
-    @Test("with every view a selection in both groups, the views still needed plan a point downwards")
-    func stillNeededAtAFullRate() throws {
+    @Test func withEveryViewASelectionInBothGroupsTheViewsStillNeededPlanAPointDownwards() throws {
         let counts = [ReportExperimentCounts(name: "home-layout", groups: [
             ReportGroupCounts(group: "a", layouts: ["list": 6], views: 6, selections: 6, visitors: 6, days: []),
             ReportGroupCounts(group: "b", layouts: ["grid": 9], views: 9, selections: 9, visitors: 9, days: []),

@@ -6,8 +6,7 @@ import Testing
 import TestSupport
 
 /// Experiments in the toggles file decide what new visitors see; a visitor's own choice wins.
-@Suite("Experiments")
-struct ExperimentTests {
+@Suite struct ExperimentTests {
     static let toggles = #"""
         {"onboarding": true, "experiments": [{"name": "home-layout", "groups": [
           {"name": "a", "weight": 1, "layout": "list"}, {"name": "b", "weight": 1, "layout": "grid", "onboarding": false}]}]}
@@ -18,8 +17,7 @@ struct ExperimentTests {
         return try #require(decisions.assignments(for: visitor).first).group.name
     }
 
-    @Test("new visitors of group b get the grid without any cookie, group a the list; b without the onboarding notice")
-    func newVisitorsGetTheirGroupsLayout() async throws {
+    @Test func newVisitorsOfGroupBGetTheGridWithoutAnyCookieGroupATheListBWithoutTheOnboardingNotice() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         var groups: [String: String] = [:]
         for _ in 0..<24 {
@@ -42,8 +40,7 @@ struct ExperimentTests {
         }
     }
 
-    @Test("a visitor's own choice (cookie or ?layout=) wins and is reported with the layout the experiment assigned")
-    func ownChoiceWins() async throws {
+    @Test func aVisitorsOwnChoiceCookieOrLayoutWinsAndIsReportedWithTheLayoutTheExperimentAssigned() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         var seen: Set<String> = []
         for seed in 1...40 where seen.count < 2 {
@@ -67,8 +64,7 @@ struct ExperimentTests {
         #expect(seen == ["a", "b"])
     }
 
-    @Test("a stopped experiment assigns nothing and tags nothing; the other toggles decide")
-    func stopped() async throws {
+    @Test func aStoppedExperimentAssignsNothingAndTagsNothingTheOtherTogglesDecide() async throws {
         let fixture = try AppFixture(toggles: Self.toggles.replacingOccurrences(of: #""name": "home-layout","#,
                                                                                 with: #""name": "home-layout", "active": false,"#))
         for _ in 0..<8 {

@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 /// Every action of each child, pressed in the rendered form as a browser would.
-@Suite("Home actions")
-struct HomeActionTests {
+@Suite struct HomeActionTests {
     static let experiment = #"{"experiment": {"name": "home-hero", "groups": ["a", "b"]}}"#
 
     /// Loads `/?layout=…`, presses the button `find` picks, and checks the 303 and the report line.
@@ -39,18 +38,17 @@ struct HomeActionTests {
         return event
     }
 
-    @Test("opening a row or tile pushes the scene of its kind and reports it", arguments: [
+    @Test(arguments: [
         ("list", "m-001", "long_selected"), ("list", "s-003", "short_selected"), ("list", "l-004", "stream_selected"),
         ("grid", "m-010", "long_selected"), ("grid", "s-022", "short_selected"), ("grid", "l-001", "stream_selected"),
     ])
-    func open(_ layout: String, _ id: String, _ event: String) async throws {
+    func openingARowOrTilePushesTheSceneOfItsKindAndReportsIt(_ layout: String, _ id: String, _ event: String) async throws {
         _ = try await press(layout, expecting: Catalogue.scene(id), event: ReportEvent.Name(rawValue: event), item: id) {
             $0.openButton(for: id)
         }
     }
 
-    @Test("a watch post, from a page drawn with a separate Watch live button, still opens the stream")
-    func watchLive() async throws {
+    @Test func aWatchPostFromAPageDrawnWithASeparateWatchLiveButtonStillOpensTheStream() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let form = try #require(try browser.page("/?layout=grid").html.first { $0.hasClass("home-form") })
@@ -62,29 +60,27 @@ struct HomeActionTests {
         #expect(event.item == id && event.layout == "grid")
     }
 
-    @Test("Settings pushes /settings", arguments: ["list", "grid"])
-    func settings(_ layout: String) async throws {
+    @Test(arguments: ["list", "grid"])
+    func settingsPushesSettings(_ layout: String) async throws {
         _ = try await press(layout, expecting: "/settings", event: .settingsSelected) { $0.buttons(named: "settings").first }
     }
 
-    @Test("the switch button replaces the child and answers /?layout=NAME", arguments: [("list", "grid"), ("grid", "list")])
-    func replace(_ layout: String, _ other: String) async throws {
+    @Test(arguments: [("list", "grid"), ("grid", "list")])
+    func theSwitchButtonReplacesTheChildAndAnswersLayoutNAME(_ layout: String, _ other: String) async throws {
         let event = try await press(layout, expecting: "/?layout=\(other)", event: .layoutReplaced, eventLayout: other) {
             $0.buttons(named: "replace", value: other).first
         }
         #expect(event.properties["from"] == layout)
     }
 
-    @Test("the grid's more button comes back with the row scrolled on, reported as a swipe")
-    func more() async throws {
+    @Test func theGridsMoreButtonComesBackWithTheRowScrolledOnReportedAsASwipe() async throws {
         let event = try await press("grid", expecting: "/?layout=grid&row=1&at=4#grid-tile-1-4", event: .horizontalSwipe) {
             $0.buttons(named: "more").first { $0["value"]?.hasPrefix("1.") == true }
         }
         #expect(event.properties["row"] == "1" && event.properties["to"] == "4")
     }
 
-    @Test("the same item chosen in both layouts reaches the same page through different index paths")
-    func sameItemBothLayouts() throws {
+    @Test func theSameItemChosenInBothLayoutsReachesTheSamePageThroughDifferentIndexPaths() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let id = Catalogue.ids("live")[1]

@@ -4,12 +4,12 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Home layouts")
-struct HomeLayoutTests {
-    @Test("?layout=list and ?layout=grid render HomeContainer ▸ child with every item", arguments: [
+/// Home layouts.
+@Suite struct HomeLayoutTests {
+    @Test(arguments: [
         ("list", "ListHome"), ("grid", "GridHome"),
     ])
-    func rendersLayout(_ layout: String, _ controller: String) throws {
+    func layoutListAndLayoutGridRenderHomeContainerChildWithEveryItem(_ layout: String, _ controller: String) throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/?layout=\(layout)")
         #expect(response.status == 200)
@@ -27,8 +27,7 @@ struct HomeLayoutTests {
         #expect(html.first { $0.tag == "meta" && $0["name"] == "csrf-token" }?["content"]?.isEmpty == false)
     }
 
-    @Test("the first visit sets an HttpOnly, SameSite=Lax visitor cookie, and keeps it")
-    func visitorCookie() throws {
+    @Test func theFirstVisitSetsAnHttpOnlySameSiteLaxVisitorCookieAndKeepsIt() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let first = try browser.get("/")
@@ -38,8 +37,7 @@ struct HomeLayoutTests {
         #expect(try browser.get("/").headers("Set-Cookie").isEmpty)
     }
 
-    @Test("an unknown layout is a 400 page listing the valid ones as links")
-    func unknownLayout() throws {
+    @Test func anUnknownLayoutIsA400PageListingTheValidOnesAsLinks() throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/?layout=carousel%3Cb%3E")
         #expect(response.status == 400)
@@ -50,16 +48,14 @@ struct HomeLayoutTests {
         #expect(html.controllers("HomeContainer").isEmpty)
     }
 
-    @Test("the toggles' defaultLayout decides the home of a visitor who has not chosen")
-    func defaultLayoutToggle() throws {
+    @Test func theTogglesDefaultLayoutDecidesTheHomeOfAVisitorWhoHasNotChosen() throws {
         let fixture = try AppFixture(toggles: #"{"defaultLayout": "grid"}"#)
         let browser = fixture.browser()
         #expect(try browser.page("/").html.controllerPaths("GridHome") == [["HomeContainer", "GridHome"]])
         #expect(try browser.page("/?layout=list").html.controllerPaths("ListHome") == [["HomeContainer", "ListHome"]])
     }
 
-    @Test("toggles naming a layout the app does not have are refused at start, with the known layouts")
-    func unknownLayoutAtStart() throws {
+    @Test func togglesNamingALayoutTheAppDoesNotHaveAreRefusedAtStartWithTheKnownLayouts() throws {
         for toggles in [#"{"defaultLayout": "carousel"}"#, #"{"rollout": {"carousel": 0.1}}"#,
                         #"{"experiments": [{"name": "e", "groups": [{"name": "a"}, {"name": "b", "layout": "carousel"}]}]}"#] {
             let error = try #require(throws: AppError.self) { try AppFixture(toggles: toggles) }
@@ -68,8 +64,7 @@ struct HomeLayoutTests {
         }
     }
 
-    @Test("a reload naming an unknown layout is refused and the previous toggles keep serving")
-    func unknownLayoutOnReload() throws {
+    @Test func aReloadNamingAnUnknownLayoutIsRefusedAndThePreviousTogglesKeepServing() throws {
         let fixture = try AppFixture(toggles: #"{"rollout": {"grid": 1}}"#)
         let browser = fixture.browser()
         #expect(try browser.page("/").html.controllers("GridHome").count == 1)
@@ -79,10 +74,10 @@ struct HomeLayoutTests {
         #expect(try browser.page("/").html.controllers("ListHome").count == 1, "a good file is taken again")
     }
 
-    @Test("gridRollout 1 gives everyone the grid; 0 gives everyone the default", arguments: [
+    @Test(arguments: [
         ("1.0", "GridHome"), ("0", "ListHome"),
     ])
-    func rolloutExtremes(_ share: String, _ controller: String) throws {
+    func gridRollout1GivesEveryoneTheGrid0GivesEveryoneTheDefault(_ share: String, _ controller: String) throws {
         let fixture = try AppFixture(toggles: #"{"gridRollout": \#(share)}"#)
         for seed in 1...8 {
             let browser = fixture.browser()
@@ -91,8 +86,7 @@ struct HomeLayoutTests {
         }
     }
 
-    @Test("with a 0.3 rollout the served default follows FeatureDecisions per visitor")
-    func rolloutFollowsDecisions() throws {
+    @Test func withA03RolloutTheServedDefaultFollowsFeatureDecisionsPerVisitor() throws {
         let decisions = FeatureDecisions(toggles: Toggles(gridRollout: 0.3))
         let ids = (0..<10_000).map { visitorID($0 &* 2_654_435_761 % 1_000_000_007) }
         let share = Double(ids.filter { decisions.defaultLayout(for: $0) == "grid" }.count) / Double(ids.count)
@@ -113,8 +107,7 @@ struct HomeLayoutTests {
         #expect(served == ["GridHome", "ListHome"], "the sample should cover both outcomes")
     }
 
-    @Test("?layout= wins over the cookie, the cookie over the toggles")
-    func precedence() throws {
+    @Test func layoutWinsOverTheCookieTheCookieOverTheToggles() throws {
         let fixture = try AppFixture(toggles: #"{"defaultLayout": "grid"}"#)
         let browser = fixture.browser()
         browser.setCookie("layout", "list")
@@ -124,8 +117,7 @@ struct HomeLayoutTests {
         #expect(try browser.page("/").html.controllers("GridHome").count == 1)
     }
 
-    @Test("every home render is a launch line with the layout, visitor and request id")
-    func launchReported() async throws {
+    @Test func everyHomeRenderIsALaunchLineWithTheLayoutVisitorAndRequestId() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let response = try browser.get("/?layout=grid")

@@ -10,13 +10,6 @@ import TestSupport
 @Suite struct LiveReportsTests {
     static let quiet = Logger(label: "live-reports-tests") { _ in SwiftLogNoOpLogHandler() }
 
-    /// Waits up to 10 s for `condition`.
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition(), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        return condition()
-    }
-
     /// Everything queued on `stream`, as text.
     static func drain(_ stream: ResponseStream) -> String {
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
@@ -36,7 +29,7 @@ import TestSupport
         for index in 0..<1_000 {
             log.record(ReportEvent(.launch, layout: "grid", item: "\(index)", properties: ["pad": padding]))
         }
-        #expect(Self.eventually { stalled.isFinished }, "cut once too far behind")
+        try eventually("cut once too far behind") { stalled.isFinished }
         #expect(stalled.pendingBytes <= LiveReports.watcherBuffer)
         live.shutdown()
         log.shutdown()
@@ -58,7 +51,7 @@ import TestSupport
         let (stream, watcher) = live.watch(resuming: true)
         LiveReplay(store: log.store, after: seen[0].position, watcher: watcher).run()
         log.record(ReportEvent(.launch, item: "i3"))
-        #expect(Self.eventually { stream.pendingBytes > 0 && Self.drainPeek(stream).contains("i3") })
+        try eventually { stream.pendingBytes > 0 && Self.drainPeek(stream).contains("i3") }
         let text = Self.drain(stream)
         let ids = text.split(separator: "\n").filter { $0.hasPrefix("id: ") }.map { String($0.dropFirst(4)) }
         #expect(ids.prefix(2) == seen[1...].map(\.position.description)[...], "ids are the store's positions")

@@ -4,8 +4,7 @@ import Testing
 import TestSupport
 
 /// A live stream on the air now and one that starts later: only the first is live.
-@Suite("Live and upcoming streams")
-struct LiveScheduleTests {
+@Suite struct LiveScheduleTests {
     static let content = #"""
     {"items": [
       {"id": "l-now", "kind": "live", "title": "On Air", "description": "Started long ago.",
@@ -21,8 +20,7 @@ struct LiveScheduleTests {
         try #require(html.all(class: "grid-tile").first { $0.text.contains(title) })
     }
 
-    @Test("the grid: Watch live and the live badge on the stream on air only; the upcoming one says when it starts")
-    func grid() throws {
+    @Test func theGridWatchLiveAndTheLiveBadgeOnTheStreamOnAirOnlyTheUpcomingOneSaysWhenItStarts() throws {
         let fixture = try AppFixture(content: Self.content)
         let html = try fixture.browser().page("/?layout=grid").html
         let now = try tile(html, "On Air"), later = try tile(html, "Later On")
@@ -34,8 +32,7 @@ struct LiveScheduleTests {
         #expect(html.all(class: "poster__badge").count == 1)
     }
 
-    @Test("one control per tile, so one tab stop: a live tile's Watch live is part of it")
-    func oneControlPerTile() throws {
+    @Test func oneControlPerTileSoOneTabStopALiveTilesWatchLiveIsPartOfIt() throws {
         let fixture = try AppFixture()
         let html = try fixture.browser().page("/?layout=grid").html
         let tiles = html.all(class: "grid-tile")
@@ -46,8 +43,7 @@ struct LiveScheduleTests {
         }
     }
 
-    @Test("the list: the live badge on the stream on air only")
-    func list() throws {
+    @Test func theListTheLiveBadgeOnTheStreamOnAirOnly() throws {
         let fixture = try AppFixture(content: Self.content)
         let html = try fixture.browser().page("/?layout=list").html
         let rows = html.all(class: "home-list__row")
@@ -55,8 +51,7 @@ struct LiveScheduleTests {
         #expect(rows.first { $0.text.contains("Later On") }?.all(class: "poster__badge").isEmpty == true)
     }
 
-    @Test("an item page's \"More like this\": the live badge on the stream on air only")
-    func related() throws {
+    @Test func anItemPagesMoreLikeThisTheLiveBadgeOnTheStreamOnAirOnly() throws {
         let fixture = try AppFixture(content: Self.content)
         let browser = fixture.browser()
         let later = try browser.page("/stream/l-later").html
@@ -67,8 +62,7 @@ struct LiveScheduleTests {
         #expect(upcoming.all(class: "poster__badge").isEmpty)
     }
 
-    @Test("no poster paints a live badge: the page draws it for streams on the air")
-    func postersWithoutBadge() throws {
+    @Test func noPosterPaintsALiveBadgeThePageDrawsItForStreamsOnTheAir() throws {
         for id in Catalogue.ids("live") {
             let poster = AppFixture.publicFolder.appendingPathComponent("images/posters/\(id).svg")
             let text = try String(contentsOf: poster, encoding: .utf8)

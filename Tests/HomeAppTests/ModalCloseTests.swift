@@ -5,8 +5,7 @@ import TestSupport
 
 /// Closing a modal (the search box, the New Year notice, the layout card) takes the visitor back
 /// to the page they opened it from, as a browser with JavaScript off does it.
-@Suite("Closing a modal")
-struct ModalCloseTests {
+@Suite struct ModalCloseTests {
     /// Presses the modal's close control as a browser would: follows its link, or submits its
     /// form and follows the redirect. Returns where it went and the page it got there.
     static func close(_ html: HTMLElement, in browser: Browser) throws -> (target: String, page: HTTPResponse) {
@@ -29,10 +28,10 @@ struct ModalCloseTests {
         try #require(html.first { $0.tag == "a" && $0.text == "Search" }?["href"])
     }
 
-    @Test("the search box closes back to the page it was opened from", arguments: [
+    @Test(arguments: [
         "/", "/?layout=grid", "/long/m-001", "/settings", "/search?q=harbour",
     ])
-    func searchBox(_ origin: String) throws {
+    func theSearchBoxClosesBackToThePageItWasOpenedFrom(_ origin: String) throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         browser.sendsReferrer = true
@@ -43,8 +42,7 @@ struct ModalCloseTests {
         #expect(target == origin)
     }
 
-    @Test("after a refused query the search box still closes back to where it was opened")
-    func searchBoxAfterError() async throws {
+    @Test func afterARefusedQueryTheSearchBoxStillClosesBackToWhereItWasOpened() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         browser.sendsReferrer = true
@@ -58,11 +56,11 @@ struct ModalCloseTests {
         #expect(try fixture.events().filter { $0.name == .searchSubmitted }.isEmpty)
     }
 
-    @Test("a return address that leaves the site closes to the home instead", arguments: [
+    @Test(arguments: [
         "/search?from=//evil.example/x", "/search?from=https://evil.example/", "/search?from=%2F%5Cevil.example",
         "/search?from=/%0D%0ASet-Cookie:x=1", "/search?from=javascript:alert(1)",
     ])
-    func foreignReturn(_ target: String) throws {
+    func aReturnAddressThatLeavesTheSiteClosesToTheHomeInstead(_ target: String) throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let modal = try browser.page(target).html
@@ -70,8 +68,7 @@ struct ModalCloseTests {
         #expect(back == "/" && page.status == 200)
     }
 
-    @Test("a Referer from another site is not where closing goes")
-    func foreignReferer() throws {
+    @Test func aRefererFromAnotherSiteIsNotWhereClosingGoes() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let response = try browser.get("/search", headers: [("Referer", "http://evil.example/settings")])
@@ -79,8 +76,8 @@ struct ModalCloseTests {
         #expect(back == "/")
     }
 
-    @Test("the New Year notice over a home closes back to that home, for good", arguments: ["close", "ok"])
-    func notice(_ how: String) async throws {
+    @Test(arguments: ["close", "ok"])
+    func theNewYearNoticeOverAHomeClosesBackToThatHomeForGood(_ how: String) async throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let browser = fixture.browser()
         browser.sendsReferrer = true
@@ -104,8 +101,7 @@ struct ModalCloseTests {
         #expect(try fixture.events().filter { $0.name == .onboardingDismissed }.count == 1)
     }
 
-    @Test("Settings links to the layout card, which closes back to Settings and writes nothing")
-    func layoutCardFromSettings() async throws {
+    @Test func settingsLinksToTheLayoutCardWhichClosesBackToSettingsAndWritesNothing() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         browser.sendsReferrer = true

@@ -2,12 +2,11 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Onboarding")
-struct OnboardingTests {
+/// Onboarding.
+@Suite struct OnboardingTests {
     static let onion = ["HomeContainer", "ModalContainer", "OnboardingTemplate", "NewYearContent"]
 
-    @Test("the first home has the onion over it in a 200 page and reports onboarding_shown")
-    func shownOverHome() async throws {
+    @Test func theFirstHomeHasTheOnionOverItInA200PageAndReportsOnboardingShown() async throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let browser = fixture.browser()
         let (response, html) = try browser.page("/")
@@ -18,8 +17,7 @@ struct OnboardingTests {
         #expect(shown.visitor == browser.cookies["visitor"] && shown.layout == "list")
     }
 
-    @Test("with the notice over the home, the page takes the notice's title and theme colour")
-    func titleAndThemeOverHome() throws {
+    @Test func withTheNoticeOverTheHomeThePageTakesTheNoticesTitleAndThemeColour() throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let (_, html) = try fixture.browser().page("/")
         #expect(html.first { $0.tag == "title" }?.text == "New Year's Eve, live · DynamicHome")
@@ -28,14 +26,14 @@ struct OnboardingTests {
         #expect(plain.first { $0.tag == "title" }?.text == "Home · DynamicHome")
     }
 
-    @Test("without the toggle there is no modal", arguments: [#"{}"#, #"{"onboarding": false}"#])
-    func off(_ toggles: String) throws {
+    @Test(arguments: [#"{}"#, #"{"onboarding": false}"#])
+    func withoutTheToggleThereIsNoModal(_ toggles: String) throws {
         let fixture = try AppFixture(toggles: toggles)
         #expect(try fixture.browser().page("/").html.controllers("ModalContainer").isEmpty)
     }
 
-    @Test("the close button or \"OK, got it\" dismisses it for good", arguments: ["close", "ok"])
-    func dismiss(_ how: String) async throws {
+    @Test(arguments: ["close", "ok"])
+    func theCloseButtonOrOKGotItDismissesItForGood(_ how: String) async throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let browser = fixture.browser()
         let html = try browser.page("/").html
@@ -56,15 +54,13 @@ struct OnboardingTests {
         #expect(try fixture.browser().page("/").html.controllers("NewYearContent").count == 1)
     }
 
-    @Test("/onboarding is the onion on its own")
-    func onionAlone() throws {
+    @Test func onboardingIsTheOnionOnItsOwn() throws {
         let fixture = try AppFixture()
         let html = try fixture.browser().page("/onboarding").html
         #expect(html.controllerPaths("NewYearContent") == [["ModalContainer", "OnboardingTemplate", "NewYearContent"]])
     }
 
-    @Test("/onboarding/layout previews every layout and offers one Use button per layout in the template's row")
-    func layoutCard() throws {
+    @Test func onboardingLayoutPreviewsEveryLayoutAndOffersOneUseButtonPerLayoutInTheTemplatesRow() throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/onboarding/layout")
         #expect(response.status == 200)
@@ -83,10 +79,10 @@ struct OnboardingTests {
         #expect(row.all("button").map(\.text) == ["Use List", "Use Grid"])
     }
 
-    @Test("choosing a layout on the card sets the cookie, reports layout_chosen and returns home", arguments: [
+    @Test(arguments: [
         ("Use Grid", "grid", "GridHome"), ("Use List", "list", "ListHome"),
     ])
-    func choose(_ label: String, _ layout: String, _ controller: String) async throws {
+    func choosingALayoutOnTheCardSetsTheCookieReportsLayoutChosenAndReturnsHome(_ label: String, _ layout: String, _ controller: String) async throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#)
         let browser = fixture.browser()
         let html = try browser.page("/onboarding/layout").html

@@ -3,8 +3,8 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Trending now and Because you watched, against counts made from a synthetic log")
-struct PlayStatisticsTests {
+/// Trending now and Because you watched, against counts made from a synthetic log.
+@Suite struct PlayStatisticsTests {
     static let now = Date(timeIntervalSince1970: 1_800_000_000)
 
     /// Starts spread over 40 days (some in the future, some repeated), from a seed.
@@ -112,9 +112,8 @@ struct PlayStatisticsTests {
         #expect(compared > 100 && next == starts.count)
     }
 
-    @Test("Because you watched: titles started by the visitors who started X in the last 30 days, counted per visitor",
-          arguments: [4, 5] as [UInt64])
-    func coViewing(_ seed: UInt64) {
+    @Test(arguments: [4, 5] as [UInt64])
+    func becauseYouWatchedTitlesStartedByTheVisitorsWhoStartedXInTheLast30DaysCountedPerVisitor(_ seed: UInt64) {
         let starts = Self.synthetic(seed: seed)
         let expected = Self.related(starts, at: Self.now)
         #expect(expected.count > 10)

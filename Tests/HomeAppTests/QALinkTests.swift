@@ -87,10 +87,10 @@ import TestSupport
         let plain = try other.get("/")
         #expect(!plain.text.contains("data-qa-override"))
         var member: [String: Any]?
-        #expect(eventually(timeout: 20) {
+        try eventually("\(String(describing: member))", timeout: 20) {
             member = Self.experiment(server, "qa-test")
             return Self.visitorCount(member, "b") == 1
-        }, "\(String(describing: member))")
+        }
         #expect(Self.visitorCount(member, "a") == 0)
         // The range table counts one view of "b", the ordinary visitor's, not the tester's three.
         let views = (member?["groups"] as? [[String: Any]])?.first { $0["group"] as? String == "b" }?["views"] as? Int

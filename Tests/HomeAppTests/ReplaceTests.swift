@@ -2,10 +2,9 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Replacing the child")
-struct ReplaceTests {
-    @Test("a replace switches, persists in the layout cookie and reports, then switches back")
-    func switchesAndPersists() async throws {
+/// Replacing the child.
+@Suite struct ReplaceTests {
+    @Test func aReplaceSwitchesPersistsInTheLayoutCookieAndReportsThenSwitchesBack() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let list = try browser.page("/").html
@@ -32,8 +31,7 @@ struct ReplaceTests {
         #expect(Set(events.map(\.visitor)) == [browser.cookies["visitor"]])
     }
 
-    @Test("a replace naming a layout the app does not have is a 400 and changes nothing")
-    func unknownReplace() throws {
+    @Test func aReplaceNamingALayoutTheAppDoesNotHaveIsA400AndChangesNothing() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let button = try #require(try browser.page("/").html.buttons(named: "replace").first)

@@ -7,8 +7,7 @@ import TestSupport
 
 /// The toggles file switches the home's rows, for everyone or for an experiment's group, on the
 /// running server; the experiment's groups are then compared on `/reports/experiments`.
-@Suite("Rows switched by the toggles")
-struct RowTogglesTests {
+@Suite struct RowTogglesTests {
     static func names(_ browser: Browser, _ target: String = "/") throws -> [String] {
         try browser.page(target).html.all(where: { $0.hasClass("personal-row") }).map { $0["data-row-name"] ?? "" }
     }
@@ -22,8 +21,7 @@ struct RowTogglesTests {
         return browser
     }
 
-    @Test("rows switched off in the file are gone for everyone, cached page and spliced rows alike, and back once on")
-    func theFileSwitchesRows() async throws {
+    @Test func rowsSwitchedOffInTheFileAreGoneForEveryoneCachedPageAndSplicedRowsAlikeAndBackOnceOn() async throws {
         let fixture = try AppFixture(toggles: #"{"rows": {"my-list": false, "trending": false}}"#) { $0.playStatisticsInterval = 0.1 }
         let browser = try Self.watcher(fixture)
         _ = try await fixture.events(named: .playStarted)
@@ -32,13 +30,12 @@ struct RowTogglesTests {
         let stranger = fixture.browser()
         #expect(try Self.names(stranger).isEmpty)
         try fixture.writeToggles("{}")
-        #expect(try eventually(timeout: 15) { try Self.names(stranger) == ["trending"] })
+        try await eventually(timeout: 15) { try Self.names(stranger) == ["trending"] }
         #expect(try Self.names(browser).starts(with: ["continue-watching", "my-list"]))
         #expect(try Self.names(browser).last == "trending")
     }
 
-    @Test("an experiment's group without Continue watching and Trending now: its visitors do not get them, the other group does; both on /reports/experiments")
-    func aGroupSwitchesRows() async throws {
+    @Test func anExperimentsGroupWithoutContinueWatchingAndTrendingNowItsVisitorsDoNotGetThemTheOtherGroupDoesBothOnReportsExperiments() async throws {
         let toggles = #"""
             {"experiments": [{"name": "rows", "groups": [{"name": "with", "weight": 1},
               {"name": "without", "weight": 1, "rows": {"continue-watching": false, "trending": false}}]}]}
@@ -53,7 +50,7 @@ struct RowTogglesTests {
             if byGroup[group] == nil { byGroup[group] = browser }
         }
         let with = try #require(byGroup["with"]), without = try #require(byGroup["without"])
-        #expect(try eventually(timeout: 15) { try Self.names(with) == ["continue-watching", "my-list", "trending"] })
+        try await eventually(timeout: 15) { try Self.names(with) == ["continue-watching", "my-list", "trending"] }
         #expect(try Self.names(without) == ["my-list"])
         #expect(try Self.names(without, "/?layout=grid") == ["my-list"])
         let (response, page) = try fixture.browser().page("/reports/experiments")

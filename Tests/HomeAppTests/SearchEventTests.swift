@@ -4,10 +4,8 @@ import Testing
 import TestSupport
 
 /// A search is one `search_submitted`, whatever the visitor then does on its results.
-@Suite("Search events")
-struct SearchEventTests {
-    @Test("switching the results' layout and scrolling a row write their own events, not another search")
-    func oneSearch() async throws {
+@Suite struct SearchEventTests {
+    @Test func switchingTheResultsLayoutAndScrollingARowWriteTheirOwnEventsNotAnotherSearch() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let results = try browser.page("/search?q=live").html
@@ -29,8 +27,7 @@ struct SearchEventTests {
         #expect(names.filter { $0 == .horizontalSwipe }.count == 1)
     }
 
-    @Test("a results page names its layout: ?layout= wins over the cookie, an unknown one is refused")
-    func layoutInURL() throws {
+    @Test func aResultsPageNamesItsLayoutLayoutWinsOverTheCookieAnUnknownOneIsRefused() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         browser.setCookie("layout", "grid")

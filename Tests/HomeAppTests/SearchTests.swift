@@ -2,8 +2,8 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Search")
-struct SearchTests {
+/// Search.
+@Suite struct SearchTests {
     static let harbour = ["m-002", "m-006", "m-007", "l-002", "l-008"]
 
     /// Opens the search modal from the home's header and submits `query` through its form.
@@ -17,8 +17,7 @@ struct SearchTests {
         return try browser.press(try #require(form.all("button").first), setting: ["q": query])
     }
 
-    @Test("/search is the text-input modal")
-    func modal() throws {
+    @Test func searchIsTheTextInputModal() throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/search")
         #expect(response.status == 200)
@@ -26,8 +25,8 @@ struct SearchTests {
         #expect(html.first { $0.tag == "input" && $0["name"] == "q" } != nil)
     }
 
-    @Test("an empty query is the modal again with its message, as a 400", arguments: ["", "%20%20"])
-    func emptyQuery(_ q: String) throws {
+    @Test(arguments: ["", "%20%20"])
+    func anEmptyQueryIsTheModalAgainWithItsMessageAsA400(_ q: String) throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/search?q=\(q)")
         #expect(response.status == 400)
@@ -36,10 +35,10 @@ struct SearchTests {
         #expect(html.controllers("HomeContainer").isEmpty)
     }
 
-    @Test("a match shows only the matching items through the current layout's child, and is reported", arguments: [
+    @Test(arguments: [
         ("list", "ListHome"), ("grid", "GridHome"),
     ])
-    func finds(_ layout: String, _ controller: String) async throws {
+    func aMatchShowsOnlyTheMatchingItemsThroughTheCurrentLayoutsChildAndIsReported(_ layout: String, _ controller: String) async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         browser.setCookie("layout", layout)
@@ -58,8 +57,7 @@ struct SearchTests {
         #expect(try fixture.events().filter { $0.name == .launch }.count == 1)
     }
 
-    @Test("a miss shows the empty state, with the query escaped")
-    func misses() throws {
+    @Test func aMissShowsTheEmptyStateWithTheQueryEscaped() throws {
         let fixture = try AppFixture()
         let response = try search(fixture.browser(), "<b>zebra</b>")
         #expect(response.status == 200)
@@ -70,8 +68,8 @@ struct SearchTests {
         #expect(child.first { $0.hasClass("home-empty") }?.text == "Nothing matches \u{201C}<b>zebra</b>\u{201D}. Try another word.")
     }
 
-    @Test("choosing a result opens that result, not the item at the same place on the home", arguments: ["list", "grid"])
-    func openResult(_ layout: String) async throws {
+    @Test(arguments: ["list", "grid"])
+    func choosingAResultOpensThatResultNotTheItemAtTheSamePlaceOnTheHome(_ layout: String) async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         browser.setCookie("layout", layout)
@@ -86,8 +84,7 @@ struct SearchTests {
         #expect(events.map(\.item) == ["m-006"])
     }
 
-    @Test("switching layout on the results persists it and comes back to the same results")
-    func replaceOnResults() throws {
+    @Test func switchingLayoutOnTheResultsPersistsItAndComesBackToTheSameResults() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let html = try search(browser, "salt iron").html()
@@ -102,13 +99,12 @@ struct SearchTests {
     }
 }
 
-@Suite("Search limits")
-struct SearchLimitTests {
+/// Search limits.
+@Suite struct SearchLimitTests {
     /// One character: `a` and 800 combining accents, 1,601 bytes.
     static let stacked = "a" + String(repeating: "%CC%81", count: 800)
 
-    @Test("the search limit counts bytes too: a stacked character is refused, and the field does not echo it whole")
-    func byteLimit() throws {
+    @Test func theSearchLimitCountsBytesTooAStackedCharacterIsRefusedAndTheFieldDoesNotEchoItWhole() throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/search?q=\(Self.stacked)")
         #expect(response.status == 400)
@@ -117,8 +113,7 @@ struct SearchLimitTests {
         #expect((field["value"]?.utf8.count ?? 0) <= 320)
     }
 
-    @Test("a query within the byte limit is still searched")
-    func withinTheLimit() throws {
+    @Test func aQueryWithinTheByteLimitIsStillSearched() throws {
         let fixture = try AppFixture()
         let (response, _) = try fixture.browser().page("/search?q=" + String(repeating: "%C3%A9", count: 80))
         #expect(response.status == 200)

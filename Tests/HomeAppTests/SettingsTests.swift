@@ -2,10 +2,9 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Settings")
-struct SettingsTests {
-    @Test("choosing grid in the settings form makes / the grid; reset goes back to the default")
-    func chooseAndReset() async throws {
+/// Settings.
+@Suite struct SettingsTests {
+    @Test func choosingGridInTheSettingsFormMakesTheGridResetGoesBackToTheDefault() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let settingsButton = try #require(try browser.page("/").html.buttons(named: "settings").first)
@@ -33,15 +32,13 @@ struct SettingsTests {
         #expect(try browser.page("/").html.controllers("ListHome").count == 1)
     }
 
-    @Test("the settings page shows the toggles' default as current until the visitor chooses")
-    func showsDefault() throws {
+    @Test func theSettingsPageShowsTheTogglesDefaultAsCurrentUntilTheVisitorChooses() throws {
         let fixture = try AppFixture(toggles: #"{"defaultLayout": "grid"}"#)
         let settings = try fixture.browser().page("/settings").html
         #expect(settings.all { $0.tag == "input" && $0["checked"] != nil }.map { $0["value"] } == ["grid"])
     }
 
-    @Test("saving a layout the app does not have is a 400 that lists the choices")
-    func unknownLayout() throws {
+    @Test func savingALayoutTheAppDoesNotHaveIsA400ThatListsTheChoices() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let save = try #require(try browser.page("/settings").html.button(labelled: "Save"))

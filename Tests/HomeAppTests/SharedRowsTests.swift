@@ -3,15 +3,14 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Trending now and Because you watched on the home")
-struct SharedRowsTests {
+/// Trending now and Because you watched on the home.
+@Suite struct SharedRowsTests {
     static func row(_ name: String, in html: HTMLElement) -> (title: String, links: [String])? {
         guard let row = html.first(where: { $0.hasClass("personal-row") && $0["data-row-name"] == name }) else { return nil }
         return (row.first { $0.tag == "h2" }?.text ?? "", row.all(class: "personal-tile__open").map { $0["href"] ?? "" })
     }
 
-    @Test("a second visitor sees the first ones' titles in Trending now; those who started them get Because you watched")
-    func trendingAndBecause() async throws {
+    @Test func aSecondVisitorSeesTheFirstOnesTitlesInTrendingNowThoseWhoStartedThemGetBecauseYouWatched() async throws {
         let fixture = try AppFixture { $0.playStatisticsInterval = 0.1 }
         let newcomer = fixture.browser()
         #expect(Self.row("trending", in: try newcomer.page("/").html) == nil)

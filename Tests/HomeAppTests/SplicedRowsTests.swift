@@ -10,8 +10,7 @@ import TestSupport
 /// A visitor's own rows go into the cached page at its slot: the page is byte for byte the one
 /// drawn for them, in every coding. `?row=99&at=0` names a scroll position no layout has, which
 /// has the page drawn whole for the request while drawing the same markup.
-@Suite("The visitor's rows spliced into the cached page")
-struct SplicedRowsTests {
+@Suite struct SplicedRowsTests {
     static let drawn = "&row=99&at=0"
 
     /// Every coding of `target` for `browser`'s visitor, decoded, against the page drawn for them.
@@ -29,9 +28,8 @@ struct SplicedRowsTests {
         }
     }
 
-    @Test("rows of every kind, in each layout, first drawn or from the cache, equal the drawn page",
-          arguments: ["/?layout=list", "/?layout=grid"])
-    func splicedEqualsDrawn(target: String) async throws {
+    @Test(arguments: ["/?layout=list", "/?layout=grid"])
+    func rowsOfEveryKindInEachLayoutFirstDrawnOrFromTheCacheEqualTheDrawnPage(target: String) async throws {
         let fixture = try AppFixture(toggles: #"{"onboarding": true}"#) { $0.playStatisticsInterval = 0.1 }
         let watcher = fixture.browser(), lister = fixture.browser(), both = fixture.browser()
         // The first request of a visitor with rows draws the page that is then cached.
@@ -48,15 +46,15 @@ struct SplicedRowsTests {
         }
         _ = try await fixture.events(named: .playStarted, count: 4)
         // Trending now (in the cached page) and Because you watched (spliced) once the statistics have the plays.
-        #expect(try eventually(timeout: 15) { try both.page(target).html.first { $0["data-row-name"] == "because-you-watched" } != nil })
+        try await eventually(timeout: 15) { try both.page(target).html.first { $0["data-row-name"] == "because-you-watched" } != nil }
         #expect(try both.page(target).html.first { $0["data-row-name"] == "trending" } != nil)
         // The compressed forms are made off the request threads: until then pages are compressed per response.
         let client = HTTPClient(port: fixture.port)
         let anyone = [("Cookie", "visitor=0123456789abcdef0123456789abcdef")]
         let whole = ContentCoding.gzip.compress(try client.get(target, headers: anyone).body, level: 6).count
-        #expect(try eventually(timeout: 15) {
+        try await eventually(timeout: 15) {
             try client.get(target, headers: anyone + [("Accept-Encoding", "gzip")]).body.count <= whole * 105 / 100
-        })
+        }
         for browser in [watcher, lister, both] { try Self.expectSplicedIsDrawn(browser, target) }
         // With onboarding shown over the home, and dismissed.
         try Self.expectSplicedIsDrawn(both, target)
@@ -67,8 +65,7 @@ struct SplicedRowsTests {
     /// Spliced, the page with five titles in each of two rows comes within 5% of the whole page
     /// compressed at level 6 (the rows compressed fast, the rest as cached); compressed per
     /// response at the fast level it would be some 10% larger.
-    @Test("the gzip form with rows is about as small as the page compressed whole")
-    func gzipWithRowsIsSmall() async throws {
+    @Test func theGzipFormWithRowsIsAboutAsSmallAsThePageCompressedWhole() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/")
@@ -80,10 +77,10 @@ struct SplicedRowsTests {
         let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
         let page = try client.get("/", headers: cookie).body
         let whole = ContentCoding.gzip.compress(page, level: 6).count
-        #expect(try eventually(timeout: 15) {
+        try await eventually(timeout: 15) {
             let response = try client.get("/", headers: cookie + [("Accept-Encoding", "gzip")])
             return ContentCoding.gzip.decode(response.body) == page && response.body.count <= whole * 107 / 100
-        })
+        }
     }
 
     /// The rows as the page takes them are padded to one of a few lengths (the brotli form's

@@ -3,15 +3,14 @@ import Foundation
 import Reporting
 import Testing
 
-@Suite("Viewing activity and its index")
-struct ViewingActivityTests {
+/// Viewing activity and its index.
+@Suite struct ViewingActivityTests {
     static func event(_ name: ReportEvent.Name, _ item: String, visitor: String = "v", _ properties: [String: String] = [:])
         -> ReportEvent {
         ReportEvent(name, item: item, visitor: visitor, properties: properties)
     }
 
-    @Test("progress puts a title first; 95 % or more finishes it and it leaves the titles in progress")
-    func progressAndFinish() {
+    @Test func progressPutsATitleFirst95PercentOrMoreFinishesItAndItLeavesTheTitlesInProgress() {
         var activity = ViewingActivity()
         activity.apply(Self.event(.playStarted, "a", ["duration": "1000"]))
         activity.apply(Self.event(.playStarted, "b", ["duration": "1000"]))
@@ -30,8 +29,7 @@ struct ViewingActivityTests {
         #expect(activity.progress(of: "a")?.position == 300)
     }
 
-    @Test("My List keeps the order added, once each; each kind holds at most `limit` titles")
-    func listAndLimits() {
+    @Test func myListKeepsTheOrderAddedOnceEachEachKindHoldsAtMostLimitTitles() {
         var activity = ViewingActivity()
         for index in 0..<(ViewingActivity.limit + 5) {
             activity.apply(Self.event(.myListAdded, "i\(index)"))
@@ -44,8 +42,7 @@ struct ViewingActivityTests {
         #expect(!activity.isOnList("i10") && activity.myList.count == ViewingActivity.limit - 1)
     }
 
-    @Test("the index holds at most `capacity` visitors, the least recently seen dropped first")
-    func boundedIndex() {
+    @Test func theIndexHoldsAtMostCapacityVisitorsTheLeastRecentlySeenDroppedFirst() {
         let history = ViewingHistory(capacity: 100, loading: false)
         for index in 0..<1000 {
             history.apply(Self.event(.myListAdded, "x", visitor: "v\(index)"))
@@ -58,8 +55,7 @@ struct ViewingActivityTests {
         #expect(history.activity(for: "v1") == nil)
     }
 
-    @Test("events recorded while the log is read are applied over what the log held")
-    func loadingKeepsWhatHappensMeanwhile() {
+    @Test func eventsRecordedWhileTheLogIsReadAreAppliedOverWhatTheLogHeld() {
         let history = ViewingHistory(capacity: 100)
         history.apply(Self.event(.myListRemoved, "old"))
         history.apply(Self.event(.myListAdded, "new"))
@@ -100,8 +96,7 @@ struct ViewingActivityTests {
 }
 
 extension ViewingActivityTests {
-    @Test("more events while the log is read than are held: those visitors keep what they did since, the log fills in the rest")
-    func loadingOverflow() {
+    @Test func moreEventsWhileTheLogIsReadThanAreHeldThoseVisitorsKeepWhatTheyDidSinceTheLogFillsInTheRest() {
         let history = ViewingHistory(capacity: 100, pendingLimit: 2)
         for visitor in ["a", "b", "c"] { history.apply(Self.event(.myListAdded, "since", visitor: visitor)) }
         let fromLog = ViewingHistory(capacity: 100, loading: false)

@@ -4,8 +4,8 @@ import Reporting
 import Testing
 import TestSupport
 
-@Suite("The visitor's rows on the home")
-struct ViewingRowsTests {
+/// The visitor's rows on the home.
+@Suite struct ViewingRowsTests {
     /// The rows of a home page: name → (titles, progress bars' labels).
     static func rows(_ html: HTMLElement) -> [String: (titles: [String], bars: [String])] {
         var rows: [String: (titles: [String], bars: [String])] = [:]
@@ -26,8 +26,7 @@ struct ViewingRowsTests {
         return text.replacingOccurrences(of: token, with: "")
     }
 
-    @Test("Continue watching: newest first with its bar, a finished title drops out; My List in the order added")
-    func rowsFollowTheVisitor() throws {
+    @Test func continueWatchingNewestFirstWithItsBarAFinishedTitleDropsOutMyListInTheOrderAdded() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         #expect(Self.names(try browser.page("/").html).isEmpty)
@@ -57,8 +56,7 @@ struct ViewingRowsTests {
         #expect(rows["my-list"]?.titles == [try title("m-004")])
     }
 
-    @Test("a visitor with no rows gets the page every visitor gets, whoever else has rows")
-    func othersGetTheSharedPage() throws {
+    @Test func aVisitorWithNoRowsGetsThePageEveryVisitorGetsWhoeverElseHasRows() throws {
         let fixture = try AppFixture()
         let first = fixture.browser()
         let before = try first.get("/")
@@ -75,8 +73,7 @@ struct ViewingRowsTests {
                 == Self.withoutToken(before.text, token: first.csrfToken))
     }
 
-    @Test("search results show no rows")
-    func noRowsOnResults() throws {
+    @Test func searchResultsShowNoRows() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/")
@@ -94,8 +91,7 @@ struct ViewingRowsTests {
 }
 
 extension ViewingRowsTests {
-    @Test("Clear history in Settings: the rows forget everything before it, after a restart too; the log keeps the events")
-    func clearHistory() async throws {
+    @Test func clearHistoryInSettingsTheRowsForgetEverythingBeforeItAfterARestartTooTheLogKeepsTheEvents() async throws {
         let logs = try TemporaryDirectory("clear-history")
         defer { logs.remove() }
         let path = logs.url.appendingPathComponent("reports").path

@@ -8,8 +8,7 @@ import TestSupport
 
 /// The compact viewing store: least recently used out first, activities kept word for word, and
 /// a visitor dropped gets their rows back from the report log off the request threads.
-@Suite("Viewing held compactly")
-struct ViewingTableTests {
+@Suite struct ViewingTableTests {
     static func activity(_ generator: inout SplitMix64) -> ViewingActivity {
         var activity = ViewingActivity()
         for _ in 0..<Int.random(in: 0..<30, using: &generator) {
@@ -63,8 +62,7 @@ struct ViewingTableTests {
         ViewingRowsTests.names(try browser.page("/").html).filter { $0 != "trending" }
     }
 
-    @Test("a visitor dropped as the least recent gets the page at once without rows, then their rows back")
-    func aDroppedVisitorGetsTheirRowsBack() async throws {
+    @Test func aVisitorDroppedAsTheLeastRecentGetsThePageAtOnceWithoutRowsThenTheirRowsBack() async throws {
         let fixture = try AppFixture { $0.viewingVisitors = 2 }
         let first = fixture.browser()
         try first.get("/")
@@ -80,13 +78,13 @@ struct ViewingTableTests {
         // Its events must be in the log for the look-up to find them.
         _ = try await fixture.events(named: .myListAdded)
         #expect(try Self.own(first).isEmpty)
-        #expect(try eventually(timeout: 15) { try Self.own(first) == ["continue-watching", "my-list"] })
+        try await eventually(timeout: 15) { try Self.own(first) == ["continue-watching", "my-list"] }
     }
 }
 
 /// The memory a million visitors' viewing takes, measured by hand (`VIEWING_MEMORY=1 swift test
 /// --filter ViewingMemory`): the process's resident memory before and after, one count at a time.
-@Suite("Viewing memory", .serialized, .enabled(if: ProcessInfo.processInfo.environment["VIEWING_MEMORY"] != nil))
+@Suite(.serialized, .enabled(if: ProcessInfo.processInfo.environment["VIEWING_MEMORY"] != nil))
 struct ViewingMemory {
     /// The resident set, from `/proc/self/status`.
     static func heapBytes() -> Int {

@@ -4,14 +4,13 @@ import HomeAppTestSupport
 import Testing
 import TestSupport
 
-@Suite("Play, progress and My List")
-struct WatchTests {
+/// Play, progress and My List.
+@Suite struct WatchTests {
     /// m-001 runs 112 minutes.
     static let film = "m-001"
     static let filmSeconds = 112 * 60
 
-    @Test("Play reports play_started and opens /watch/ID; a saved position shows there and on the title's page")
-    func playAndProgress() async throws {
+    @Test func playReportsPlayStartedAndOpensWatchIDASavedPositionShowsThereAndOnTheTitlesPage() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let item = try browser.page("/long/\(Self.film)").html
@@ -39,8 +38,7 @@ struct WatchTests {
         #expect(title.first { $0.hasClass("item-screen__progress") }?.text == "Watched 10:00 of 1:52:00")
     }
 
-    @Test("the page's script posts the position with `enhanced` and gets 204, written all the same")
-    func enhancedProgress() async throws {
+    @Test func thePagesScriptPostsThePositionWithEnhancedAndGets204WrittenAllTheSame() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/watch/\(Self.film)")
@@ -49,9 +47,8 @@ struct WatchTests {
         #expect(try await fixture.event(named: .playProgress)?.properties["position"] == "90")
     }
 
-    @Test("a position that is not whole seconds within the title is a 400 that says so, and writes nothing",
-          arguments: ["abc", "-1", "6721", "", "99999999999999999999", "1.5"])
-    func badPosition(_ position: String) throws {
+    @Test(arguments: ["abc", "-1", "6721", "", "99999999999999999999", "1.5"])
+    func aPositionThatIsNotWholeSecondsWithinTheTitleIsA400ThatSaysSoAndWritesNothing(_ position: String) throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/watch/\(Self.film)")
@@ -62,8 +59,7 @@ struct WatchTests {
         #expect(try fixture.events().allSatisfy { $0.name != .playProgress })
     }
 
-    @Test("live streams and unknown titles do not play: 404 with a page that says why")
-    func notPlayable() throws {
+    @Test func liveStreamsAndUnknownTitlesDoNotPlay404WithAPageThatSaysWhy() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/")
@@ -81,8 +77,7 @@ struct WatchTests {
         #expect(try fixture.events().allSatisfy { $0.name != .playStarted && $0.name != .myListAdded })
     }
 
-    @Test("Add to My List and Remove: reported once each, the button follows; a repeated add reports nothing")
-    func myList() async throws {
+    @Test func addToMyListAndRemoveReportedOnceEachTheButtonFollowsARepeatedAddReportsNothing() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         let item = try browser.page("/short/s-001").html
@@ -101,8 +96,7 @@ struct WatchTests {
         #expect(try fixture.events().filter { $0.name == .myListAdded }.count == 1)
     }
 
-    @Test("a restarted server reads the visitor's progress and list back from the report log")
-    func rebuiltFromTheLog() async throws {
+    @Test func aRestartedServerReadsTheVisitorsProgressAndListBackFromTheReportLog() async throws {
         let logs = try TemporaryDirectory("watch-tests")
         defer { logs.remove() }
         let path = logs.url.appendingPathComponent("reports").path
@@ -130,8 +124,7 @@ struct WatchTests {
 }
 
 extension WatchTests {
-    @Test("past the visitor's event budget a position gets 429 with Retry-After and writes nothing")
-    func rateLimited() async throws {
+    @Test func pastTheVisitorsEventBudgetAPositionGets429WithRetryAfterAndWritesNothing() async throws {
         let fixture = try AppFixture { $0.reportVisitorRate = 0.001; $0.reportVisitorBurst = 2 }
         let browser = fixture.browser()
         try browser.get("/watch/\(Self.film)")

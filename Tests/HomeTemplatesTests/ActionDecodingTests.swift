@@ -2,28 +2,26 @@ import Testing
 @testable import HomeTemplates
 
 /// Each child turns its own posts into calls of the injected closures, with index paths in its own order.
-@Suite("Children decode their posts")
-struct ActionDecodingTests {
-    @Test("list: open calls the closure of the item's kind with the list's index path", arguments: [
+@Suite struct ActionDecodingTests {
+    @Test(arguments: [
         ("0.0", "long 0.0"), ("0.2", "long 0.2"), ("1.1", "short 1.1"), ("2.0", "stream 2.0"),
     ])
-    func listOpen(_ position: String, _ call: String) throws {
+    func listOpenCallsTheClosureOfTheItemsKindWithTheListsIndexPath(_ position: String, _ call: String) throws {
         let (list, log) = loaded(ListHome.self)
         try list.handle(["layout": "list", "open": position])
         #expect(log.calls == [call])
     }
 
-    @Test("grid: open calls the closure of the item's kind with the grid's index path", arguments: [
+    @Test(arguments: [
         ("0.0", "stream 0.0"), ("0.1", "stream 0.1"), ("1.2", "long 1.2"), ("2.1", "short 2.1"),
     ])
-    func gridOpen(_ position: String, _ call: String) throws {
+    func gridOpenCallsTheClosureOfTheItemsKindWithTheGridsIndexPath(_ position: String, _ call: String) throws {
         let (grid, log) = loaded(GridHome.self)
         try grid.handle(["layout": "grid", "open": position])
         #expect(log.calls == [call])
     }
 
-    @Test("grid: watch starts a live stream; on anything else it is refused")
-    func gridWatch() throws {
+    @Test func gridWatchStartsALiveStreamOnAnythingElseItIsRefused() throws {
         let (grid, log) = loaded(GridHome.self)
         try grid.handle(["watch": "0.1"])
         #expect(log.calls == ["stream 0.1"])
@@ -32,8 +30,7 @@ struct ActionDecodingTests {
         #expect(log.calls == ["stream 0.1"])
     }
 
-    @Test("grid: more reports a horizontal swipe to the posted position")
-    func gridMore() throws {
+    @Test func gridMoreReportsAHorizontalSwipeToThePostedPosition() throws {
         let (grid, log) = loaded(GridHome.self, Catalogue.manyLive)
         try grid.handle(["more": "0.4"])
         #expect(log.calls == ["swipe 0.4"])
@@ -41,15 +38,14 @@ struct ActionDecodingTests {
         #expect(throws: HomeFormError.malformedIndexPath("row")) { try grid.handle(["more": "row"]) }
     }
 
-    @Test("the list offers neither watch nor more", arguments: ["watch", "more"])
-    func listHasNoGridActions(_ field: String) {
+    @Test(arguments: ["watch", "more"])
+    func theListOffersNeitherWatchNorMore(_ field: String) {
         let (list, log) = loaded(ListHome.self)
         #expect(throws: HomeFormError.noAction) { try list.handle([field: "2.0"]) }
         #expect(log.calls.isEmpty)
     }
 
-    @Test("settings calls settingsSelected in both layouts")
-    func settings() throws {
+    @Test func settingsCallsSettingsSelectedInBothLayouts() throws {
         let (list, listLog) = loaded(ListHome.self)
         let (grid, gridLog) = loaded(GridHome.self)
         try list.handle(["settings": "open"])
@@ -57,8 +53,7 @@ struct ActionDecodingTests {
         #expect(listLog.calls == ["settings"] && gridLog.calls == ["settings"])
     }
 
-    @Test("replace hands the container a new child of the named layout from the factory")
-    func replace() throws {
+    @Test func replaceHandsTheContainerANewChildOfTheNamedLayoutFromTheFactory() throws {
         let (list, log) = loaded(ListHome.self)
         try list.handle(["replace": "grid"])
         let (grid, gridLog) = loaded(GridHome.self)
@@ -67,8 +62,7 @@ struct ActionDecodingTests {
         #expect(gridLog.calls == ["replace list ListHome"])
     }
 
-    @Test("replace uses the factory the child was given, so new layouts work")
-    func replaceThroughInjectedFactory() throws {
+    @Test func replaceUsesTheFactoryTheChildWasGivenSoNewLayoutsWork() throws {
         var factory = HomeFactory.standard
         factory.register(TallList.self)
         let list = try #require(factory.make("list"))
@@ -81,16 +75,14 @@ struct ActionDecodingTests {
         #expect(made?.factory.names == ["list", "grid", "tall"])
     }
 
-    @Test("an unknown layout is refused and nothing is called")
-    func unknownLayout() {
+    @Test func anUnknownLayoutIsRefusedAndNothingIsCalled() {
         let (list, log) = loaded(ListHome.self)
         #expect(throws: HomeFormError.unknownLayout("carousel")) { try list.handle(["replace": "carousel"]) }
         #expect(log.calls.isEmpty)
     }
 
-    @Test("positions that do not exist, malformed ones and empty posts are refused",
-          arguments: [ListHome.layoutName, GridHome.layoutName])
-    func refused(_ layout: String) throws {
+    @Test(arguments: [ListHome.layoutName, GridHome.layoutName])
+    func positionsThatDoNotExistMalformedOnesAndEmptyPostsAreRefused(_ layout: String) throws {
         let child = try #require(HomeFactory.standard.make(layout))
         let log = CallLog()
         log.inject(child)
@@ -103,8 +95,7 @@ struct ActionDecodingTests {
         #expect(log.calls.isEmpty)
     }
 
-    @Test("errors read as sentences for the 400 page")
-    func errorDescriptions() {
+    @Test func errorsReadAsSentencesForThe400Page() {
         #expect(HomeFormError.noSuchItem(HomeIndexPath(section: 9, item: 99)).description.contains("9.99"))
         #expect(HomeFormError.malformedIndexPath("x").description.contains("\"x\""))
         #expect(HomeFormError.unknownLayout("carousel").description.contains("carousel"))

@@ -1,16 +1,14 @@
 import Testing
 @testable import HomeTemplates
 
-@Suite("HomeFactory")
-struct HomeFactoryTests {
-    @Test("the standard factory has list and grid, in that order")
-    func standard() {
+/// HomeFactory.
+@Suite struct HomeFactoryTests {
+    @Test func theStandardFactoryHasListAndGridInThatOrder() {
         #expect(HomeFactory.standard.names == ["list", "grid"])
         #expect(HomeFactory.standard.layouts.map { $0.displayName } == ["List", "Grid"])
     }
 
-    @Test("make builds a fresh child of the named layout that carries the factory")
-    func make() throws {
+    @Test func makeBuildsAFreshChildOfTheNamedLayoutThatCarriesTheFactory() throws {
         let list = try #require(HomeFactory.standard.make("list"))
         let grid = try #require(HomeFactory.standard.make("grid"))
         #expect(list is ListHome && list.layoutName == "list")
@@ -23,14 +21,12 @@ struct HomeFactoryTests {
         #expect(HomeFactory.standard.make("List") == nil)
     }
 
-    @Test("has knows exactly the registered names")
-    func has() {
+    @Test func hasKnowsExactlyTheRegisteredNames() {
         #expect(HomeFactory.standard.has("list") && HomeFactory.standard.has("grid"))
         #expect(!HomeFactory.standard.has("carousel") && !HomeFactory.standard.has("Grid") && !HomeFactory.standard.has(""))
     }
 
-    @Test("register adds a layout at the end")
-    func registerAdds() throws {
+    @Test func registerAddsALayoutAtTheEnd() throws {
         var factory = HomeFactory.standard
         factory.register(TallList.self)
         #expect(factory.names == ["list", "grid", "tall"])
@@ -39,8 +35,7 @@ struct HomeFactoryTests {
         #expect(HomeFactory.standard.names == ["list", "grid"])
     }
 
-    @Test("register replaces a layout of the same name")
-    func registerReplaces() throws {
+    @Test func registerReplacesALayoutOfTheSameName() throws {
         var factory = HomeFactory.standard
         factory.register(OtherGrid.self)
         #expect(factory.names == ["list", "grid"])

@@ -1,30 +1,26 @@
 import Testing
 @testable import HomeTemplates
 
-@Suite("Order and index paths")
-struct OrderAndIndexPathTests {
-    @Test("the list shows films, then clips, then live streams, each in catalogue order")
-    func listOrder() {
+/// Order and index paths.
+@Suite struct OrderAndIndexPathTests {
+    @Test func theListShowsFilmsThenClipsThenLiveStreamsEachInCatalogueOrder() {
         let (list, _) = loaded(ListHome.self)
         #expect(identifiers(list) == [["m1", "m2", "m3"], ["s1", "s2"], ["l1", "l2"]])
         #expect(list.baseViewModel.sections.map(\.kind) == [.long, .short, .live])
     }
 
-    @Test("the grid puts live streams first")
-    func gridOrder() {
+    @Test func theGridPutsLiveStreamsFirst() {
         let (grid, _) = loaded(GridHome.self)
         #expect(identifiers(grid) == [["l1", "l2"], ["m1", "m2", "m3"], ["s1", "s2"]])
         #expect(grid.baseViewModel.sections.map(\.kind) == [.live, .long, .short])
     }
 
-    @Test("kinds without items get no section")
-    func emptyKindsSkipped() {
+    @Test func kindsWithoutItemsGetNoSection() {
         let (grid, _) = loaded(GridHome.self, [StubItem("s9", .short)])
         #expect(identifiers(grid) == [["s9"]])
     }
 
-    @Test("the same item sits at different index paths in the two layouts, and maps back")
-    func sameItemDifferentPaths() throws {
+    @Test func theSameItemSitsAtDifferentIndexPathsInTheTwoLayoutsAndMapsBack() throws {
         let (list, _) = loaded(ListHome.self)
         let (grid, _) = loaded(GridHome.self)
         #expect(list.baseViewModel.indexPath(of: "l2") == HomeIndexPath(section: 2, item: 1))
@@ -40,24 +36,22 @@ struct OrderAndIndexPathTests {
         #expect(list.baseViewModel.indexPath(of: "nope") == nil)
     }
 
-    @Test("an index path decodes from \"section.item\" and prints back the same")
-    func decodes() throws {
+    @Test func anIndexPathDecodesFromSectionItemAndPrintsBackTheSame() throws {
         let path = try #require(HomeIndexPath("2.14"))
         #expect(path == HomeIndexPath(section: 2, item: 14))
         #expect(path.description == "2.14")
         #expect(HomeIndexPath("0.0") == HomeIndexPath(section: 0, item: 0))
     }
 
-    @Test("malformed index paths are refused", arguments: [
+    @Test(arguments: [
         "", "2", "2.", ".1", "a.b", "1.2.3", "1,2", "-1.2", "1.-2", "+1.2", "-0.0", " 1.2", "1.2 ",
         "1e3.2", "0x1.2", "1234567.0", "\u{0661}.\u{0662}", "１.２",
     ])
-    func refusesMalformed(_ text: String) {
+    func malformedIndexPathsAreRefused(_ text: String) {
         #expect(HomeIndexPath(text) == nil)
     }
 
-    @Test("the grid's \"more\" target steps along a row and wraps to its start")
-    func nextScrollTargetWraps() {
+    @Test func theGridsMoreTargetStepsAlongARowAndWrapsToItsStart() {
         let (grid, _) = loaded(GridHome.self, (1...9).map { StubItem("l\($0)", .live) } + [StubItem("m1", .long)])
         let model = grid.viewModel
         #expect(model.nextScrollTarget(forSection: 0) == HomeIndexPath(section: 0, item: 4))

@@ -2,15 +2,14 @@ import Testing
 import TestSupport
 @testable import HomeTemplates
 
-@Suite("Children render")
-struct RenderingTests {
+/// Children render.
+@Suite struct RenderingTests {
     /// The child's root element, parsed.
     func root(_ child: any HomeChild) throws -> HTMLElement {
         try #require(HTMLDocument.parse(render(child)).children.first)
     }
 
-    @Test("the list: its controller, its form, one row button per item naming its index path")
-    func list() throws {
+    @Test func theListItsControllerItsFormOneRowButtonPerItemNamingItsIndexPath() throws {
         let (list, _) = loaded(ListHome.self)
         let html = try root(list)
         #expect(html["data-controller"] == "ListHome")
@@ -31,8 +30,7 @@ struct RenderingTests {
         #expect(html.buttons(named: "watch").isEmpty)
     }
 
-    @Test("the grid: one tile per item, live first, Watch live and the live badge only on streams on the air")
-    func grid() throws {
+    @Test func theGridOneTilePerItemLiveFirstWatchLiveAndTheLiveBadgeOnlyOnStreamsOnTheAir() throws {
         let (grid, _) = loaded(GridHome.self)
         let html = try root(grid)
         #expect(html["data-controller"] == "GridHome")
@@ -48,8 +46,7 @@ struct RenderingTests {
         #expect(html.first { $0.tag == "input" && $0["name"] == "layout" }?["value"] == "grid")
     }
 
-    @Test("a row of more tiles than fit gets a more button that moves on and wraps")
-    func moreButton() throws {
+    @Test func aRowOfMoreTilesThanFitGetsAMoreButtonThatMovesOnAndWraps() throws {
         let (grid, _) = loaded(GridHome.self, Catalogue.manyLive + [StubItem("m1", .long)])
         #expect(try root(grid).buttons(named: "more").map { $0["value"] } == ["0.4"])
         grid.viewModel.scrollPosition = HomeIndexPath(section: 0, item: 4)
@@ -57,8 +54,8 @@ struct RenderingTests {
         #expect(try root(grid).first { $0["id"] == "grid-tile-0-4" } != nil)
     }
 
-    @Test("titles, summaries and details are escaped", arguments: [ListHome.layoutName, GridHome.layoutName])
-    func escapes(_ layout: String) throws {
+    @Test(arguments: [ListHome.layoutName, GridHome.layoutName])
+    func titlesSummariesAndDetailsAreEscaped(_ layout: String) throws {
         let child = try #require(HomeFactory.standard.make(layout))
         child.baseViewModel.items = [StubItem("m1", .long, title: "<b>\"Tom & Jerry's\"</b>"), StubItem("l1", .live, title: "<script>x</script>")]
         let html = render(child)
@@ -67,8 +64,8 @@ struct RenderingTests {
         #expect(try HTMLDocument.parse(html).first { $0.text == "<b>\"Tom & Jerry's\"</b>" } != nil)
     }
 
-    @Test("a preview draws the items but no form and no buttons", arguments: [ListHome.layoutName, GridHome.layoutName])
-    func preview(_ layout: String) throws {
+    @Test(arguments: [ListHome.layoutName, GridHome.layoutName])
+    func aPreviewDrawsTheItemsButNoFormAndNoButtons(_ layout: String) throws {
         let child = try #require(HomeFactory.standard.make(layout))
         child.isPreview = true
         child.baseViewModel.items = Catalogue.manyLive + Catalogue.items
@@ -80,8 +77,7 @@ struct RenderingTests {
         }
     }
 
-    @Test("no items: the empty message")
-    func empty() throws {
+    @Test func noItemsTheEmptyMessage() throws {
         let (list, _) = loaded(ListHome.self, [])
         list.baseViewModel.emptyMessage = "Nothing matches \"zz\"."
         let html = try root(list)
@@ -89,8 +85,7 @@ struct RenderingTests {
         #expect(html.buttons(named: "open").isEmpty)
     }
 
-    @Test("showing a child reports one launch; a preview reports none")
-    func launch() {
+    @Test func showingAChildReportsOneLaunchAPreviewReportsNone() {
         let (list, log) = loaded(ListHome.self)
         _ = render(list)
         _ = render(list)

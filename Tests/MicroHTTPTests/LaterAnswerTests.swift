@@ -11,9 +11,8 @@ import TestSupport
     final class Waiting: Sendable {
         let replies = Mutex<[Reply]>([])
         func take(count: Int = 1) throws -> [Reply] {
-            let deadline = Date().addingTimeInterval(10)
-            while replies.withLock({ $0.count }) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-            return try #require(replies.withLock { replies in defer { replies = [] }; return replies.count >= count ? replies : nil })
+            try eventually("\(count) replies handed out") { replies.withLock { $0.count } >= count }
+            return replies.withLock { replies in defer { replies = [] }; return replies }
         }
     }
 
@@ -26,6 +25,7 @@ import TestSupport
         router.get("/thread/:text") { request in
             let text = request.parameters["text"]!
             return .later { reply in
+                // The delay is the subject: the answer comes after the handler has returned.
                 Thread { Thread.sleep(forTimeInterval: 0.02); reply(.text(text)) }.start()
             }
         }

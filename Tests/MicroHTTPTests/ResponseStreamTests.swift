@@ -32,15 +32,14 @@ import TestSupport
         let head = try connection.readStreamHead()
         #expect(head.status == 200)
         #expect(head.header("Transfer-Encoding") == "chunked")
-        let deadline = Date().addingTimeInterval(5)
-        while streams.latest == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try eventually("the route handed out its stream") { streams.latest != nil }
         return (connection, try #require(streams.latest))
     }
 
     @Test func bytesWrittenLaterReachTheClientAsTheyCome() throws {
         let (connection, stream) = try openStream()
         for index in 0..<3 {
-            Thread.sleep(forTimeInterval: 0.05)  // the connection is suspended meanwhile
+            try eventually("the connection sleeps until the write") { stream.isSuspended }
             stream.write(Array("data: \(index)\n\n".utf8))
             #expect(try connection.readChunk().map { String(decoding: $0, as: UTF8.self) } == "data: \(index)\n\n")
         }
@@ -56,12 +55,10 @@ import TestSupport
         stream.write(Array("hello".utf8))
         _ = try connection.readChunk()
         connection = try HTTPConnection(port: server.port)  // drops the first connection
-        let deadline = Date().addingTimeInterval(10)
-        while !closed.withLock({ $0 }), Date() < deadline {
+        try eventually("the stream closed") {
             stream.write(Array(": heartbeat\n\n".utf8))  // a write is how a suspended stream notices
-            Thread.sleep(forTimeInterval: 0.05)
+            return closed.withLock { $0 }
         }
-        #expect(closed.withLock { $0 })
         #expect(stream.isClosed)
         #expect(!stream.write([1]))
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Testing
 import TestSupport
@@ -33,7 +34,6 @@ import TestSupport
             if let cookie = request.query["cookie"] { response.setCookie(SetCookie(name: "c", value: cookie)) }
             return response
         }
-        router.get("/slow") { _ in Thread.sleep(forTimeInterval: 1); return .text("slow done") }
         return router
     }
 
@@ -112,8 +112,7 @@ import TestSupport
         func handleAfterRequest(_ value: String) throws -> OpaquePointer? {
             #expect(try server.client.get("/page/\(value)").text == "<p>\(value)</p>")
             // The copy comes back when libmicrohttpd reports the request complete, just after sending.
-            let deadline = ContinuousClock.now + .seconds(5)
-            while template.idleCount == 0, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            try eventually("the copy came back") { template.idleCount > 0 }
             let copy = try #require(template.lease(filling: SplicedFilling("......".utf8)))
             defer { copy.giveBack() }
             return copy.prepared?.handle
@@ -248,12 +247,28 @@ import TestSupport
         #expect(statuses.allSatisfy { $0 == 200 })
     }
 
+    /// The echo routes and `/slow`, which answers once the test opens `gate`.
+    static func slowRouter(_ gate: DispatchSemaphore) -> Router {
+        var router = echoRouter()
+        router.get("/slow") { _ in gate.wait(); return .text("slow done") }
+        return router
+    }
+
+    /// Whether a new connection to `port` goes unanswered: the server is shutting down.
+    static func refusesNewRequests(_ port: UInt16) -> Bool {
+        (try? HTTPConnection(port: port, timeoutSeconds: 3).request("GET", "/hello")) == nil
+    }
+
     @Test func shutdownLetsARequestInFlightFinish() throws {
-        let local = try TestServer(router: Self.echoRouter())
+        let gate = DispatchSemaphore(value: 0)
+        let local = try TestServer(router: Self.slowRouter(gate))
         let port = local.port
         let slow = Threads.start(1) { _ in try? HTTPClient(port: port).get("/slow") }
-        while local.server.requestsInFlight == 0 { Thread.sleep(forTimeInterval: 0.01) }
-        local.server.shutdown()
+        try eventually("/slow is in flight") { local.server.requestsInFlight == 1 }
+        let stopping = Threads.start(1) { _ in local.server.shutdown() }
+        try eventually("the shutdown has begun") { Self.refusesNewRequests(port) }
+        gate.signal()
+        _ = stopping.wait()
         let response = try #require(slow.wait()[0])
         #expect(response.status == 200)
         #expect(response.text == "slow done")
@@ -262,23 +277,16 @@ import TestSupport
     }
 
     @Test func duringTheGracePeriodNewConnectionsAreClosedAtOnce() throws {
-        let local = try TestServer(router: Self.echoRouter())
+        let gate = DispatchSemaphore(value: 0)
+        let local = try TestServer(router: Self.slowRouter(gate))
         let port = local.port
         let slow = Threads.start(1) { _ in try? HTTPClient(port: port).get("/slow") }
-        while local.server.requestsInFlight == 0 { Thread.sleep(forTimeInterval: 0.01) }
+        try eventually("/slow is in flight") { local.server.requestsInFlight == 1 }
         let stopping = Threads.start(1) { _ in local.server.shutdown() }
-        // Answered until the shutdown starts; then closed unanswered while /slow (1 s) still runs.
-        var closedWhileBusy = false
-        let deadline = Date() + 0.8
-        while Date() < deadline {
-            let connection = try? HTTPConnection(port: port, timeoutSeconds: 3)
-            if (try? connection?.request("GET", "/hello")) == nil {
-                closedWhileBusy = local.server.requestsInFlight == 1
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.01)
-        }
-        #expect(closedWhileBusy)
+        // Answered until the shutdown starts; then closed unanswered while /slow still runs.
+        try eventually("a new connection closed unanswered") { Self.refusesNewRequests(port) }
+        #expect(local.server.requestsInFlight == 1)
+        gate.signal()
         _ = stopping.wait()
         #expect(slow.wait()[0]?.status == 200)
         #expect(throws: (any Error).self) { try HTTPConnection(port: port).request("GET", "/hello") }

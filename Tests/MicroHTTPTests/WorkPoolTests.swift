@@ -17,13 +17,12 @@ import TestSupport
             semaphore.wait()
         }
         func open(_ count: Int) { for _ in 0..<count { semaphore.signal() } }
-        func waitForEntered(_ count: Int) {
-            let deadline = Date().addingTimeInterval(10)
-            while entered.load(ordering: .relaxed) < count, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        func waitForEntered(_ count: Int) throws {
+            try eventually("\(count) jobs entered") { entered.load(ordering: .relaxed) >= count }
         }
     }
 
-    @Test func runsAtMostItsWorkersAtOnceAndQueuesTheRest() {
+    @Test func runsAtMostItsWorkersAtOnceAndQueuesTheRest() throws {
         let pool = WorkPool(name: "test", workers: 2, queueLimit: 3)
         defer { pool.shutdown() }
         let gate = Gate()
@@ -31,14 +30,12 @@ import TestSupport
         for _ in 0..<5 {
             #expect(pool.submit { gate.pass(); done.add(1, ordering: .relaxed) })
         }
-        gate.waitForEntered(2)
+        try gate.waitForEntered(2)
         #expect(pool.counts == WorkPool.Counts(running: 2, queued: 3, refused: 0))
         #expect(!pool.submit {})
         #expect(pool.counts.refused == 1)
         gate.open(5)
-        let deadline = Date().addingTimeInterval(10)
-        while done.load(ordering: .relaxed) < 5, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        #expect(done.load(ordering: .relaxed) == 5)
+        try eventually("five jobs done") { done.load(ordering: .relaxed) == 5 }
         #expect(gate.entered.load(ordering: .relaxed) == 5)
         #expect(pool.submit {})
     }
@@ -53,9 +50,8 @@ import TestSupport
         let server = try TestServer(router: router)
         let held = try (0..<2).map { _ in try HTTPConnection(port: server.port) }
         for connection in held { try connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n") }
-        gate.waitForEntered(1)
-        let deadline = Date().addingTimeInterval(10)
-        while pool.counts.queued < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try gate.waitForEntered(1)
+        try eventually("a job queued") { pool.counts.queued >= 1 }
         let refused = try server.client.get("/slow")
         #expect(refused.status == 503)
         #expect(refused.header("Retry-After") == "2")
@@ -72,11 +68,10 @@ import TestSupport
         let server = try TestServer(router: router)
         let running = try HTTPConnection(port: server.port)
         try running.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        gate.waitForEntered(1)
+        try gate.waitForEntered(1)
         let queued = try HTTPConnection(port: server.port)
         try queued.send("GET /slow HTTP/1.1\r\nHost: x\r\n\r\n")
-        let deadline = Date().addingTimeInterval(10)
-        while pool.counts.queued < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        try eventually("a job queued") { pool.counts.queued >= 1 }
         // Shutdown answers the queued request at once, then waits for the running job.
         Thread { pool.shutdown() }.start()
         #expect(try queued.readResponse().status == 503)

@@ -30,7 +30,7 @@ struct SharedExperimentsTests {
         shipping.batchLines = 1500
         let shipper = ReportShipper(configuration: shipping, logger: Logger(label: "test"))
         try shipper.start()
-        for _ in 0..<600 where shipper.status.shippedEvents < events.count { Thread.sleep(forTimeInterval: 0.05) }
+        try eventually("every event shipped", timeout: 30) { shipper.status.shippedEvents >= events.count }
         shipper.shutdown()
         #expect(shipper.status.shippedEvents == events.count)
 

@@ -30,10 +30,7 @@ struct SharedLinesTests {
         let shipper = ReportShipper(configuration: configuration, logger: Logger(label: "test"))
         try shipper.start()
         defer { shipper.shutdown() }
-        for _ in 0..<600 {
-            if (try? postgres.psql("SELECT count(*) FROM report_events")) == "80" { break }
-            Thread.sleep(forTimeInterval: 0.05)
-        }
+        try eventually("80 events shipped", timeout: 30) { (try? postgres.psql("SELECT count(*) FROM report_events")) == "80" }
 
         let reports = SharedReports(url: postgres.url)
         func read(since: Date?) throws -> [String] {

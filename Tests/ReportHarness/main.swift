@@ -33,6 +33,7 @@ DispatchQueue.concurrentPerform(iterations: 2) { thread in
             _ = line.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
         }
         index += 1
+        // Paced on purpose: a steady writer, so a kill lands mid-stream rather than on a full queue.
         if index % 64 == 0 { usleep(200) }
     }
 }

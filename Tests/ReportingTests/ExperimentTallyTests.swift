@@ -117,12 +117,11 @@ import TestSupport
         #expect(expected["hero"]!.groups.allSatisfy { $0.sums.converting > 0 && $0.sums.viewSelectionProducts > 0 })
         let log = try ReportLog(configuration: configuration(directory))
         for event in events { log.record(event) }
-        #expect(await eventually(within: 20) { Self.same(log.store.experimentVisitors(), expected) },
-                "\(Self.describe(log.store.experimentVisitors())) vs \(Self.describe(expected))")
+        try await eventually("\(Self.describe(log.store.experimentVisitors())) vs \(Self.describe(expected))", timeout: 20) { Self.same(log.store.experimentVisitors(), expected) }
         log.shutdown()
         #expect(log.store.catalog.segments.count > 5, "several segments, some compressed")
         let reopened = try ReportLog(configuration: configuration(directory))
-        #expect(await eventually(within: 20) { Self.same(reopened.store.experimentVisitors(), expected) })
+        try await eventually(timeout: 20) { Self.same(reopened.store.experimentVisitors(), expected) }
         reopened.shutdown()
     }
 
@@ -159,8 +158,7 @@ import TestSupport
         }
         let reopened = try ReportLog(configuration: configuration(directory))
         if problem != "behind" { for event in events.dropFirst(2000) { reopened.record(event) } }
-        #expect(await eventually(within: 20) { Self.same(reopened.store.experimentVisitors(), expected) },
-                "\(problem): \(Self.describe(reopened.store.experimentVisitors())) vs \(Self.describe(expected))")
+        try await eventually("\(problem): \(Self.describe(reopened.store.experimentVisitors())) vs \(Self.describe(expected))", timeout: 20) { Self.same(reopened.store.experimentVisitors(), expected) }
         reopened.shutdown()
     }
 
@@ -182,10 +180,10 @@ import TestSupport
         #expect(days.count >= 2, "visitors first exposed on more than one day")
         let log = try ReportLog(configuration: configuration(directory))
         for event in events { log.record(event) }
-        #expect(await eventually(within: 20) { Self.same(log.store.experimentVisitors(), expected) })
+        try await eventually(timeout: 20) { Self.same(log.store.experimentVisitors(), expected) }
         log.shutdown()
         let reopened = try ReportLog(configuration: configuration(directory))
-        #expect(await eventually(within: 20) { Self.same(reopened.store.experimentVisitors(), expected) })
+        try await eventually(timeout: 20) { Self.same(reopened.store.experimentVisitors(), expected) }
         let found = try #require(reopened.store.experimentVisitors())
         let firstDay = days.min()!
         for name in ["hero", "color"] {
@@ -218,13 +216,12 @@ import TestSupport
         for group in 0..<9 {
             log.record(event(at: dayStart + Int64(group), visitor: "v\(group)", properties: ["experiment.many": "g\(group)"]))
         }
-        #expect(await eventually(within: 20) { log.store.experimentVisitors()?["many"]?.uncountedGroups == true })
+        try await eventually(timeout: 20) { log.store.experimentVisitors()?["many"]?.uncountedGroups == true }
         let many = log.store.experimentVisitors()?["many"]
         #expect(many?.groups.count == ExperimentTallyLimits.groups && many?.groups.allSatisfy { $0.sums.visitors == 1 } == true)
         log.shutdown()
         let reopened = try ReportLog(configuration: configuration(directory))
-        #expect(await eventually(within: 20) { reopened.store.experimentVisitors()?["many"]?.uncountedGroups == true },
-                "still said after a restart")
+        try await eventually("still said after a restart", timeout: 20) { reopened.store.experimentVisitors()?["many"]?.uncountedGroups == true }
         reopened.shutdown()
     }
 

@@ -67,7 +67,7 @@ import TestSupport
         log.shutdown()
         // The last segment is compressed at the next start.
         let reopened = try ReportLog(configuration: configuration)
-        #expect(await eventually(within: 10) { listing(directory.path("reports")).allSatisfy { !$0.hasSuffix(".jsonl") } })
+        try await eventually(timeout: 10) { listing(directory.path("reports")).allSatisfy { !$0.hasSuffix(".jsonl") } }
         let compressed = listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl.gz") }
         #expect(compressed.count > 3)
         let items = try storeLines(reopened.store).map { try ReportEvent(jsonLine: $0).item ?? "" }
@@ -81,15 +81,16 @@ import TestSupport
         let full = Atomic<Bool>(true)
         var configuration = ReportLog.Configuration(directory: directory.path("reports"), flushInterval: 0.01)
         configuration.minimumFree = .bytes(1 << 20)
+        // Looked at on every flush: the event after the space returns is written, no waiting.
+        configuration.freeSpaceCheckInterval = 0
         configuration.freeSpace = { _ in full.load(ordering: .relaxed) ? (1000, 1 << 30) : (1 << 30, 1 << 30) }
         let log = try ReportLog(configuration: configuration)
         let refused = Collected<Bool>()
         for index in 0..<10 { log.record(event(at: dayStart + Int64(index), item: "lost\(index)")) { refused.append($0) } }
-        #expect(await eventually(within: 5) { log.dropped == 10 })
+        try await eventually(timeout: 5) { log.dropped == 10 }
         #expect(refused.all == Array(repeating: false, count: 10))
         #expect(log.store.summary().dropped == 10)
         full.store(false, ordering: .relaxed)
-        try await Task.sleep(for: .milliseconds(300))
         log.record(event(at: dayStart + 100, item: "kept"))
         log.shutdown()
         #expect(try storeLines(log.store).map { try ReportEvent(jsonLine: $0).item } == ["kept"])
@@ -112,12 +113,12 @@ import TestSupport
         let log = try ReportLog(configuration: configuration)
         let told = Collected<Bool>()
         for index in 0..<10 { log.record(event(at: dayStart + Int64(index), item: "e\(index)")) { told.append($0) } }
-        #expect(await eventually(within: 5) { log.status.lastError?.contains("No space left") == true })
+        try await eventually(timeout: 5) { log.status.lastError?.contains("No space left") == true }
         // 70 more with nothing writable, into a buffer of 50: 50 wait, the oldest others are dropped.
         for index in 10..<80 { log.record(event(at: dayStart + Int64(index), item: "e\(index)")) { told.append($0) } }
-        #expect(await eventually(within: 5) { log.status.pending == 50 })
+        try await eventually(timeout: 5) { log.status.pending == 50 }
         full.store(false, ordering: .relaxed)
-        #expect(await eventually(within: 5) { log.status.pending == 0 })
+        try await eventually(timeout: 5) { log.status.pending == 0 }
         log.shutdown()
         // Whole lines only (a torn one would not parse), none twice: those written before the disk
         // filled, then the 50 kept; the rest dropped, counted and told.
@@ -142,9 +143,9 @@ import TestSupport
         // Days 0…5: days 0, 1 and 2 are older than two days at day 5 noon.
         let log = try ReportLog(configuration: configuration)
         for day in 0..<6 { log.record(event(at: dayStart + Int64(day) * 86_400_000 + 43_200_000, item: "d\(day)")) }
-        #expect(await eventually(within: 10) {
+        try await eventually(timeout: 10) {
             (try? storeLines(log.store).map { try ReportEvent(jsonLine: $0).item ?? "" }) == ["d3", "d4", "d5"]
-        })
+        }
         #expect(listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.count == 3)
         log.shutdown()
 
@@ -180,18 +181,18 @@ import TestSupport
         #expect(segments.count == 6)
         shippedBefore.withLock { $0 = segments[1] }
         let reopened = try ReportLog(configuration: configuration)
-        #expect(await eventually(within: 10) { listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.count == 5 })
-        try await Task.sleep(for: .milliseconds(300))
+        try await eventually(timeout: 10) { listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.count == 5 }
+        // Shutdown finishes the retention pass under way: nothing more is deleted after it.
+        reopened.shutdown()
         #expect(listing(directory.path("reports")).filter { $0.hasSuffix(".jsonl") }.sorted() == Array(segments.dropFirst()))
         #expect(reopened.unshippedDeleted == 0)
-        reopened.shutdown()
 
         // The size cap cannot wait: it deletes, and counts what the database never got.
         var capped = configuration
         capped.retention = nil
         capped.maxBytes = 1
         let sized = try ReportLog(configuration: capped)
-        #expect(await eventually(within: 10) { sized.unshippedDeleted >= 4 })
+        try await eventually(timeout: 10) { sized.unshippedDeleted >= 4 }
         sized.shutdown()
     }
 

@@ -27,15 +27,6 @@ import TestSupport
         let value = Atomic<Int>(0)
     }
 
-    static func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        return true
-    }
-
     @Test func theGaugeFollowsEachChunkWrittenAndReturnsToZero() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
@@ -48,16 +39,16 @@ import TestSupport
         // The writer waits in its first write while 1,000 lines of about 1 KB are queued: the next
         // round takes them all, about 115 a chunk, and waits again in its second chunk.
         log.record(event(at: dayStart, item: "gate"))
-        #expect(Self.waitUntil { gate.calls.load(ordering: .relaxed) == 1 })
+        try eventually("the first write began") { gate.calls.load(ordering: .relaxed) == 1 }
         let pad = String(repeating: "p", count: 1000)
         for index in 0..<1000 { log.record(event(at: dayStart + 1 + Int64(index), item: "i\(index)", properties: ["pad": pad])) }
         gate.first.signal()
-        #expect(Self.waitUntil { gate.calls.load(ordering: .relaxed) == 3 })
+        try eventually("the third write began") { gate.calls.load(ordering: .relaxed) == 3 }
         let written = delivered.value.load(ordering: .relaxed)
         #expect(written > 1 && written < 1001)
         #expect(log.status.pending == 1001 - written, "written chunks no longer count as waiting")
         gate.third.signal()
-        #expect(Self.waitUntil { log.status.written == 1001 })
+        try eventually("every line written") { log.status.written == 1001 }
         #expect(log.status.pending == 0)
         log.shutdown()
         #expect(storeLines(log.store).count == 1001)

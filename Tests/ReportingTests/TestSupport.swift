@@ -2,16 +2,6 @@ import Foundation
 import Reporting
 import Synchronization
 
-/// Polls `condition` every 10 ms until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double, _ condition: () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}
-
 /// The file's lines, split on newlines, without the empty piece after a final newline.
 func fileLines(_ path: String) throws -> [String] {
     let text = try String(contentsOfFile: path, encoding: .utf8)

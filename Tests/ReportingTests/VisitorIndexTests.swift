@@ -152,7 +152,7 @@ import TestSupport
         // The log opens, sets the damaged two aside with why, and makes all three again, the same.
         let reopened = try ReportLog(configuration: configuration)
         defer { reopened.shutdown() }
-        #expect(await eventually(within: 30) { reopened.store.catalog.segments.filter(\.compressed).allSatisfy { $0.visitorIndexed } })
+        try await eventually(timeout: 30) { reopened.store.catalog.segments.filter(\.compressed).allSatisfy { $0.visitorIndexed } }
         let damaged = listing(DamagedSegments.folder(path))
         #expect(damaged.contains(names[1]) && damaged.contains(names[1] + ".reason"))
         #expect(damaged.contains(names[2]) && damaged.contains(names[2] + ".reason"))

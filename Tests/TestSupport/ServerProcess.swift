@@ -49,13 +49,11 @@ public final class ServerProcess: Sendable {
             port = 0
             return
         }
-        let deadline = Date().addingTimeInterval(20)
-        while Date() < deadline, process.isRunning {
-            if let port = Self.listeningPort(in: output.text) {
-                self.port = port
-                return
-            }
-            Thread.sleep(forTimeInterval: 0.02)
+        let (process, output) = (process, output)
+        try? eventually(timeout: 20) { !process.isRunning || Self.listeningPort(in: output.text) != nil }
+        if let port = Self.listeningPort(in: output.text) {
+            self.port = port
+            return
         }
         port = 0
         throw Failure(description: "dynamic-home did not start listening; it said: \(log)")
@@ -79,10 +77,9 @@ public final class ServerProcess: Sendable {
 
     /// Waits for the process to end and returns its exit status.
     public func waitForExit(timeout: TimeInterval = 20) -> Int32? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
-        guard !process.isRunning else { return nil }
-        output.waitForEnd(until: deadline.addingTimeInterval(1))  // the pipe's last bytes
+        let process = process
+        guard (try? eventually("the process ended", timeout: timeout) { !process.isRunning }) != nil else { return nil }
+        output.waitForEnd(timeout: 1)  // the pipe's last bytes
         return process.terminationStatus
     }
 
@@ -123,8 +120,8 @@ private final class OutputBuffer: Sendable {
         }.start()
     }
 
-    func waitForEnd(until deadline: Date) {
-        while !state.withLock({ $0.ended }), Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
+    func waitForEnd(timeout: TimeInterval) {
+        try? eventually("the pipe ended", timeout: timeout) { state.withLock { $0.ended } }
     }
 
     var text: String { state.withLock { String(decoding: $0.bytes, as: UTF8.self) } }

@@ -107,7 +107,7 @@ public final class TemporaryNginx: @unchecked Sendable {
         if let text = try? String(contentsOfFile: directory.path("nginx.pid"), encoding: .utf8),
            let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
             kill(pid, SIGTERM)
-            for _ in 0..<100 where kill(pid, 0) == 0 { usleep(20_000) }
+            try? eventually("nginx ended", timeout: 2) { kill(pid, 0) != 0 }
         }
     }
 }

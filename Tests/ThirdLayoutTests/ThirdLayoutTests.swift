@@ -5,8 +5,7 @@ import Testing
 import TestSupport
 
 /// A third layout reaches every part of the app through `HomeFactory.register` alone.
-@Suite("A third layout through the factory")
-struct ThirdLayoutTests {
+@Suite struct ThirdLayoutTests {
     static var factory: HomeFactory {
         var factory = HomeFactory.standard
         factory.register(CompactListHome.self)
@@ -24,8 +23,7 @@ struct ThirdLayoutTests {
         try AppFixture(toggles: toggles, factory: Self.factory)
     }
 
-    @Test("/?layout=compact renders HomeContainer ▸ CompactListHome with every item, in its own order")
-    func renders() throws {
+    @Test func layoutCompactRendersHomeContainerCompactListHomeWithEveryItemInItsOwnOrder() throws {
         let (response, html) = try fixture().browser().page("/?layout=compact")
         #expect(response.status == 200)
         #expect(html.controllerPaths("CompactListHome") == [["HomeContainer", "CompactListHome"]])
@@ -35,10 +33,10 @@ struct ThirdLayoutTests {
         #expect(rows.map(\.text) == ordered.map(\.title))
     }
 
-    @Test("its rows open the right scene through its own index paths, reported with its name", arguments: [
+    @Test(arguments: [
         ("s-001", "short_selected"), ("m-001", "long_selected"), ("l-001", "stream_selected"),
     ])
-    func opens(_ id: String, _ event: String) async throws {
+    func itsRowsOpenTheRightSceneThroughItsOwnIndexPathsReportedWithItsName(_ id: String, _ event: String) async throws {
         let fixture = try fixture()
         let browser = fixture.browser()
         let entry = try #require(Self.catalogue.first { $0.id == id })
@@ -50,8 +48,7 @@ struct ThirdLayoutTests {
         #expect(reported.layout == "compact" && reported.item == id)
     }
 
-    @Test("its settings and switch buttons work through the unchanged container")
-    func settingsAndReplace() async throws {
+    @Test func itsSettingsAndSwitchButtonsWorkThroughTheUnchangedContainer() async throws {
         let fixture = try fixture()
         let browser = fixture.browser()
         let html = try browser.page("/?layout=compact").html
@@ -62,8 +59,7 @@ struct ThirdLayoutTests {
         #expect(event.layout == "list" && event.properties["from"] == "compact")
     }
 
-    @Test("the list can be replaced by it, and it persists")
-    func replaceInto() throws {
+    @Test func theListCanBeReplacedByItAndItPersists() throws {
         let fixture = try fixture()
         let browser = fixture.browser()
         let form = try #require(try browser.page("/").html.first { $0.tag == "form" && $0["action"] == "/home/actions" })
@@ -73,8 +69,7 @@ struct ThirdLayoutTests {
         #expect(try browser.page("/").html.controllers("CompactListHome").count == 1)
     }
 
-    @Test("it is a choice in /settings, and choosing it serves it")
-    func settings() throws {
+    @Test func itIsAChoiceInSettingsAndChoosingItServesIt() throws {
         let fixture = try fixture()
         let browser = fixture.browser()
         let settings = try browser.page("/settings").html
@@ -85,8 +80,7 @@ struct ThirdLayoutTests {
         #expect(try browser.page("/").html.controllerPaths("CompactListHome") == [["HomeContainer", "CompactListHome"]])
     }
 
-    @Test("the layout card previews it and offers Use Compact")
-    func layoutCard() throws {
+    @Test func theLayoutCardPreviewsItAndOffersUseCompact() throws {
         let fixture = try fixture()
         let browser = fixture.browser()
         let html = try browser.page("/onboarding/layout").html
@@ -100,8 +94,7 @@ struct ThirdLayoutTests {
         #expect(chosen.location == "/" && browser.cookies["layout"] == "compact")
     }
 
-    @Test("it is listed on the unknown-layout page and can be the toggles' default")
-    func listedAndDefault() throws {
+    @Test func itIsListedOnTheUnknownLayoutPageAndCanBeTheTogglesDefault() throws {
         let fixture = try fixture(#"{"defaultLayout": "compact"}"#)
         let browser = fixture.browser()
         let error = try browser.page("/?layout=carousel").html
@@ -110,8 +103,7 @@ struct ThirdLayoutTests {
         #expect(try browser.page("/").html.controllers("CompactListHome").count == 1)
     }
 
-    @Test("the toggles file alone rolls it out, and refuses it to an app without it")
-    func rolledOut() throws {
+    @Test func theTogglesFileAloneRollsItOutAndRefusesItToAnAppWithoutIt() throws {
         let toggles = #"{"rollout": {"compact": 1}}"#
         let fixture = try fixture(toggles)
         for _ in 0..<4 {
@@ -121,8 +113,7 @@ struct ThirdLayoutTests {
         #expect("\(error)".hasSuffix(#"names the layout "compact", which this app does not have (layouts: list, grid)"#))
     }
 
-    @Test("the toggles file alone makes it an experiment arm: each new visitor gets their group's layout")
-    func experimentArm() async throws {
+    @Test func theTogglesFileAloneMakesItAnExperimentArmEachNewVisitorGetsTheirGroupsLayout() async throws {
         let fixture = try fixture(#"""
             {"experiments": [{"name": "third", "groups": [{"name": "a", "layout": "list"}, {"name": "c", "layout": "compact"}]}]}
             """#)
@@ -143,8 +134,7 @@ struct ThirdLayoutTests {
         #expect(Set(served.values) == ["list", "compact"], "24 new visitors should land in both groups")
     }
 
-    @Test("it draws the visitor's rows (Continue watching, My List) through HomeMarkup, with no code of its own")
-    func drawsTheVisitorsRows() throws {
+    @Test func itDrawsTheVisitorsRowsContinueWatchingMyListThroughHomeMarkupWithNoCodeOfItsOwn() throws {
         let fixture = try fixture()
         let browser = fixture.browser()
         try browser.get("/?layout=compact")

@@ -63,6 +63,9 @@ public final class ResponseStream: Sendable {
     /// Whether the stream ends once its queued bytes are sent (or was cut for falling behind).
     public var isFinished: Bool { state.withLock { $0.finished } }
 
+    /// Whether the connection sleeps until the next write: what a test waits for before writing.
+    var isSuspended: Bool { state.withLock { $0.suspended } }
+
     /// Whether libmicrohttpd has let go of the stream (sent it all, or the client disconnected).
     public var isClosed: Bool { state.withLock { $0.closed } }
 

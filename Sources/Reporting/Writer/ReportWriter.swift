@@ -121,11 +121,13 @@ final class ReportWriter: @unchecked Sendable {
         return count
     }
 
-    /// True while free space is below `--report-min-free` (checked at most every 250 ms).
+    /// True while free space is below `--report-min-free` (checked at most every
+    /// `freeSpaceCheckInterval`).
     func checkFloor() -> Bool {
         guard !backlog.isEmpty else { return belowFloor }
         let now = DispatchTime.now()
-        guard now.uptimeNanoseconds - lastFreeCheck.uptimeNanoseconds >= 250_000_000 else { return belowFloor }
+        let interval = UInt64(configuration.freeSpaceCheckInterval * 1e9)
+        guard now.uptimeNanoseconds - lastFreeCheck.uptimeNanoseconds >= interval else { return belowFloor }
         lastFreeCheck = now
         guard let space = configuration.freeSpace(configuration.directory) else { return false }
         let floor = configuration.minimumFree.bytes(ofTotal: space.total)
