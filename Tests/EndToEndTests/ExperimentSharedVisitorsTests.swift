@@ -126,7 +126,7 @@ final class ExperimentSharedVisitorsTests {
         instances = try (0..<2).map { try start($0) }
         for instance in instances {
             for query in queries {
-                #expect(eventually(timeout: 30) { (try? figures(instance, query)) == expected[query] }, "after the plays' backfill: \(query)")
+                try eventually("after the plays' backfill: \(query)", timeout: 30) { (try? figures(instance, query)) == expected[query] }
             }
         }
         for instance in instances {

@@ -38,8 +38,7 @@ final class SharedViewingTests {
         return browser
     }
 
-    @Test("a play, a My List change and a history clear on one instance show in the visitor's rows on the others")
-    func rowsFollowTheVisitor() throws {
+    @Test func aPlayAMyListChangeAndAHistoryClearOnOneInstanceShowOnTheOthers() throws {
         let first = Browser(port: instances[0].port)
         try first.get("/")
         let id = try #require(first.cookies["visitor"])
@@ -49,30 +48,28 @@ final class SharedViewingTests {
 
         #expect(try first.post("/watch/m-002/play", withToken: []).status == 303)
         #expect(try first.post("/watch/m-002/progress", withToken: [("position", "3720")]).status == 303)
-        #expect(try eventually(timeout: 10) {
+        try eventually("instance 1 shows Continue watching with its progress", timeout: 10) {
             try Self.row("continue-watching", on: second).map { $0.map(\.link) == ["/long/m-002"] && $0.first?.progress == "50" } == true
-        }, "instance 1 shows Continue watching with its progress")
+        }
 
         #expect(try second.post("/my-list/m-003", withToken: [("action", "add")]).status == 303)
-        #expect(try eventually(timeout: 10) { try Self.row("my-list", on: first)?.map(\.link) == ["/long/m-003"] },
-                "instance 0 shows My List")
+        try eventually("instance 0 shows My List", timeout: 10) { try Self.row("my-list", on: first)?.map(\.link) == ["/long/m-003"] }
 
         let third = try browser(2, visitor: id)
-        #expect(try eventually(timeout: 10) {
+        try eventually("instance 2, which never held the visitor, looks them up in the database", timeout: 10) {
             try Self.row("continue-watching", on: third)?.first?.progress == "50"
                 && Self.row("my-list", on: third)?.map(\.link) == ["/long/m-003"]
-        }, "instance 2, which never held the visitor, looks them up in the database")
+        }
 
         #expect(try first.post("/settings/clear-history", withToken: []).status == 303)
         for browser in [second, third] {
-            #expect(try eventually(timeout: 10) {
+            try eventually("the cleared history is gone on instance \(browser.port)", timeout: 10) {
                 try Self.row("continue-watching", on: browser) == nil && Self.row("my-list", on: browser) == nil
-            }, "the cleared history is gone on instance \(browser.port)")
+            }
         }
     }
 
-    @Test("every instance's Trending now is the list the starts of every instance's log make")
-    func trendingFromEveryInstance() throws {
+    @Test func everyInstancesTrendingNowIsTheListTheStartsOfEveryInstanceMake() throws {
         // Each instance's own starts rank the titles differently from the union.
         let plays: [(instance: Int, items: [String])] = [
             (0, ["m-001", "m-001", "m-004"]), (0, ["m-004"]), (1, ["s-001", "s-001", "m-004", "s-001"]),
@@ -86,7 +83,7 @@ final class SharedViewingTests {
             }
         }
         let starts = plays.flatMap(\.items).count
-        #expect(try eventually(timeout: 10) { try self.logged().count == starts }, "every start is in a log")
+        try eventually("every start is in a log", timeout: 10) { try self.logged().count == starts }
         var counts: [String: Int] = [:]
         for item in try logged() { counts[item, default: 0] += 1 }
         let expected = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
@@ -94,8 +91,7 @@ final class SharedViewingTests {
         #expect(expected.first == "/long/m-004")
         for (index, instance) in instances.enumerated() {
             let newcomer = Browser(port: instance.port)
-            #expect(try eventually(timeout: 10) { try Self.row("trending", on: newcomer)?.map(\.link) == expected },
-                    "instance \(index)'s Trending now")
+            try eventually("instance \(index)'s Trending now", timeout: 10) { try Self.row("trending", on: newcomer)?.map(\.link) == expected }
         }
     }
 

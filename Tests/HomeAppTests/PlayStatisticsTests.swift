@@ -66,9 +66,8 @@ import TestSupport
         return counts.statistics(now: now, version: 1)
     }
 
-    @Test("Trending now: starts of the last 24 hours (1,440 minutes) counted per title, computed and kept alike",
-          arguments: [1, 2, 3] as [UInt64])
-    func trending(_ seed: UInt64) {
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func trendingNowCountsTheStartsOfTheLast1440MinutesPerTitleComputedAndKeptAlike(_ seed: UInt64) {
         let starts = Self.synthetic(seed: seed)
         let expected = Self.ranked(Self.trendingCounts(starts, at: Self.now))
         #expect(expected.count == PlayStatistics.limit)
@@ -77,8 +76,7 @@ import TestSupport
         #expect(Self.counted(starts.shuffled(), at: Self.now).trending == expected, "the order of arrival does not matter")
     }
 
-    @Test("the trending window's boundary: the first of its 1,440 minutes counts, the millisecond before it no more")
-    func trendingBoundary() {
+    @Test func theFirstOfTheTrendingWindowsMinutesCountsAndTheMillisecondBeforeItNoMore() {
         let minute = (Self.now.timeIntervalSince1970 / 60).rounded(.down) * 60
         let first = Date(timeIntervalSince1970: minute - 1439 * 60)
         let at = { (time: Date, item: String, visitor: Int) in PlayStatistics.Start(time: time, visitor: "v\(visitor)", item: item) }
@@ -91,9 +89,8 @@ import TestSupport
         #expect(Self.counted(starts, at: Self.now.addingTimeInterval(60)).trending == ["now"])
     }
 
-    @Test("the kept counts slide hour by hour over 40 days as the starts arrive, equal to the counts made directly",
-          arguments: [6, 7] as [UInt64])
-    func slidingWindows(_ seed: UInt64) {
+    @Test(arguments: [6, 7] as [UInt64])
+    func theKeptCountsSlideOver40DaysAsTheStartsArriveEqualToTheCountsMadeDirectly(_ seed: UInt64) {
         let starts = Self.synthetic(seed: seed).sorted { $0.time < $1.time }
         var counts = PlayCounts()
         var next = 0
@@ -125,8 +122,7 @@ import TestSupport
         #expect(statistics.becauseYouWatched("i0", excluding: Set(first.prefix(2))) == Array(first.dropFirst(2)))
     }
 
-    @Test("Because you watched a title nobody else started: Trending now, but the title and those the visitor finished")
-    func fallsBackToTrending() {
+    @Test func becauseYouWatchedATitleNobodyElseStartedIsTrendingNowWithoutTheTitleAndThoseFinished() {
         let at = { (visitor: String, item: String) in PlayStatistics.Start(time: Self.now.addingTimeInterval(-60), visitor: visitor, item: item) }
         let starts = [at("a", "x"), at("a", "y"), at("b", "x"), at("c", "z"), at("d", "lonely")]
         let statistics = Self.counted(starts, at: Self.now)

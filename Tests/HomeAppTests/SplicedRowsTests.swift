@@ -86,8 +86,7 @@ import TestSupport
     /// The rows as the page takes them are padded to one of a few lengths (the brotli form's
     /// slot takes one length); a client that takes brotli alone gets the page in brotli, decoded
     /// equal to the drawn page before and after the form for that length is made.
-    @Test("the rows are padded to a capacity and a brotli-only client gets the drawn page, spliced once the form is made")
-    func brotliWithRows() async throws {
+    @Test func aBrotliOnlyClientGetsTheDrawnPageWithRowsPaddedToACapacity() async throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         try browser.get("/")
@@ -103,24 +102,23 @@ import TestSupport
         // The first is compressed per response; the form for the rows' length is made meanwhile.
         let first = try client.get("/", headers: cookie + [("Accept-Encoding", "br")])
         #expect(first.header("Content-Encoding") == "br" && ContentCoding.brotli.decode(first.body) == page)
-        #expect(try eventually(timeout: 15) {
+        try await eventually(timeout: 15) {
             let response = try client.get("/", headers: cookie + [("Accept-Encoding", "br")])
             return response.body != first.body && ContentCoding.brotli.decode(response.body) == page
-        })
+        }
         try Self.expectSplicedIsDrawn(browser, "/?layout=list")
     }
 
     /// A visitor's rows are drawn once and kept: the next request takes the same bytes (and
     /// their gzip run, made once); a play, a change to My List, a catalogue change and a toggles
     /// change each show on the very next request.
-    @Test("the rows are kept between a visitor's requests, and every change shows on the next one")
-    func rowsAreKeptUntilTheyChange() async throws {
+    @Test func theRowsAreKeptBetweenRequestsAndEveryChangeShowsOnTheNextOne() async throws {
         let content = CatalogueChangeTests.file(CatalogueChangeTests.item("m-001", "First Cut"),
                                                 CatalogueChangeTests.item("m-002", "Second Cut"),
                                                 CatalogueChangeTests.item("m-003", "Third Cut"))
         let fixture = try AppFixture(content: content)
         // Reading the log in renumbers the titles held: rows drawn before are drawn again after.
-        #expect(try eventually(timeout: 15) { fixture.app.services.viewing.isLoaded })
+        try await eventually(timeout: 15) { fixture.app.services.viewing.isLoaded }
         let browser = fixture.browser()
         try browser.get("/")
         #expect(try browser.post("/my-list/m-001", withToken: [("action", "add")]).status == 303)
@@ -135,10 +133,10 @@ import TestSupport
         let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
         // Once the cached page's gzip form is made (off the request threads), a gzip response
         // compresses the rows and keeps their run with them.
-        #expect(try eventually(timeout: 15) {
+        try await eventually(timeout: 15) {
             _ = try client.get("/", headers: cookie + [("Accept-Encoding", "gzip")])
             return first.isDeflated
-        })
+        }
         #expect(try titles() == ["First Cut"])
         #expect((rows.kept(key) ?? nil).map { $0 === first } == true, "the same bytes, not drawn again")
         // My List and a play.

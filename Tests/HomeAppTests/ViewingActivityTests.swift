@@ -68,8 +68,7 @@ import Testing
         #expect(history.activity(for: "v")?.myList == ["kept", "new"])
     }
 
-    @Test("another instance's event goes to a visitor held, not one unknown here (looked up whole instead); while loading, to all")
-    func sharedEventsGoToVisitorsHeld() {
+    @Test func anotherInstancesEventGoesToAVisitorHeldNotOneUnknownHereAndToAllWhileLoading() {
         let history = ViewingHistory(capacity: 100, loading: false)
         history.apply(Self.event(.myListAdded, "mine", visitor: "held"))
         history.applyShared(Self.event(.myListAdded, "theirs", visitor: "held"))
@@ -85,8 +84,7 @@ import Testing
         #expect(loading.activity(for: "unknown")?.myList == ["before", "theirs"])
     }
 
-    @Test("the loader decodes only lines whose event is a viewing one")
-    func lineFilter() {
+    @Test func theLoaderDecodesOnlyLinesWhoseEventIsAViewingOne() {
         func line(_ text: String) -> ArraySlice<UInt8> { ArraySlice(Array(text.utf8)) }
         #expect(ViewingHistoryLoader.mayBeViewing(line(#"{"timestamp":"2026-11-21T12:00:00.123Z","event":"play_started","item":"m"}"#)))
         #expect(ViewingHistoryLoader.mayBeViewing(line(#"{"timestamp":"t","event":"my_list_added"}"#)))

@@ -110,8 +110,9 @@ struct ExperimentVisitorRowsTests {
         shipping.batchLines = 400
         let shipper = ReportShipper(configuration: shipping, logger: Logger(label: "test"))
         try shipper.start()
-        #expect(eventually(timeout: 60) { shipper.status.shippedEvents == events.count },
-                "\(shipper.status.shippedEvents) of \(events.count) shipped")
+        try eventually("\(shipper.status.shippedEvents) of \(events.count) shipped", timeout: 60) {
+            shipper.status.shippedEvents == events.count
+        }
         shipper.shutdown()
         return shipper
     }
