@@ -142,7 +142,7 @@ import TestSupport
         let older = (0..<40).map(line).joined(separator: "\n") + "\n"
         try older.write(toFile: reports + "/older.jsonl", atomically: false, encoding: .utf8)
         // Small gzip members, with their index: read backwards a member at a time.
-        let index = try #require(Gzip.compress(reports + "/older.jsonl", to: reports + "/events-20261121T000000.000Z.jsonl.gz", memberBytes: 500)).index
+        let index = try #require(SegmentGzip.compress(reports + "/older.jsonl", to: reports + "/events-20261121T000000.000Z.jsonl.gz", memberBytes: 500)).index
         #expect(index.members.count > 5)
         #expect(RollupFile.writeAtomically(index.encode(), to: reports + "/events-20261121T000000.000Z.gzi", sync: false))
         try FileManager.default.removeItem(atPath: reports + "/older.jsonl")
@@ -284,7 +284,7 @@ import TestSupport
         behind.bytes = 0
         #expect(RollupFile.writeAtomically(RollupFile.encode(behind, closed: false, names: [""]), to: reports + "/" + SegmentName.rollupFile(segments.last!.stamp), sync: false))
         let plain2 = reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: false)
-        #expect(nil != Gzip.compress(plain2, to: reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: true)))
+        #expect(nil != SegmentGzip.compress(plain2, to: reports + "/" + SegmentName.dataFile(segments[2].stamp, compressed: true)))
 
         var reopenedConfiguration = configuration
         reopenedConfiguration.compress = true

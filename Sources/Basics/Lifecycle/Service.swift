@@ -1,6 +1,6 @@
 /// A part of the server that runs in the background: started once, shut down once.
 ///
-/// A `ServiceGroup` starts services in order and shuts them down in reverse, so a service may
+/// A `ServiceGroup` starts its parts in order and shuts them down in reverse, so a part may
 /// rely on those started before it for as long as it runs.
 public protocol Service: AnyObject, Sendable {
     /// A short name for the log.

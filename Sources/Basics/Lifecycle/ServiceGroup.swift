@@ -1,41 +1,41 @@
 import Logging
 import Synchronization
 
-/// Services started in order and shut down in reverse: the one way background work begins and ends.
+/// Parts started in order and shut down in reverse: the one way background work begins and ends.
 public final class ServiceGroup: Sendable {
-    private let services: [any Service]
+    private let parts: [any Service]
     private let started = Mutex<[any Service]>([])
     private let logger: Logger
 
-    public init(_ services: [any Service], logger: Logger) {
-        self.services = services
+    public init(_ parts: [any Service], logger: Logger) {
+        self.parts = parts
         self.logger = logger
     }
 
-    /// Starts every service in order; if one fails, shuts down those already started and rethrows.
+    /// Starts every part in order; if one fails, shuts down those already started and rethrows.
     public func start() throws {
-        for service in services {
+        for part in parts {
             do {
-                try service.start()
+                try part.start()
             } catch {
-                logger.error("could not start \(service.name)", metadata: ["error": "\(error)"])
+                logger.error("could not start \(part.name)", metadata: ["error": "\(error)"])
                 shutdown()
                 throw error
             }
-            started.withLock { $0.append(service) }
-            logger.debug("started \(service.name)")
+            started.withLock { $0.append(part) }
+            logger.debug("started \(part.name)")
         }
     }
 
-    /// Shuts the started services down, last started first. Safe to call more than once.
+    /// Shuts the started parts down, last started first. Safe to call more than once.
     public func shutdown() {
         let running = started.withLock { started in
             defer { started = [] }
             return started
         }
-        for service in running.reversed() {
-            service.shutdown()
-            logger.debug("stopped \(service.name)")
+        for part in running.reversed() {
+            part.shutdown()
+            logger.debug("stopped \(part.name)")
         }
     }
 }

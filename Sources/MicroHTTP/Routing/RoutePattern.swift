@@ -1,31 +1,31 @@
 /// A path pattern such as `/long/:id` or `/assets/*path`.
 public struct RoutePattern: Sendable, CustomStringConvertible {
-    enum Segment: Sendable, Equatable {
+    enum Part: Sendable, Equatable {
         case literal(String)
         case parameter(String)
-        /// Matches the rest of the path, one or more segments, joined by `/`.
+        /// Matches the rest of the path, one or more parts, joined by `/`.
         case remainder(String)
     }
 
-    let segments: [Segment]
+    let parts: [Part]
     public let description: String
 
     public init(_ pattern: String) {
         description = pattern
-        segments = pattern.split(separator: "/").map { part in
+        parts = pattern.split(separator: "/").map { part in
             if part.hasPrefix(":") { return .parameter(String(part.dropFirst())) }
             if part.hasPrefix("*") { return .remainder(String(part.dropFirst())) }
             return .literal(String(part))
         }
-        precondition(!segments.dropLast().contains { if case .remainder = $0 { true } else { false } },
-                     "a *remainder must be the last segment of \(pattern)")
+        precondition(!parts.dropLast().contains { if case .remainder = $0 { true } else { false } },
+                     "a *remainder must be the last part of \(pattern)")
     }
 
     /// The named parameters when `path` matches, else nil.
     func match(_ path: [String]) -> [String: String]? {
         var parameters: [String: String] = [:]
-        for (index, segment) in segments.enumerated() {
-            switch segment {
+        for (index, part) in parts.enumerated() {
+            switch part {
             case .literal(let text):
                 guard index < path.count, path[index] == text else { return nil }
             case .parameter(let name):
@@ -37,6 +37,6 @@ public struct RoutePattern: Sendable, CustomStringConvertible {
                 return parameters
             }
         }
-        return path.count == segments.count ? parameters : nil
+        return path.count == parts.count ? parameters : nil
     }
 }

@@ -46,7 +46,7 @@ extension SharedReports {
         }
         var merged: [Key: HyperLogLog] = [:]
         for row in sketches.rows {
-            guard let experiment = row[0], let group = row[1], let sketch = row[2].flatMap(ExperimentTally.sketch(hex:)) else { continue }
+            guard let experiment = row[0], let group = row[1], let sketch = row[2].flatMap(ExperimentFigures.sketch(hex:)) else { continue }
             merged[Key(experiment: experiment, group: group), default: HyperLogLog()].merge(sketch)
         }
         for (key, sketch) in merged where groups[key] != nil { groups[key]?.visitors = sketch.estimate }

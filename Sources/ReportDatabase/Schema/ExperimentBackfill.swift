@@ -2,16 +2,16 @@ import Foundation
 import Reporting
 
 /// Fills the experiment rollups from the events already in the database, for a schema that had
-/// none: read once through a cursor, tallied per instance as the shipper tallies a batch.
+/// none: read once through a cursor, counted per instance as the shipper counts a batch.
 enum ExperimentBackfill {
     static func run(_ connection: PostgresConnection) throws {
-        try connection.execute(ExperimentTally.stagingSQL)
+        try connection.execute(ExperimentFigures.stagingSQL)
         try connection.execute("""
             DECLARE report_backfill NO SCROLL CURSOR FOR
             SELECT (extract(epoch FROM time) * 1000)::bigint, instance, name, layout, visitor, properties::text
             FROM report_events WHERE properties::text LIKE '%"experiment%'
             """)
-        var tallies: [String: ExperimentTally] = [:]
+        var figures: [String: ExperimentFigures] = [:]
         let decoder = JSONDecoder()
         while true {
             let page = try connection.query("FETCH 10000 FROM report_backfill")
@@ -20,12 +20,12 @@ enum ExperimentBackfill {
                 guard let ms = row[0].flatMap({ Int64($0) }), let instance = row[1], let name = row[2],
                       let properties = row[5].flatMap({ try? decoder.decode([String: String].self, from: Data($0.utf8)) })
                 else { continue }
-                tallies[instance, default: ExperimentTally()].add(ms: ms, name: name, layout: row[3], visitor: row[4],
-                                                                  properties: properties)
+                figures[instance, default: ExperimentFigures()].add(ms: ms, name: name, layout: row[3], visitor: row[4],
+                                                                    properties: properties)
             }
         }
         try connection.execute("CLOSE report_backfill")
-        for (instance, tally) in tallies { try tally.write(connection, instance: instance) }
+        for (instance, counted) in figures { try counted.write(connection, instance: instance) }
     }
 
     /// Fills the visitor rows and sums from the events already there, oldest first, a page at a

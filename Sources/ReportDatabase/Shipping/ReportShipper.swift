@@ -131,7 +131,7 @@ public final class ReportShipper: Service {
             CREATE TEMP TABLE report_minute_staging (minute timestamptz, name text, layout text, events bigint)
             ON COMMIT DELETE ROWS
             """)
-        try connection.execute(ExperimentTally.stagingSQL)
+        try connection.execute(ExperimentFigures.stagingSQL)
         try connection.execute(ExperimentVisitorRows.stagingSQL)
         try connection.query("""
             INSERT INTO report_positions (instance, segment, "offset") VALUES ($1, '', 0)

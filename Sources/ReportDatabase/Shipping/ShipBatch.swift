@@ -9,7 +9,7 @@ struct ShipBatch: Sendable {
     /// so the database only adds a few rows.
     var minutes: [MinuteKey: Int] = [:]
     /// The batch's share of the experiment rollups.
-    var experiments = ExperimentTally()
+    var experiments = ExperimentFigures()
     /// The batch's experiment visitors, merged with the stored ones when written.
     var visitors = VisitorChanges()
     /// The newest event time shipped (ms): the batch is complete up to it.

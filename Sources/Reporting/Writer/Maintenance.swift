@@ -120,7 +120,7 @@ final class Maintenance: Sendable {
         let temporary = target + SegmentName.temporary
         // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
         // The visitor index likewise; without it a visitor's query reads every member.
-        guard let (index, visitors) = Gzip.compress(plain, to: temporary),
+        guard let (index, visitors) = SegmentGzip.compress(plain, to: temporary),
             RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
             RollupFile.writeAtomically(visitors.encode(members: index.members.count - 1, bytes: index.members.last?.uncompressed ?? 0),
                                        to: catalog.visitorIndexPath(stamp), sync: sync),

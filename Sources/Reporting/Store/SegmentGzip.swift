@@ -8,7 +8,7 @@ import CZlib
 #endif
 
 /// gzip for closed segments, readable by `zcat`, DuckDB and ClickHouse.
-enum Gzip {
+enum SegmentGzip {
     /// zlib's fastest level: JSON Lines still shrink several times, and compressing keeps up with
     /// the writer on one core instead of falling behind it.
     static let level: Int32 = 1
@@ -22,7 +22,7 @@ enum Gzip {
 
     /// Compresses the file at `source` into `target` (fsynced) as line-aligned members; returns the
     /// index and the members' visitor index, or nil (target removed) on error.
-    static func compress(_ source: String, to target: String, memberBytes: Int = Gzip.memberBytes)
+    static func compress(_ source: String, to target: String, memberBytes: Int = SegmentGzip.memberBytes)
         -> (index: GzipIndex, visitors: VisitorIndex)?
     {
         let input = open(source, O_RDONLY | O_CLOEXEC)

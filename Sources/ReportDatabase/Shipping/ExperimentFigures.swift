@@ -7,10 +7,10 @@ import Reporting
 /// by hour, as the local rollups keep them, and by day. Hours and days are summed or merged from
 /// the minutes and hours when written. A sketch is merged by register-wise maximum, so shipping
 /// the same events twice would not change it either.
-struct ExperimentTally: Sendable {
+struct ExperimentFigures: Sendable {
     typealias Unit = RangeCover.Unit
 
-    struct CountKey: Hashable {
+    struct GroupCountKey: Hashable {
         var unit: Unit
         var startMs: Int64
         let experiment: String
@@ -19,7 +19,7 @@ struct ExperimentTally: Sendable {
         let layout: String
     }
 
-    struct SketchKey: Hashable {
+    struct GroupSketchKey: Hashable {
         var unit: Unit
         var startMs: Int64
         let experiment: String
@@ -27,9 +27,9 @@ struct ExperimentTally: Sendable {
     }
 
     /// By minute; hours and days are made from these when written.
-    private(set) var minutes: [CountKey: Int] = [:]
+    private(set) var minutes: [GroupCountKey: Int] = [:]
     /// By hour; days are made from these when written.
-    private(set) var sketches: [SketchKey: HyperLogLog] = [:]
+    private(set) var sketches: [GroupSketchKey: HyperLogLog] = [:]
 
     /// Counts the event under every experiment its properties name.
     mutating func add(ms: Int64, name: String, layout: String?, visitor: String?, properties: [String: String]) {
@@ -38,16 +38,16 @@ struct ExperimentTally: Sendable {
         let hour = Unit.hour.floor(ms)
         let hash = visitor.map(StableHash.hash)
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
-            minutes[CountKey(unit: .minute, startMs: minute, experiment: experiment, group: group, name: name,
-                             layout: layout ?? ""), default: 0] += 1
+            minutes[GroupCountKey(unit: .minute, startMs: minute, experiment: experiment, group: group, name: name,
+                                  layout: layout ?? ""), default: 0] += 1
             guard let hash else { return }
-            sketches[SketchKey(unit: .hour, startMs: hour, experiment: experiment, group: group), default: HyperLogLog()]
+            sketches[GroupSketchKey(unit: .hour, startMs: hour, experiment: experiment, group: group), default: HyperLogLog()]
                 .add(hash: hash)
         }
     }
 
     /// Every count row: the minutes, and the hours and days summed from them.
-    var counts: [CountKey: Int] {
+    var counts: [GroupCountKey: Int] {
         var all = minutes
         for (key, count) in minutes {
             for unit in [Unit.hour, .day] {
@@ -61,7 +61,7 @@ struct ExperimentTally: Sendable {
     }
 
     /// Every sketch row: the hours, and the days merged from them.
-    var spans: [SketchKey: HyperLogLog] {
+    var spans: [GroupSketchKey: HyperLogLog] {
         var all = sketches
         for (key, sketch) in sketches {
             var day = key
@@ -79,7 +79,7 @@ struct ExperimentTally: Sendable {
         ON COMMIT DELETE ROWS
         """
 
-    /// Adds the tally to `instance`'s rows. Inside the caller's transaction, after `stagingSQL`.
+    /// Adds the figures to `instance`'s rows. Inside the caller's transaction, after `stagingSQL`.
     func write(_ connection: PostgresConnection, instance: String) throws {
         guard !minutes.isEmpty else { return }
         var rows: [UInt8]? = countRows
@@ -103,7 +103,7 @@ struct ExperimentTally: Sendable {
             guard let unit = row[0].flatMap(Unit.init(rawValue:)), let ms = row[1].flatMap({ Int64($0) }),
                   let experiment = row[2], let group = row[3], let sketch = row[4].flatMap(Self.sketch(hex:))
             else { continue }
-            merged[SketchKey(unit: unit, startMs: ms, experiment: experiment, group: group)]?.merge(sketch)
+            merged[GroupSketchKey(unit: unit, startMs: ms, experiment: experiment, group: group)]?.merge(sketch)
         }
         var values: [String] = []
         var parameters: [String?] = [instance]
