@@ -43,7 +43,7 @@ import TestSupport
         let fromPlain = try #require(try SegmentLines(path: plain, from: offset))
         #expect(try Self.readAll(fromPlain)[...] == expected)
         // Compressed in small members with its index, as the log's maintenance does; the plain file goes.
-        let compressed = try #require(Gzip.compress(plain, to: plain + ".gz", memberBytes: 4096))
+        let compressed = try #require(SegmentGzip.compress(plain, to: plain + ".gz", memberBytes: 4096))
         try Data(compressed.index.encode()).write(to: URL(fileURLWithPath: directory.path("events-\(Self.stamp).gzi")))
         try FileManager.default.removeItem(atPath: plain)
         let fromGzip = try #require(try SegmentLines(path: plain, from: offset))
@@ -68,7 +68,7 @@ import TestSupport
         let plain = directory.path(Self.name)
         #expect(try SegmentLines(path: plain, from: 0) == nil)
         try Data((Self.lines(500).joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: plain))
-        _ = try #require(Gzip.compress(plain, to: plain + ".gz"))
+        _ = try #require(SegmentGzip.compress(plain, to: plain + ".gz"))
         try FileManager.default.removeItem(atPath: plain)
         let whole = try Data(contentsOf: URL(fileURLWithPath: plain + ".gz"))
         try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: plain + ".gz"))
