@@ -3,7 +3,7 @@ import PackageDescription
 
 // Modules depend downwards only, and each declares every module it imports (docs/architecture.md
 // has the map):
-// dynamic-home → HomeApp → {HomeTemplates → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles,
+// dynamic-home → HomeApp → {HomeLayouts → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles,
 //   ReportDatabase → {CPostgres, Reporting}, CSHA256} → Basics
 let package = Package(
     name: "DynamicHomeScreen",
@@ -41,7 +41,7 @@ let package = Package(
         // SHA-256 and HMAC in C with the x86 SHA extensions: every home page signs a CSRF token.
         .target(name: "CSHA256"),
         .target(name: "ScreenKit"),
-        .target(name: "HomeTemplates", dependencies: ["ScreenKit"]),
+        .target(name: "HomeLayouts", dependencies: ["ScreenKit"]),
         .target(name: "FeatureToggles", dependencies: ["Basics"]),
         .target(name: "Reporting", dependencies: [
             "Basics", "CZlib", "CDeflate",
@@ -53,7 +53,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .target(name: "HomeApp", dependencies: [
-            "Basics", "MicroHTTP", "ScreenKit", "HomeTemplates", "FeatureToggles", "Reporting", "ReportDatabase", "CSHA256",
+            "Basics", "MicroHTTP", "ScreenKit", "HomeLayouts", "FeatureToggles", "Reporting", "ReportDatabase", "CSHA256",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "dynamic-home", dependencies: [
@@ -62,7 +62,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .executableTarget(name: "bench-server", dependencies: ["MicroHTTP", "Basics"], path: "Benchmarks/BenchServer"),
-        .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeTemplates"], path: "Benchmarks/RenderBench"),
+        .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeLayouts"], path: "Benchmarks/RenderBench"),
         .executableTarget(name: "report-bench", dependencies: ["Reporting"], path: "Benchmarks/ReportBench"),
         .executableTarget(name: "ship-bench", dependencies: [
             "ReportDatabase", "Reporting", .product(name: "Logging", package: "swift-log"),
@@ -73,7 +73,7 @@ let package = Package(
         .target(name: "TestSupport", dependencies: ["MicroHTTP"], path: "Tests/TestSupport"),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Basics", "TestSupport", "CMicroHTTPD", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
-        .testTarget(name: "HomeTemplatesTests", dependencies: ["HomeTemplates", "ScreenKit", "TestSupport"]),
+        .testTarget(name: "HomeLayoutsTests", dependencies: ["HomeLayouts", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles", "TestSupport"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
@@ -85,16 +85,16 @@ let package = Package(
         .testTarget(name: "ReportDatabaseTests", dependencies: ["ReportDatabase", "Reporting", "TestSupport", "ReportFixtures",
                                                                 .product(name: "Logging", package: "swift-log")]),
         .target(name: "HomeAppTestSupport", dependencies: [
-            "HomeApp", "HomeTemplates", "Reporting", "MicroHTTP", "TestSupport",
+            "HomeApp", "HomeLayouts", "Reporting", "MicroHTTP", "TestSupport",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
-            "HomeApp", "HomeTemplates", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+            "HomeApp", "HomeLayouts", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
             "CSHA256", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.
         .testTarget(name: "ThirdLayoutTests", dependencies: [
-            "HomeApp", "HomeTemplates", "ScreenKit", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+            "HomeApp", "HomeLayouts", "ScreenKit", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
         ]),
         .testTarget(name: "EndToEndTests", dependencies: ["TestSupport"]),
     ],

@@ -36,7 +36,7 @@ def test_chromium_decodes_the_spliced_page(encoding, rows_server, js_driver):
         sizes = []
 
         def settled(driver):
-            # The first answer with rows is compressed per response while the form for their length
+            # The first response with rows is compressed per response while the form for their length
             # is made; then the same spliced bytes each time.
             driver.get(rows_server.url + path)
             if driver.execute_script(names) != ["continue-watching", "my-list", "because-you-watched", "trending"]:

@@ -113,7 +113,7 @@ if let logEvents {
     log.shutdown()
     say("log: \(log.status.written) lines written, \(log.status.dropped) dropped, in \(ContinuousClock.now - began)")
     let reopened = try ReportLog(configuration: ReportLog.Configuration(directory: folder))
-    let reader = ViewingEvents(store: reopened.store, shared: nil, logger: Logger(label: "play-bench"))
+    let reader = ViewingEvents(store: reopened.store, database: nil, logger: Logger(label: "play-bench"))
     var rebuilt = PlayCounts()
     rebuilt.advance(to: now)
     let (_, readWall, readCPU) = timed {

@@ -1,4 +1,4 @@
-import HomeTemplates
+import HomeLayouts
 
 /// A catalogue entry for the grid benchmark, with text that needs escaping.
 struct BenchItem: HomeItem {

@@ -2,7 +2,7 @@
 // home's grid page with 120 items, each rendered many times in release; prints the median µs
 // per render and the page size.
 // Build: swift build -c release --product render-bench --scratch-path .build-release
-import HomeTemplates
+import HomeLayouts
 import ScreenKit
 
 struct Row {

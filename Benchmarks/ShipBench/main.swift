@@ -70,7 +70,7 @@ print(String(format: "shipped %d events in %.2f s: %.0f events/s (batches of %d)
 
 // What /reports/experiments costs over the database now holding them: its query timed as the
 // page runs it, the first run apart (cold), then 20 more.
-let shared = SharedReports(url: url)
+let database = DatabaseReports(url: url)
 func timed(_ body: () throws -> Void) rethrows -> Double {
     let began = ContinuousClock.now
     try body()
@@ -78,7 +78,7 @@ func timed(_ body: () throws -> Void) rethrows -> Double {
     return Double(elapsed.seconds) * 1e3 + Double(elapsed.attoseconds) / 1e15
 }
 var groups = 0
-let cold = try timed { groups = try shared.experiments().reduce(0) { $0 + $1.groups.count } }
-var warm = try (0..<20).map { _ in try timed { _ = try shared.experiments() } }.sorted()
+let cold = try timed { groups = try database.experiments().reduce(0) { $0 + $1.groups.count } }
+var warm = try (0..<20).map { _ in try timed { _ = try database.experiments() } }.sorted()
 print(String(format: "/reports/experiments over the database (%d groups): first %.1f ms, then p50 %.1f ms, max of 20 %.1f ms",
              groups, cold, warm[warm.count / 2], warm[warm.count - 1]))

@@ -1,8 +1,8 @@
 import Glibc
 
 /// Sends one request on the keep-alive connection (reconnecting when the server closed it) and
-/// returns the answer's status; nil when the server closed a fresh connection without answering.
-/// Silence (no answer and no close within 10 s) traps.
+/// returns the response's status; nil when the server closed a fresh connection without answering.
+/// Silence (no response and no close within 10 s) traps.
 ///
 /// Every blocking call here may be interrupted: libFuzzer's `-timeout` arms a SIGALRM every
 /// timeout/2 + 1 seconds (11 s with the script's 20) with a handler installed without
@@ -137,7 +137,7 @@ private func connectToServer() -> Int32 {
     return socketDescriptor
 }
 
-/// The status and whether the connection stays open; nil when it closed before a whole answer.
+/// The status and whether the connection stays open; nil when it closed before a whole response.
 private func readResponse() -> (Int, Bool)? {
     var buffer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 16384)

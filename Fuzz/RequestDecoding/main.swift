@@ -4,8 +4,8 @@ import Logging
 /// libFuzzer target: the query decoder (MicroHTTP's own; libmicrohttpd never sees the query), the
 /// form decoders (libmicrohttpd's PostProcessor) and the Cookie header, through a real `Server` on
 /// 127.0.0.1. After its first byte, which picks the content type, the input is split at its first
-/// two newlines into the query, the Cookie value and the body. A 5xx, or no answer within 10 s,
-/// is a crash. A prompt close without an answer is allowed (the malformed-request battery's rule:
+/// two newlines into the query, the Cookie value and the body. A 5xx, or no response within 10 s,
+/// is a crash. A prompt close without a response is allowed (the malformed-request battery's rule:
 /// a 4xx or a closed connection) if the server then answers a plain request.
 let server: Server = {
     let echo: Handler = { request in

@@ -70,7 +70,7 @@ static inline int dh_connection_fd(struct MHD_Connection *connection) {
     return info ? info->connect_fd : -1;
 }
 
-/// The status of the answer queued on the connection, 0 when none is: libmicrohttpd's own error
+/// The status of the response queued on the connection, 0 when none is: libmicrohttpd's own error
 /// answers are queued without the access handler.
 static inline unsigned int dh_connection_http_status(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =

@@ -128,7 +128,7 @@ struct ServeCommand: ParsableCommand {
         let signals = SignalWaiter()
         // A reader of --report-stdout that goes away must not kill the server.
         signal(SIGPIPE, SIG_IGN)
-        let (services, app): (ServiceGroup, HomeApplication)
+        let (services, app): (StartOrder, HomeApplication)
         do {
             (services, app) = try start(settings, logger: logger)
         } catch {
@@ -149,7 +149,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Loads the app and starts listening: the services to stop, and the app to reload.
-    private func start(_ settings: ServeSettings, logger: Logger) throws -> (ServiceGroup, HomeApplication) {
+    private func start(_ settings: ServeSettings, logger: Logger) throws -> (StartOrder, HomeApplication) {
         let environment = ProcessInfo.processInfo.environment
         let database = reportDatabase ?? environment["DYNAMIC_HOME_DATABASE_URL"].flatMap { $0.isEmpty ? nil : $0 }
         let signingSecret = secret ?? environment["DYNAMIC_HOME_SECRET"]
@@ -191,7 +191,7 @@ struct ServeCommand: ParsableCommand {
         serverConfiguration.bodyLimits = app.bodyLimits
         let server = Server(configuration: serverConfiguration, router: app.makeRouter(), logger: logger)
         app.attach(server)
-        let services = ServiceGroup([app, server], logger: logger)
+        let services = StartOrder([app, server], logger: logger)
         try services.start()
         let shownHost = host.contains(":") ? "[\(host)]" : host
         logger.info("listening on http://\(shownHost):\(server.port ?? settings.port)/")

@@ -50,7 +50,7 @@ import TestSupport
         restarted.signal(SIGTERM)
         #expect(restarted.waitForExit() == 0)
         let logged = try loggedRequests()
-        // About 500 lines were written before the kill; the answers of the last ones may not have
+        // About 500 lines were written before the kill; the responses of the last ones may not have
         // reached their clients, so fewer may count as acknowledged (never none).
         #expect(acknowledged.count >= 300)
         #expect(acknowledged.count < 16 * 400, "the kill came during the load")

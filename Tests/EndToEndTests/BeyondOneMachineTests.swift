@@ -128,7 +128,7 @@ final class BeyondOneMachineTests {
         stop.set()
         let duringKill = running.wait().flatMap { $0 }
         #expect(!duringKill.isEmpty)
-        // nginx retries a request the dead instance failed, unless part of its answer had already
+        // nginx retries a request the dead instance failed, unless part of its response had already
         // reached the client (the one request cut mid-answer by the kill, at most).
         #expect(duringKill.filter { $0 != 200 }.count <= 1, "nginx answered \(Set(duringKill)) while an instance was down")
         let afterKill = settle()

@@ -94,7 +94,7 @@ import TestSupport
         try expectSetAside(name, lines: lines, by: server)
     }
 
-    /// Found by a visitor's counts: the answer says the segment was left out, and it is set aside.
+    /// Found by a visitor's counts: the response says the segment was left out, and it is set aside.
     @Test func aVisitorCountThatMeetsADamagedSegmentSaysSo() throws {
         try importLog()
         let (name, lines) = try damageASegment(.flipped, keepRollup: true)

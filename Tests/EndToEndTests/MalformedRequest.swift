@@ -1,11 +1,11 @@
 import Testing
 
-/// One malformed request, as the raw bytes sent, and the answers it may get.
+/// One malformed request, as the raw bytes sent, and the responses it may get.
 struct MalformedRequest: Sendable, CustomTestStringConvertible {
-    enum Answer: Sendable {
+    enum Expected: Sendable {
         /// Exactly this status.
         case status(Int)
-        /// This status, or a closed connection: the server may reset it before the answer is read.
+        /// This status, or a closed connection: the server may reset it before the response is read.
         case statusOrClose(Int)
         /// Any 4xx, or a closed connection.
         case refusal
@@ -13,7 +13,7 @@ struct MalformedRequest: Sendable, CustomTestStringConvertible {
 
     let name: String
     let bytes: [UInt8]
-    let answer: Answer
+    let expected: Expected
     /// Half-close after sending, as a client that has nothing more to say.
     var finishSending = false
 
@@ -46,8 +46,8 @@ private func part(_ boundary: String, _ content: String) -> [UInt8] {
 }
 
 extension MalformedRequest {
-    private init(_ name: String, _ bytes: [UInt8], _ answer: Answer, finishSending: Bool = false) {
-        self.init(name: name, bytes: bytes, answer: answer, finishSending: finishSending)
+    private init(_ name: String, _ bytes: [UInt8], _ expected: Expected, finishSending: Bool = false) {
+        self.init(name: name, bytes: bytes, expected: expected, finishSending: finishSending)
     }
 
     static let battery: [MalformedRequest] = requestLines + headers + encodings + bodies + smuggling + paths + cookies
@@ -60,7 +60,7 @@ extension MalformedRequest {
         .init("request line without a version", text("GET /healthz\r\nHost: localhost\r\n\r\n"), .status(400)),
         .init("HTTP/0.9 request", text("GET /healthz\r\n"), .status(400)),
         .init("version that is not HTTP", text("GET /healthz FOO/1.1\r\nHost: localhost\r\n\r\n"), .status(400)),
-        // libmicrohttpd's own answer, and the one RFC 9110 §15.6.6 names: no version beyond 1.x is spoken.
+        // libmicrohttpd's own response, and the one RFC 9110 §15.6.6 names: no version beyond 1.x is spoken.
         .init("HTTP/9.9 (505 by the RFC)", text("GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n"), .status(505)),
         .init("HTTP/2 preface (505 by the RFC)", text("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"), .status(505)),
         .init("request line of 100 KB", get(String(repeating: "/a", count: 50_000)), .statusOrClose(414)),
@@ -172,7 +172,7 @@ extension MalformedRequest {
 
     static let paths: [MalformedRequest] = [
         .init("path of 6 KB", get("/" + String(repeating: "a", count: 6_144)), .status(404)),
-        // Past this, libmicrohttpd has little or no memory left for the answer's head (from about
+        // Past this, libmicrohttpd has little or no memory left for the response's head (from about
         // 7.9 KB it would close in silence): the server writes the 431 itself.
         .init("path of 7 KB", get("/" + String(repeating: "a", count: 7_000)), .status(431)),
         .init("path of 7.6 KB", get("/" + String(repeating: "a", count: 7_600)), .status(431)),

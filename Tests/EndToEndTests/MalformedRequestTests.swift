@@ -9,7 +9,7 @@ import TestSupport
     static let arguments = ["--port", "0", "--connection-timeout", "3",
                             "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path]
 
-    /// Far beyond the connection timeout: waiting this long without an answer or a close is a hang.
+    /// Far beyond the connection timeout: waiting this long without a response or a close is a hang.
     static let hangSeconds = 20
 
     enum Observed: Equatable {
@@ -20,7 +20,7 @@ import TestSupport
 
     static func send(_ request: MalformedRequest, to port: UInt16) throws -> Observed {
         let connection = try HTTPConnection(port: port, timeoutSeconds: hangSeconds)
-        // The server may answer and close before it has read everything; its answer is still there.
+        // The server may answer and close before it has read everything; its response is still there.
         try? connection.send(request.bytes)
         if request.finishSending { connection.finishSending() }
         do {
@@ -35,7 +35,7 @@ import TestSupport
     static func expectRefused(_ request: MalformedRequest, port: UInt16) throws {
         let observed = try send(request, to: port)
         let comment = Comment(rawValue: "\(request.name): \(observed)")
-        switch (request.answer, observed) {
+        switch (request.expected, observed) {
         case (_, .silent):
             Issue.record("neither answered nor closed within \(hangSeconds) s — \(comment.rawValue)")
         case (.status(let expected), .answered(let status)), (.statusOrClose(let expected), .answered(let status)):
@@ -58,7 +58,7 @@ import TestSupport
         #expect(server.waitForExit() == 0)
     }
 
-    /// After the 400 the connection closes: the request hidden in the body never gets an answer.
+    /// After the 400 the connection closes: the request hidden in the body never gets a response.
     @Test func aSmuggledRequestIsNeverAnswered() throws {
         let server = try ServerProcess(arguments: Self.arguments)
         for request in MalformedRequest.smuggling {
@@ -70,22 +70,22 @@ import TestSupport
         }
     }
 
-    /// libmicrohttpd refuses these before any callback and writes its answer's head twice; the
+    /// libmicrohttpd refuses these before any callback and writes its response's head twice; the
     /// server answers first: one status line and a body exactly as long as its `Content-Length`.
-    @Test func aBadContentLengthGetsOneWholeAnswer() throws {
+    @Test func aBadContentLengthGetsOneWholeResponse() throws {
         let server = try ServerProcess(arguments: Self.arguments)
         let cases = [("+3", 400), ("3, 3", 400), ("0x3", 400), ("-1", 400), ("five", 400),
                      ("99999999999999999999999", 413)]
         for (value, status) in cases {
             let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
             try? connection.send("POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: \(value)\r\n\r\nabc")
-            let reply = String(decoding: connection.readToEnd(), as: UTF8.self)
-            let parts = reply.components(separatedBy: "\r\n\r\n")
+            let response = String(decoding: connection.readToEnd(), as: UTF8.self)
+            let parts = response.components(separatedBy: "\r\n\r\n")
             let head = parts[0].components(separatedBy: "\r\n")
             let body = parts.dropFirst().joined(separator: "\r\n\r\n")
             let length = head.first { $0.lowercased().hasPrefix("content-length:") }.flatMap { Int($0.dropFirst(15).trimmingPrefix(" ")) }
             #expect(head.first == "HTTP/1.1 \(status) \(status == 400 ? "Bad Request" : "Content Too Large")", "\(value)")
-            #expect(reply.components(separatedBy: "HTTP/1.1 ").count == 2, "\(value): \(reply)")
+            #expect(response.components(separatedBy: "HTTP/1.1 ").count == 2, "\(value): \(response)")
             #expect(length == body.utf8.count, "\(value)")
             #expect(body.contains(status == 400 ? "Content-Length must be a plain decimal number" : "larger than"), "\(value)")
         }
@@ -98,9 +98,9 @@ import TestSupport
         let server = try ServerProcess(arguments: Self.arguments)
         let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
         try connection.send("HEAD /\(String(repeating: "a", count: 7_900)) HTTP/1.1\r\nHost: localhost\r\n\r\n")
-        let reply = String(decoding: connection.readToEnd(), as: UTF8.self)
-        #expect(reply.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
-        #expect(reply.hasSuffix("\r\n\r\n") && reply.contains("Content-Length: "), "\(reply)")
+        let response = String(decoding: connection.readToEnd(), as: UTF8.self)
+        #expect(response.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"))
+        #expect(response.hasSuffix("\r\n\r\n") && response.contains("Content-Length: "), "\(response)")
     }
 
     @Test func oneServerSurvivesTheWholeBatteryThenStopsOnSIGTERM() throws {

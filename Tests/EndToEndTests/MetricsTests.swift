@@ -62,9 +62,9 @@ import TestSupport
         #expect(Self.value(after, "dynamic_home_report_flush_duration_seconds_bucket{le=\"+Inf\"}") == Self.value(after, count))
     }
 
-    /// A request the connection closed on before any answer is counted under status "none";
+    /// A request the connection closed on before any response is counted under status "none";
     /// libmicrohttpd's own answers under the status it sent. Neither is "1xx".
-    @Test func requestsWithoutAnAnswerAreCountedAsNoneAndTheLibrarysOwnUnderTheirStatus() throws {
+    @Test func requestsWithoutAResponseAreCountedAsNoneAndTheLibrarysOwnUnderTheirStatus() throws {
         let server = try ServerProcess(arguments: ["--port", "0", "--connection-timeout", "3"])
         do {
             // The client leaves in the middle of the body.

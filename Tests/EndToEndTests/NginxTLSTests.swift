@@ -41,8 +41,8 @@ final class NginxTLSTests {
                                    operators: ["127.0.0.1"])
     }
 
-    /// An answer as curl saw it: the HTTP version it spoke, the status, the header lines, the body.
-    struct Answer {
+    /// A response as curl saw it: the HTTP version it spoke, the status, the header lines, the body.
+    struct CurlResponse {
         let version: String
         let status: Int
         let headers: [String]
@@ -54,16 +54,16 @@ final class NginxTLSTests {
     }
 
     /// One request through nginx over HTTPS with HTTP/2, cookies kept in the visitor's jar.
-    func request(_ target: String, form: [(String, String)]? = nil, jar: String = "jar") throws -> Answer {
+    func request(_ target: String, form: [(String, String)]? = nil, jar: String = "jar") throws -> CurlResponse {
         let head = folder.path("head"), body = folder.path("body")
         var arguments = ["--http2", "-k", "-s", "--max-time", "10", "-D", head, "-o", body, "-w", "%{http_version} %{http_code}",
                          "-b", folder.path(jar), "-c", folder.path(jar)]
         for (name, value) in form ?? [] { arguments += ["--data-urlencode", "\(name)=\(value)"] }
         let result = try Subprocess.run(Self.curl, arguments + ["https://127.0.0.1:\(nginx.port)\(target)"])
         let written = result.output.split(separator: " ")
-        return Answer(version: written.first.map(String.init) ?? "", status: written.count > 1 ? Int(written[1]) ?? 0 : 0,
-                      headers: ((try? String(contentsOfFile: head, encoding: .utf8)) ?? "").components(separatedBy: "\r\n"),
-                      body: (try? String(contentsOfFile: body, encoding: .utf8)) ?? "")
+        return CurlResponse(version: written.first.map(String.init) ?? "", status: written.count > 1 ? Int(written[1]) ?? 0 : 0,
+                            headers: ((try? String(contentsOfFile: head, encoding: .utf8)) ?? "").components(separatedBy: "\r\n"),
+                            body: (try? String(contentsOfFile: body, encoding: .utf8)) ?? "")
     }
 
     @Test func theHomePageComesOverHTTP2WithHSTSAndSecureCookies() throws {

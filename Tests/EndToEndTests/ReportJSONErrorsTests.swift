@@ -15,7 +15,7 @@ import TestSupport
         return (server, folder)
     }
 
-    /// The error's message, checked to be the whole answer: JSON, not cached, naming the request.
+    /// The error's message, checked to be the whole response: JSON, not cached, naming the request.
     func jsonError(_ response: HTTPResponse, _ status: Int, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
         #expect(response.status == status, sourceLocation: sourceLocation)
         #expect(response.header("Content-Type") == "application/json", sourceLocation: sourceLocation)

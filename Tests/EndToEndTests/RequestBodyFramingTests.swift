@@ -11,17 +11,17 @@ import TestSupport
 
     static let chunkedPost = "POST /healthz HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n\r\n"
 
-    /// The whole reply until the server closes: its status lines, and whether the one answer's
+    /// The whole response until the server closes: its status lines, and whether the one response's
     /// body is exactly as long as its `Content-Length`.
-    static func wholeReply(_ connection: HTTPConnection) -> (statusLines: [String], body: String, lengthMatches: Bool) {
-        let reply = String(decoding: connection.readToEnd(), as: UTF8.self)
-        let parts = reply.components(separatedBy: "\r\n\r\n")
+    static func wholeResponse(_ connection: HTTPConnection) -> (statusLines: [String], body: String, lengthMatches: Bool) {
+        let response = String(decoding: connection.readToEnd(), as: UTF8.self)
+        let parts = response.components(separatedBy: "\r\n\r\n")
         let head = parts[0].components(separatedBy: "\r\n")
         let body = parts.dropFirst().joined(separator: "\r\n\r\n")
         let length = head.first { $0.lowercased().hasPrefix("content-length:") }
             .flatMap { Int($0.dropFirst(15).trimmingPrefix(" ")) }
         // Each status line up to its end; a second answer right after a body begins no line of its own.
-        let statusLines = reply.components(separatedBy: "HTTP/1.1 ").dropFirst()
+        let statusLines = response.components(separatedBy: "HTTP/1.1 ").dropFirst()
             .map { "HTTP/1.1 " + ($0.components(separatedBy: "\r\n").first ?? "") }
         return (statusLines, body, length == body.utf8.count)
     }
@@ -36,14 +36,14 @@ import TestSupport
     func aChunkSizeLineTooLongForTheBufferGetsOne400(_ name: String, _ body: String) throws {
         let server = try ServerProcess(arguments: Self.arguments)
         let connection = try HTTPConnection(port: server.port, timeoutSeconds: 10)
-        // The server may answer and close before it has read everything; its answer is still there.
+        // The server may answer and close before it has read everything; its response is still there.
         try? connection.send(Self.chunkedPost + body + "\r\nhello\r\n0\r\n\r\n")
-        let reply = Self.wholeReply(connection)
-        #expect(reply.statusLines == ["HTTP/1.1 400 Bad Request"], "\(name)")
-        #expect(reply.lengthMatches, "\(name)")
-        #expect(reply.body.contains("chunk-size line"), "\(name)")
+        let response = Self.wholeResponse(connection)
+        #expect(response.statusLines == ["HTTP/1.1 400 Bad Request"], "\(name)")
+        #expect(response.lengthMatches, "\(name)")
+        #expect(response.body.contains("chunk-size line"), "\(name)")
         #expect(try server.client.get("/healthz").status == 200)
-        // The log reaches the test through a pipe, a moment after the answer.
+        // The log reaches the test through a pipe, a moment after the response.
         try eventually("\(name): the refusal logged", timeout: 10) { server.log.contains("bad framing") }
         #expect(server.log.contains("chunk-size line"), "\(name)")
     }
@@ -57,10 +57,10 @@ import TestSupport
         try other.send(Self.chunkedPost + "5\r\nhello\r\n")
         let long = try HTTPConnection(port: server.port, timeoutSeconds: 10)
         try? long.send(Self.chunkedPost + "5;" + String(repeating: "e", count: 9_000) + "\r\nhello\r\n0\r\n\r\n")
-        let reply = Self.wholeReply(long)
+        let response = Self.wholeResponse(long)
         // 400 if the other body's head was not in yet, else libmicrohttpd's 500.
-        #expect(reply.statusLines == ["HTTP/1.1 400 Bad Request"] || reply.statusLines == ["HTTP/1.1 500 Internal Server Error"],
-                "\(reply.statusLines)")
+        #expect(response.statusLines == ["HTTP/1.1 400 Bad Request"] || response.statusLines == ["HTTP/1.1 500 Internal Server Error"],
+                "\(response.statusLines)")
         try other.send("0\r\n\r\n")
         #expect(try other.readResponse().status == 405)
     }
@@ -80,9 +80,9 @@ import TestSupport
             sent += chunk.count
         }
         #expect(sent < most, "the server read \(sent) bytes of a body past its limit")
-        let reply = try connection.readResponse()
-        #expect(reply.status == 413)
-        #expect(reply.text.contains("larger than the 1024 KiB"))
+        let response = try connection.readResponse()
+        #expect(response.status == 413)
+        #expect(response.text.contains("larger than the 1024 KiB"))
         #expect(try server.client.get("/healthz").status == 200)
     }
 
@@ -94,9 +94,9 @@ import TestSupport
         let bytes = Array((Self.chunkedPost + String(body.count, radix: 16) + "\r\n").utf8) + body
             + Array("\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n".utf8)
         try? connection.send(bytes)
-        let reply = Self.wholeReply(connection)
-        #expect(reply.statusLines == ["HTTP/1.1 413 Content Too Large"])
-        #expect(reply.lengthMatches)
+        let response = Self.wholeResponse(connection)
+        #expect(response.statusLines == ["HTTP/1.1 413 Content Too Large"])
+        #expect(response.lengthMatches)
     }
 
     /// RFC 9112 §6.1: `Transfer-Encoding` in an HTTP/1.0 request is faulty framing; the server
@@ -108,11 +108,11 @@ import TestSupport
         try? connection.send("\(method) /healthz HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n"
             + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n"
             + "GET /healthz HTTP/1.0\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n")
-        let reply = Self.wholeReply(connection)
-        #expect(reply.statusLines.count == 1, "\(reply.statusLines)")
-        #expect(reply.statusLines.first?.hasPrefix("HTTP/1.1 400 ") == true, "\(reply.statusLines)")
-        #expect(reply.body.contains("HTTP/1.0"))
-        #expect(reply.lengthMatches)
+        let response = Self.wholeResponse(connection)
+        #expect(response.statusLines.count == 1, "\(response.statusLines)")
+        #expect(response.statusLines.first?.hasPrefix("HTTP/1.1 400 ") == true, "\(response.statusLines)")
+        #expect(response.body.contains("HTTP/1.0"))
+        #expect(response.lengthMatches)
     }
 
     /// HTTP/1.0 with a length keeps working: only `Transfer-Encoding` makes its framing faulty.

@@ -1,6 +1,6 @@
 import Foundation
 import HomeApp
-import HomeTemplates
+import HomeLayouts
 import Logging
 import MicroHTTP
 import Reporting

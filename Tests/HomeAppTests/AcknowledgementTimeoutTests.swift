@@ -15,13 +15,13 @@ import TestSupport
         var router = Router()
         router.get("/never") { _ in
             let acknowledgement = WriteAcknowledgement()
-            return .later { reply in acknowledgement.attach(reply, deadlines: deadlines) }
+            return .deferred { responder in acknowledgement.attach(responder, deadlines: deadlines) }
         }
         router.get("/soon") { _ in
             let acknowledgement = WriteAcknowledgement()
-            return .later { reply in
-                // Written after the reply is attached: the sweeper holds it until then.
-                acknowledgement.attach(reply, deadlines: deadlines)
+            return .deferred { responder in
+                // Written after the response is attached: the sweeper holds it until then.
+                acknowledgement.attach(responder, deadlines: deadlines)
                 acknowledgement.written(true)
             }
         }

@@ -47,7 +47,7 @@ import TestSupport
         let client = HTTPClient(port: fixture.port)
         let visitor = [("Cookie", "visitor=0123456789abcdef0123456789abcdef")]
         let plain = try client.get(target, headers: visitor)
-        // Error pages name their request: the one difference between two answers.
+        // Error pages name their request: the one difference between two responses.
         func text(_ body: [UInt8]?, _ response: HTTPResponse) -> String? {
             body.map { String(decoding: $0, as: UTF8.self).replacingOccurrences(of: response.header("X-Request-Id") ?? "-", with: "ID") }
         }

@@ -1,7 +1,7 @@
 import FeatureToggles
 import Foundation
 import HomeAppTestSupport
-import HomeTemplates
+import HomeLayouts
 import Testing
 import TestSupport
 @testable import HomeApp

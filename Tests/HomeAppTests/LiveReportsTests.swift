@@ -49,7 +49,7 @@ import TestSupport
         while seen.count < 3, let lines = probe.next(timeout: 10) { seen += lines }
         #expect(seen.count == 3)
         let (stream, watcher) = live.watch(resuming: true)
-        LiveReplay(store: log.store, after: seen[0].position, watcher: watcher).run()
+        LocalReplay(store: log.store, after: seen[0].position, watcher: watcher).run()
         log.record(ReportEvent(.launch, item: "i3"))
         try eventually { stream.pendingBytes > 0 && Self.drainPeek(stream).contains("i3") }
         let text = Self.drain(stream)

@@ -1,7 +1,7 @@
 import Foundation
 @testable import HomeApp
 import HomeAppTestSupport
-import HomeTemplates
+import HomeLayouts
 import MicroHTTP
 import Reporting
 import Testing

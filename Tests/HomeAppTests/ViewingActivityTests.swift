@@ -71,13 +71,13 @@ import Testing
     @Test func anotherInstancesEventGoesToAVisitorHeldNotOneUnknownHereAndToAllWhileLoading() {
         let history = ViewingHistory(capacity: 100, loading: false)
         history.apply(Self.event(.myListAdded, "mine", visitor: "held"))
-        history.applyShared(Self.event(.myListAdded, "theirs", visitor: "held"))
-        history.applyShared(Self.event(.myListAdded, "theirs", visitor: "unknown"))
+        history.applyDatabase(Self.event(.myListAdded, "theirs", visitor: "held"))
+        history.applyDatabase(Self.event(.myListAdded, "theirs", visitor: "unknown"))
         #expect(history.activity(for: "held")?.myList == ["mine", "theirs"])
         #expect(!history.holds("unknown"), "one event alone would hide the rest of their history from the look-up")
 
         let loading = ViewingHistory(capacity: 100)
-        loading.applyShared(Self.event(.myListAdded, "theirs", visitor: "unknown"))
+        loading.applyDatabase(Self.event(.myListAdded, "theirs", visitor: "unknown"))
         let fromLog = ViewingHistory(capacity: 100, loading: false)
         fromLog.apply(Self.event(.myListAdded, "before", visitor: "unknown"))
         loading.finishLoading(fromLog)

@@ -18,46 +18,46 @@ import TestSupport
         var slot = Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : Int.random(in: 0...page.count, using: &generator)
         while holes.contains(where: { $0.lowerBound < slot && slot < $0.upperBound }) { slot = Int.random(in: 0...page.count, using: &generator) }
         let capacity = [1, 1024, 8192, 24_576].randomElement(using: &generator)!
-        let template = SplicedBytes(base: page, holes: holes, slot: slot, slotCapacities: [capacity, capacity * 2])
-        let form = try #require(template.prepareBrotliForInsert(count: capacity), "seed \(seed)")
+        let spliced = SplicedBytes(base: page, holes: holes, slot: slot, slotCapacities: [capacity, capacity * 2])
+        let form = try #require(spliced.prepareBrotliForInsert(count: capacity), "seed \(seed)")
         #expect(form.slot != nil && form.slotCapacity == capacity)
         for _ in 0..<3 {
             let token = SplicerTests.token(tokenLength, using: &generator)
             let insert = Array(SplicerTests.page(length: capacity, using: &generator).prefix(capacity))
-            let body = SplicedBody(template: template, filling: SplicedFilling(token), insert: insert)
+            let body = SplicedBody(spliced: spliced, filling: SplicedFilling(token), insert: insert)
             let expected = SlotSpliceTests.expected(page, holes: holes, slot: slot, token: token, insert: insert)
             let stream = try #require(body.brotliBytes(form: form))
             #expect(Decoders.unbrotli(stream) == expected, "seed \(seed), slot \(slot) of \(page.count), capacity \(capacity)")
             // An insert of another length has no place in this form.
-            let longer = SplicedBody(template: template, filling: SplicedFilling(token), insert: insert + [1])
+            let longer = SplicedBody(spliced: spliced, filling: SplicedFilling(token), insert: insert + [1])
             #expect(longer.brotliBytes(form: form) == nil)
         }
         // A length the template was not given gets no form.
-        #expect(template.prepareBrotliForInsert(count: capacity + 3) == nil)
+        #expect(spliced.prepareBrotliForInsert(count: capacity + 3) == nil)
     }
 
     @Test func aBrotliOnlyClientGetsTheBrotliFormOnceMade() throws {
         var generator = SplitMix64(state: 42)
         let page = Array(("<main>" + String(repeating: "<p>The same paragraph, and again.</p>", count: 400) + "</main>").utf8)
-        let template = SplicedBytes(base: page, holes: [6..<16], slot: 3000, slotCapacities: [2048])
+        let spliced = SplicedBytes(base: page, holes: [6..<16], slot: 3000, slotCapacities: [2048])
         let token = SplicedFilling(Array("0123456789".utf8))
         let fits = Array(SplicerTests.page(length: 2048, using: &generator).prefix(2048))
         let shorter = Array(SplicerTests.page(length: 2000, using: &generator).prefix(2000))
         var router = Router()
-        router.get("/fits") { _ in .html(.spliced(SplicedBody(template: template, filling: token, insert: fits))) }
-        router.get("/other") { _ in .html(.spliced(SplicedBody(template: template, filling: token, insert: shorter))) }
+        router.get("/fits") { _ in .html(.spliced(SplicedBody(spliced: spliced, filling: token, insert: fits))) }
+        router.get("/other") { _ in .html(.spliced(SplicedBody(spliced: spliced, filling: token, insert: shorter))) }
         let server = try TestServer(router: router)
         let client = server.client
         for target in ["/fits", "/other"] {
-            let expected = SplicedBody(template: template, filling: token, insert: target == "/fits" ? fits : shorter).bytes
+            let expected = SplicedBody(spliced: spliced, filling: token, insert: target == "/fits" ? fits : shorter).bytes
             // Before the form: gzip to a client that takes it, brotli compressed per response to one that does not.
             let both = try client.get(target, headers: [("Accept-Encoding", "br, gzip")])
             #expect(both.header("Content-Encoding") == "gzip" && Decoders.gunzip(both.body) == expected)
             let brotli = try client.get(target, headers: [("Accept-Encoding", "br")])
             #expect(brotli.header("Content-Encoding") == "br" && Decoders.unbrotli(brotli.body) == expected)
         }
-        let form = try #require(template.prepareBrotliForInsert(count: 2048))
-        let body = SplicedBody(template: template, filling: token, insert: fits)
+        let form = try #require(spliced.prepareBrotliForInsert(count: 2048))
+        let body = SplicedBody(spliced: spliced, filling: token, insert: fits)
         let response = try client.get("/fits", headers: [("Accept-Encoding", "br")])
         #expect(response.header("Content-Encoding") == "br")
         #expect(response.body == body.brotliBytes(form: form), "the spliced form, not compressed per response")
@@ -71,15 +71,15 @@ import TestSupport
     @Test func aKeptInsertIsCompressedOnce() throws {
         var generator = SplitMix64(state: 9)
         let page = SplicerTests.page(length: 5000, using: &generator)
-        let template = SplicedBytes(base: page, holes: [10..<20], slot: 2500)
-        template.prepareEncodings()
-        let cut = try #require(template.gzipForInsert)
+        let spliced = SplicedBytes(base: page, holes: [10..<20], slot: 2500)
+        spliced.prepareEncodings()
+        let cut = try #require(spliced.gzipForInsert)
         let insert = SlotInsert(SplicerTests.page(length: 3000, using: &generator))
         #expect(!insert.isDeflated)
         let token = SplicedFilling(Array(repeating: 7, count: 10))
-        let first = try #require(SplicedBody(template: template, filling: token, inserted: insert).gzipBytes(form: cut))
+        let first = try #require(SplicedBody(spliced: spliced, filling: token, inserted: insert).gzipBytes(form: cut))
         #expect(insert.isDeflated)
-        let again = try #require(SplicedBody(template: template, filling: SplicedFilling(Array(repeating: 8, count: 10)),
+        let again = try #require(SplicedBody(spliced: spliced, filling: SplicedFilling(Array(repeating: 8, count: 10)),
                                              inserted: insert).gzipBytes(form: cut))
         let expected = SlotSpliceTests.expected(page, holes: [10..<20], slot: 2500, token: Array(repeating: 8, count: 10),
                                                 insert: insert.bytes)

@@ -29,7 +29,7 @@ import TestSupport
         let shared = SplicedBytes(base: Array(("<p>[....]" + String(repeating: "x", count: 4000) + "[....]</p>").utf8),
                                      holes: [3..<9, 4009..<4015])
         router.get("/spliced/:value") { request in
-            var response = Response.html(.spliced(SplicedBody(template: shared,
+            var response = Response.html(.spliced(SplicedBody(spliced: shared,
                                                               filling: SplicedFilling(request.parameters["value"]!.utf8))))
             if let cookie = request.query["cookie"] { response.setCookie(SetCookie(name: "c", value: cookie)) }
             return response
@@ -60,9 +60,9 @@ import TestSupport
         #expect(response.header("Content-Length") == "26")
     }
 
-    /// Many clients at once, each with its own value: every answer has its own value in both
+    /// Many clients at once, each with its own value: every response has its own value in both
     /// holes, never another request's, though the copies it is sent from are reused.
-    @Test func splicedBodiesFromOneTemplateNeverMix() throws {
+    @Test func splicedBodiesFromOneSourceNeverMix() throws {
         let port = server.port
         let failures = Threads.start(8) { thread in
             let client = HTTPClient(port: port)
@@ -84,7 +84,7 @@ import TestSupport
         #expect(Set(ids).count == ids.count, "a request id was sent twice")
     }
 
-    /// A reused copy is sent with the response libmicrohttpd built over it last time: each answer
+    /// A reused copy is sent with the response libmicrohttpd built over it last time: each response
     /// still carries its own headers, never the last request's.
     @Test func aReusedSplicedCopyCarriesOnlyItsOwnHeaders() throws {
         var ids: Set<String> = []
@@ -103,17 +103,17 @@ import TestSupport
     /// What makes a cached page cheap: a copy that comes back keeps the libmicrohttpd response
     /// built over it, and the next request queues that response again.
     @Test func aSplicedCopyKeepsTheResponseBuiltOverIt() throws {
-        let template = SplicedBytes(base: Array("<p>[....]</p>".utf8), holes: [3..<9])
+        let spliced = SplicedBytes(base: Array("<p>[....]</p>".utf8), holes: [3..<9])
         var router = Router()
         router.get("/page/:value") { request in
-            .html(.spliced(SplicedBody(template: template, filling: SplicedFilling(request.parameters["value"]!.utf8))))
+            .html(.spliced(SplicedBody(spliced: spliced, filling: SplicedFilling(request.parameters["value"]!.utf8))))
         }
         let server = try TestServer(router: router)
         func handleAfterRequest(_ value: String) throws -> OpaquePointer? {
             #expect(try server.client.get("/page/\(value)").text == "<p>\(value)</p>")
             // The copy comes back when libmicrohttpd reports the request complete, just after sending.
-            try eventually("the copy came back") { template.idleCount > 0 }
-            let copy = try #require(template.lease(filling: SplicedFilling("......".utf8)))
+            try eventually("the copy came back") { spliced.idleCount > 0 }
+            let copy = try #require(spliced.lease(filling: SplicedFilling("......".utf8)))
             defer { copy.giveBack() }
             return copy.prepared?.handle
         }

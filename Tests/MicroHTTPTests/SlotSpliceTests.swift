@@ -27,13 +27,13 @@ import TestSupport
         let edges = holes.flatMap { [$0.lowerBound, $0.upperBound] } + [0, page.count]
         var slot = Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : Int.random(in: 0...page.count, using: &generator)
         while holes.contains(where: { $0.lowerBound < slot && slot < $0.upperBound }) { slot = Int.random(in: 0...page.count, using: &generator) }
-        let template = SplicedBytes(base: page, holes: holes, slot: slot)
-        template.prepareEncodings()
-        let cut = try #require(template.gzipForInsert)
+        let spliced = SplicedBytes(base: page, holes: holes, slot: slot)
+        spliced.prepareEncodings()
+        let cut = try #require(spliced.gzipForInsert)
         for _ in 0..<4 {
             let token = SplicerTests.token(tokenLength, using: &generator)
             let insert = SplicerTests.page(length: [0, 1, 500, 9000, 70_000].randomElement(using: &generator)!, using: &generator)
-            let body = SplicedBody(template: template, filling: SplicedFilling(token), insert: insert)
+            let body = SplicedBody(spliced: spliced, filling: SplicedFilling(token), insert: insert)
             let expected = Self.expected(page, holes: holes, slot: slot, token: token, insert: insert)
             #expect(body.bytes == expected, "seed \(seed)")
             #expect(body.count == expected.count)
@@ -45,10 +45,10 @@ import TestSupport
     @Test func aPageWithoutASlotTakesNoInsertAndKeepsItsUncutForm() throws {
         var generator = SplitMix64(state: 7)
         let page = SplicerTests.page(length: 5000, using: &generator)
-        let template = SplicedBytes(base: page, holes: [10..<20])
-        template.prepareEncodings()
-        #expect(template.gzipForInsert == nil)
-        #expect(SplicedBody(template: template, filling: SplicedFilling(Array(repeating: 1, count: 10)), insert: [1, 2]).insert.isEmpty)
+        let spliced = SplicedBytes(base: page, holes: [10..<20])
+        spliced.prepareEncodings()
+        #expect(spliced.gzipForInsert == nil)
+        #expect(SplicedBody(spliced: spliced, filling: SplicedFilling(Array(repeating: 1, count: 10)), insert: [1, 2]).insert.isEmpty)
         // With a slot, responses without an insert keep the form that refers back across it.
         let slotted = SplicedBytes(base: page, holes: [10..<20], slot: 2500)
         slotted.prepareEncodings()

@@ -25,30 +25,30 @@ import Testing
     }
 
     @Test func aReusedCopyHoldsOnlyTheNewFilling() throws {
-        let template = SplicedBytes(base: Array("a[..]b[..]c".utf8), holes: [1..<5, 6..<10])
+        let spliced = SplicedBytes(base: Array("a[..]b[..]c".utf8), holes: [1..<5, 6..<10])
         func text(_ copy: SplicedCopy) -> String {
             String(decoding: UnsafeRawBufferPointer(start: copy.bytes, count: copy.count), as: UTF8.self)
         }
-        let first = try #require(template.lease(filling: SplicedFilling("1111".utf8)))
+        let first = try #require(spliced.lease(filling: SplicedFilling("1111".utf8)))
         #expect(text(first) == "a1111b1111c")
         first.giveBack()
-        let second = try #require(template.lease(filling: SplicedFilling("2222".utf8)))
+        let second = try #require(spliced.lease(filling: SplicedFilling("2222".utf8)))
         #expect(second === first)
         #expect(text(second) == "a2222b2222c")
-        let third = try #require(template.lease(filling: SplicedFilling("3333".utf8)))  // the second is still out
+        let third = try #require(spliced.lease(filling: SplicedFilling("3333".utf8)))  // the second is still out
         #expect(third !== second && text(third) == "a3333b3333c")
         second.giveBack()
         third.giveBack()
-        #expect(template.lease(filling: SplicedFilling("toolong".utf8)) == nil)  // written out whole instead
+        #expect(spliced.lease(filling: SplicedFilling("toolong".utf8)) == nil)  // written out whole instead
     }
 
     /// A lent copy keeps its template alive; once every copy is back, the template and its copies go.
-    @Test func aLentCopyKeepsItsTemplate() throws {
+    @Test func aLentCopyKeepsItsSource() throws {
         weak var weakTemplate: SplicedBytes?
         let copy: SplicedCopy = try {
-            let template = SplicedBytes(base: Array("a[..]b".utf8), holes: [1..<5])
-            weakTemplate = template
-            return try #require(template.lease(filling: SplicedFilling("1111".utf8)))
+            let spliced = SplicedBytes(base: Array("a[..]b".utf8), holes: [1..<5])
+            weakTemplate = spliced
+            return try #require(spliced.lease(filling: SplicedFilling("1111".utf8)))
         }()
         #expect(weakTemplate != nil)
         copy.giveBack()

@@ -53,8 +53,8 @@ import TestSupport
             let token = Self.token(tokenLength, using: &generator)
             var expected = page
             for hole in holes { expected.replaceSubrange(hole, with: token) }
-            for (template, decode) in splices {
-                let copy = try #require(template.lease(filling: SplicedFilling(token)))
+            for (spliced, decode) in splices {
+                let copy = try #require(spliced.lease(filling: SplicedFilling(token)))
                 let sent = Array(UnsafeRawBufferPointer(start: copy.bytes, count: copy.count))
                 copy.giveBack()
                 #expect(decode(sent) == expected, "seed \(seed), \(holes.count) holes of \(tokenLength)")

@@ -70,7 +70,7 @@ import TestSupport
         #expect(try Self.isHeld(files.response(for: ["app.css"], headers: Headers())))
         #expect(try !Self.isHeld(files.response(for: ["large.txt"], headers: Headers())))
         #expect(files.cache.heldBytes == "body { color: red }".utf8.count)
-        // From memory, the answer is the file's bytes, type and ETag as from disk.
+        // From memory, the response is the file's bytes, type and ETag as from disk.
         let held = try server.client.get("/assets/app.css")
         let again = try server.client.get("/assets/app.css")
         #expect(again.text == "body { color: red }")

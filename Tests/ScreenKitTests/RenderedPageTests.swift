@@ -7,18 +7,18 @@ import Testing
 
     @Test(arguments: ["second-visitor-token_abcdefghijklmnopqrstuvw", "short", "a-much-longer-token-than-the-first-one-by-far-0123456789"])
     func fillingARenderedPageGivesTheSameBytesAsRendering(token: String) {
-        let template = page().renderPage(context: RenderContext(csrfToken: "first-visitor-token_abcdefghijklmnopqrstuvwx"))
+        let cached = page().renderPage(context: RenderContext(csrfToken: "first-visitor-token_abcdefghijklmnopqrstuvwx"))
         let rendered = page().render(context: RenderContext(csrfToken: token))
-        #expect(template.filled(with: token) == rendered)
+        #expect(cached.filled(with: token) == rendered)
     }
 
-    @Test func everyTokenIsASlot() {
-        let template = page().renderPage(context: RenderContext(csrfToken: "TOKEN"))
-        let html = String(decoding: template.bytes, as: UTF8.self)
+    @Test func everyTokenIsAHole() {
+        let cached = page().renderPage(context: RenderContext(csrfToken: "TOKEN"))
+        let html = String(decoding: cached.bytes, as: UTF8.self)
         // The meta tag, the close button's form and the "Understood" form.
-        #expect(template.tokenRanges.count == 3)
+        #expect(cached.tokenHoles.count == 3)
         #expect(html.split(separator: "TOKEN", omittingEmptySubsequences: false).count - 1 == 3)
-        for range in template.tokenRanges { #expect(Array(template.bytes[range]) == Array("TOKEN".utf8)) }
+        for range in cached.tokenHoles { #expect(Array(cached.bytes[range]) == Array("TOKEN".utf8)) }
     }
 }
 
@@ -28,9 +28,9 @@ extension RenderedPage {
     public func filled(with token: String) -> [UInt8] {
         let tokenBytes = Array(token.utf8)
         var page = [UInt8]()
-        page.reserveCapacity(bytes.count + tokenRanges.count * max(0, tokenBytes.count - (tokenRanges.first?.count ?? 0)))
+        page.reserveCapacity(bytes.count + tokenHoles.count * max(0, tokenBytes.count - (tokenHoles.first?.count ?? 0)))
         var start = 0
-        for range in tokenRanges {
+        for range in tokenHoles {
             page.append(contentsOf: bytes[start..<range.lowerBound])
             page.append(contentsOf: tokenBytes)
             start = range.upperBound

@@ -96,7 +96,7 @@ public final class HTTPConnection {
         return response(buffer)
     }
 
-    /// Sends a request and reads its answer.
+    /// Sends a request and reads its response.
     public func request(_ method: String, _ target: String, headers: [(String, String)] = [],
                         body: [UInt8] = []) throws -> HTTPResponse {
         var head = "\(method) \(target) HTTP/1.1\r\nHost: localhost\r\n"

@@ -1,9 +1,9 @@
-import HomeTemplates
+import HomeLayouts
 import ScreenKit
 
-/// A third layout, written outside HomeTemplates with its public API only: a dense list of
+/// A third layout, written outside HomeLayouts with its public API only: a dense list of
 /// titles, clips first. Registering it is the only other change it needs.
-final class CompactListHome: HomeTemplate<CompactListHomeViewModel, CompactListHomeView>, HomeChild {
+final class CompactListHome: BaseHomeLayout<CompactListHomeViewModel, CompactListHomeView>, HomeLayout {
     static let layoutName = "compact"
     static let displayName = "Compact"
 

@@ -1,6 +1,6 @@
 import Foundation
 import HomeAppTestSupport
-import HomeTemplates
+import HomeLayouts
 import Testing
 import TestSupport
 

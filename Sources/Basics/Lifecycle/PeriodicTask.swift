@@ -3,7 +3,7 @@ import Synchronization
 /// Runs work every `interval` seconds on a worker thread of its own, from `start` to `shutdown`.
 /// Given `idle`, it sleeps without a timeout while `idle()` holds, until `wake()`: a task with
 /// nothing to do costs nothing while the server is idle.
-public final class PeriodicTask: Service {
+public final class PeriodicTask: Startable {
     public let name: String
     private let interval: Double
     private let idle: (@Sendable () -> Bool)?

@@ -14,7 +14,7 @@ struct AdminContent {
 
     init(routes: AdminRoutes) {
         self.routes = routes
-        staged = StagedUploads(shared: routes.content.shared)
+        staged = StagedUploads(database: routes.content.database)
     }
 
     var versions: ContentVersions { routes.content }

@@ -8,7 +8,7 @@ import ScreenKit
 struct AdminInstances {
     /// An instance not heard from for this long is flagged (they report every second).
     static let silentAfter: TimeInterval = 5
-    let shared: SharedConfigVersions?
+    let database: DatabaseConfigVersions?
     let kind: String
     let status: ConfigSyncStatus
     /// The version this instance serves, and its name.
@@ -16,12 +16,12 @@ struct AdminInstances {
     let instance: String
 
     init<Document>(_ versions: ConfigVersions<Document>) {
-        self.init(shared: versions.shared, kind: Document.names.kind, status: versions.status, serving: versions.current.version,
+        self.init(database: versions.database, kind: Document.names.kind, status: versions.status, serving: versions.current.version,
                   instance: versions.instance)
     }
 
-    init(shared: SharedConfigVersions?, kind: String, status: ConfigSyncStatus, serving: Int, instance: String) {
-        self.shared = shared
+    init(database: DatabaseConfigVersions?, kind: String, status: ConfigSyncStatus, serving: Int, instance: String) {
+        self.database = database
         self.kind = kind
         self.status = status
         self.serving = serving
@@ -29,7 +29,7 @@ struct AdminInstances {
     }
 
     func render(into writer: inout HTMLWriter) {
-        guard let shared else { return }
+        guard let database else { return }
         let status = self.status.snapshot
         if !status.isReachable {
             writer.write("<p class=\"admin__problem\" role=\"alert\" data-database=\"unreachable\">This instance cannot reach the database")
@@ -47,7 +47,7 @@ struct AdminInstances {
             writer.write("</p>")
         }
         writer.write("<h2>Instances</h2>")
-        guard let servers = try? shared.servers(kind) else {
+        guard let servers = try? database.servers(kind) else {
             writer.write("<p>The list of instances needs the database.</p>")
             return
         }

@@ -4,7 +4,7 @@ import MicroHTTP
 import ScreenKit
 
 /// `/admin/qa`: make a QA link. Choose a running experiment's group or a layout and how long the
-/// link lasts (1 hour to 7 days); the answer is the signed link. Whoever opens it gets that group
+/// link lasts (1 hour to 7 days); the response is the signed link. Whoever opens it gets that group
 /// or layout until it expires, a banner on every page, and events left out of experiment results.
 struct AdminQALinks {
     static let path = "/admin/qa"

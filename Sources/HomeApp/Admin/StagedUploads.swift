@@ -16,9 +16,9 @@ final class StagedUploads: Sendable {
     }
 
     private let uploads = Mutex<[String: Upload]>([:])
-    private let shared: SharedConfigVersions?
+    private let database: DatabaseConfigVersions?
 
-    init(shared: SharedConfigVersions? = nil) { self.shared = shared }
+    init(database: DatabaseConfigVersions? = nil) { self.database = database }
 
     /// Keeps `text`; the id to apply it by.
     func stage(_ text: String, filename: String, now: Date = Date()) -> String {
@@ -32,7 +32,7 @@ final class StagedUploads: Sendable {
             uploads[id] = Upload(text: text, filename: filename, staged: now)
         }
         // Without the database the review still works here; only another instance cannot apply it.
-        try? shared?.stage(id, text: text, filename: filename, lifetime: Self.lifetime)
+        try? database?.stage(id, text: text, filename: filename, lifetime: Self.lifetime)
         return id
     }
 
@@ -42,7 +42,7 @@ final class StagedUploads: Sendable {
             guard let upload = uploads[id], now.timeIntervalSince(upload.staged) < Self.lifetime else { return nil }
             return (upload.text, upload.filename)
         }
-        return local ?? (try? shared?.staged(id, lifetime: Self.lifetime)) ?? nil
+        return local ?? (try? database?.staged(id, lifetime: Self.lifetime)) ?? nil
     }
 
     func remove(_ id: String) { uploads.withLock { $0[id] = nil } }

@@ -1,6 +1,6 @@
 import Basics
 import FeatureToggles
-import HomeTemplates
+import HomeLayouts
 import Logging
 import MicroHTTP
 import ReportDatabase
@@ -30,7 +30,7 @@ struct AppServices: Sendable {
     var viewingLookup: ViewingLookup? = nil
     let logger: Logger
     /// Every instance's counts, from the report database (nil without one).
-    var shared: SharedReports? = nil
+    var database: DatabaseReports? = nil
     var shipper: ReportShipper? = nil
     /// Each client's budget of events, for every event a page writes as it is served.
     var eventLimit: ReportRateLimit? = nil

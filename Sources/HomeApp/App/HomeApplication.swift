@@ -1,7 +1,7 @@
 import Basics
 import FeatureToggles
 import Foundation
-import HomeTemplates
+import HomeLayouts
 import Logging
 import MicroHTTP
 import ReportDatabase
@@ -11,14 +11,14 @@ import ScreenKit
 /// The whole app: it loads what the configuration names and answers every route. As a service
 /// it runs the content and toggles watchers and the report stream's heartbeat; shutting it down
 /// stops them and then flushes the report log.
-public final class HomeApplication: Service {
+public final class HomeApplication: Startable {
     public let name = "home application"
     public let configuration: AppConfiguration
     let services: AppServices
     let assets: StaticFiles
     private let live: LiveReports
     private let acknowledgements: AcknowledgementDeadlines
-    private let background: ServiceGroup
+    private let background: StartOrder
     private let reportAccess: ReportAccess
     private let metrics = MetricsRoute()
     /// Ships the log into the report database, when there is one.
@@ -97,9 +97,9 @@ public final class HomeApplication: Service {
         reportRateLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let pageEventLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let viewing = ViewingHistory(capacity: configuration.viewingVisitors)
-        let sharedReports = configuration.reportDatabase.map { SharedReports(url: $0) }
+        let sharedReports = configuration.reportDatabase.map { DatabaseReports(url: $0) }
         // Their own connection: a look-up or a rebuild never waits behind a report page's query.
-        let viewingEvents = ViewingEvents(store: reportLog.store, shared: configuration.reportDatabase.map { SharedReports(url: $0) },
+        let viewingEvents = ViewingEvents(store: reportLog.store, database: configuration.reportDatabase.map { DatabaseReports(url: $0) },
                                           logger: logger)
         let viewingLookup = ViewingLookup(history: viewing, events: viewingEvents, logger: logger)
         let plays = PlayStatisticsTask(events: viewingEvents, interval: configuration.playStatisticsInterval, logger: logger)
@@ -109,7 +109,7 @@ public final class HomeApplication: Service {
                                compression: compression,
                                viewing: viewing,
                                plays: plays, viewingLookup: viewingLookup, logger: logger,
-                               shared: sharedReports,
+                               database: sharedReports,
                                shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)
@@ -123,20 +123,20 @@ public final class HomeApplication: Service {
                                 busyMessage: "The server is busy with other admin work; try again in 1 s.")
         do {
             // With a database its numbering rules, so its versions are kept apart from this machine's own.
-            let sharedConfig = configuration.reportDatabase.map { SharedConfigVersions(url: $0) }
-            let historyFolder = configuration.reportLog + (sharedConfig == nil ? "/config-history/" : "/config-history/shared/")
+            let databaseConfig = configuration.reportDatabase.map { DatabaseConfigVersions(url: $0) }
+            let historyFolder = configuration.reportLog + (databaseConfig == nil ? "/config-history/" : "/config-history/shared/")
             let versions = try ToggleVersions(TogglesDocument(router: toggles), folder: historyFolder + TogglesDocument.names.kind,
-                                              log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
+                                              log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance)
             toggleVersions = versions
             metrics.attach(versions)
             let catalogue = try ContentVersions(CatalogueDocument(store: content), folder: historyFolder + CatalogueDocument.names.kind,
-                                                log: reportLog, logger: logger, shared: sharedConfig, instance: configuration.instance)
+                                                log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance)
             contentVersions = catalogue
-            configFollower = sharedConfig.map { ConfigFollower([versions, catalogue], shared: $0, logger: logger) }
+            configFollower = databaseConfig.map { ConfigFollower([versions, catalogue], database: $0, logger: logger) }
         } catch {
             throw AppError.reportLog("\(error)")
         }
-        let signOuts = SignOuts(directory: configuration.reportLog, database: services.shared, logger: logger)
+        let signOuts = SignOuts(directory: configuration.reportLog, database: services.database, logger: logger)
         reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions, contentVersions] in
             Self.reloadToggles(services, onlyIfChanged: true)
@@ -148,10 +148,10 @@ public final class HomeApplication: Service {
         acknowledgements = AcknowledgementDeadlines(timeout: configuration.reportAcknowledgementTimeout)
         let viewingLoader = ViewingHistoryLoader(history: services.viewing, events: viewingEvents, logger: logger)
         let viewingFeed = configuration.reportDatabase.map {
-            SharedViewingFeed(url: $0, instance: configuration.instance, history: viewing, plays: plays, logger: logger)
+            DatabaseViewingFeed(url: $0, instance: configuration.instance, history: viewing, plays: plays, logger: logger)
         }
-        background = ServiceGroup([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, viewingLookup,
-                                   services.plays] + (viewingFeed.map { [$0] } ?? [])
+        background = StartOrder([content, togglesWatcher, live, acknowledgements, signOuts, viewingLoader, viewingLookup,
+                                 services.plays] + (viewingFeed.map { [$0] } ?? [])
                                   + (shipper.map { [$0] } ?? []) + (configFollower.map { [$0] } ?? []), logger: logger)
     }
 

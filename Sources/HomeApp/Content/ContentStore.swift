@@ -8,7 +8,7 @@ import Synchronization
 /// Request threads read `snapshot`; reloads build the new catalogue outside any lock a request
 /// takes and swap it in, so a slow or bad file never blocks a request. A bad new file is logged
 /// and the previous catalogue keeps serving. As a service it polls the file while it runs.
-public final class ContentStore: Service {
+public final class ContentStore: Startable {
     public let name = "content watcher"
     /// The content file this store reads.
     public let fileURL: URL

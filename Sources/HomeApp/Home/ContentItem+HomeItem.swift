@@ -1,6 +1,6 @@
-import HomeTemplates
+import HomeLayouts
 
-/// Catalogue entries are what the home children draw.
+/// Catalogue entries are what the home layouts draw.
 extension ContentItem: HomeItem {
     public var identifier: String { id }
     public var summary: String { description }

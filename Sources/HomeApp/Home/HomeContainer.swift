@@ -1,4 +1,4 @@
-import HomeTemplates
+import HomeLayouts
 import Reporting
 import ScreenKit
 
@@ -27,13 +27,13 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         return String(hash, radix: 16)
     }()
     /// What an action on the home asks for; the route answers with it.
-    struct Answer {
+    struct Outcome {
         let presentation: Presentation
         /// The layout a replace switched to, for the cookie.
         var replacedLayout: String?
     }
-    /// What the injected actions tell: the answer of the form being decoded, else nothing.
-    typealias Answering = (Answer) -> Void
+    /// What the injected actions tell: the response of the form being decoded, else nothing.
+    typealias OutcomeHandler = (Outcome) -> Void
 
     init(items: [any HomeItem], rows: [HomeRow] = [], analytics: Analytics, pivot: ScenePivot, title: String = "Home",
          query: String? = nil) {
@@ -47,13 +47,13 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
 
     override var pageTitle: String? { viewModel.title }
 
-    var child: (any HomeChild)? { children.lazy.compactMap { $0 as? any HomeChild }.first }
+    var child: (any HomeLayout)? { children.lazy.compactMap { $0 as? any HomeLayout }.first }
 
     /// The modal over the home (the New Year notice): its innermost child titles the page.
     override var presentedChild: ViewController? { children.last { $0.slot == HomeContainerView.modalSlot } }
 
     /// Embeds `child`, injects it and loads the content into it.
-    func show(_ child: any HomeChild, answering: @escaping Answering = { _ in }) {
+    func show(_ child: any HomeLayout, answering: @escaping OutcomeHandler = { _ in }) {
         inject(child, answering: answering)
         embed(child)
         load(child)
@@ -61,8 +61,8 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
 
     /// Shows `child` and has it decode `form`, a post its form made, into one of the injected
     /// actions: what that action asks for, or nil when it leads nowhere.
-    func answer(_ form: [String: String], with child: any HomeChild) throws(HomeFormError) -> Answer? {
-        var answer: Answer?
+    func answer(_ form: [String: String], with child: any HomeLayout) throws(HomeFormError) -> Outcome? {
+        var answer: Outcome?
         show(child) { answer = $0 }
         try child.handle(form)
         return answer
@@ -72,20 +72,20 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     func presentOverHome(_ modal: ViewController) { embed(modal, in: HomeContainerView.modalSlot) }
 
     /// `replaceWith`: swap children with the lifecycle re-run, inject, reload.
-    private func swap(to next: any HomeChild, answering: @escaping Answering) {
+    private func swap(to next: any HomeLayout, answering: @escaping OutcomeHandler) {
         guard let current = child else { return show(next, answering: answering) }
         inject(next, answering: answering)
         replace(current, with: next)
         load(next)
     }
 
-    private func load(_ child: any HomeChild) {
+    private func load(_ child: any HomeLayout) {
         child.baseViewModel.items = items
         child.baseViewModel.rows = rows
         child.refresh()
     }
 
-    private func inject(_ child: any HomeChild, answering: @escaping Answering) {
+    private func inject(_ child: any HomeLayout, answering: @escaping OutcomeHandler) {
         let layout = child.layoutName
         child.formAction = HomeRoutes.actionsPath + (query.map { "?q=" + URLQuery.component($0) } ?? "")
         child.baseViewModel.hiddenFields = [(HomeRoutes.catalogueField, itemsFingerprint)]
@@ -100,12 +100,12 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         }
         child.settingsSelected = { [unowned self] in
             analytics.record(.settingsSelected, layout: layout)
-            if let settings = try? pivot.switchScene(with: SettingsRequest()) { answering(Answer(presentation: settings)) }
+            if let settings = try? pivot.switchScene(with: SettingsRequest()) { answering(Outcome(presentation: settings)) }
         }
         child.replaceWith = { [unowned self] next in
             analytics.record(.layoutReplaced, layout: next.layoutName, properties: ["from": layout])
             swap(to: next, answering: answering)
-            answering(Answer(presentation: .redirect(to: page(in: next.layoutName)), replacedLayout: next.layoutName))
+            answering(Outcome(presentation: .redirect(to: page(in: next.layoutName)), replacedLayout: next.layoutName))
         }
         child.didLaunch = { [unowned self] in
             if viewModel.reportsLaunch { analytics.record(.launch, layout: layout) }
@@ -114,7 +114,7 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
         child.didHorizontalSwipe = { [unowned self] path in
             analytics.record(.horizontalSwipe, layout: layout,
                              properties: ["row": "\(path.section)", "to": "\(path.item)", "via": "more"])
-            answering(Answer(presentation: .redirect(
+            answering(Outcome(presentation: .redirect(
                 to: page(in: layout) + "&row=\(path.section)&at=\(path.item)#\(layout)-tile-\(path.section)-\(path.item)")))
         }
     }
@@ -125,12 +125,12 @@ final class HomeContainer: GenericViewController<HomeContainerModel, HomeContain
     }
 
     /// Index path → item through the child's own order → the item's scene.
-    private func open(_ path: HomeIndexPath, in child: any HomeChild, event: ReportEvent.Name, scene: ItemRequest.Scene,
-                      answering: Answering) {
+    private func open(_ path: HomeIndexPath, in child: any HomeLayout, event: ReportEvent.Name, scene: ItemRequest.Scene,
+                      answering: OutcomeHandler) {
         guard let item = child.baseViewModel.item(at: path) else { return }
         analytics.record(event, layout: child.layoutName, item: item.identifier)
         if let page = try? pivot.switchScene(with: ItemRequest(scene: scene, id: item.identifier)) {
-            answering(Answer(presentation: page))
+            answering(Outcome(presentation: page))
         }
     }
 }

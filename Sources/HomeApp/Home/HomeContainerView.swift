@@ -1,6 +1,6 @@
 import ScreenKit
 
-/// The app's frame around the home child: the header with search and reports, the child, and
+/// The app's frame around the home layout: the header with search and reports, the child, and
 /// any modal presented over it.
 final class HomeContainerView: RootView {
     static let modalSlot: Slot = "modal"

@@ -1,5 +1,5 @@
 import Foundation
-import HomeTemplates
+import HomeLayouts
 import Synchronization
 
 /// The catalogue boxed as `[any HomeItem]` once per content version, not once per request,

@@ -22,7 +22,7 @@ final class PageCache: Sendable {
     struct Page: Sendable {
         /// The rendered bytes with holes where the CSRF token goes, and the slot where a
         /// visitor's own rows go.
-        let template: SplicedBytes
+        let spliced: SplicedBytes
         let events: [EventTrace.Event]
     }
 

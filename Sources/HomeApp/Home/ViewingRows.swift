@@ -1,4 +1,4 @@
-import HomeTemplates
+import HomeLayouts
 
 /// The rows over the catalogue's sections. The visitor's own, from their `ViewingActivity`:
 /// Continue watching (started and not finished, newest first, with where they stopped), My List

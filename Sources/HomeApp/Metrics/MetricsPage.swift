@@ -54,7 +54,7 @@ struct MetricsPage {
     private func configuration(_ versions: ToggleVersions, into out: inout MetricsText) {
         out.single("dynamic_home_config_toggles_version", "gauge", "The toggles' version in force, as /admin numbers it.",
                    Double(versions.current.version))
-        guard versions.shared != nil else { return }
+        guard versions.database != nil else { return }
         let status = versions.status.snapshot
         out.single("dynamic_home_config_database_reachable", "gauge",
                    "1 while the report database answers the toggles' follower; 0 while this instance serves its last version alone.",

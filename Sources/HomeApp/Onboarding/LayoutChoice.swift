@@ -1,7 +1,7 @@
-import HomeTemplates
+import HomeLayouts
 import ScreenKit
 
-/// The content of the layout card: a live preview of every registered home child, embedded
+/// The content of the layout card: a live preview of every registered home layout, embedded
 /// through the same containment API, and one "Use NAME" button per layout for the template's row.
 final class LayoutChoice: GenericViewController<LayoutChoiceModel, LayoutChoiceView>, OnboardingDatasource {
     static let choosePath = "/onboarding/layout"

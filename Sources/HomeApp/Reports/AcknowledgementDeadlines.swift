@@ -4,7 +4,7 @@ import Synchronization
 /// The report posts still waiting for their line, oldest first. One sweeper answers those past
 /// the timeout with 503, instead of a timer per request: at tens of thousands of posts a
 /// second, ten seconds of timers held hundreds of megabytes.
-final class AcknowledgementDeadlines: Service {
+final class AcknowledgementDeadlines: Startable {
     let name = "report acknowledgement deadlines"
     private let pending: Pending
     private let sweeper: PeriodicTask
@@ -63,7 +63,7 @@ final class AcknowledgementDeadlines: Service {
                 var overdue: [WriteAcknowledgement] = []
                 while queue.head < queue.entries.count {
                     let entry = queue.entries[queue.head]
-                    if entry.acknowledgement.isAnswered {
+                    if entry.acknowledgement.hasResponse {
                         queue.head += 1
                     } else if entry.deadline <= now {
                         overdue.append(entry.acknowledgement)

@@ -3,7 +3,7 @@ import MicroHTTP
 
 /// The errors of the report URLs a script reads (`/reports.json`, `/reports.jsonl`), as JSON:
 /// `{"error":"…","status":400,"request":"…"}` with the status and headers the HTML page would
-/// have had. A script parsing the answer got an HTML page it could not read; browsers at
+/// have had. A script parsing the response got an HTML page it could not read; browsers at
 /// `/reports` keep the page. Outermost in the report group, so the access check's 401, 403 and
 /// 429 are answered so too.
 enum JSONErrors {

@@ -10,9 +10,9 @@ import Synchronization
 /// every watcher's stream. Nothing here slows the writer or costs memory per stalled watcher
 /// beyond a small buffer: a watcher that falls behind is cut, and reconnects with `Last-Event-ID`.
 /// With a report database, the lines come instead from every instance through the database
-/// (`SharedLineFeed`), in one order every server agrees on; their ids are keys of that order,
-/// and a watcher that reconnects catches up from the database (`SharedReplay`).
-final class LiveReports: Service {
+/// (`DatabaseLineFeed`), in one order every server agrees on; their ids are keys of that order,
+/// and a watcher that reconnects catches up from the database (`DatabaseReplay`).
+final class LiveReports: Startable {
     let name = "report stream"
     /// How far behind a watcher may fall before it is cut.
     static let watcherBuffer = 256 * 1024
@@ -42,13 +42,13 @@ final class LiveReports: Service {
     /// Catch-ups of resuming watchers: store reads, paced by the watcher, off the server's threads.
     private let replays: WorkPool
     /// Every instance's lines, with a report database.
-    private let feed: SharedLineFeed?
+    private let feed: DatabaseLineFeed?
 
     init(log: ReportLog, heartbeatInterval: Double, database: String? = nil, logger: Logger) {
         self.log = log
         self.logger = logger
         feed = database.map { [shared] url in
-            SharedLineFeed(url: url, logger: logger) { batch in
+            DatabaseLineFeed(url: url, logger: logger) { batch in
                 let events = ServerSentEvents.events(batch)
                 for watcher in shared.all { watcher.deliver(batch, events: events) }
             }
@@ -86,12 +86,12 @@ final class LiveReports: Service {
     }
 
     /// Runs a resuming watcher's catch-up; when too many are under way, it is told to come back.
-    func resume(_ replay: LiveReplay) {
+    func resume(_ replay: LocalReplay) {
         resume(replay.watcher) { replay.run() }
     }
 
     /// Runs a resuming watcher's catch-up from the report database (same pool, same bound).
-    func resume(_ replay: SharedReplay) {
+    func resume(_ replay: DatabaseReplay) {
         resume(replay.watcher) { replay.run() }
     }
 

@@ -11,11 +11,11 @@ final class LiveWatcher: Sendable {
     private struct State {
         var catchingUp: Bool
         var held: [ReportWatcher.Line] = []
-        var heldShared: [SharedLineFeed.Batch] = []
-        var heldSharedCount = 0
+        var heldDatabase: [DatabaseLineFeed.Batch] = []
+        var heldDatabaseCount = 0
         /// The last line the catch-up sent: the feed's lines up to it are left out.
         var floor: (segment: String, offset: Int64)?
-        var sharedFloor: SharedEventKey?
+        var databaseFloor: DatabaseEventKey?
     }
 
     let stream: ResponseStream
@@ -49,18 +49,18 @@ final class LiveWatcher: Sendable {
     }
 
     /// Every instance's lines from the report database, as `events` (shared by every watcher).
-    func deliver(_ batch: SharedLineFeed.Batch, events: [UInt8]) {
+    func deliver(_ batch: DatabaseLineFeed.Batch, events: [UInt8]) {
         enum Outcome { case send([UInt8]), hold, cut }
         let outcome = state.withLock { state -> Outcome in
             if state.catchingUp {
-                state.heldShared.append(batch)
-                state.heldSharedCount += batch.late.count + batch.ordered.count
-                return state.heldSharedCount > Self.heldLimit ? .cut : .hold
+                state.heldDatabase.append(batch)
+                state.heldDatabaseCount += batch.late.count + batch.ordered.count
+                return state.heldDatabaseCount > Self.heldLimit ? .cut : .hold
             }
-            guard let floor = state.sharedFloor else { return .send(events) }
+            guard let floor = state.databaseFloor else { return .send(events) }
             let newer = Self.after(floor, batch)
             // The feed's ordered keys only grow: once one is past the floor, all later ones are.
-            if !newer.ordered.isEmpty { state.sharedFloor = nil }
+            if !newer.ordered.isEmpty { state.databaseFloor = nil }
             return .send(ServerSentEvents.events(newer))
         }
         switch outcome {
@@ -85,19 +85,19 @@ final class LiveWatcher: Sendable {
 
     /// The database catch-up has sent every row up to the key `last`: the feed's rows held
     /// meanwhile follow, those after it (the others were sent, or came too late for the order).
-    func caughtUp(throughShared last: SharedEventKey) {
+    func caughtUp(throughDatabase last: DatabaseEventKey) {
         state.withLock { state in
-            let newer = state.heldShared.map { Self.after(last, $0) }
-            state.sharedFloor = newer.allSatisfy(\.ordered.isEmpty) ? last : nil
+            let newer = state.heldDatabase.map { Self.after(last, $0) }
+            state.databaseFloor = newer.allSatisfy(\.ordered.isEmpty) ? last : nil
             stream.write(newer.flatMap(ServerSentEvents.events))
-            state.heldShared = []
-            state.heldSharedCount = 0
+            state.heldDatabase = []
+            state.heldDatabaseCount = 0
             state.catchingUp = false
         }
     }
 
-    private static func after(_ floor: SharedEventKey, _ batch: SharedLineFeed.Batch) -> SharedLineFeed.Batch {
-        SharedLineFeed.Batch(late: batch.late.filter { $0.key > floor }, ordered: batch.ordered.filter { $0.key > floor })
+    private static func after(_ floor: DatabaseEventKey, _ batch: DatabaseLineFeed.Batch) -> DatabaseLineFeed.Batch {
+        DatabaseLineFeed.Batch(late: batch.late.filter { $0.key > floor }, ordered: batch.ordered.filter { $0.key > floor })
     }
 
     /// `segment:offset`, ordered by segment name (they sort by time) and then offset.

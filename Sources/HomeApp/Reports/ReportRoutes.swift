@@ -1,5 +1,5 @@
 import Foundation
-import HomeTemplates
+import HomeLayouts
 import MicroHTTP
 import ReportDatabase
 import Reporting
@@ -56,7 +56,7 @@ struct ReportRoutes {
             let experiments = ExperimentsJSON.member(reading.query.range, segment: segment, services: services)
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
             let members = [experiments, setAside, ConfigChange.jsonMember(reading.changes),
-                           SharedReportsJSON.members(reading.source, lag: services.shipper?.status.lag())]
+                           DatabaseReportsJSON.members(reading.source, lag: services.shipper?.status.lag())]
             let document = ReportsJSON.document(reading.summary, experiments: members.joined(separator: ","))
             return Response(headers: Headers([("Content-Type", "application/json"), ("Cache-Control", "no-store")]),
                             body: .bytes(Array(document.utf8)))
@@ -76,14 +76,14 @@ struct ReportRoutes {
         }
         return try pool.respond { [services, pool, since] in JSONErrors.catching(request, logger: services.logger) {
             // With a report database, every instance's lines; the local log while it cannot answer.
-            if let shared = services.shared,
-               let response = try SharedLinesBody.response(SharedLines(shared, since: since), pool: pool, logger: services.logger) {
+            if let database = services.database,
+               let response = try DatabaseLinesBody.response(DatabaseLines(database, since: since), pool: pool, logger: services.logger) {
                 return response
             }
             let store = services.reportLog.store
             let lines = Mutex(store.lines(since: since).makeIterator())
             let first = Mutex(lines.withLock { $0.nextChunk(maxBytes: 64 * 1024) })
-            // A segment that cannot be read cuts the answer short (no zero chunk): the client
+            // A segment that cannot be read cuts the response short (no zero chunk): the client
             // sees an error rather than a clean end. One set aside before says so in a header.
             let body = ChunkedBody(next: { maxBytes in
                 first.withLock { chunk in defer { chunk = nil }; return chunk } ?? lines.withLock { $0.nextChunk(maxBytes: maxBytes) }
@@ -100,10 +100,10 @@ struct ReportRoutes {
     /// with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         let id = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 }
-        if live.followsDatabase, let shared = services.shared {
-            let after = try id.map { text throws(HTTPError) in try Self.sharedKey(text) }
+        if live.followsDatabase, let database = services.database {
+            let after = try id.map { text throws(HTTPError) in try Self.databaseKey(text) }
             let (stream, watcher) = live.watch(resuming: after != nil)
-            if let after { live.resume(SharedReplay(reports: shared, after: after, watcher: watcher)) }
+            if let after { live.resume(DatabaseReplay(reports: database, after: after, watcher: watcher)) }
             return Self.eventStream(stream)
         }
         var resume: ReportPosition?
@@ -119,15 +119,15 @@ struct ReportRoutes {
         }
         let (stream, watcher) = live.watch(resuming: resume != nil)
         if let resume {
-            live.resume(LiveReplay(store: services.reportLog.store, after: resume, watcher: watcher))
+            live.resume(LocalReplay(store: services.reportLog.store, after: resume, watcher: watcher))
         }
         return Self.eventStream(stream)
     }
 
     /// A key of the shared stream's order, as its ids give it; one later than the clocks allow
     /// is no id it sent.
-    private static func sharedKey(_ id: String) throws(HTTPError) -> SharedEventKey {
-        guard let key = SharedEventKey(id: id),
+    private static func databaseKey(_ id: String) throws(HTTPError) -> DatabaseEventKey {
+        guard let key = DatabaseEventKey(id: id),
               key.time <= ReportTimestamp.string(from: Date().addingTimeInterval(60)) else {
             throw HTTPError(.badRequest, "Last-Event-ID must be an id this stream sent (time/instance/segment/offset).")
         }

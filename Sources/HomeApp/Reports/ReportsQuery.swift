@@ -15,7 +15,7 @@ struct ReportsQuery {
     let to: String?
     let preset: ReportPreset?
     /// Where the event list goes on from: a local store position, or with a report database a
-    /// key of the shared order (`SharedEventKey`); each reader takes the form it wrote.
+    /// key of the shared order (`DatabaseEventKey`); each reader takes the form it wrote.
     let before: String?
 
     init(_ query: QueryParameters, now: Date = Date()) throws(HTTPError) {
@@ -37,7 +37,7 @@ struct ReportsQuery {
             to = asked.to
         }
         if let text = value("before") {
-            guard ReportPosition(text) != nil || SharedEventKey(id: text) != nil else {
+            guard ReportPosition(text) != nil || DatabaseEventKey(id: text) != nil else {
                 throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.")
             }
             before = text

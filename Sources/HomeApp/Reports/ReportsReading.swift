@@ -12,7 +12,7 @@ struct ReportsReading {
         /// No report database: this instance's log is the whole story.
         case local
         /// Every instance's events, and how far each has shipped.
-        case database(instances: [SharedReports.Instance])
+        case database(instances: [DatabaseReports.Instance])
         /// The database could not answer (why): this instance's log instead.
         case fallback(String)
     }
@@ -30,9 +30,9 @@ struct ReportsReading {
     /// Reads the range, filters and (when `limit` > 0) a page of events.
     static func read(_ asked: ReportsQuery, services: AppServices, limit: Int) throws(HTTPError) -> ReportsReading {
         var reason: String?
-        if let shared = services.shared {
+        if let database = services.database {
             do {
-                return try database(shared, asked, limit: limit, dropped: services.reportLog.dropped)
+                return try fromDatabase(database, asked, limit: limit, dropped: services.reportLog.dropped)
             } catch let error as HTTPError {
                 throw error
             } catch {
@@ -43,24 +43,24 @@ struct ReportsReading {
         return try local(services.reportLog.store, asked, limit: limit, source: reason.map(Source.fallback) ?? .local)
     }
 
-    private static func database(_ shared: SharedReports, _ asked: ReportsQuery, limit: Int, dropped: Int) throws -> ReportsReading {
+    private static func fromDatabase(_ database: DatabaseReports, _ asked: ReportsQuery, limit: Int, dropped: Int) throws -> ReportsReading {
         var query = asked
         if let given = query.filter.visitor, VisitorPrefix.isPrefix(given) {
             query.filter.visitor = try VisitorPrefix.choose(
-                given, among: shared.visitors(startingWith: given.lowercased(), in: query.range, limit: 3))
+                given, among: database.visitors(startingWith: given.lowercased(), in: query.range, limit: 3))
         }
         let filter = query.filter
-        let extent = try shared.extent()
-        var summary = try SeriesBound.summary(extent: extent, query.range) { try shared.summary($0, filter: filter, extent: extent) }
+        let extent = try database.extent()
+        var summary = try SeriesBound.summary(extent: extent, query.range) { try database.summary($0, filter: filter, extent: extent) }
         // Losses happen before shipping: only this instance knows its own.
         summary.dropped = dropped
-        var reading = ReportsReading(query: query, summary: summary, source: .database(instances: try shared.instances()))
+        var reading = ReportsReading(query: query, summary: summary, source: .database(instances: try database.instances()))
         if limit > 0 {
-            let page = try shared.events(query.range, filter: filter, before: query.before.flatMap(SharedEventKey.init(id:)), limit: limit)
+            let page = try database.events(query.range, filter: filter, before: query.before.flatMap(DatabaseEventKey.init(id:)), limit: limit)
             reading.events = page.events
             reading.next = page.next?.description
         }
-        reading.changes = try shared.changes(query.range, limit: ConfigChange.limit).compactMap(ConfigChange.init)
+        reading.changes = try database.changes(query.range, limit: ConfigChange.limit).compactMap(ConfigChange.init)
         return reading
     }
 

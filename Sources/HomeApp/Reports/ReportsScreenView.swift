@@ -34,7 +34,7 @@ final class ReportsScreenView: RootView {
         writer.write("<a")
         writer.urlAttribute("href", "/reports.json" + (model.query.linkQuery.isEmpty ? "" : "?" + model.query.linkQuery))
         writer.write(">These numbers as JSON</a></p>")
-        SharedReportsView.renderSource(model.source, into: &writer)
+        DatabaseReportsView.renderSource(model.source, into: &writer)
         RefusedChangeNotice.render(model.refusedChanges, into: &writer)
         SetAsideNotice.render(model.setAside, into: &writer)
         ReportsRangeLinks.render(model.query, into: &writer)
@@ -66,7 +66,7 @@ final class ReportsScreenView: RootView {
         writer.write("</section>")
         EventsChart.render(model.summary.series, bucket: model.summary.bucket, changes: model.changes, into: &writer)
         writer.write("</div>")
-        SharedReportsView.renderShipping(model.source, lag: model.lag, into: &writer)
+        DatabaseReportsView.renderShipping(model.source, lag: model.lag, into: &writer)
         events(model, into: &writer)
         writer.write("</div>")
     }

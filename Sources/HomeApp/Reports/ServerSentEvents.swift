@@ -13,7 +13,7 @@ enum ServerSentEvents {
 
     /// Every instance's lines: those in the shared order with their key as `id:`, those that came
     /// too late for it without one (so a watcher's last id stays the newest key it was sent).
-    static func events(_ batch: SharedLineFeed.Batch) -> [UInt8] {
+    static func events(_ batch: DatabaseLineFeed.Batch) -> [UInt8] {
         var events: [UInt8] = []
         for event in batch.late { events += Array("data: \(event.line)\n\n".utf8) }
         for event in batch.ordered { events += Array("id: \(event.key)\ndata: \(event.line)\n\n".utf8) }

@@ -50,11 +50,11 @@ struct SwipeBeacon {
         let event = services.analytics(for: visit).event(.horizontalSwipe, layout: child.layoutName, item: item,
                                                          properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
         let acknowledgement = WriteAcknowledgement()
-        return .later { [deadlines, log = services.reportLog] reply in
+        return .deferred { [deadlines, log = services.reportLog] responder in
             // Refused at once (the server is shutting down): answered 503, so never written.
-            guard !reply.isAnswered else { return }
+            guard !responder.hasResponse else { return }
             log.record(event, claim: acknowledgement.claim, whenWritten: acknowledgement.written)
-            acknowledgement.attach(reply, deadlines: deadlines)
+            acknowledgement.attach(responder, deadlines: deadlines)
         }
     }
 }

@@ -3,7 +3,7 @@ import Reporting
 
 /// A visitor filter as the report pages show ids: their first `shown` characters. An id of 8 to
 /// 31 hex digits is taken as the start of one, and stands for the one visitor of the range whose
-/// id starts so; two or more make it ambiguous, and the answer says which (a 400).
+/// id starts so; two or more make it ambiguous, and the response says which (a 400).
 enum VisitorPrefix {
     /// How much of an id the events table shows (the whole id is its link and title).
     static let shown = 8

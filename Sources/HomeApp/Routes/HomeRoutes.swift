@@ -1,6 +1,6 @@
 import FeatureToggles
 import Foundation
-import HomeTemplates
+import HomeLayouts
 import MicroHTTP
 import ScreenKit
 
@@ -44,15 +44,15 @@ struct HomeRoutes {
                                 display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
                                 assets: services.assets.version, plays: services.plays.version,
                                 trending: !visit.plan.hiddenRows.contains(ViewingRows.trending))
-        if let cached = services.pages.page(for: key), held == nil || cached.template.slot != nil {
+        if let cached = services.pages.page(for: key), held == nil || cached.spliced.slot != nil {
             return serve(cached, to: visit, inserting: held.flatMap { rowsInsert($0, visit, layout, catalogue) })
         }
         let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding, scrollPosition: nil)
-        let template = cache(page, for: key)
+        let spliced = cache(page, for: key)
         guard let held else { return visit.html(.bytes(page.rendered.bytes)) }
-        if template.slot != nil {
+        if spliced.slot != nil {
             let insert = rowsInsert(held, visit, layout, catalogue)
-            return visit.html(.spliced(SplicedBody(template: template, filling: visit.csrfTokenFilling, inserted: insert)))
+            return visit.html(.spliced(SplicedBody(spliced: spliced, filling: visit.csrfTokenFilling, inserted: insert)))
         }
         // A page with no single place for the rows (a layout that draws them twice, or not at all).
         let drawn = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
@@ -79,7 +79,7 @@ struct HomeRoutes {
             container.show(child)
             return visit.page(container, status: .conflict, configuration: services.page)
         }
-        let answer: HomeContainer.Answer?
+        let answer: HomeContainer.Outcome?
         do {
             answer = try container.answer(form, with: child)
         } catch {
@@ -172,7 +172,7 @@ struct HomeRoutes {
     /// was drawn is reported again for this visit.
     private func serve(_ cached: PageCache.Page, to visit: Visit, inserting insert: SlotInsert?) -> Response {
         services.analytics(for: visit).replay(cached.events)
-        return visit.html(.spliced(SplicedBody(template: cached.template, filling: visit.csrfTokenFilling, inserted: insert)))
+        return visit.html(.spliced(SplicedBody(spliced: cached.spliced, filling: visit.csrfTokenFilling, inserted: insert)))
     }
 
     /// A home page drawn now, and what its controllers reported while it was drawn.
@@ -204,11 +204,11 @@ struct HomeRoutes {
     @discardableResult
     private func cache(_ page: Drawn, for key: PageCache.Key) -> SplicedBytes {
         let slots = page.rendered.slots
-        let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenRanges,
+        let spliced = SplicedBytes(base: page.rendered.bytes, holes: page.rendered.tokenHoles,
                                    slot: slots.count == 1 ? slots[0] : nil, slotCapacities: HomeMarkup.rowsCapacities)
         // Compressed once, off this thread; until then responses are compressed one by one.
         spliced.prepareEncodings(on: services.compression)
-        services.pages.store(PageCache.Page(template: spliced, events: page.events), for: key)
+        services.pages.store(PageCache.Page(spliced: spliced, events: page.events), for: key)
         return spliced
     }
 

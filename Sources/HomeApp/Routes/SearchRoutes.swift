@@ -1,4 +1,4 @@
-import HomeTemplates
+import HomeLayouts
 import MicroHTTP
 import ScreenKit
 

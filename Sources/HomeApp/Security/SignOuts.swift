@@ -9,7 +9,7 @@ import Synchronization
 /// moment its cookie would have expired. They are appended to a file beside the report log, so
 /// a restart still refuses them, and with a report database recorded in a table every instance
 /// reads once a second, so a sign-out on one instance ends the session on all of them.
-final class SignOuts: Service {
+final class SignOuts: Startable {
     let name = "sign-outs"
     static let fileName = "sign-outs"
     /// The most sessions kept; past it the ones nearest their expiry go first.
@@ -23,12 +23,12 @@ final class SignOuts: Service {
 
     private let state = Mutex(State())
     private let path: String
-    private let database: SharedReports?
+    private let database: DatabaseReports?
     private let logger: Logger
     private let now: @Sendable () -> Int
     private let poller = Mutex<PeriodicTask?>(nil)
 
-    init(directory: String, database: SharedReports?, logger: Logger,
+    init(directory: String, database: DatabaseReports?, logger: Logger,
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
         path = (directory as NSString).appendingPathComponent(Self.fileName)
         self.database = database
@@ -63,7 +63,7 @@ final class SignOuts: Service {
     func shutdown() { poller.withLock { $0 }?.shutdown() }
 
     /// Sends what this instance recorded and takes what the others did.
-    private func share(with database: SharedReports) {
+    private func share(with database: DatabaseReports) {
         let pending = state.withLock { state in
             defer { state.unshared.removeAll() }
             return state.unshared

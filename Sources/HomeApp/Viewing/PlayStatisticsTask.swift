@@ -11,7 +11,7 @@ import Synchronization
 /// handed over as it is recorded here or arrives from another instance, taken into the counts
 /// within a second, and the ranked lists are made again from the counts every `interval`
 /// seconds (a minute): work in proportion to the new starts and the titles, not to the window.
-final class PlayStatisticsTask: Service {
+final class PlayStatisticsTask: Startable {
     let name = "play statistics"
     /// Starts waiting to be counted, at most; more are left out (and logged).
     static let incomingLimit = 1_000_000
@@ -93,7 +93,7 @@ final class PlayStatisticsTask: Service {
         guard finished else { return nil }
         logger.info("play statistics rebuilt", metadata: [
             "starts": "\(counts.added)", "visitors": "\(counts.visitorCount)",
-            "from": "\(events.shared == nil ? "log" : "report database")", "seconds": "\(began.duration(to: .now))"])
+            "from": "\(events.database == nil ? "log" : "report database")", "seconds": "\(began.duration(to: .now))"])
         return counts
     }
 

@@ -9,12 +9,12 @@ import Reporting
 /// visitor, the play statistics' rebuild) run on threads of their own, never a request's.
 public struct ViewingEvents: Sendable {
     let store: ReportStore
-    let shared: SharedReports?
+    let database: DatabaseReports?
     let logger: Logger
 
-    public init(store: ReportStore, shared: SharedReports?, logger: Logger) {
+    public init(store: ReportStore, database: DatabaseReports?, logger: Logger) {
         self.store = store
-        self.shared = shared
+        self.database = database
         self.logger = logger
     }
 
@@ -27,9 +27,9 @@ public struct ViewingEvents: Sendable {
     @discardableResult
     public func forEach(_ names: [ReportEvent.Name], visitors: Set<String>? = nil, since: Date = .distantPast, until: Date,
                  _ body: (ReportEvent) -> Bool) -> Bool {
-        if let shared {
-            var rows = SharedEventsNamed(shared, names: names.map(\.rawValue), visitors: visitors.map { Array($0) },
-                                         from: since, until: until)
+        if let database {
+            var rows = DatabaseEventsNamed(database, names: names.map(\.rawValue), visitors: visitors.map { Array($0) },
+                                           from: since, until: until)
             var passed = 0
             do {
                 while let page = try rows.next() {

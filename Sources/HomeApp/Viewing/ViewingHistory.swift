@@ -142,7 +142,7 @@ final class ViewingHistory: Sendable {
     /// index is read in (the read replaces what is held, and the pending events are applied over
     /// it), afterwards only to a visitor held. A visitor not held is looked up whole when they
     /// come (`ViewingLookup`): one event alone would hide the rest of their history.
-    func applyShared(_ event: ReportEvent) {
+    func applyDatabase(_ event: ReportEvent) {
         guard ViewingActivity.reads(event.name), let visitor = event.visitor else { return }
         state.withLock { state in
             if let held = state.pending?.count {

@@ -8,7 +8,7 @@ import Synchronization
 /// this instance's log: `ViewingEvents`) into the `ViewingHistory` at start, on a thread of its
 /// own at low priority: the server answers meanwhile (visitors see no personal state until it is
 /// done, and what they do meanwhile is kept). Shutdown stops it between lines.
-final class ViewingHistoryLoader: Service {
+final class ViewingHistoryLoader: Startable {
     let name = "viewing history"
     private let history: ViewingHistory
     private let events: ViewingEvents
@@ -45,7 +45,7 @@ final class ViewingHistoryLoader: Service {
         guard finished else { return }
         history.finishLoading(scratch)
         logger.info("viewing history loaded", metadata: [
-            "events": "\(read)", "visitors": "\(history.count)", "from": "\(events.shared == nil ? "log" : "report database")",
+            "events": "\(read)", "visitors": "\(history.count)", "from": "\(events.database == nil ? "log" : "report database")",
             "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(began)))"])
     }
 

@@ -11,7 +11,7 @@ import Synchronization
 /// asked for, and asked again on their next request), and the waiting ones are looked up
 /// together in one pass (one query, with a database). A visitor the events say nothing of is
 /// held as such, so they are looked up once.
-final class ViewingLookup: Service {
+final class ViewingLookup: Startable {
     let name = "viewing look-up"
     static let queueLimit = 256
     private let history: ViewingHistory

@@ -4,7 +4,7 @@ import CBrotli
 /// travels in an uncompressed meta-block (ISUNCOMPRESSED), written in place.
 ///
 /// One encoder compresses the whole page so its window spans it, flushed at each hole (a flush
-/// ends the meta-block on a byte boundary). It is shown a `Placeholder` stand-in of the token's
+/// ends the meta-block on a byte boundary). It is shown a `StandIn` stand-in of the token's
 /// length, so the distances of later back-references count the token's bytes as the decoder
 /// will; the stand-in's bytes never occur in the fixed parts, so no back-reference reaches into
 /// it, and none repeats, so the encoder compresses it without any copy that would move its
@@ -21,7 +21,7 @@ import CBrotli
 /// ring is not reset between meta-blocks, so a part compressed on its own cannot follow.
 /// Instead a form is made per length of insert (`capacity`): the slot is an uncompressed
 /// meta-block of exactly that many bytes, compressed around as a stand-in of that length that
-/// the encoder writes as literals only (`Placeholder.slotRun`), so its distances and ring are the
+/// the encoder writes as literals only (`StandIn.slotRun`), so its distances and ring are the
 /// decoder's. The app pads its inserts to one of a few lengths.
 enum BrotliSplicer {
     /// The stream for `page` with `holes`, all of one length; with `slot`, the form whose slot
@@ -31,10 +31,10 @@ enum BrotliSplicer {
         let length = holes.first?.count ?? 0
         guard holes.allSatisfy({ $0.count == length }), (1...0x10000).contains(length) || holes.isEmpty,
               slot == nil || (1...0x10000).contains(capacity),
-              let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
+              let fillings = StandIn.fillings(for: page, holes: holes) else { return nil }
         var standIn: [UInt8] = []
         if slot != nil {
-            guard let run = Placeholder.slotRun(count: capacity, for: page, holes: holes, tokens: fillings) else { return nil }
+            guard let run = StandIn.slotRun(count: capacity, for: page, holes: holes, tokens: fillings) else { return nil }
             standIn = run
         }
         // Each cut ends a part: a hole (the index of its token) or the slot (nil); the slot first at a tie.
@@ -64,11 +64,11 @@ enum BrotliSplicer {
             start = cut.range.upperBound
         }
         encoder.compress(UnsafeRawBufferPointer(rebasing: page[start...]), BROTLI_OPERATION_FINISH, into: &output)
-        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, slot: slotOffset,
-                                    checksum: nil, slotCapacities: slot == nil ? [] : [capacity])
+        let spliced = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, slot: slotOffset,
+                                   checksum: nil, slotCapacities: slot == nil ? [] : [capacity])
         guard let slot else {
-            return SpliceCheck.holds(template, page: page, holes: holes, decode: BrotliEncoder.decompress) ? template : nil
+            return SpliceCheck.holds(spliced, page: page, holes: holes, decode: BrotliEncoder.decompress) ? spliced : nil
         }
-        return SpliceCheck.holdsInsertingBrotli(template, page: page, holes: holes, slot: slot) ? template : nil
+        return SpliceCheck.holdsInsertingBrotli(spliced, page: page, holes: holes, slot: slot) ? spliced : nil
     }
 }

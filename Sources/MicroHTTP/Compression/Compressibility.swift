@@ -17,7 +17,7 @@ extension Response {
         default: return false
         }
         // One pass over the fields, told apart by length first, read in place (a copy of each
-        // field cost a retain and a release of its name and value): this runs on every answer.
+        // field cost a retain and a release of its name and value): this runs on every response.
         return headers.fields.withUnsafeBufferPointer { fields in
             var type: Int?
             for index in fields.indices {

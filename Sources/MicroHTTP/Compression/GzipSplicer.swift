@@ -4,7 +4,7 @@ import CZlib
 /// into DEFLATE stored blocks and the CRC-32 into the trailer, both in place.
 ///
 /// Each fixed part is its own raw DEFLATE stream, primed with the page before it (the tokens
-/// stood in by `Placeholder` bytes no part contains) as a preset dictionary: back-references
+/// stood in by `StandIn` bytes no part contains) as a preset dictionary: back-references
 /// reach across a token into the text before it at the right distance, yet never into a token.
 /// Each part but the last ends with a sync flush, whose empty stored block (`00 00 FF FF` after
 /// the block header) becomes the token's stored block by rewriting its length.
@@ -24,8 +24,8 @@ enum GzipSplicer {
                        level: Int32 = 9) -> SplicedBytes? {
         let length = holes.first?.count ?? 0
         guard holes.allSatisfy({ $0.count == length }), length <= 0xFFFF, page.count <= Int(UInt32.max),
-              let fillings = Placeholder.fillings(for: page, holes: holes) else { return nil }
-        let primed = Placeholder.filled(page, holes: holes, with: fillings)
+              let fillings = StandIn.fillings(for: page, holes: holes) else { return nil }
+        let primed = StandIn.filled(page, holes: holes, with: fillings)
         // Each cut ends a part: a hole (the index of its token) or the slot (nil); the slot first at a tie.
         var cuts: [(range: Range<Int>, token: Int?)] = holes.enumerated().map { ($1, $0) }
         if let slot { cuts.insert((slot..<slot, nil), at: holes.firstIndex { $0.lowerBound >= slot } ?? holes.count) }
@@ -62,11 +62,11 @@ enum GzipSplicer {
         output += [0, 0, 0, 0]  // the CRC, per response
         let size = UInt32(truncatingIfNeeded: page.count).littleEndian
         withUnsafeBytes(of: size) { output += $0 }
-        let template = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, slot: slotOffset,
-                                    checksum: checksum, slotChecksum: slotChecksum)
-        guard SpliceCheck.holds(template, page: page, holes: holes, decode: { Gzip.decompress($0) }) else { return nil }
-        guard let slot else { return template }
-        return SpliceCheck.holdsInserting(template, page: page, holes: holes, slot: slot) ? template : nil
+        let spliced = SplicedBytes(base: output, holes: tokenOffsets.map { $0..<($0 + length) }, slot: slotOffset,
+                                   checksum: checksum, slotChecksum: slotChecksum)
+        guard SpliceCheck.holds(spliced, page: page, holes: holes, decode: { Gzip.decompress($0) }) else { return nil }
+        guard let slot else { return spliced }
+        return SpliceCheck.holdsInserting(spliced, page: page, holes: holes, slot: slot) ? spliced : nil
     }
 
     /// `bytes` as the raw DEFLATE run a gzip form takes at its slot: compressed fast (it is made

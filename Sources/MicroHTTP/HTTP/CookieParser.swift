@@ -22,13 +22,13 @@ public enum CookieParser {
         return cookies
     }
 
-    /// The value of the first cookie called `name`; compares bytes and allocates only the answer.
+    /// The value of the first cookie called `name`; compares bytes and allocates only the response.
     public static func value(of name: String, in header: String) -> String? {
         // Read in place (a copy for `withUTF8` costs a retain and a release of each).
         let inPlace = header.utf8.withContiguousStorageIfAvailable { bytes in
             name.utf8.withContiguousStorageIfAvailable { value(of: $0, in: bytes) }
         }
-        // Both strings contiguous: the answer, found or not.
+        // Both strings contiguous: the response, found or not.
         if case .some(.some(let found)) = inPlace { return found }
         var text = header, wanted = name
         return text.withUTF8 { bytes in wanted.withUTF8 { value(of: $0, in: bytes) } }

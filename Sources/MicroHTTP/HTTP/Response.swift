@@ -5,8 +5,8 @@ public struct Response: Sendable {
     public var status: Status
     public var headers: Headers
     public var body: ResponseBody
-    /// Set by `Response.later`: the answer comes later, and status, headers and body are unused.
-    public internal(set) var later: Later?
+    /// Set by `Response.deferred`: the response comes later, and status, headers and body are unused.
+    public internal(set) var deferred: Deferred?
 
     public init(status: Status = .ok, headers: Headers = .init(), body: ResponseBody = .bytes([])) {
         self.status = status
@@ -30,7 +30,7 @@ public struct Response: Sendable {
                  body: .bytes(Array(text.utf8)))
     }
 
-    /// A 303 See Other: the answer to a form post (post/redirect/get).
+    /// A 303 See Other: the response to a form post (post/redirect/get).
     public static func redirect(to location: String) -> Response {
         Response(status: .seeOther, headers: Headers([("Location", location)]))
     }

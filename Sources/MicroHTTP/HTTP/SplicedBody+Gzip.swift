@@ -7,7 +7,7 @@ extension SplicedBody {
     /// the trailer worked out for this body. Nil when the template has no gzip form with a slot
     /// yet, the filling does not fit, or memory ran out. The buffer is `malloc`ed: the response frees it.
     func gzipInserting() -> (bytes: UnsafeMutableRawPointer, count: Int)? {
-        template.gzipForInsert.flatMap(gzipInserting)
+        spliced.gzipForInsert.flatMap(gzipInserting)
     }
 
     /// The body with its insert from `form`, a gzip form of its template.
@@ -28,7 +28,7 @@ extension SplicedBody {
     /// (`SplicedBytes.brotliForInsert`): the insert goes as it is into the form's uncompressed
     /// meta-block. Nil when there is no such form (yet), or memory ran out.
     func brotliInserting() -> (bytes: UnsafeMutableRawPointer, count: Int)? {
-        guard let inserted, let form = template.brotliForInsert(count: inserted.count) else { return nil }
+        guard let inserted, let form = spliced.brotliForInsert(count: inserted.count) else { return nil }
         return brotliInserting(form)
     }
 

@@ -2,20 +2,20 @@
 /// visitor's token. The server sends it from a reused copy of the template with only the holes
 /// rewritten; a filling of another length than the holes is written out whole instead.
 public struct SplicedBody: Sendable {
-    public let template: SplicedBytes
+    public let spliced: SplicedBytes
     public let filling: SplicedFilling
     /// Bytes for the template's slot (a visitor's own rows), with their gzip pieces once made;
     /// nil when there are none or the template has no slot.
     public let inserted: SlotInsert?
 
-    public init(template: SplicedBytes, filling: SplicedFilling, inserted: SlotInsert?) {
-        self.template = template
+    public init(spliced: SplicedBytes, filling: SplicedFilling, inserted: SlotInsert?) {
+        self.spliced = spliced
         self.filling = filling
-        self.inserted = template.slot == nil || inserted?.bytes.isEmpty != false ? nil : inserted
+        self.inserted = spliced.slot == nil || inserted?.bytes.isEmpty != false ? nil : inserted
     }
 
-    public init(template: SplicedBytes, filling: SplicedFilling, insert: [UInt8] = []) {
-        self.init(template: template, filling: filling, inserted: insert.isEmpty ? nil : SlotInsert(insert))
+    public init(spliced: SplicedBytes, filling: SplicedFilling, insert: [UInt8] = []) {
+        self.init(spliced: spliced, filling: filling, inserted: insert.isEmpty ? nil : SlotInsert(insert))
     }
 
     /// The bytes for the slot; empty when there are none.
@@ -23,12 +23,12 @@ public struct SplicedBody: Sendable {
 
     /// A body over a template of its own (no copies to reuse): for one-off bodies and tests.
     public init(base: [UInt8], holes: [Range<Int>], slot: Int? = nil, filling: SplicedFilling, insert: [UInt8] = []) {
-        self.init(template: SplicedBytes(base: base, holes: holes, slot: slot), filling: filling, insert: insert)
+        self.init(spliced: SplicedBytes(base: base, holes: holes, slot: slot), filling: filling, insert: insert)
     }
 
     /// The length of the body.
     public var count: Int {
-        template.base.count - template.holes.reduce(0) { $0 + $1.count } + template.holes.count * filling.count
+        spliced.base.count - spliced.holes.reduce(0) { $0 + $1.count } + spliced.holes.count * filling.count
             + (inserted?.count ?? 0)
     }
 
@@ -40,8 +40,8 @@ public struct SplicedBody: Sendable {
             UnsafeMutableRawBufferPointer(rebasing: buffer[at..<at + bytes.count]).copyMemory(from: bytes)
             at += bytes.count
         }
-        var slot = insert.isEmpty ? nil : template.slot
-        template.base.withUnsafeBytes { base in
+        var slot = insert.isEmpty ? nil : spliced.slot
+        spliced.base.withUnsafeBytes { base in
             filling.withUnsafeBytes { filling in
                 insert.withUnsafeBytes { insert in
                     var start = 0
@@ -55,7 +55,7 @@ public struct SplicedBody: Sendable {
                         }
                         append(UnsafeRawBufferPointer(rebasing: base[start..<end]))
                     }
-                    for hole in template.holes {
+                    for hole in spliced.holes {
                         copyBase(upTo: hole.lowerBound)
                         append(filling)
                         start = hole.upperBound

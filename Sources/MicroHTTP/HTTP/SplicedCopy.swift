@@ -27,12 +27,12 @@ final class SplicedCopy: @unchecked Sendable {
         free(bytes)
     }
 
-    func lend(from template: SplicedBytes) { lender = template }
+    func lend(from spliced: SplicedBytes) { lender = spliced }
 
     /// Back to the template it was lent from, for the next response.
     func giveBack() {
-        guard let template = lender else { return }
+        guard let spliced = lender else { return }
         lender = nil
-        template.keep(self)
+        spliced.keep(self)
     }
 }

@@ -10,7 +10,7 @@ public final class ServerMetrics: Sendable {
     /// Upper bounds of the latency histogram, in seconds.
     public static let buckets: [Double] = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
     /// The statuses counted apart; any other is counted under its class (`2xx`, `4xx`, …), and a
-    /// request the connection closed on without an answer (status 0) under `none`.
+    /// request the connection closed on without a response (status 0) under `none`.
     static let statuses: [Int] = [200, 204, 206, 301, 302, 303, 304, 400, 403, 404, 405, 409, 413, 429, 431, 500, 503]
     static let statusClasses = ["1xx", "2xx", "3xx", "4xx", "5xx"]
     static let labels = statuses.map(String.init) + statusClasses + ["none"]

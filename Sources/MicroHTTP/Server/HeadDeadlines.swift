@@ -10,7 +10,7 @@ import Synchronization
 /// libmicrohttpd's timeout counts idle time, and every byte received resets it: a client that
 /// sends one header byte a second, or a body byte every two, holds its connection, and a slot of
 /// the connection limit, for as long as it likes. Each connection gets a deadline when it opens
-/// and again after each answer; the head arriving (the access handler's first call) starts a
+/// and again after each response; the head arriving (the access handler's first call) starts a
 /// new one for the body, and the whole request having arrived clears it. A sweeper thread shuts
 /// down the socket of a connection past its deadline; libmicrohttpd reads end-of-file and closes it.
 ///
@@ -147,7 +147,7 @@ final class HeadDeadlines: Sendable {
 final class ConnectionDeadline: Sendable {
     let descriptor: Int32
     let deadline: Atomic<Int64>
-    /// Between an answer and the next request's head: a keep-alive connection that may be reclaimed.
+    /// Between a response and the next request's head: a keep-alive connection that may be reclaimed.
     let idle = Atomic<Bool>(false)
 
     init(descriptor: Int32, deadline: Int64) {

@@ -35,7 +35,7 @@ struct ReceivedHeaders: Sendable {
 
     /// What `read` found: the headers, the first name (or the name of the first value) that is not
     /// UTF-8, the values of every `Cookie` header joined by `; `, and the coding the first
-    /// `Accept-Encoding` prefers (for the answer, found in the same pass).
+    /// `Accept-Encoding` prefers (for the response, found in the same pass).
     struct Reading {
         var headers: ReceivedHeaders
         var invalidName: String?

@@ -33,7 +33,7 @@ enum RequestFraming {
         }
         let hasLength = check.content_lengths > 0, isChunked = check.transfer_encodings > 0
         // §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing (a 1.0 sender or proxy
-        // may not have meant chunked): refused, and the connection closed after the answer.
+        // may not have meant chunked): refused, and the connection closed after the response.
         // 0.9.75 would read it chunked and keep a keep-alive connection open.
         if isChunked, let version, strcmp(version, "HTTP/1.0") == 0 {
             return "An HTTP/1.0 request cannot use Transfer-Encoding; send Content-Length, or use HTTP/1.1."

@@ -27,12 +27,12 @@ final class RequestState {
     /// The spliced copy the response is sent from, given back once the request completes.
     var lentCopy: SplicedCopy?
     /// The coding the request's `Accept-Encoding` prefers, once its headers are read; before
-    /// (an answer from the head's checks) the server looks the header up.
+    /// (a response from the head's checks) the server looks the header up.
     @exclusivity(unchecked) var acceptedCoding: ContentCoding?
-    /// Came through a trusted proxy over HTTPS: a later answer is secured like an immediate one.
+    /// Came through a trusted proxy over HTTPS: a deferred response is secured like an immediate one.
     var https = false
-    /// Set while the connection waits for a `Response.later` answer.
-    var laterAnswer: LaterAnswer?
+    /// Set while the connection waits for a `Response.deferred` answer.
+    var deferredResponse: DeferredResponse?
     /// For `/metrics`: when the request began (monotonic ns), the route found, the status and
     /// body bytes queued.
     @exclusivity(unchecked) var startedAt: UInt64 = 0

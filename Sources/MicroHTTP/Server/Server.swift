@@ -5,7 +5,7 @@ import Logging
 import Synchronization
 
 /// An HTTP server: libmicrohttpd's thread pool with epoll, answering through a `Router`.
-public final class Server: Service {
+public final class Server: Startable {
     public let name = "HTTP server"
     private struct Running {
         let daemon: OpaquePointer
@@ -40,8 +40,8 @@ public final class Server: Service {
     /// Requests that have started and not yet completed.
     public var requestsInFlight: Int { core.inFlight.load(ordering: .relaxed) }
 
-    /// Requests waiting for a `Response.later` answer.
-    public var laterAnswersOwed: Int { core.owed.count }
+    /// Requests waiting for a `Response.deferred` answer.
+    public var deferredResponsesOwed: Int { core.owed.count }
 
     public func start() throws(ServerError) {
         try running.withLock { (state: inout Running?) throws(ServerError) in
@@ -91,13 +91,13 @@ public final class Server: Service {
         core.openStreams.finishAll()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
-        // Later answers under way get the grace period to arrive (a report being written, say).
+        // Deferred responses under way get the grace period to arrive (a report being written, say).
         while core.inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < deadline {
             let left = (deadline - clock.now).components
             core.drained.wait(seconds: max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18))
         }
         // Those still owed get 503: libmicrohttpd must not be stopped with a connection suspended.
-        core.answerOwedReplies()
+        core.respondToOwed()
         let sent = clock.now + .seconds(1)
         let last = max(deadline, sent)
         while core.inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < last {

@@ -31,7 +31,7 @@ public struct ServerConfiguration: Sendable {
     public var bodyLimits: [String: Int] = [:]
     /// How long shutdown waits for requests in flight.
     public var shutdownGracePeriod: Duration = .seconds(10)
-    /// Renders the page of every error answer (404, 405, 413, 500, a thrown `HTTPError`).
+    /// Renders the page of every error response (404, 405, 413, 500, a thrown `HTTPError`).
     public var errorPage: ErrorPage = .plain()
 
     /// Proxies whose X-Forwarded-For/-Proto are believed; behind HTTPS, cookies get `Secure` and

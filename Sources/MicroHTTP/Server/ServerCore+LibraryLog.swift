@@ -8,9 +8,9 @@ extension ServerCore {
         ("Too large value of 'Content-Length' header.", .payloadTooLarge),
     ]
 
-    /// The line libmicrohttpd 0.9.75 logs before each error answer of its own; its first argument
+    /// The line libmicrohttpd 0.9.75 logs before each error response of its own; its first argument
     /// is the status. Its only 500 is a chunked body's line longer than the read buffer.
-    static let libraryErrorAnswer: StaticString = "Error processing request (HTTP response code is %u"
+    static let libraryErrorResponse: StaticString = "Error processing request (HTTP response code is %u"
 
     /// A line libmicrohttpd is logging: the two before a bad `Content-Length`, and the one before
     /// its 500 for a chunk-size line too long, answer it first.
@@ -19,7 +19,7 @@ extension ServerCore {
         where strncmp(format, refusal.format.cString, refusal.format.utf8CodeUnitCount) == 0 {
             answerBadLength(refusal.status)
         }
-        if strncmp(format, Self.libraryErrorAnswer.cString, Self.libraryErrorAnswer.utf8CodeUnitCount) == 0,
+        if strncmp(format, Self.libraryErrorResponse.cString, Self.libraryErrorResponse.utf8CodeUnitCount) == 0,
            dh_first_unsigned_argument(arguments) == UInt32(Status.internalServerError.rawValue) {
             answerLongChunkLine()
         }
@@ -39,7 +39,7 @@ extension ServerCore {
         let message = status == .payloadTooLarge ? tooLargeMessage : "Content-Length must be a plain decimal number."
         logger.notice("bad framing", metadata: ["request": "\(state.id)", "error": "\(message)"])
         state.status = status.rawValue
-        DirectAnswer.send(errorResponse(status, message, id: state.id), id: state.id, on: dh_connection_fd(entry.connection))
+        DirectResponse.send(errorResponse(status, message, id: state.id), id: state.id, on: dh_connection_fd(entry.connection))
     }
 
     /// Answers with 400, on this thread, the chunked body whose line filled libmicrohttpd's read
@@ -58,8 +58,8 @@ extension ServerCore {
         let message = "A chunk-size line of the body (the size and its extensions) is longer than this server reads at once."
         logger.notice("bad framing", metadata: ["request": "\(state.id)", "error": "\(message)"])
         state.status = Status.badRequest.rawValue
-        DirectAnswer.send(errorResponse(.badRequest, message, id: state.id), id: state.id,
-                          on: dh_connection_fd(entry.connection))
+        DirectResponse.send(errorResponse(.badRequest, message, id: state.id), id: state.id,
+                            on: dh_connection_fd(entry.connection))
     }
 
     static func isLength(_ value: String?) -> Bool {

@@ -40,8 +40,8 @@ extension ServerCore {
             }
         }
         if case .spliced(let body) = response.body, body.inserted == nil,
-           let template = coding == .identity ? body.template : body.template.encoded(coding),
-           let copy = template.lease(filling: body.filling) {
+           let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding),
+           let copy = spliced.lease(filling: body.filling) {
             // Given back when the request completes: the connection reads the copy until then.
             context.lentCopy = copy
             let encoding = Encoding(coding: coding, varies: varies)

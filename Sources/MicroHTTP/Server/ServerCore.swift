@@ -17,11 +17,11 @@ final class ServerCore: Sendable {
     /// Rung when the last request in flight finishes once shutdown has begun.
     let drained = Doorbell()
     let openStreams: OpenStreams
-    let owed = OwedAnswers()
+    let owed = OwedResponses()
     let headDeadlines: HeadDeadlines
     let metrics: ServerMetrics
 
-    /// Connection memory kept free for the answer's head (the error page's headers take ~600 bytes).
+    /// Connection memory kept free for the response's head (the error page's headers take ~600 bytes).
     static let answerReserve = 1536
 
     init(router: Router, configuration: ServerConfiguration, logger: Logger) {
@@ -82,13 +82,13 @@ final class ServerCore: Sendable {
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
         if dh_request_header_size(connection) > configuration.connectionMemoryLimit - Self.answerReserve {
-            // libmicrohttpd builds the answer's head in the memory the request's head still fills,
+            // libmicrohttpd builds the response's head in the memory the request's head still fills,
             // and near the pool's size it has none left: it would close without a word.
             logger.notice("request head too large", metadata: ["request": "\(context.id)"])
             let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts."
             context.status = Status.requestHeaderFieldsTooLarge.rawValue
-            DirectAnswer.send(errorResponse(.requestHeaderFieldsTooLarge, message, id: context.id), id: context.id,
-                              headOnly: method == .head, on: dh_connection_fd(connection))
+            DirectResponse.send(errorResponse(.requestHeaderFieldsTooLarge, message, id: context.id), id: context.id,
+                                headOnly: method == .head, on: dh_connection_fd(connection))
             return .NO
         }
         if let problem = RequestFraming.problem(on: connection, method: method, version: version,
@@ -129,14 +129,14 @@ final class ServerCore: Sendable {
         }
     }
 
-    /// A chunked body past the limit. 0.9.75 takes no answer while a body arrives, and would read
+    /// A chunked body past the limit. 0.9.75 takes no response while a body arrives, and would read
     /// this one to its end, however long: the 413 goes to the socket now and libmicrohttpd closes.
     private func refuseLongBody(_ connection: OpaquePointer, _ context: RequestState) -> MHD_Result {
         logger.notice("request body too large", metadata: ["request": "\(context.id)", "bytes": "\(context.receivedBytes)"])
         bodyArrived(connection, context)
         context.status = Status.payloadTooLarge.rawValue
-        DirectAnswer.send(errorResponse(.payloadTooLarge, tooLargeMessage(context.bodyLimit), id: context.id), id: context.id,
-                          on: dh_connection_fd(connection))
+        DirectResponse.send(errorResponse(.payloadTooLarge, tooLargeMessage(context.bodyLimit), id: context.id), id: context.id,
+                            on: dh_connection_fd(connection))
         return .NO
     }
 
@@ -150,7 +150,7 @@ final class ServerCore: Sendable {
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
         headDeadlines.requestArrived(connection)
         bodyArrived(connection, context)
-        if let answer = context.laterAnswer { return sendLater(answer, method: method, for: context, on: connection) }
+        if let pending = context.deferredResponse { return sendDeferred(pending, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
         if context.formIsMalformed {
@@ -169,7 +169,7 @@ final class ServerCore: Sendable {
             response.secureForHTTPS()
             context.https = true
         }
-        if let later = response.later { return answerLater(later, for: context, on: connection, path: request.path) }
+        if let deferred = response.deferred { return startDeferred(deferred, for: context, on: connection, path: request.path) }
         return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
     }
 

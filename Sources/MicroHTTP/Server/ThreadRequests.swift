@@ -2,7 +2,7 @@ import Glibc
 
 /// Requests of one libmicrohttpd thread that libmicrohttpd 0.9.75 may refuse with no callback,
 /// answering badly itself. It logs a line first, on the connection's own thread: the logger
-/// finds the request in this thread's list and answers it itself (`DirectAnswer`). Each thread
+/// finds the request in this thread's list and answers it itself (`DirectResponse`). Each thread
 /// keeps its own lists, so the request path takes no lock.
 ///
 /// - `pendingHeads`: the request line read, the head not yet handed to the access handler.

@@ -3,7 +3,7 @@ import Glibc
 import Synchronization
 
 /// The small files of a `StaticFiles` folder, held in memory: a hit costs one `stat` instead of
-/// resolving the path, opening, sending and closing the file, and the answer leaves in one packet
+/// resolving the path, opening, sending and closing the file, and the response leaves in one packet
 /// with its head. An entry is used only while the file's identity (device, inode, size, mtime,
 /// ctime) is what it was when read, so an edited, replaced or re-linked file is read again.
 final class FileCache: Sendable {

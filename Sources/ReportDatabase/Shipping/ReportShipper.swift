@@ -11,7 +11,7 @@ import Synchronization
 /// position the database holds, so a line is never shipped twice nor skipped. The local log stays
 /// the outbox: while PostgreSQL is down pages and the log go on, and the shipper retries with
 /// backoff, then catches up.
-public final class ReportShipper: Service {
+public final class ReportShipper: Startable {
     public let name = "report shipper"
     public let configuration: ShipperConfiguration
     private let source: SegmentSource

@@ -11,7 +11,7 @@ public struct HTMLWriter {
     @usableFromInline var storage: [UInt8]
     @usableFromInline var count = 0
     /// Where per-visitor tokens were written, so a cached page can be re-filled for another visitor.
-    public private(set) var tokenRanges: [Range<Int>] = []
+    public private(set) var tokenHoles: [Range<Int>] = []
     /// Where bytes that differ per visitor may be inserted (the home's own rows), so a cached
     /// page can take them there for another visitor.
     public private(set) var slots: [Int] = []
@@ -29,7 +29,7 @@ public struct HTMLWriter {
     public mutating func token(_ value: String) {
         let start = count
         text(value)
-        tokenRanges.append(start..<count)
+        tokenHoles.append(start..<count)
     }
 
     /// Remembers the current end of the page as a place where per-visitor bytes go.

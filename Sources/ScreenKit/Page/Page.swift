@@ -26,8 +26,8 @@ public struct Page {
     public func renderPage(context: RenderContext, capacity: Int = HTMLWriter.defaultCapacity) -> RenderedPage {
         var writer = HTMLWriter(capacity: capacity)
         render(into: &writer, context: context)
-        let ranges = writer.tokenRanges, slots = writer.slots
-        return RenderedPage(bytes: writer.finish(), tokenRanges: ranges, slots: slots)
+        let ranges = writer.tokenHoles, slots = writer.slots
+        return RenderedPage(bytes: writer.finish(), tokenHoles: ranges, slots: slots)
     }
 
     /// The `<title>` text: the resolved title (with the suffix) or the default.

@@ -36,7 +36,7 @@ enum Catalogue {
 }
 
 extension HTMLElement {
-    /// The button in the home child's form whose text starts with the item's title.
+    /// The button in the home layout's form whose text starts with the item's title.
     func openButton(for id: String) -> HTMLElement? {
         buttons(named: "open").first { $0.text.hasPrefix(Catalogue.title(id)) }
     }

@@ -8,10 +8,10 @@ import Synchronization
 /// as it is announced, and asks anyway once a second (a missed notification, a listener that
 /// cannot connect), saying each time which version this instance serves. While the database
 /// cannot answer the instance keeps serving what it has and retries every second.
-final class ConfigFollower: Service {
+final class ConfigFollower: Startable {
     let name = "config follower"
-    private let followed: [any SharedFollowing]
-    private let shared: SharedConfigVersions
+    private let followed: [any DatabaseFollowing]
+    private let database: DatabaseConfigVersions
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let doorbell = Doorbell()
@@ -19,9 +19,9 @@ final class ConfigFollower: Service {
     /// The fallback: versions are asked for at least this often.
     static let pollInterval = 1.0
 
-    init(_ followed: [any SharedFollowing], shared: SharedConfigVersions, logger: Logger) {
+    init(_ followed: [any DatabaseFollowing], database: DatabaseConfigVersions, logger: Logger) {
         self.followed = followed
-        self.shared = shared
+        self.database = database
         self.logger = logger
     }
 
@@ -51,7 +51,7 @@ final class ConfigFollower: Service {
         var warned = false
         while !stopped {
             do {
-                let listener = try shared.listener()
+                let listener = try database.listener()
                 defer { listener.close() }
                 try catchUp()
                 if warned { logger.notice("the report database answers again; the toggles and the catalogue follow it") }

@@ -8,7 +8,7 @@ extension ConfigVersions where Document == TogglesDocument {
     /// instance wins each step; the others install it.
     func stepRamps(now: Date = Date()) {
         let router = document.router
-        guard let next = router.toggles.nextRampStep, next.step.at <= now, shared == nil || contacted.load(ordering: .relaxed) else { return }
+        guard let next = router.toggles.nextRampStep, next.step.at <= now, database == nil || contacted.load(ordering: .relaxed) else { return }
         serial.withLock { _ in
             guard let (toggles, steps) = router.toggles.steppingRamps(at: now) else { return }
             let note = "ramp step: " + steps.map { "\($0.layout) to \(JSONValue.number($0.share * 100))%" }.joined(separator: ", ")

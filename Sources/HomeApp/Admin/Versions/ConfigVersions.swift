@@ -12,7 +12,7 @@ import Synchronization
 /// An apply names the version its form was drawn from; one made over a newer version is a
 /// conflict, never an overwrite. Applies, rollbacks and the hand-edit check run one at a time,
 /// so the file, the history and the document in force move together. With a database the
-/// versions are numbered there (`ConfigVersions+Shared`).
+/// versions are numbered there (`ConfigVersions+Database`).
 final class ConfigVersions<Document: VersionedDocument>: Sendable {
     /// What an apply came to.
     enum Outcome: Sendable {
@@ -36,7 +36,7 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
     /// The document's load last compared with the history: a cheap test for "reloaded since".
     let seenLoad = Atomic<Int>(0)
     /// The report database's versions; nil: this machine's file alone.
-    let shared: SharedConfigVersions?
+    let database: DatabaseConfigVersions?
     /// This instance's name in the database.
     let instance: String
     let status = ConfigSyncStatus()
@@ -46,16 +46,16 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
     /// Loads the history in `folder`. Alone, records the file in force if it differs from the
     /// newest version (the first start, or an edit while the server was down); with a database,
     /// the follower compares it with the database's once it answers.
-    init(_ document: Document, folder: String, log: ReportLog, logger: Logger, shared: SharedConfigVersions? = nil,
+    init(_ document: Document, folder: String, log: ReportLog, logger: Logger, database: DatabaseConfigVersions? = nil,
          instance: String = "") throws(AtomicFile.Failure) {
         self.document = document
         history = try ConfigHistory(folder: folder, logger: logger)
         self.log = log
         self.logger = logger
-        self.shared = shared
+        self.database = database
         self.instance = instance
         seenLoad.store(document.loadedVersion, ordering: .relaxed)
-        guard shared == nil else { return }
+        guard database == nil else { return }
         try serial.withLock { _ throws(AtomicFile.Failure) in
             try recordFileIfChanged(note: history.latest == nil ? "the file at the first start" : "edited in the file")
         }
@@ -70,7 +70,7 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
     /// From the watcher, every second: when the server loaded the file again, a hand edit becomes
     /// a version "file" (with a database, the follower shares it).
     func checkFile() {
-        guard shared == nil else { return }
+        guard database == nil else { return }
         let loaded = document.loadedVersion
         guard seenLoad.exchange(loaded, ordering: .relaxed) != loaded else { return }
         serial.withLock { _ in
@@ -88,7 +88,7 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
         serial.withLock { _ in
             // An edit of the file not yet noticed is a version too: this form was not drawn from it.
             document.loadIfChanged()
-            if shared == nil { try? recordFileIfChanged(note: "edited in the file") }
+            if database == nil { try? recordFileIfChanged(note: "edited in the file") }
             let current = self.current
             guard base == current.version else { return .conflict(current: current) }
             let recorded: String
@@ -112,7 +112,7 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
     /// Makes `text`, checked already, the next version after `base`; called with `serial` held.
     func applyLocked(_ text: String, base: Int, who: String, note: String) -> Outcome {
         keepRejectedFile()
-        if let shared { return applyShared(text, base: base, who: who, note: note, shared: shared) }
+        if let database { return applyDatabase(text, base: base, who: who, note: note, database: database) }
         if let failure = write(text, version: base + 1) { return .failed(failure) }
         do {
             let entry = try history.append(who: who, note: note, text: text)

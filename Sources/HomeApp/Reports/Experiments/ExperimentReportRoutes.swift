@@ -32,7 +32,7 @@ struct ExperimentReportRoutes {
     /// The toggles' and catalogue's changes in `range`: every instance's with a report database
     /// (as the counts are), this instance's log without one or while it cannot answer.
     static func changes(_ range: ReportRange, services: AppServices) -> [ConfigChange] {
-        guard let events = try? services.shared?.changes(range, limit: ConfigChange.limit) else {
+        guard let events = try? services.database?.changes(range, limit: ConfigChange.limit) else {
             return ConfigChange.local(services.reportLog.store, range)
         }
         return events.compactMap(ConfigChange.init)
@@ -59,13 +59,13 @@ struct ExperimentReportRoutes {
     /// While the visitor tallies are being prepared at start: how far (0 to 1); nil once ready, and
     /// with a report database (its figures are always there).
     static func counting(_ services: AppServices) -> Double? {
-        services.shared == nil ? services.reportLog.store.experimentTallyProgress : nil
+        services.database == nil ? services.reportLog.store.experimentTallyProgress : nil
     }
 
     /// The exact visitor figures: with a report database every instance's (the shippers keep them
     /// in it), else, or while it cannot answer, this instance's own tallies.
     static func visitorTallies(_ services: AppServices) -> [String: ExperimentVisitors]? {
-        if let shared = services.shared, let figures = try? shared.experimentVisitors() { return figures }
+        if let database = services.database, let figures = try? database.experimentVisitors() { return figures }
         return services.reportLog.store.experimentVisitors()
     }
 
@@ -84,7 +84,7 @@ struct ExperimentReportRoutes {
     /// database, every instance's events; without one (or while it cannot answer), this
     /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
     static func results(_ range: ReportRange, segment: SegmentFilter = .all, services: AppServices) -> [ExperimentResult] {
-        let counts = (try? services.shared?.experiments(range)) ?? services.reportLog.store.experiments(range)
+        let counts = (try? services.database?.experiments(range)) ?? services.reportLog.store.experiments(range)
         var results = results(counts, toggles: services.toggles.toggles,
                               displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
                                                        uniquingKeysWith: { first, _ in first }))

@@ -1,0 +1,35 @@
+/// The layouts the home can show, by name (UIKit's `HomeFactory.create(withStyle:)` pattern).
+/// Adding a layout is one file (the child) and one `register` line.
+public struct HomeFactory: Sendable {
+    public private(set) var layouts: [any HomeLayout.Type] = []
+
+    public init(_ layouts: [any HomeLayout.Type] = []) {
+        for layout in layouts { register(layout) }
+    }
+
+    /// The layouts this product ships.
+    public static let standard = HomeFactory([ListHome.self, GridHome.self])
+
+    /// The layout shown when nothing else decides: the list, when the factory has it.
+    public var fallbackLayout: String { has(ListHome.layoutName) ? ListHome.layoutName : names[0] }
+
+    /// Adds a layout, or replaces the one with the same name.
+    public mutating func register(_ layout: any HomeLayout.Type) {
+        layouts.removeAll { $0.layoutName == layout.layoutName }
+        layouts.append(layout)
+    }
+
+    /// Every layout name, in registration order.
+    public var names: [String] { layouts.map { $0.layoutName } }
+
+    /// Whether a layout is called `name`; unlike `names`, builds no array.
+    public func has(_ name: String) -> Bool { layouts.contains { $0.layoutName == name } }
+
+    /// A new child for `name`, injected with this factory; nil for an unknown name.
+    public func make(_ name: String) -> (any HomeLayout)? {
+        guard let layout = layouts.first(where: { $0.layoutName == name }) else { return nil }
+        let child = layout.init()
+        child.factory = self
+        return child
+    }
+}

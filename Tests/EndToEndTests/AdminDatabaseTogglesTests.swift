@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The toggles' versions in the report database: three instances and one real PostgreSQL. An
+/// apply on one is served by every instance moments later; a stale form on another conflicts;
+/// with the database stopped an apply is refused, every instance keeps serving its version, one
+/// restarted meanwhile too, and all follow again once it is back.
+@Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
+final class AdminDatabaseTogglesTests {
+    static let secret = "a-secret-shared-by-every-instance"
+    let postgres: TemporaryPostgres
+    let folder: TemporaryDirectory
+    /// Fixed before start, so nginx can name them.
+    let ports: [UInt16]
+    var instances: [ServerProcess] = []
+
+    init() throws {
+        postgres = try TemporaryPostgres()
+        folder = try TemporaryDirectory("admin-shared")
+        ports = try (0..<3).map { _ in try FreePort.find() }
+        for index in 0..<3 {
+            // Each instance has its own file, as on its own machine.
+            try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-\(index).json")))
+            try FileManager.default.copyItem(atPath: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json").path,
+                                             toPath: folder.path("content-\(index).json"))
+        }
+        instances = try (0..<3).map { try start($0) }
+        for instance in instances {
+            try eventually("every instance follows the seeded version 1", timeout: 10) { try Self.version(instance) == 1 }
+        }
+        for index in 0..<3 {
+            #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8)
+                        == #"{"defaultLayout": "list", "onboarding": false}"#, "a file equal to the version is left as written")
+        }
+    }
+
+    func start(_ index: Int) throws -> ServerProcess {
+        try ServerProcess(arguments: ["--port", "\(ports[index])", "--toggles", folder.path("toggles-\(index).json"),
+                                      "--content", folder.path("content-\(index).json"),
+                                      "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
+                                      "--report-database", postgres.url, "--instance", "instance-\(index)"])
+    }
+
+    /// The toggles version `/admin` says the instance serves.
+    static func version(_ server: ServerProcess) throws -> Int? {
+        let html = try HTMLDocument.parse(try server.client.get("/admin").text)
+        return html.first { $0["class"] == "admin__version" }?["data-version"].flatMap { Int($0) }
+    }
+
+    @Test func anApplyOnOneInstanceIsServedByEveryInstanceAndAStaleFormElsewhereConflicts() throws {
+        let other = Browser(port: instances[1].port)
+        let (_, staleForm) = try other.page("/admin")
+        let applied = try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid everywhere", with: Browser(port: instances[0].port))
+        #expect(applied.status == 303 && applied.header("Location") == "/admin?applied=2", "\(applied.text)")
+        for (index, instance) in instances.enumerated() {
+            try eventually("instance \(index) serves the grid", timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" }
+            #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8).contains("\"defaultLayout\": \"grid\""))
+        }
+        if FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary) {
+            // Behind the repository's nginx, request after request (each to the next instance): the grid every time.
+            let nginx = try TemporaryNginx(upstreams: ports)
+            for _ in 0..<9 { #expect(try HTTPClient(port: nginx.port).get("/").text.contains("class=\"home-grid")) }
+        }
+        let stale = try other.press(try AdminTogglesTests.button("Review the difference", in: staleForm), setting: ["onboarding": "true"])
+        #expect(stale.status == 409, "\(stale.text)")
+        try eventually("/admin lists every instance with the version it serves", timeout: 10) {
+            let page = try instances[2].client.get("/admin").text
+            return (0..<3).allSatisfy { page.contains("data-instance=\"instance-\($0)\" data-version=\"2\"") }
+        }
+        // A rollback on another instance is one more version, for every instance.
+        let (_, history) = try other.page("/admin/history")
+        #expect(try other.press(try AdminTogglesTests.button("Roll back to version 1", in: history), setting: ["note": "back"]).status == 303)
+        for instance in instances {
+            try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" }
+        }
+    }
+
+    @Test func anUploadedCatalogueOnOneInstanceIsServedByEveryInstance() throws {
+        let source = try Data(contentsOf: URL(fileURLWithPath: folder.path("content-0.json")))
+        let text = try #require(String(data: source, encoding: .utf8))
+        let changed = text.replacingOccurrences(of: "The Lighthouse Keeper's Daughter", with: "The Lighthouse Keeper's Son")
+        #expect(changed != text)
+        let browser = Browser(port: instances[0].port)
+        try eventually(timeout: 10) {
+            try HTMLDocument.parse(try instances[0].client.get("/admin/content").text).first { $0["class"] == "admin__version" }?["data-version"] == "1"
+        }
+        try browser.get("/admin/content")
+        let review = try browser.post("/admin/content", multipart: [("base", "1"), ("action", "review")],
+                                      files: [("catalogue", "content.json", Array(changed.utf8))])
+        #expect(review.status == 200, "\(review.text)")
+        let reviewed = try HTMLDocument.parse(review.text)
+        let apply = try #require(reviewed.all("button").first { $0.text == "Apply" })
+        // Behind a balancer "Apply" may reach another instance than the review: the same browser there.
+        let elsewhere = Browser(port: instances[1].port)
+        for (name, value) in browser.cookies { elsewhere.setCookie(name, value) }
+        let applied = try elsewhere.press(apply, setting: ["note": "renamed"])
+        #expect(applied.status == 303, "\(applied.text)")
+        for (index, instance) in instances.enumerated() {
+            try eventually("instance \(index) serves the new catalogue", timeout: 10) {
+                HTMLDocument.decode(try instance.client.get("/").text).contains("The Lighthouse Keeper's Son")
+            }
+        }
+    }
+
+    @Test func aFileEditedWhileStoppedAndNewerThanTheDatabaseIsSetAsideAndShownNotPushed() throws {
+        instances[2].signal(SIGTERM)
+        #expect(instances[2].waitForExit() == 0)
+        try Data(#"{"defaultLayout": "grid", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-2.json")))
+        instances[2] = try start(2)
+        try eventually("/admin shows the conflict", timeout: 10) {
+            try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil } != nil
+        }
+        let conflict = try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil }?.text ?? ""
+        #expect(conflict.contains("edited on this instance after the database's version 1"), "\(conflict)")
+        #expect(try AdminTogglesTests.homeLayout(instances[2]) == "list", "it serves the database's version")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("toggles-2.json.local-") }
+        #expect(kept.count == 1, "the edit is kept beside the file")
+        for instance in instances {
+            #expect(try Self.version(instance) == 1, "nothing was pushed to the others")
+            #expect(try AdminTogglesTests.homeLayout(instance) == "list")
+        }
+    }
+
+    @Test func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
+        #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
+        try postgres.stop()
+        try eventually("/metrics says the database does not answer", timeout: 10) {
+            try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
+        }
+        #expect(try instances[1].client.get("/admin").text.contains("This instance cannot reach the database"))
+        let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: Browser(port: instances[1].port))
+        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.text)")
+        for instance in instances { #expect(try AdminTogglesTests.homeLayout(instance) == "grid") }
+
+        instances[2].signal(SIGTERM)
+        #expect(instances[2].waitForExit() == 0)
+        instances[2] = try start(2)
+        #expect(try AdminTogglesTests.homeLayout(instances[2]) == "grid", "restarted during the outage, it serves its last version")
+        #expect(try Self.version(instances[2]) == 2)
+
+        try postgres.start()
+        try eventually(timeout: 20) {
+            try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
+        }
+        let after = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "after the outage", with: Browser(port: instances[1].port))
+        #expect(after.status == 303, "\(after.status) \(after.text.suffix(3000))")
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" } }
+    }
+}
