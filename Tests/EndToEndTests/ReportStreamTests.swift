@@ -33,8 +33,10 @@ import TestSupport
         /// Reads the response head; call once, before `next`.
         var status: Int { (try? connection.readStreamHead().status) ?? 0 }
 
-        /// The next event with data; nil when the stream ends.
-        func next() throws -> (id: String?, data: String)? {
+        /// The next event with data; nil when the stream ends. Heartbeats keep a quiet stream
+        /// open, so a wait for an event that never comes ends at `timeout` with an error.
+        func next(timeout: TimeInterval = 30) throws -> (id: String?, data: String)? {
+            let deadline = Date().addingTimeInterval(timeout)
             while true {
                 if let end = text.range(of: "\n\n") {
                     let block = text[..<end.lowerBound]
@@ -47,6 +49,7 @@ import TestSupport
                     if let data { return (id, data) }
                     continue
                 }
+                if Date() > deadline { throw ConditionTimeout(what: "an event on the report stream", seconds: timeout) }
                 guard let chunk = try connection.readChunk() else { return nil }
                 text += String(decoding: chunk, as: UTF8.self)
             }

@@ -44,4 +44,9 @@ public struct ConditionTimeout: Error, CustomStringConvertible {
     public let what: String
     public let seconds: TimeInterval
     public var description: String { "\(what): did not hold within \(seconds) s" }
+
+    public init(what: String, seconds: TimeInterval) {
+        self.what = what
+        self.seconds = seconds
+    }
 }

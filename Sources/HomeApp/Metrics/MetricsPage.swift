@@ -48,7 +48,7 @@ struct MetricsPage {
         out.single("dynamic_home_http_response_body_bytes_total", "counter",
                    "Body bytes of the answers held in memory (pages, JSON, errors), before compression.", Double(server.bytesSent))
         out.single("dynamic_home_http_open_connections", "gauge", "Client connections open.", Double(server.openConnections))
-        out.single("dynamic_home_http_open_streams", "gauge", "Streaming answers open (the live report stream).", Double(server.openStreams))
+        out.single("dynamic_home_http_open_streams", "gauge", "Streaming responses open (the live report stream).", Double(server.openStreams))
     }
 
     private func configuration(_ versions: ToggleVersions, into out: inout MetricsText) {

@@ -12,7 +12,8 @@ final class DatabaseViewingFeed: Startable {
     private let feed: DatabaseLineFeed
 
     init(url: String, instance: String, history: ViewingHistory, plays: PlayStatisticsTask, logger: Logger) {
-        feed = DatabaseLineFeed(url: url, hold: 0, names: ViewingEvents.names.map(\.rawValue), logger: logger) { batch in
+        feed = DatabaseLineFeed(url: url, hold: 0, names: ViewingEvents.names.map(\.rawValue),
+                                application: "dynamic-home viewing feed", logger: logger) { batch in
             for row in batch.late + batch.ordered where row.key.instance != instance {
                 guard let event = try? ReportEvent(jsonLine: row.line) else { continue }
                 history.applyDatabase(event)

@@ -42,6 +42,7 @@ public final class DatabaseLineFeed: Startable {
     }
 
     private let url: String
+    private let application: String
     /// This feed's hold: `hold` for the stream's one order; 0 for a reader that needs no order
     /// across instances (the rows of each instance still come in its log's order).
     private let holdSeconds: Double
@@ -62,10 +63,14 @@ public final class DatabaseLineFeed: Startable {
     private let thread = Mutex<WorkerThread?>(nil)
 
     /// `deliver` gets each batch, on the feed's thread; `names` keeps the rows of those events alone.
-    public init(url: String, hold: Double = DatabaseLineFeed.hold, names: [String]? = nil, logger: Logger,
+    /// `application` names the connection in `pg_stat_activity`, so an operator (and a test) can
+    /// tell the report stream's feed from other readers.
+    public init(url: String, hold: Double = DatabaseLineFeed.hold, names: [String]? = nil,
+                application: String = "dynamic-home report stream", logger: Logger,
                 deliver: @escaping @Sendable (Batch) -> Void) {
         name = names == nil ? "report database feed" : "report database feed (\(names!.joined(separator: ", ")))"
         self.url = url
+        self.application = application
         holdSeconds = hold
         self.names = names.map(PostgresArray.text)
         self.logger = logger
@@ -92,12 +97,14 @@ public final class DatabaseLineFeed: Startable {
         var backoff = 0.5
         while !stopped {
             do {
-                let connection = try PostgresConnection(url: url, applicationName: "dynamic-home report stream")
+                let connection = try PostgresConnection(url: url, applicationName: application)
                 try connection.listen("report_events")
                 if cursors == nil { cursors = try initialCursors(connection) }
                 // After a reconnect, whatever was shipped meanwhile.
                 for instance in cursors!.keys.sorted() { try follow(instance, &cursors!, started: started, on: connection) }
                 release()
+                // Rows shipped from here on reach the feed: said once per connection, beside the warning below.
+                logger.info("following the report database", metadata: ["feed": "\(application)"])
                 backoff = 0.5
                 while !stopped {
                     for instance in Set(try connection.notifications(waitingUpTo: 0.25)).sorted() {
@@ -106,7 +113,8 @@ public final class DatabaseLineFeed: Startable {
                     release()
                 }
             } catch {
-                logger.warning("report stream cannot follow the report database; retrying", metadata: ["error": "\(error)"])
+                logger.warning("cannot follow the report database; retrying",
+                               metadata: ["feed": "\(application)", "error": "\(error)"])
                 if !stopped { doorbell.wait(seconds: backoff) }
                 backoff = min(backoff * 2, 5)
             }
