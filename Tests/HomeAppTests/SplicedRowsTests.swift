@@ -62,19 +62,24 @@ import TestSupport
         try Self.expectSplicedIsDrawn(both, target)
     }
 
-    /// Spliced, the page with five titles in each of two rows comes within 5% of the whole page
-    /// compressed at level 6 (the rows compressed fast, the rest as cached); compressed per
-    /// response at the fast level it would be some 10% larger.
-    @Test func theGzipFormWithRowsIsAboutAsSmallAsThePageCompressedWhole() async throws {
-        let fixture = try AppFixture()
+    /// A visitor who played five titles and put them on My List, and the cookie that names them.
+    static func visitorWithFiveTitlesInEachRow(_ fixture: AppFixture) throws -> (Browser, [(String, String)]) {
         let browser = fixture.browser()
         try browser.get("/")
         for id in ["m-001", "m-002", "m-003", "s-001", "s-002"] {
             #expect(try browser.post("/watch/\(id)/play", withToken: []).status == 303)
             #expect(try browser.post("/my-list/\(id)", withToken: [("action", "add")]).status == 303)
         }
+        return (browser, [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")])
+    }
+
+    /// Spliced, the page with five titles in each of two rows comes within 5% of the whole page
+    /// compressed at level 6 (the rows compressed fast, the rest as cached); compressed per
+    /// response at the fast level it would be some 10% larger.
+    @Test func theGzipFormWithRowsIsAboutAsSmallAsThePageCompressedWhole() async throws {
+        let fixture = try AppFixture()
+        let (_, cookie) = try Self.visitorWithFiveTitlesInEachRow(fixture)
         let client = HTTPClient(port: fixture.port)
-        let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
         let page = try client.get("/", headers: cookie).body
         let whole = ContentCoding.gzip.compress(page, level: 6).count
         try await eventually(timeout: 15) {
@@ -88,14 +93,8 @@ import TestSupport
     /// equal to the drawn page before and after the form for that length is made.
     @Test func aBrotliOnlyClientGetsTheDrawnPageWithRowsPaddedToACapacity() async throws {
         let fixture = try AppFixture()
-        let browser = fixture.browser()
-        try browser.get("/")
-        for id in ["m-001", "m-002", "m-003", "s-001", "s-002"] {
-            #expect(try browser.post("/watch/\(id)/play", withToken: []).status == 303)
-            #expect(try browser.post("/my-list/\(id)", withToken: [("action", "add")]).status == 303)
-        }
+        let (browser, cookie) = try Self.visitorWithFiveTitlesInEachRow(fixture)
         let client = HTTPClient(port: fixture.port)
-        let cookie = [("Cookie", "visitor=\(browser.cookies["visitor"] ?? "")")]
         let page = try client.get("/", headers: cookie).body
         let kept = try #require(fixture.app.services.rows.kept(ViewingHistory.key(browser.cookies["visitor"] ?? "")) ?? nil)
         #expect(HomeMarkup.rowsCapacities.contains(kept.bytes.count))
