@@ -53,6 +53,8 @@ public final class AppFixture {
                         logger: Logger(label: "home-app-tests") { _ in SwiftLogNoOpLogHandler() })
         try app.start()
         try server.start()
+        // Else the first Trending list may come in the middle of a test, from the plays it made.
+        try eventually("the viewing events read in at start") { app.hasReadViewing }
     }
 
     deinit {

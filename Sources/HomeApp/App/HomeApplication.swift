@@ -229,6 +229,10 @@ public final class HomeApplication: Startable {
         try background.start()
     }
 
+    /// Whether what is read from the viewing events at start is in: the viewing history and the
+    /// first play statistics. Until then visitors get pages without rows of their own or Trending.
+    public var hasReadViewing: Bool { services.viewing.isLoaded && services.plays.version > 0 }
+
     /// Stops the watchers, the heartbeat and the report workers, then flushes the report log to
     /// disk. After the server's shutdown, which has answered the requests still waiting.
     public func shutdown() {
