@@ -83,8 +83,8 @@ final class PlayStatisticsTask: Startable {
         counts.advance(to: rebuiltBefore)
         // The co-viewing window in whole days, as of the rebuild: older days would leave at once.
         let since = Date(timeIntervalSince1970: Double(PlayCounts.day(rebuiltBefore) - PlayCounts.coViewingDays + 1) * 86_400)
-        let finished = events.forEach([.playStarted], since: since, until: rebuiltBefore) { event in
-            guard !stopping.load(ordering: .relaxed) else { return false }
+        let finished = events.forEach([.playStarted], since: since, until: rebuiltBefore,
+                                      stop: { stopping.load(ordering: .relaxed) }) { event in
             if let visitor = event.visitor, let item = event.item {
                 counts.add(PlayStatistics.Start(time: event.timestamp, visitor: visitor, item: item))
             }

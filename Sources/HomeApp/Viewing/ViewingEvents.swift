@@ -21,18 +21,23 @@ public struct ViewingEvents: Sendable {
     /// The names of the events a visitor's rows are made of.
     static let names: [ReportEvent.Name] = [.playStarted, .playProgress, .myListAdded, .myListRemoved, .historyCleared]
 
+    static let linesBetweenStops = 4096
+
     /// Passes each event of `names` (of `visitors` alone when given) with a time from `since`
-    /// and before `until`, in log order, to `body`, which returns false to stop. False when
-    /// stopped; a read cut short is logged.
+    /// and before `until`, in log order, to `body`, which returns false to stop. `stop` is asked
+    /// between pages and every `linesBetweenStops` lines, matching or not: a log of other events
+    /// would else hold a shutdown until the whole of it was read. False when stopped; a read cut
+    /// short is logged.
     @discardableResult
     public func forEach(_ names: [ReportEvent.Name], visitors: Set<String>? = nil, since: Date = .distantPast, until: Date,
-                 _ body: (ReportEvent) -> Bool) -> Bool {
+                        stop: () -> Bool = { false }, _ body: (ReportEvent) -> Bool) -> Bool {
         if let database {
             var rows = DatabaseEventsNamed(database, names: names.map(\.rawValue), visitors: visitors.map { Array($0) },
                                            from: since, until: until)
             var passed = 0
             do {
                 while let page = try rows.next() {
+                    guard !stop() else { return false }
                     for row in page {
                         guard let event = try? ReportEvent(jsonLine: row.line) else { continue }
                         guard body(event) else { return false }
@@ -49,7 +54,10 @@ public struct ViewingEvents: Sendable {
         }
         let prefixes = names.map { Array("\($0.rawValue)\"".utf8) }
         var lines = store.lines(since: since == .distantPast ? nil : since).makeIterator()
+        var read = 0
         while let line = lines.nextLine() {
+            read &+= 1
+            if read % Self.linesBetweenStops == 0, stop() { return false }
             guard EventLineSniff.name(of: line.text, startsWithAnyOf: prefixes),
                   let event = try? ReportEvent(jsonLine: line.text), event.timestamp >= since, event.timestamp < until
             else { continue }

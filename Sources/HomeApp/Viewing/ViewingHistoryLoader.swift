@@ -36,8 +36,8 @@ final class ViewingHistoryLoader: Startable {
         let began = Date()
         let scratch = ViewingHistory(capacity: history.capacity, loadedBefore: history.loadedBefore, loading: false)
         var read = 0
-        let finished = events.forEach(ViewingEvents.names, until: history.loadedBefore) { event in
-            guard !stopping.load(ordering: .relaxed) else { return false }
+        let finished = events.forEach(ViewingEvents.names, until: history.loadedBefore,
+                                      stop: { stopping.load(ordering: .relaxed) }) { event in
             scratch.apply(event)
             read += 1
             return true

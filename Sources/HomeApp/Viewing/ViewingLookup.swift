@@ -70,8 +70,8 @@ final class ViewingLookup: Startable {
         let sought = batch.filter { !history.holds($0) }
         guard !sought.isEmpty else { return }
         var found: [String: ViewingActivity] = [:]
-        let finished = events.forEach(ViewingEvents.names, visitors: sought, until: .distantFuture) { event in
-            guard !stopping.load(ordering: .relaxed) else { return false }
+        let finished = events.forEach(ViewingEvents.names, visitors: sought, until: .distantFuture,
+                                      stop: { stopping.load(ordering: .relaxed) }) { event in
             if let visitor = event.visitor { found[visitor, default: ViewingActivity()].apply(event) }
             return true
         }
