@@ -72,10 +72,10 @@ import TestSupport
     /// Found while answering: the raw log is cut short (no zero chunk), then the segment is set aside.
     @Test func aDamagedSegmentFoundByTheRawLogCutsItShortAndIsSetAside() throws {
         try importLog()
-        // Damaged once the server has read the log back at start (the viewing history would
-        // otherwise find it first), so the raw log is the first to meet it.
+        // Damaged once the server has read the log back at start (the viewing history or the
+        // play statistics would otherwise find it first), so the raw log is the first to meet it.
         let server = try start()
-        try eventually { server.log.contains("viewing history loaded") }
+        try eventually { server.log.contains("viewing history loaded") && server.log.contains("play statistics rebuilt") }
         let (name, lines) = try damageASegment(.flipped, keepRollup: true)
         #expect(try server.client.get("/").status == 200)
         let connection = try HTTPConnection(port: server.port)
