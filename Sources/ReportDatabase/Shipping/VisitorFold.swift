@@ -16,7 +16,8 @@ enum VisitorFold {
         var oldestAge: Double?
     }
 
-    /// Folds up to `limit` batches of changes, oldest first. The connection has both staging tables.
+    /// Folds up to `limit` batches of changes, oldest first, on a connection with
+    /// `ExperimentVisitorRows.stagingSQL` made.
     static func run(_ connection: PostgresConnection, limit: Int) throws -> Outcome {
         var outcome = Outcome()
         try connection.execute("BEGIN")
