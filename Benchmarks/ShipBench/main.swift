@@ -1,6 +1,8 @@
 // The shipper's throughput into PostgreSQL: writes N report events into segments in a fresh
 // directory, then times a ReportShipper from start until the database holds them all.
-// Usage: ship-bench <postgres URL> [events] [batch lines]   (scripts/bench-beyond runs it)
+// Every batch names the same 50,000 visitors (each batch changes every stored visitor's row, the
+// worst case for the visitor rows), or with `new` a visitor per event.
+// Usage: ship-bench <postgres URL> [events] [batch lines] [new]   (scripts/bench-beyond runs it)
 import Foundation
 import Logging
 import ReportDatabase
@@ -8,12 +10,13 @@ import Reporting
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: ship-bench <postgres URL> [events] [batch lines]\n".utf8))
+    FileHandle.standardError.write(Data("usage: ship-bench <postgres URL> [events] [batch lines] [new]\n".utf8))
     exit(2)
 }
 let url = arguments[1]
 let total = arguments.count > 2 ? Int(arguments[2]) ?? 1_000_000 : 1_000_000
 let batch = arguments.count > 3 ? Int(arguments[3]) ?? 50_000 : 50_000
+let visitors = arguments.count > 4 && arguments[4] == "new" ? Int.max : 50_000
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ship-bench-\(UUID().uuidString)").path
 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -31,7 +34,7 @@ while written < total {
     for index in written..<(written + count) {
         ReportEvent(names[index % names.count], timestamp: start.addingTimeInterval(Double(index) * 86_400 / Double(total)),
                     layout: index % 2 == 0 ? "grid" : "list", item: "item-\(index % 40)",
-                    visitor: String(format: "%016llx", UInt64(index % 50_000) &* 0x9E3779B97F4A7C15),
+                    visitor: String(format: "%016llx", UInt64(index % visitors) &* 0x9E3779B97F4A7C15),
                     request: "req-\(index)", properties: ["experiment.hero": index % 2 == 0 ? "a" : "b"])
             .appendJSONLine(to: &bytes)
     }
@@ -63,11 +66,17 @@ while shipper.status.shippedEvents < total {
 }
 let seconds = Date().timeIntervalSince(began)
 let cpu = cpuSeconds() - cpuBefore
+// Then until the visitor figures hold every shipped batch (each carries visitors; one instance folds).
+while shipper.status.foldedBatches < shipper.status.batches {
+    Thread.sleep(forTimeInterval: 0.005)
+}
+let folded = Date().timeIntervalSince(began)
 shipper.shutdown()
 // The shipper's own CPU (reading, parsing, COPY rows) apart from PostgreSQL's.
 print(String(format: "shipped %d events in %.2f s: %.0f events/s (batches of %d); the shipper's CPU %.2f s, %.0f events per CPU second",
              total, seconds, Double(total) / seconds, batch, cpu, Double(total) / cpu))
-
+print(String(format: "visitor figures folded up %.2f s after the start (%.2f s after the last batch), %d folds of %d batches",
+             folded, folded - seconds, shipper.status.visitorFolds, shipper.status.foldedBatches))
 // What /reports/experiments costs over the database now holding them: its query timed as the
 // page runs it, the first run apart (cold), then 20 more.
 let database = DatabaseReports(url: url)

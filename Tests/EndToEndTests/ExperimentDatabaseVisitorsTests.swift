@@ -6,7 +6,8 @@ import TestSupport
 /// into one real PostgreSQL, and every instance's page shows the figures a single server's local
 /// tallies give for the union of the two logs, per segment and day range too, plays included; again
 /// after the tables are dropped and rebuilt from the events (the backfill), and after the plays'
-/// columns are dropped and counted again from the events.
+/// columns are dropped and counted again from the events. The shippers' visitor changes are folded
+/// into the figures a moment after they ship, and `/metrics` says when nothing waits.
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class ExperimentDatabaseVisitorsTests {
@@ -95,6 +96,14 @@ final class ExperimentDatabaseVisitorsTests {
         }
         let rows = Int((try? postgres.psql("SELECT count(*) FROM report_experiment_visitors")) ?? "") ?? -1
         #expect(rows == 900)
+        // Folded up: /metrics says nothing waits.
+        for instance in instances {
+            try eventually("no visitor changes waiting on /metrics", timeout: 10) {
+                let metrics = (try? instance.client.get("/metrics").text) ?? ""
+                return metrics.contains("\ndynamic_home_report_visitor_changes_waiting 0\n")
+                    && metrics.contains("\ndynamic_home_report_visitor_fold_lag_seconds 0\n")
+            }
+        }
 
         // Tables dropped (as before the migration): the next start rebuilds them from the events.
         for instance in instances {
@@ -102,7 +111,8 @@ final class ExperimentDatabaseVisitorsTests {
             #expect(instance.waitForExit() == 0)
         }
         _ = try postgres.psql("""
-            DROP TABLE report_experiment_visitors, report_experiment_sums; DELETE FROM report_schema_version WHERE version >= 6
+            DROP TABLE report_experiment_visitors, report_experiment_sums, report_visitor_changes;
+            DELETE FROM report_schema_version WHERE version >= 6
             """)
         instances = try (0..<2).map { try start($0) }
         for instance in instances {
@@ -120,7 +130,8 @@ final class ExperimentDatabaseVisitorsTests {
         _ = try postgres.psql("""
             ALTER TABLE report_experiment_visitors DROP COLUMN plays;
             ALTER TABLE report_experiment_sums DROP COLUMN playing, DROP COLUMN plays, DROP COLUMN play_squares;
-            DELETE FROM report_schema_version WHERE version = 7
+            DROP TABLE report_visitor_changes;
+            DELETE FROM report_schema_version WHERE version >= 7
             """)
         #expect((expected[""]?.values.map { $0["plays"] ?? 0 }.reduce(0, +) ?? 0) > 100)
         instances = try (0..<2).map { try start($0) }

@@ -8,7 +8,8 @@ import TestSupport
 /// The per-visitor rows and sums the shippers keep, shipped in many small batches so that most
 /// batches update visitors an earlier batch inserted, then from a second instance whose events
 /// come earlier for many of the same visitors (moving them to another cell): every cell's sums,
-/// the squares included, must equal a recomputation from the raw events.
+/// the squares included, must equal a recomputation from the raw events once the shipped changes
+/// are folded.
 @Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct ExperimentVisitorRowsTests {
     static let dayMs: Int64 = 86_400_000
@@ -97,8 +98,10 @@ struct ExperimentVisitorRowsTests {
         return cells
     }
 
-    func ship(_ events: [ReportEvent], instance: String, into postgres: TemporaryPostgres, _ directory: TemporaryDirectory) throws
-        -> ReportShipper
+    /// Ships `events` from a log of their own as `instance`, in batches of 400; then, if this
+    /// instance folds, waits until no visitor changes wait to be folded.
+    static func ship(_ events: [ReportEvent], instance: String, into postgres: TemporaryPostgres, _ directory: TemporaryDirectory,
+                     foldInterval: Double? = 0.2) throws -> ReportShipper
     {
         var configuration = ReportLog.Configuration(directory: directory.path(instance))
         configuration.segmentBytes = 64 * 1024
@@ -108,13 +111,22 @@ struct ExperimentVisitorRowsTests {
         var shipping = ShipperConfiguration(databaseURL: postgres.url, instance: instance, reportLog: directory.path(instance))
         shipping.pollInterval = 0.05
         shipping.batchLines = 400
+        shipping.foldInterval = foldInterval
         let shipper = ReportShipper(configuration: shipping, logger: Logger(label: "test"))
         try shipper.start()
         try eventually("\(shipper.status.shippedEvents) of \(events.count) shipped", timeout: 60) {
             shipper.status.shippedEvents == events.count
         }
+        if foldInterval != nil { try waitUntilFolded(postgres) }
         shipper.shutdown()
         return shipper
+    }
+
+    /// Waits until no shipped visitor changes wait to be folded.
+    static func waitUntilFolded(_ postgres: TemporaryPostgres) throws {
+        try eventually("visitor changes folded", timeout: 60) {
+            (try? postgres.psql("SELECT count(*) FROM report_visitor_changes")) == "0"
+        }
     }
 
     @Test func batchesThatUpdateStoredVisitorsKeepEveryCellsSumsAndSquaresExact() throws {
@@ -125,15 +137,17 @@ struct ExperimentVisitorRowsTests {
         // 6,000 events of 300 visitors in batches of 400: from the second batch on, nearly every
         // visitor in a batch already has a row.
         let first = Self.events(6000, visitors: 0..<300, startMs: today - Self.dayMs, parity: 0, seed: 11)
-        let shipper = try ship(first, instance: "a:1", into: postgres, directory)
+        let shipper = try Self.ship(first, instance: "a:1", into: postgres, directory)
         #expect(shipper.status.batches >= 15)
+        // Folded several batches at a time (a visitor's lines merged before their row is written).
+        #expect(shipper.status.foldedBatches == shipper.status.batches && shipper.status.visitorFolds < shipper.status.batches)
         #expect(try Self.stored(postgres) == Self.recompute(first))
         #expect(try postgres.psql("SELECT count(*) FROM report_experiment_visitors WHERE experiment = 'rows-test'") == "300")
 
         // A second instance's events, a day earlier, for half of those visitors and 100 new ones:
         // the earlier exposure moves a visitor's whole sums to the cell it names.
         let second = Self.events(2000, visitors: 150..<400, startMs: today - 2 * Self.dayMs, parity: 1, seed: 12)
-        _ = try ship(second, instance: "b:1", into: postgres, directory)
+        _ = try Self.ship(second, instance: "b:1", into: postgres, directory)
         let expected = Self.recompute(first + second)
         let stored = try Self.stored(postgres)
         #expect(stored == expected, "cells differing: \(Set(stored.keys).union(expected.keys).filter { stored[$0] != expected[$0] }.sorted().prefix(5))")

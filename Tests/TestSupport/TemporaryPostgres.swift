@@ -73,9 +73,10 @@ public final class TemporaryPostgres: @unchecked Sendable {
         }
     }
 
-    /// Stops the server, closing every connection (fast shutdown).
-    public func stop() throws {
-        _ = try run("pg_ctl", ["-D", directory.path("data"), "-m", "fast", "-w", "stop"])
+    /// Stops the server, closing every connection (fast shutdown); `crash`: at once, as a
+    /// `kill -9` would (immediate shutdown: no checkpoint, recovery from the WAL at the next start).
+    public func stop(crash: Bool = false) throws {
+        _ = try run("pg_ctl", ["-D", directory.path("data"), "-m", crash ? "immediate" : "fast", "-w", "stop"])
     }
 
     /// Runs SQL through `psql` and returns its unaligned, tuples-only output.

@@ -103,6 +103,11 @@ struct MetricsPage {
                    "Set-aside segments the shipper passed on purpose after an operator released them.", Double(status.skippedSegments))
         out.single("dynamic_home_report_shipper_lag_seconds", "gauge",
                    "Seconds since the report database last held every local event (-1: never yet).", status.lag() ?? -1)
+        out.single("dynamic_home_report_visitor_fold_lag_seconds", "gauge",
+                   "Seconds the experiment visitor figures are behind the shipped events (changes waiting to be folded).",
+                   status.foldLag())
+        out.single("dynamic_home_report_visitor_changes_waiting", "gauge",
+                   "Shipped batches of experiment visitor changes waiting to be folded, at the latest look.", Double(status.unfoldedBatches))
     }
 
     private func process(_ process: ProcessMetrics, into out: inout MetricsText) {

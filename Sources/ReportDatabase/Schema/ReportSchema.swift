@@ -145,6 +145,18 @@ public enum ReportSchema {
         ALTER TABLE report_experiment_sums ADD COLUMN playing bigint NOT NULL DEFAULT 0,
             ADD COLUMN plays bigint NOT NULL DEFAULT 0, ADD COLUMN play_squares bigint NOT NULL DEFAULT 0;
         """,
+        // The visitors' changes as each batch shipped them, one row per batch, waiting to be folded
+        // into the rows and sums (`VisitorFold`). Stored uncompressed: compressing megabytes in the
+        // shipping transaction costs more than the WAL it saves.
+        """
+        CREATE TABLE report_visitor_changes (
+            id bigserial PRIMARY KEY,
+            instance text NOT NULL,
+            appended_at timestamptz NOT NULL DEFAULT now(),
+            changes text NOT NULL
+        );
+        ALTER TABLE report_visitor_changes ALTER COLUMN changes SET STORAGE EXTERNAL;
+        """,
     ]
 
     /// Run right after the migration of the same version, in its transaction.

@@ -7,6 +7,8 @@ import Synchronization
 /// Copies the local report log into PostgreSQL, exactly once: each batch of new lines goes in by
 /// COPY into the events table, its per-minute counts and experiment figures (counted while
 /// reading) are added to the rollups, and the instance's position moves, all in one transaction.
+/// The batch's experiment visitors are appended in that transaction too, and folded into their rows
+/// and sums by a `VisitorFoldRunner` beside it.
 /// After any failure (even a commit whose outcome is unknown) it reconnects and resumes from the
 /// position the database holds, so a line is never shipped twice nor skipped. The local log stays
 /// the outbox: while PostgreSQL is down pages and the log go on, and the shipper retries with
@@ -22,14 +24,30 @@ public final class ReportShipper: Startable {
     private let thread = Mutex<WorkerThread?>(nil)
     /// The unreadable segment last logged and when: one line per segment and interval, not per retry.
     private let blockedLogged = Mutex<(segment: String, at: Date)?>(nil)
+    /// Started once the schema is in place (nil when this instance does not fold).
+    private let folds: VisitorFoldRunner?
+    private let foldsStarted = Atomic<Bool>(false)
 
     public init(configuration: ShipperConfiguration, logger: Logger) {
         self.configuration = configuration
         source = SegmentSource(path: configuration.reportLog)
         self.logger = logger
+        folds = configuration.foldInterval.map {
+            VisitorFoldRunner(url: configuration.databaseURL, interval: $0, limit: configuration.foldBatches,
+                              maxBackoff: configuration.maxBackoff, logger: logger)
+        }
     }
 
-    public var status: ShipperStatus { state.withLock { $0 } }
+    public var status: ShipperStatus {
+        var status = state.withLock { $0 }
+        if let folded = folds?.status {
+            status.visitorFolds = folded.folds
+            status.foldedBatches = folded.foldedBatches
+            status.unfoldedBatches = folded.waiting
+            status.unfoldedSince = folded.waitingSince
+        }
+        return status
+    }
 
     /// True when every line of segment `name` is in the database, so local retention may delete it.
     public func mayDelete(segment name: String) -> Bool {
@@ -50,6 +68,7 @@ public final class ReportShipper: Startable {
         stopping.store(true, ordering: .relaxed)
         doorbell.ring()
         thread.withLock { $0 }?.join()
+        folds?.shutdown()
     }
 
     // MARK: - The loop
@@ -74,6 +93,10 @@ public final class ReportShipper: Startable {
                 if session == nil {
                     session = try connect()
                     backoff = 0.1
+                    if let folds, !foldsStarted.load(ordering: .relaxed) {
+                        try folds.start()
+                        foldsStarted.store(true, ordering: .relaxed)
+                    }
                     if loggedFailure != nil {
                         logger.notice("report database reachable again; shipping resumes",
                                       metadata: ["position": "\(session!.position)"])
@@ -237,7 +260,7 @@ public final class ReportShipper: Startable {
                     ON CONFLICT (minute, instance, name, layout) DO UPDATE SET events = report_minutes.events + excluded.events
                     """, [configuration.instance])
                 try batch.experiments.write(connection, instance: configuration.instance)
-                try ExperimentVisitorRows.write(batch.visitors, connection)
+                try ExperimentVisitorRows.append(batch.visitors, instance: configuration.instance, connection)
             }
             try connection.query("""
                 UPDATE report_positions SET segment = $2, "offset" = $3, events = events + $4, shipped_at = now(),

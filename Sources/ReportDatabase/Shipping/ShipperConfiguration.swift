@@ -21,6 +21,12 @@ public struct ShipperConfiguration: Sendable {
     public var unreadableRetry = 5.0
     /// The least time between two log lines about the same unreadable segment.
     public var unreadableLogInterval = 600.0
+    /// How often the visitors' changes the shippers appended are folded into the experiment
+    /// visitor rows and sums (`VisitorFold`): about how far the figures may be behind the events.
+    /// nil: this instance leaves the folding to the others.
+    public var foldInterval: Double? = 1.0
+    /// The most batches of changes one fold takes.
+    public var foldBatches = 16
     /// Days of events the database keeps (whole daily partitions); nil keeps everything.
     public var retentionDays: Int?
 

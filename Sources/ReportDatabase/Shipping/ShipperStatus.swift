@@ -26,6 +26,17 @@ public struct ShipperStatus: Sendable, Equatable {
     public var position: ShipPosition?
     /// Every event written before this time is in the database.
     public var completeUntil: Date?
+    /// Folds of the experiment visitors' changes this instance did, and the batches they took.
+    public var visitorFolds = 0
+    public var foldedBatches = 0
+    /// Batches of visitor changes (any instance's) waiting to be folded at the latest look, and
+    /// when the oldest of them was appended (nil: none waited).
+    public var unfoldedBatches = 0
+    public var unfoldedSince: Date?
+    /// Seconds the experiment visitor figures are behind the shipped events (0 when folded up).
+    public func foldLag(now: Date = Date()) -> Double {
+        unfoldedSince.map { max(0, now.timeIntervalSince($0)) } ?? 0
+    }
     /// Seconds of recent events not yet in the database (0 when caught up).
     public func lag(now: Date = Date()) -> Double? {
         completeUntil.map { max(0, now.timeIntervalSince($0)) }
