@@ -138,7 +138,7 @@ extension Toggles {
         return first.name == second.name
     }
 
-    static func decimal(_ value: Double) -> String { JSONValue.number(value) }
+    static func decimal(_ value: Double) -> String { JSONText.number(value) }
 
     static func unknownFields(_ members: [String: JSONValue], known: [String], _ path: String, _ fail: Fail) throws(TogglesError) {
         if let unknown = members.keys.sorted().first(where: { !known.contains($0) }) {

@@ -40,6 +40,6 @@ extension Toggles {
 
     /// The field as the toggles' text writes it, for an experiment that set one.
     static func guardrailText(_ guardrail: Guardrail) -> String {
-        "{\"errors\": \(JSONValue.number(guardrail.errors)), \"noSelection\": \(JSONValue.number(guardrail.noSelection))}"
+        "{\"errors\": \(JSONText.number(guardrail.errors)), \"noSelection\": \(JSONText.number(guardrail.noSelection))}"
     }
 }

@@ -13,14 +13,14 @@ extension Toggles {
     /// order, one group a line, so two versions compare line by line. Reading it back gives
     /// equal toggles.
     public var jsonText: String {
-        var lines = ["{", "  \"defaultLayout\": \(JSONValue.quoted(defaultLayout)),",
+        var lines = ["{", "  \"defaultLayout\": \(JSONText.string(defaultLayout)),",
                      "  \"onboarding\": \(onboarding),"]
         if !rows.isEmpty { lines.append("  \"rows\": \(Self.rowsText(rows)),") }
-        let shares = rollout.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)): \(JSONValue.number($0.value))" }
+        let shares = rollout.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \(JSONText.number($0.value))" }
         lines.append("  \"rollout\": {" + shares.joined(separator: ", ") + "},")
         let rampsText = ramps.enumerated().map { index, ramp in
-            let steps = ramp.steps.map { "{\"at\": \(JSONValue.quoted(Self.rampTime($0.at))), \"share\": \(JSONValue.number($0.share))}" }
-            return "    {\"layout\": \(JSONValue.quoted(ramp.layout)), \"steps\": [" + steps.joined(separator: ", ") + "]}"
+            let steps = ramp.steps.map { "{\"at\": \(JSONText.string(Self.rampTime($0.at))), \"share\": \(JSONText.number($0.share))}" }
+            return "    {\"layout\": \(JSONText.string(ramp.layout)), \"steps\": [" + steps.joined(separator: ", ") + "]}"
                 + (index < ramps.count - 1 ? "," : "")
         }
         let experimentsEnd = ramps.isEmpty ? "" : ","
@@ -30,14 +30,14 @@ extension Toggles {
             lines.append("  \"experiments\": [")
             for (index, experiment) in experiments.enumerated() {
                 lines.append("    {")
-                lines.append("      \"name\": \(JSONValue.quoted(experiment.name)),")
+                lines.append("      \"name\": \(JSONText.string(experiment.name)),")
                 lines.append("      \"active\": \(experiment.active),")
                 lines.append("      \"groups\": [")
                 for (groupIndex, group) in experiment.groups.enumerated() {
-                    var fields = ["\"name\": \(JSONValue.quoted(group.name))", "\"weight\": \(JSONValue.number(group.weight))"]
-                    if let layout = group.layout { fields.append("\"layout\": \(JSONValue.quoted(layout))") }
+                    var fields = ["\"name\": \(JSONText.string(group.name))", "\"weight\": \(JSONText.number(group.weight))"]
+                    if let layout = group.layout { fields.append("\"layout\": \(JSONText.string(layout))") }
                     if let onboarding = group.onboarding { fields.append("\"onboarding\": \(onboarding)") }
-                    if !group.visitors.isEmpty { fields.append("\"visitors\": [" + group.visitors.map(JSONValue.quoted).joined(separator: ", ") + "]") }
+                    if !group.visitors.isEmpty { fields.append("\"visitors\": [" + group.visitors.map(JSONText.string).joined(separator: ", ") + "]") }
                     if !group.rows.isEmpty { fields.append("\"rows\": " + Self.rowsText(group.rows)) }
                     lines.append("        {" + fields.joined(separator: ", ") + "}" + (groupIndex < experiment.groups.count - 1 ? "," : ""))
                 }
@@ -45,8 +45,8 @@ extension Toggles {
                 var members: [String] = []
                 if let targeting { members.append("      \"targeting\": " + targeting) }
                 if let namespace = experiment.namespace {
-                    members.append("      \"namespace\": {\"name\": \(JSONValue.quoted(namespace.name)), \"range\": "
-                                   + "[\(JSONValue.number(namespace.lower)), \(JSONValue.number(namespace.upper))]}")
+                    members.append("      \"namespace\": {\"name\": \(JSONText.string(namespace.name)), \"range\": "
+                                   + "[\(JSONText.number(namespace.lower)), \(JSONText.number(namespace.upper))]}")
                 }
                 if let guardrail = experiment.guardrail { members.append("      \"guardrail\": " + Self.guardrailText(guardrail)) }
                 lines.append("      ]" + (members.isEmpty ? "" : ","))
@@ -64,10 +64,10 @@ extension Toggles {
     private static func targetingText(_ targeting: Targeting) -> String? {
         guard !targeting.isEmpty else { return nil }
         var fields: [String] = []
-        if !targeting.devices.isEmpty { fields.append("\"device\": [" + targeting.devices.map { JSONValue.quoted($0.rawValue) }.joined(separator: ", ") + "]") }
-        if let cohort = targeting.cohort { fields.append("\"visitor\": \(JSONValue.quoted(cohort.rawValue))") }
-        if !targeting.languages.isEmpty { fields.append("\"language\": [" + targeting.languages.map(JSONValue.quoted).joined(separator: ", ") + "]") }
-        if let chosen = targeting.chosenLayout { fields.append("\"chosenLayout\": \(JSONValue.quoted(chosen))") }
+        if !targeting.devices.isEmpty { fields.append("\"device\": [" + targeting.devices.map { JSONText.string($0.rawValue) }.joined(separator: ", ") + "]") }
+        if let cohort = targeting.cohort { fields.append("\"visitor\": \(JSONText.string(cohort.rawValue))") }
+        if !targeting.languages.isEmpty { fields.append("\"language\": [" + targeting.languages.map(JSONText.string).joined(separator: ", ") + "]") }
+        if let chosen = targeting.chosenLayout { fields.append("\"chosenLayout\": \(JSONText.string(chosen))") }
         return "{" + fields.joined(separator: ", ") + "}"
     }
 }

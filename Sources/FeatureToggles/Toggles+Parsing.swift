@@ -11,9 +11,9 @@ extension Toggles {
         }
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: json)
+            root = try JSONValue(reading: json)
         } catch {
-            throw fail(nil, json.isEmpty ? "is empty" : "is not valid JSON\(Self.syntaxError(json))")
+            throw fail(nil, json.isEmpty ? "is empty" : "is not valid JSON\(error)")
         }
         guard case .object(let fields) = root else { throw fail(nil, "must hold a JSON object, not \(root.kind)") }
         let known = ["defaultLayout", "rollout", "gridRollout", "experiments", "experiment", "onboarding", "ramps", "rows"]
@@ -103,19 +103,6 @@ extension Toggles {
         return bytes.allSatisfy { byte in
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
-        }
-    }
-
-    /// Where the JSON is broken, e.g. ` at line 3, column 12: expected ',' or '}', not '"'`, or
-    /// what Foundation says when the text is well-formed but not decodable (a number too large).
-    static func syntaxError(_ json: Data) -> String {
-        if let error = JSONSyntaxError.find(in: json) { return " at \(error)" }
-        do {
-            _ = try JSONSerialization.jsonObject(with: json, options: [.fragmentsAllowed])
-            return ""
-        } catch {
-            guard let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String else { return "" }
-            return " (\(detail.hasSuffix(".") ? String(detail.dropLast()) : detail))"
         }
     }
 }

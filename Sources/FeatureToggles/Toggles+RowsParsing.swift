@@ -35,6 +35,6 @@ extension Toggles {
 
     /// The rows as the file the admin pages write: `{"trending": false}`, names in order.
     static func rowsText(_ rows: [String: Bool]) -> String {
-        "{" + rows.sorted { $0.key < $1.key }.map { "\(JSONValue.quoted($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
+        "{" + rows.sorted { $0.key < $1.key }.map { "\(JSONText.string($0.key)): \($0.value)" }.joined(separator: ", ") + "}"
     }
 }

@@ -30,7 +30,7 @@ import TestSupport
     @Test func anIdleServerWakesNoThreadMoreThanOnceASecond() throws {
         let server = try start()
         do {
-            // A page and an acknowledged report first: the writer, both sweepers and the feed have had work.
+            // A page and an acknowledged event first: the writer, both sweepers and the feed have had work.
             let browser = Browser(port: server.port)
             try servePages(browser, rounds: 1)
             #expect(try browser.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1")]).status == 204)

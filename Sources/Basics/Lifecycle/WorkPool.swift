@@ -1,7 +1,7 @@
 import Logging
 import Synchronization
 
-/// Threads for work too long for the threads that take requests (a report over a large log, say):
+/// Threads for work too long for the threads that take requests (a report page over a large log, say):
 /// each connection held there stalls every other one of that thread. At most `workers` jobs run
 /// at once and at most `queueLimit` wait; past that a job is refused at once instead of waiting
 /// without bound (`RequestPool` in MicroHTTP turns that into 503 with `Retry-After`).

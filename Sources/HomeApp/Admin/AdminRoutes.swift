@@ -76,7 +76,7 @@ struct AdminRoutes {
             }
             if let next = services.toggles.toggles.nextRampStep {
                 writer.write("<p class=\"admin__notice\" data-next-ramp-step>Next ramp step: ")
-                writer.text("\(next.layout) to \(JSONValue.number(next.step.share * 100))% at \(AdminHistory.format(next.step.at))")
+                writer.text("\(next.layout) to \(JSONText.number(next.step.share * 100))% at \(AdminHistory.format(next.step.at))")
                 writer.write(".</p>")
             }
             AdminInstances(versions).render(into: &writer)

@@ -54,7 +54,7 @@ struct ExperimentActions {
                 Self.hidden([("experiment", action.experiment), ("action", "rollout"), ("group", rollout.group)], into: &writer)
                 writer.write("<div class=\"admin-form__field\"><label for=\"field-share\">Share of visitors (%)</label>")
                 writer.write("<input type=\"text\" inputmode=\"decimal\" id=\"field-share\" name=\"share\" aria-describedby=\"field-share-hint\"")
-                writer.attribute("value", JSONValue.number(rollout.share * 100))
+                writer.attribute("value", JSONText.number(rollout.share * 100))
                 writer.write("><p class=\"admin-form__hint\" id=\"field-share-hint\">0 to 100; with the other layouts' rollout shares at most 100 in all.</p></div>")
                 writer.write("<div class=\"admin-form__actions\"><button class=\"button button--secondary\" type=\"submit\">Show the difference for this share</button></div></form>")
             }
@@ -64,7 +64,7 @@ struct ExperimentActions {
             writer.csrfField(context)
             Self.hidden([("base", "\(current.version)"), ("experiment", action.experiment),
                          ("action", action.rollout == nil ? "stop" : "rollout"), ("group", action.rollout?.group ?? ""),
-                         ("share", action.rollout.map { JSONValue.number($0.share * 100) } ?? "")], into: &writer)
+                         ("share", action.rollout.map { JSONText.number($0.share * 100) } ?? "")], into: &writer)
             writer.write("<div class=\"admin-form__field\"><label for=\"field-note\">Note</label><input type=\"text\" id=\"field-note\" name=\"note\" maxlength=\"500\" required aria-describedby=\"field-note-hint\"><p class=\"admin-form__hint\" id=\"field-note-hint\">Required: why, for the history.</p></div>")
             writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\">")
             writer.text(action.rollout == nil ? "Stop the experiment" : "Roll out and stop the experiment")

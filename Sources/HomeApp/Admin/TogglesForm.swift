@@ -82,10 +82,10 @@ struct TogglesForm: Sendable {
         defaultLayout = toggles.defaultLayout
         onboarding = toggles.onboarding
         rows = toggles.rows.mapValues { $0 ? "true" : "false" }
-        rollout = toggles.rollout.mapValues(JSONValue.number)
+        rollout = toggles.rollout.mapValues(JSONText.number)
         experiments = toggles.experiments.map { experiment in
             Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
-                Group(name: group.name, weight: JSONValue.number(group.weight), layout: group.layout ?? "",
+                Group(name: group.name, weight: JSONText.number(group.weight), layout: group.layout ?? "",
                       onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "",
                       visitors: group.visitors.joined(separator: "\n"), rows: group.rows.mapValues { $0 ? "true" : "false" })
             }, targeting: Targeting(devices: Set(experiment.targeting.devices.map(\.rawValue)),
@@ -93,11 +93,11 @@ struct TogglesForm: Sendable {
                                     languages: experiment.targeting.languages.joined(separator: " "),
                                     chosenLayout: experiment.targeting.chosenLayout ?? "",
                                     namespace: experiment.namespace?.name ?? "",
-                                    rangeFrom: experiment.namespace.map { JSONValue.number($0.lower) } ?? "",
-                                    rangeTo: experiment.namespace.map { JSONValue.number($0.upper) } ?? ""))
+                                    rangeFrom: experiment.namespace.map { JSONText.number($0.lower) } ?? "",
+                                    rangeTo: experiment.namespace.map { JSONText.number($0.upper) } ?? ""))
         }
         ramps = toggles.ramps.map { ramp in
-            Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), JSONValue.number($0.share)) })
+            Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), JSONText.number($0.share)) })
         }
         self.base = base
     }

@@ -97,7 +97,7 @@ public final class HomeApplication: Startable {
         reportRateLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let pageEventLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let viewing = ViewingHistory(capacity: configuration.viewingVisitors)
-        let sharedReports = configuration.reportDatabase.map { DatabaseReports(url: $0) }
+        let databaseReports = configuration.reportDatabase.map { DatabaseReports(url: $0) }
         // Their own connection: a look-up or a rebuild never waits behind a report page's query.
         let viewingEvents = ViewingEvents(store: reportLog.store, database: configuration.reportDatabase.map { DatabaseReports(url: $0) },
                                           logger: logger)
@@ -109,7 +109,7 @@ public final class HomeApplication: Startable {
                                compression: compression,
                                viewing: viewing,
                                plays: plays, viewingLookup: viewingLookup, logger: logger,
-                               database: sharedReports,
+                               database: databaseReports,
                                shipper: shipper, eventLimit: pageEventLimit)
         live = LiveReports(log: reportLog, heartbeatInterval: configuration.heartbeatInterval,
                            database: configuration.reportDatabase, logger: logger)

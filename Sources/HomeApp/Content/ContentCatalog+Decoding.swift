@@ -32,12 +32,9 @@ extension ContentCatalog {
     public static func decode(_ data: Data, file: String, publicDirectory: URL? = nil) throws(ContentCatalogError) -> ContentCatalog {
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
+            root = try JSONValue(reading: data)
         } catch {
-            if let syntax = JSONSyntaxError.find(in: data) {
-                throw ContentCatalogError(file: file, problem: "is not valid JSON at \(syntax)")
-            }
-            throw ContentCatalogError(file: file, problem: "is not valid JSON (\(jsonProblem(error)))")
+            throw ContentCatalogError(file: file, problem: "is not valid JSON\(error)")
         }
         guard case .object(let top) = root else {
             throw ContentCatalogError(file: file, problem: "must be a JSON object with an \"items\" array, not \(root.typeName)")
@@ -70,16 +67,6 @@ extension ContentCatalog {
             items.append(item)
         }
         return ContentCatalog(items: items)
-    }
-
-    /// What Foundation says about JSON that is well-formed but not decodable (a number too large).
-    private static func jsonProblem(_ error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "\(error)" }
-        if let underlying = context.underlyingError as NSError?,
-           let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-            return detail
-        }
-        return context.debugDescription
     }
 }
 

@@ -16,7 +16,7 @@ struct MetricsPage {
         if let requestsInFlight {
             out.single("dynamic_home_http_requests_in_flight", "gauge", "Requests started and not yet completed.", Double(requestsInFlight))
         }
-        reports(into: &out)
+        reportLog(into: &out)
         if let shipper = services.shipper { shipping(shipper.status, into: &out) }
         out.single("dynamic_home_content_version", "gauge", "The content catalogue's version (1 at start, +1 per accepted change).",
                    Double(services.content.version))
@@ -63,7 +63,7 @@ struct MetricsPage {
                    status.failingSince.map { Date().timeIntervalSince($0) } ?? 0)
     }
 
-    private func reports(into out: inout MetricsText) {
+    private func reportLog(into out: inout MetricsText) {
         let log = services.reportLog
         let status = log.status
         out.single("dynamic_home_report_events_written_total", "counter", "Report events written to the local log.", Double(status.written))

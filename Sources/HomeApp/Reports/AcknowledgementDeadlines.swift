@@ -1,9 +1,9 @@
 import Basics
 import Synchronization
 
-/// The report posts still waiting for their line, oldest first. One sweeper answers those past
-/// the timeout with 503, instead of a timer per request: at tens of thousands of posts a
-/// second, ten seconds of timers held hundreds of megabytes.
+/// The posted events (`POST /report`) still waiting for their line, oldest first. One sweeper
+/// answers those past the timeout with 503, instead of a timer per request: at tens of thousands
+/// of posts a second, ten seconds of timers held hundreds of megabytes.
 final class AcknowledgementDeadlines: Startable {
     let name = "report acknowledgement deadlines"
     private let pending: Pending

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import ReportDatabase
 import Reporting
@@ -19,7 +20,7 @@ enum DatabaseReportsJSON {
                     + "\"shippedAt\":\(time(instance.shippedAt)),\"completeUntil\":\(time(instance.completeUntil))}"
             }.joined(separator: ",")
             return "\"source\":\"database\",\"database\":{\"completeUntil\":\(time(DatabaseReports.completeUntil(instances))),"
-                + "\"lag\":\(lag.map(JSONText.number) ?? "null"),\"instances\":[\(listed)]}"
+                + "\"lag\":\(lag.map(JSONText.rounded) ?? "null"),\"instances\":[\(listed)]}"
         }
     }
 }

@@ -25,9 +25,7 @@ final class PlayStatisticsTask: Startable {
     private let currentVersion = Atomic(0)
     private let incoming = Mutex<[PlayStatistics.Start]>([])
     private let dropped = Atomic(0)
-    private let stopping = Atomic(false)
-    private let doorbell = Doorbell()
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = BackgroundThread(name: "play-stats", niceness: 10)
 
     init(events: ViewingEvents, interval: Double, logger: Logger, rebuiltBefore: Date = Date()) {
         self.events = events
@@ -55,7 +53,7 @@ final class PlayStatisticsTask: Startable {
     }
 
     func start() throws {
-        let worker = try WorkerThread(name: "play-stats", niceness: 10) { [self] in
+        try thread.start { [self] in
             guard var counts = rebuild() else { return }
             var due = ContinuousClock.now
             repeat {
@@ -64,16 +62,11 @@ final class PlayStatisticsTask: Startable {
                     publish(&counts)
                     due = ContinuousClock.now + .seconds(interval)
                 }
-            } while !doorbell.wait(seconds: min(interval, 1)) && !stopping.load(ordering: .relaxed)
+            } while !thread.wait(seconds: min(interval, 1)) && !thread.isStopping
         }
-        thread.withLock { $0 = worker }
     }
 
-    func shutdown() {
-        stopping.store(true, ordering: .relaxed)
-        doorbell.ring()
-        thread.withLock { $0 }?.join()
-    }
+    func shutdown() { thread.stop() }
 
     /// The counts of the windows' starts before `rebuiltBefore`; nil when shut down meanwhile.
     private func rebuild() -> PlayCounts? {
@@ -84,7 +77,7 @@ final class PlayStatisticsTask: Startable {
         // The co-viewing window in whole days, as of the rebuild: older days would leave at once.
         let since = Date(timeIntervalSince1970: Double(PlayCounts.day(rebuiltBefore) - PlayCounts.coViewingDays + 1) * 86_400)
         let finished = events.forEach([.playStarted], since: since, until: rebuiltBefore,
-                                      stop: { stopping.load(ordering: .relaxed) }) { event in
+                                      stop: { thread.isStopping }) { event in
             if let visitor = event.visitor, let item = event.item {
                 counts.add(PlayStatistics.Start(time: event.timestamp, visitor: visitor, item: item))
             }

@@ -18,9 +18,7 @@ final class ViewingLookup: Startable {
     private let events: ViewingEvents
     private let logger: Logger
     private let waiting = Mutex<Set<String>>([])
-    private let stopping = Atomic(false)
-    private let doorbell = Doorbell()
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = BackgroundThread(name: "viewing-lookup", niceness: 10)
     /// Passes made over the log, for tests and the log.
     private let passes = Atomic(0)
 
@@ -38,32 +36,27 @@ final class ViewingLookup: Startable {
             waiting.insert(visitor)
             return true
         }
-        if queued { doorbell.ring() }
+        if queued { thread.ring() }
         return queued
     }
 
     var passCount: Int { passes.load(ordering: .relaxed) }
 
     func start() throws {
-        let worker = try WorkerThread(name: "viewing-lookup", niceness: 10) { [self] in
-            while !stopping.load(ordering: .relaxed) {
+        try thread.start { [self] in
+            while !thread.isStopping {
                 // Not before the log has been read in at start: it holds everyone then.
                 if history.isLoaded {
                     let batch = waiting.withLock { $0 }
                     if !batch.isEmpty { lookUp(batch) }
                     waiting.withLock { $0.subtract(batch) }
                 }
-                _ = doorbell.wait(seconds: history.isLoaded ? 60 : 0.05)
+                thread.wait(seconds: history.isLoaded ? 60 : 0.05)
             }
         }
-        thread.withLock { $0 = worker }
     }
 
-    func shutdown() {
-        stopping.store(true, ordering: .relaxed)
-        doorbell.ring()
-        thread.withLock { $0 }?.join()
-    }
+    func shutdown() { thread.stop() }
 
     /// One pass over the log for every visitor of `batch` still not held.
     private func lookUp(_ batch: Set<String>) {
@@ -71,7 +64,7 @@ final class ViewingLookup: Startable {
         guard !sought.isEmpty else { return }
         var found: [String: ViewingActivity] = [:]
         let finished = events.forEach(ViewingEvents.names, visitors: sought, until: .distantFuture,
-                                      stop: { stopping.load(ordering: .relaxed) }) { event in
+                                      stop: { thread.isStopping }) { event in
             if let visitor = event.visitor { found[visitor, default: ViewingActivity()].apply(event) }
             return true
         }

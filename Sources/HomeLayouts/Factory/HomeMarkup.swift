@@ -106,6 +106,36 @@ public enum HomeMarkup {
         }
     }
 
+    /// A layout's markup around its sections: the form, the toolbar, the empty state, and each
+    /// section's element (of class `className`, labelled by its heading) with what `content` draws
+    /// inside it, the heading (`heading`) included.
+    public static func sections(_ model: BaseHomeViewModel, className: StaticString, into writer: inout HTMLWriter,
+                                context: RenderContext, content: (Int, HomeSection, inout HTMLWriter) -> Void) {
+        openForm(model, into: &writer, context: context)
+        toolbar(model, into: &writer)
+        let sections = model.sections
+        if sections.isEmpty { emptyState(model, into: &writer) }
+        for (index, section) in sections.enumerated() {
+            writer.write("<section class=\"")
+            writer.write(className)
+            writer.write("\"")
+            writer.attribute("aria-labelledby", "\(model.layout)-section-\(index)")
+            writer.write(">")
+            content(index, section, &writer)
+            writer.write("</section>")
+        }
+        closeForm(model, into: &writer)
+    }
+
+    /// A section's heading: its kind's title, with the id the section is labelled by.
+    public static func heading(_ model: BaseHomeViewModel, _ index: Int, _ section: HomeSection, into writer: inout HTMLWriter) {
+        writer.write("<h2 class=\"home-section__title\"")
+        sectionID(model, index, into: &writer)
+        writer.write(">")
+        writer.text(section.kind.sectionTitle)
+        writer.write("</h2>")
+    }
+
     /// A section's heading id, unique per layout so two children can share a page.
     public static func sectionID(_ model: BaseHomeViewModel, _ section: Int, into writer: inout HTMLWriter) {
         writer.attribute("id", "\(model.layout)-section-\(section)")

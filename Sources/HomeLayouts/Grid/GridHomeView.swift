@@ -8,17 +8,9 @@ final class GridHomeView: RootView {
     static var cssClass: StaticString? { "home-grid" }
 
     func renderContent(_ model: GridHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        HomeMarkup.openForm(model, into: &writer, context: scope.context)
-        HomeMarkup.toolbar(model, into: &writer)
-        if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
-        for (index, section) in model.sections.enumerated() {
-            writer.write("<section class=\"home-section grid-row\"")
-            writer.attribute("aria-labelledby", "\(model.layout)-section-\(index)")
-            writer.write("><div class=\"grid-row__header\"><h2 class=\"home-section__title\"")
-            HomeMarkup.sectionID(model, index, into: &writer)
-            writer.write(">")
-            writer.text(section.kind.sectionTitle)
-            writer.write("</h2>")
+        HomeMarkup.sections(model, className: "home-section grid-row", into: &writer, context: scope.context) { index, section, writer in
+            writer.write("<div class=\"grid-row__header\">")
+            HomeMarkup.heading(model, index, section, into: &writer)
             if !model.isPreview, section.items.count > GridHomeViewModel.scrollStep {
                 writer.write("<button class=\"grid-row__more\" type=\"submit\" name=\"more\"")
                 writer.attribute("value", model.nextScrollTarget(forSection: index).description)
@@ -31,9 +23,8 @@ final class GridHomeView: RootView {
             for (position, item) in section.items.enumerated() {
                 tile(item, HomeIndexPath(section: index, item: position), model, into: &writer, context: scope.context)
             }
-            writer.write("</ul></section>")
+            writer.write("</ul>")
         }
-        HomeMarkup.closeForm(model, into: &writer)
     }
 
     private func tile(_ item: any HomeItem, _ path: HomeIndexPath, _ model: GridHomeViewModel, into writer: inout HTMLWriter,

@@ -8,23 +8,14 @@ final class ListHomeView: RootView {
     static var cssClass: StaticString? { "home-list" }
 
     func renderContent(_ model: ListHomeViewModel, into writer: inout HTMLWriter, scope: RenderScope) {
-        HomeMarkup.openForm(model, into: &writer, context: scope.context)
-        HomeMarkup.toolbar(model, into: &writer)
-        if model.sections.isEmpty { HomeMarkup.emptyState(model, into: &writer) }
-        for (index, section) in model.sections.enumerated() {
-            writer.write("<section class=\"home-section\"")
-            writer.attribute("aria-labelledby", "\(model.layout)-section-\(index)")
-            writer.write("><h2 class=\"home-section__title\"")
-            HomeMarkup.sectionID(model, index, into: &writer)
-            writer.write(">")
-            writer.text(section.kind.sectionTitle)
-            writer.write("</h2><ul class=\"home-list__rows\">")
+        HomeMarkup.sections(model, className: "home-section", into: &writer, context: scope.context) { index, section, writer in
+            HomeMarkup.heading(model, index, section, into: &writer)
+            writer.write("<ul class=\"home-list__rows\">")
             for (position, item) in section.items.enumerated() {
                 row(item, HomeIndexPath(section: index, item: position), model, into: &writer, context: scope.context)
             }
-            writer.write("</ul></section>")
+            writer.write("</ul>")
         }
-        HomeMarkup.closeForm(model, into: &writer)
     }
 
     private func row(_ item: any HomeItem, _ path: HomeIndexPath, _ model: ListHomeViewModel, into writer: inout HTMLWriter,

@@ -91,7 +91,7 @@ public final class Server: Startable {
         core.openStreams.finishAll()
         let clock = ContinuousClock()
         let deadline = clock.now + core.configuration.shutdownGracePeriod
-        // Deferred responses under way get the grace period to arrive (a report being written, say).
+        // Deferred responses under way get the grace period to arrive (an event being written, say).
         while core.inFlight.load(ordering: .sequentiallyConsistent) > 0, clock.now < deadline {
             let left = (deadline - clock.now).components
             core.drained.wait(seconds: max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18))

@@ -1,6 +1,6 @@
 import Reporting
 
-/// One report line of the shared stream and its key.
+/// One event of the database's stream and its key.
 public struct DatabaseEvent: Sendable {
     public let key: DatabaseEventKey
     /// The JSON line, without its newline.

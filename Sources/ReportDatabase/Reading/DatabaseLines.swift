@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Reporting
 
@@ -59,9 +60,9 @@ public struct DatabaseLines: Sendable {
     /// The event a row holds: time, instance, segment, offset, name, layout, item, visitor, request, properties.
     static func event(_ row: [String?]) -> ReportEvent? {
         guard let time = row[0].flatMap(ReportTimestamp.parse), let name = row[4] else { return nil }
-        let json = row[9].flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) } as? [String: Any] ?? [:]
+        let json = row[9].flatMap { try? JSONValue(reading: Data($0.utf8)) }?.members ?? [:]
         return ReportEvent(.init(rawValue: name), timestamp: time, layout: row[5], item: row[6], visitor: row[7],
-                           request: row[8], properties: json.compactMapValues { $0 as? String })
+                           request: row[8], properties: json.compactMapValues(\.string))
     }
 
     static let sql = """

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Reporting
 
@@ -12,13 +13,12 @@ enum ExperimentBackfill {
             FROM report_events WHERE properties::text LIKE '%"experiment%'
             """)
         var figures: [String: ExperimentFigures] = [:]
-        let decoder = JSONDecoder()
         while true {
             let page = try connection.query("FETCH 10000 FROM report_backfill")
             if page.rows.isEmpty { break }
             for row in page.rows {
                 guard let ms = row[0].flatMap({ Int64($0) }), let instance = row[1], let name = row[2],
-                      let properties = row[5].flatMap({ try? decoder.decode([String: String].self, from: Data($0.utf8)) })
+                      let properties = properties(row[5])
                 else { continue }
                 figures[instance, default: ExperimentFigures()].add(ms: ms, name: name, layout: row[3], visitor: row[4],
                                                                     properties: properties)
@@ -26,6 +26,13 @@ enum ExperimentBackfill {
         }
         try connection.execute("CLOSE report_backfill")
         for (instance, counted) in figures { try counted.write(connection, instance: instance) }
+    }
+
+    /// A row's properties; nil unless they are an object of strings.
+    static func properties(_ text: String?) -> [String: String]? {
+        guard let members = text.flatMap({ try? JSONValue(reading: Data($0.utf8)) })?.members else { return nil }
+        let strings = members.compactMapValues(\.string)
+        return strings.count == members.count ? strings : nil
     }
 
     /// Fills the visitor rows and sums from the events already there, oldest first, a page at a
@@ -37,14 +44,13 @@ enum ExperimentBackfill {
             SELECT (extract(epoch FROM time) * 1000)::bigint, name, visitor, properties::text
             FROM report_events WHERE visitor IS NOT NULL AND properties::text LIKE '%"experiment%' ORDER BY time
             """)
-        let decoder = JSONDecoder()
         while true {
             let page = try connection.query("FETCH 50000 FROM report_visitor_backfill")
             if page.rows.isEmpty { break }
             var changes = VisitorChanges()
             for row in page.rows {
                 guard let ms = row[0].flatMap({ Int64($0) }), let name = row[1],
-                      let properties = row[3].flatMap({ try? decoder.decode([String: String].self, from: Data($0.utf8)) })
+                      let properties = properties(row[3])
                 else { continue }
                 changes.add(ms: ms, name: ReportEvent.Name(rawValue: name), visitor: row[2], properties: properties)
             }
@@ -70,14 +76,13 @@ enum ExperimentBackfill {
             SELECT (extract(epoch FROM time) * 1000)::bigint, visitor, properties::text
             FROM report_events WHERE name = 'play_started' AND visitor IS NOT NULL AND properties::text LIKE '%"experiment%'
             """)
-        let decoder = JSONDecoder()
         var changes = VisitorChanges()
         while true {
             let page = try connection.query("FETCH 50000 FROM report_play_cursor")
             if page.rows.isEmpty { break }
             for row in page.rows {
                 guard let ms = row[0].flatMap({ Int64($0) }),
-                      let properties = row[2].flatMap({ try? decoder.decode([String: String].self, from: Data($0.utf8)) })
+                      let properties = properties(row[2])
                 else { continue }
                 changes.add(ms: ms, name: .playStarted, visitor: row[1], properties: properties)
             }

@@ -2,72 +2,34 @@ import Basics
 import Reporting
 
 /// Experiment figures counted while reading events, written in the same transaction as the events
-/// (`report_experiment_counts`, `report_experiment_sketches`): events per experiment, group, name
-/// and layout by minute, hour and day, and a HyperLogLog of the visitors per experiment and group
-/// by hour, as the local rollups keep them, and by day. Hours and days are summed or merged from
-/// the minutes and hours when written. A sketch is merged by register-wise maximum, so shipping
-/// the same events twice would not change it either.
+/// (`report_experiment_counts`, `report_experiment_sketches`): the counts of an `ExperimentCounter`,
+/// as the local rollups keep them, turned into rows by minute, hour and day, and the visitors'
+/// sketches by hour and day. A sketch is merged by register-wise maximum, so shipping the same
+/// events twice would not change it either.
 struct ExperimentFigures: Sendable {
     typealias Unit = RangeCover.Unit
 
-    struct GroupCountKey: Hashable {
-        var unit: Unit
-        var startMs: Int64
-        let experiment: String
-        let group: String
-        let name: String
-        let layout: String
-    }
-
     struct GroupSketchKey: Hashable {
-        var unit: Unit
-        var startMs: Int64
+        let unit: Unit
+        let startMs: Int64
         let experiment: String
         let group: String
     }
 
-    /// By minute; hours and days are made from these when written.
-    private(set) var minutes: [GroupCountKey: Int] = [:]
-    /// By hour; days are made from these when written.
-    private(set) var sketches: [GroupSketchKey: HyperLogLog] = [:]
+    private var counted = ExperimentCounter()
 
     /// Counts the event under every experiment its properties name.
     mutating func add(ms: Int64, name: String, layout: String?, visitor: String?, properties: [String: String]) {
-        guard !properties.isEmpty else { return }
-        let minute = Unit.minute.floor(ms)
-        let hour = Unit.hour.floor(ms)
-        let hash = visitor.map(StableHash.hash)
-        ReportEvent.forEachExperiment(in: properties) { experiment, group in
-            minutes[GroupCountKey(unit: .minute, startMs: minute, experiment: experiment, group: group, name: name,
-                                  layout: layout ?? ""), default: 0] += 1
-            guard let hash else { return }
-            sketches[GroupSketchKey(unit: .hour, startMs: hour, experiment: experiment, group: group), default: HyperLogLog()]
-                .add(hash: hash)
-        }
-    }
-
-    /// Every count row: the minutes, and the hours and days summed from them.
-    var counts: [GroupCountKey: Int] {
-        var all = minutes
-        for (key, count) in minutes {
-            for unit in [Unit.hour, .day] {
-                var coarser = key
-                coarser.unit = unit
-                coarser.startMs = unit.floor(key.startMs)
-                all[coarser, default: 0] += count
-            }
-        }
-        return all
+        counted.add(ms: ms, name: name, layout: layout, visitor: visitor, properties: properties)
     }
 
     /// Every sketch row: the hours, and the days merged from them.
     var spans: [GroupSketchKey: HyperLogLog] {
-        var all = sketches
-        for (key, sketch) in sketches {
-            var day = key
-            day.unit = .day
-            day.startMs = Unit.day.floor(key.startMs)
-            all[day, default: HyperLogLog()].merge(sketch)
+        var all: [GroupSketchKey: HyperLogLog] = [:]
+        for unit in [Unit.hour, .day] {
+            for (key, sketch) in counted.visitors(every: unit.ms / Unit.hour.ms) {
+                all[GroupSketchKey(unit: unit, startMs: key.startMs, experiment: key.experiment, group: key.group)] = sketch
+            }
         }
         return all
     }
@@ -81,7 +43,7 @@ struct ExperimentFigures: Sendable {
 
     /// Adds the figures to `instance`'s rows. Inside the caller's transaction, after `stagingSQL`.
     func write(_ connection: PostgresConnection, instance: String) throws {
-        guard !minutes.isEmpty else { return }
+        guard !counted.isEmpty else { return }
         var rows: [UInt8]? = countRows
         try connection.copyIn("COPY report_experiment_staging FROM STDIN") { defer { rows = nil }; return rows }
         try connection.query("""
@@ -90,9 +52,9 @@ struct ExperimentFigures: Sendable {
             ON CONFLICT (span, start, instance, experiment, grp, name, layout)
             DO UPDATE SET events = report_experiment_counts.events + excluded.events
             """, [instance])
-        guard !sketches.isEmpty else { return }
         // Only this instance's shipper writes its rows: read, merge here, write back.
         var merged = spans
+        guard !merged.isEmpty else { return }
         let starts = Set(merged.keys.map { ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: $0.startMs)) })
         let stored = try connection.query("""
             SELECT span, (extract(epoch FROM start) * 1000)::bigint AS ms, experiment, grp,
@@ -123,17 +85,19 @@ struct ExperimentFigures: Sendable {
     /// The counts as COPY rows: span, start, experiment, group, name, layout, events.
     private var countRows: [UInt8] {
         var out = CopyRows(instance: "")
-        for (key, count) in counts {
-            out.text(key.unit.rawValue)
-            out.tab()
-            out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.startMs)).utf8)
-            for field in [key.experiment, key.group, key.name, key.layout] {
+        for unit in Unit.allCases {
+            for (key, count) in counted.counts(every: unit.ms / Unit.minute.ms) {
+                out.text(unit.rawValue)
                 out.tab()
-                out.text(field)
+                out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.startMs)).utf8)
+                for field in [key.experiment, key.group, key.event, key.layout] {
+                    out.tab()
+                    out.text(field)
+                }
+                out.tab()
+                out.bytes.append(contentsOf: String(count).utf8)
+                out.bytes.append(10)
             }
-            out.tab()
-            out.bytes.append(contentsOf: String(count).utf8)
-            out.bytes.append(10)
         }
         return out.bytes
     }

@@ -52,8 +52,8 @@ struct RollupBuilder {
     /// Counts the event; returns its visitor's hash, if it has a visitor.
     @discardableResult
     mutating func add(_ event: borrowing ReportEvent, ms: Int64, bytes: Int) -> UInt64? {
-        let minute = Int32(truncatingIfNeeded: ReportTimestamp.floorDiv(ms, 60_000))
-        let hour = Int32(truncatingIfNeeded: ReportTimestamp.floorDiv(ms, 3_600_000))
+        let minute = ExperimentCounter.minute(ms)
+        let hour = ExperimentCounter.hour(ms)
         let name = cache.id(event.name.rawValue)
         let layout = cache.id(event.layout)
         counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(event.item)))
@@ -72,14 +72,8 @@ struct RollupBuilder {
             if hourSketch.add(hash: lastHash) { hourSketchUsed = true }
         }
         if !event.properties.isEmpty {
-            ReportEvent.forEachExperiment(in: event.properties) { experiment, group in
-                let x = cache.id(experiment)
-                let g = cache.id(group)
-                counted.groups[GroupKey(minute: minute, experiment: x, group: g, event: name, layout: layout), default: 0] += 1
-                if let hash {
-                    counted.sketches[SketchKey(hour: hour, experiment: x, group: g), default: HyperLogLog()].add(hash: hash)
-                }
-            }
+            ExperimentCounter.count(event.properties, minute: minute, hour: hour, event: name, layout: layout, visitor: hash,
+                                    cache: &cache, groups: &counted.groups, sketches: &counted.sketches)
         }
         counted.lines += 1
         counted.bytes += Int64(bytes)

@@ -10,7 +10,7 @@ import Synchronization
 /// and counted for `/admin`; the versions around it still load, and the server still starts.
 final class ConfigHistory: Sendable {
     /// One version: what was in force from `time`, who made it and why.
-    struct Entry: Codable, Sendable, Equatable {
+    struct Entry: Sendable, Equatable {
         let version: Int
         let time: Date
         /// "loopback", "token", "sign-in" or "file" (an edit of the file itself).
@@ -106,14 +106,7 @@ final class ConfigHistory: Sendable {
     /// Records a version numbered elsewhere (the report database's), newer than every one here.
     func record(_ entry: Entry) throws(AtomicFile.Failure) {
         guard entry.version > latest?.version ?? 0 else { return }
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.sortedKeys]
-        let bytes: Data
-        do { bytes = try encoder.encode(entry) } catch {
-            throw AtomicFile.Failure(description: "cannot encode version \(entry.version): \(error)")
-        }
-        try AtomicFile.write(Array(bytes) + [0x0A], to: folder + "/" + Self.fileName(entry.version))
+        try AtomicFile.write(Array((entry.json.text + "\n").utf8), to: folder + "/" + Self.fileName(entry.version))
         entries.withLock { $0.append(Summary(version: entry.version, time: entry.time, who: entry.who, note: entry.note)) }
         latestText.withLock { $0 = entry.text }
     }
@@ -129,9 +122,7 @@ final class ConfigHistory: Sendable {
     }
 
     private static func read(_ path: String) -> Entry? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try? decoder.decode(Entry.self, from: data)
+        guard let data = FileManager.default.contents(atPath: path), let json = try? JSONValue(reading: data) else { return nil }
+        return Entry(json: json)
     }
 }

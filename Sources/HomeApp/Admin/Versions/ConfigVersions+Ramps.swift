@@ -11,7 +11,7 @@ extension ConfigVersions where Document == TogglesDocument {
         guard let next = router.toggles.nextRampStep, next.step.at <= now, database == nil || contacted.load(ordering: .relaxed) else { return }
         serial.withLock { _ in
             guard let (toggles, steps) = router.toggles.steppingRamps(at: now) else { return }
-            let note = "ramp step: " + steps.map { "\($0.layout) to \(JSONValue.number($0.share * 100))%" }.joined(separator: ", ")
+            let note = "ramp step: " + steps.map { "\($0.layout) to \(JSONText.number($0.share * 100))%" }.joined(separator: ", ")
             if case .applied(let entry) = applyLocked(toggles.jsonText, base: current.version, who: "ramp", note: note) {
                 logger.info("ramp step applied", metadata: ["version": "\(entry.version)", "note": "\(note)"])
             }

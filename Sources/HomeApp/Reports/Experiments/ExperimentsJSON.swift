@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Reporting
 
@@ -11,7 +12,7 @@ enum ExperimentsJSON {
     static func member(_ range: ReportRange, segment: SegmentFilter = .all, services: AppServices) -> String {
         let progress = ExperimentReportRoutes.counting(services)
         return member(ExperimentReportRoutes.results(range, segment: segment, services: services))
-            + ",\"experimentTallies\":{\"ready\":\(progress == nil),\"progress\":\(progress.map(JSONText.number) ?? "null"),"
+            + ",\"experimentTallies\":{\"ready\":\(progress == nil),\"progress\":\(progress.map(JSONText.rounded) ?? "null"),"
             + "\"segment\":\(JSONText.string(segment.name))}"
     }
 
@@ -23,11 +24,11 @@ enum ExperimentsJSON {
         let groups = result.groups.map { group in
             "{\"group\":\(JSONText.string(group.name)),\"layout\":\(group.layout.map(JSONText.string) ?? "null"),"
                 + "\"visitors\":\(group.visitors),\"views\":\(group.views),\"selections\":\(group.selections),"
-                + "\"rate\":\(JSONText.number(group.rate.rate)),\"low\":\(JSONText.number(group.interval.lowerBound)),"
-                + "\"high\":\(JSONText.number(group.interval.upperBound))}"
+                + "\"rate\":\(JSONText.rounded(group.rate.rate)),\"low\":\(JSONText.rounded(group.interval.lowerBound)),"
+                + "\"high\":\(JSONText.rounded(group.interval.upperBound))}"
         }
         return "{\"name\":\(JSONText.string(result.name)),\"groups\":[\(groups.joined(separator: ","))],"
-            + "\"pValue\":\(result.pValue.map(JSONText.number) ?? "null"),"
+            + "\"pValue\":\(result.pValue.map(JSONText.rounded) ?? "null"),"
             + "\"visitors\":\(result.visitors.map(visitors) ?? "null")}"
     }
 
@@ -36,7 +37,7 @@ enum ExperimentsJSON {
     static func visitors(_ result: VisitorResult) -> String {
         let groups = result.groups.map { group in
             let s = group.sums
-            return "{\"group\":\(JSONText.string(group.name)),\"weight\":\(group.weight.map(JSONText.number) ?? "null"),"
+            return "{\"group\":\(JSONText.string(group.name)),\"weight\":\(group.weight.map(JSONText.rounded) ?? "null"),"
                 + VisitorSums.fieldNames.indices.map { "\"\(VisitorSums.fieldNames[$0])\":\(s[field: $0])" }.joined(separator: ",") + "}"
         }
         let comparisons = result.comparisons.map { comparison in
@@ -44,24 +45,24 @@ enum ExperimentsJSON {
                 "\"\(test.rawValue)\":{\"absolute\":\(estimate(comparison.absolute[test]!)),\"relative\":\(estimate(comparison.relative[test]!))}"
             }
             return "{\"metric\":\(JSONText.string(comparison.metric.rawValue)),\"group\":\(JSONText.string(comparison.group)),"
-                + "\"baseline\":\(JSONText.number(comparison.baseline.mean)),\"value\":\(JSONText.number(comparison.value.mean)),"
+                + "\"baseline\":\(JSONText.rounded(comparison.baseline.mean)),\"value\":\(JSONText.rounded(comparison.value.mean)),"
                 + tests.joined(separator: ",") + "}"
         }
         let guardrails = result.guardrails.map { guardrail in
             "{\"metric\":\(JSONText.string(guardrail.metric.rawValue)),\"group\":\(JSONText.string(guardrail.group)),"
-                + "\"baseline\":\(JSONText.number(guardrail.baseline.mean)),\"value\":\(JSONText.number(guardrail.value.mean)),"
-                + "\"margin\":\(JSONText.number(guardrail.margin)),\"sequential\":\(estimate(guardrail.estimate)),"
+                + "\"baseline\":\(JSONText.rounded(guardrail.baseline.mean)),\"value\":\(JSONText.rounded(guardrail.value.mean)),"
+                + "\"margin\":\(JSONText.rounded(guardrail.margin)),\"sequential\":\(estimate(guardrail.estimate)),"
                 + "\"state\":\(JSONText.string(guardrail.state.rawValue))}"
         }
         return "{\"groups\":[\(groups.joined(separator: ","))],\"guardrails\":[\(guardrails.joined(separator: ","))],"
-            + "\"guardrailWarning\":\(result.guardrailBreached),\"srmPValue\":\(result.srmPValue.map(JSONText.number) ?? "null"),"
+            + "\"guardrailWarning\":\(result.guardrailBreached),\"srmPValue\":\(result.srmPValue.map(JSONText.rounded) ?? "null"),"
             + "\"srmWarning\":\(result.srmWarning),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
             + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
     }
 
     static func estimate(_ estimate: EffectEstimate) -> String {
-        "{\"estimate\":\(JSONText.number(estimate.expected)),\"low\":\(JSONText.number(estimate.interval.lowerBound)),"
-            + "\"high\":\(JSONText.number(estimate.interval.upperBound)),\"pValue\":\(JSONText.number(estimate.pValue)),"
+        "{\"estimate\":\(JSONText.rounded(estimate.expected)),\"low\":\(JSONText.rounded(estimate.interval.lowerBound)),"
+            + "\"high\":\(JSONText.rounded(estimate.interval.upperBound)),\"pValue\":\(JSONText.rounded(estimate.pValue)),"
             + "\"problem\":\(estimate.problem.map { JSONText.string($0.rawValue) } ?? "null")}"
     }
 }

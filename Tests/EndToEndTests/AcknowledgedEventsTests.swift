@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 
 /// `POST /report` answers 204 only once its line is written: a `kill -9` loses no acknowledged event.
-@Suite struct AcknowledgedReportsTests {
+@Suite struct AcknowledgedEventsTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
     let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path

@@ -6,7 +6,7 @@ import TestSupport
 
 /// A `POST /report` answered 503 (its line not written in time) is not written later either: a
 /// client that retries it makes no duplicate.
-@Suite struct UnacknowledgedReportTests {
+@Suite struct UnacknowledgedEventTests {
     @Test func aPostAnswered503IsNotWrittenOnceTheDiskRecovers() throws {
         let fixture = try AppFixture { configuration in
             configuration.reportAcknowledgementTimeout = .milliseconds(300)

@@ -1,0 +1,10 @@
+import Basics
+import Foundation
+import Reporting
+
+extension JSONText {
+    /// A report timestamp as a JSON string, or `null`.
+    static func time(_ date: Date?) -> String {
+        date.map { string(ReportTimestamp.string(from: $0)) } ?? "null"
+    }
+}
