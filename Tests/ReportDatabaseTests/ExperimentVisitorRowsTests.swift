@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReportDatabase
+import ReportFixtures
 import Reporting
 import Testing
 import TestSupport
@@ -82,7 +83,7 @@ struct ExperimentVisitorRowsTests {
     }
 
     /// The database's cells, those left empty by a visitor who moved out of them left out.
-    static func stored(_ postgres: TemporaryPostgres) throws -> [String: [Int]] {
+    static func stored(_ postgres: TestDatabase) throws -> [String: [Int]] {
         let text = try postgres.psql("""
             SELECT experiment || '|' || grp || '|' || segment || '|' || day || '|' || concat_ws(',', \(columns.joined(separator: ", ")))
             FROM report_experiment_sums
@@ -97,14 +98,10 @@ struct ExperimentVisitorRowsTests {
         return cells
     }
 
-    func ship(_ events: [ReportEvent], instance: String, into postgres: TemporaryPostgres, _ directory: TemporaryDirectory) throws
+    func ship(_ events: [ReportEvent], instance: String, into postgres: TestDatabase, _ directory: TemporaryDirectory) throws
         -> ReportShipper
     {
-        var configuration = ReportLog.Configuration(directory: directory.path(instance))
-        configuration.segmentBytes = 64 * 1024
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
+        try ReportLog.write(events, to: directory.path(instance), segmentBytes: 64 * 1024)
         var shipping = ShipperConfiguration(databaseURL: postgres.url, instance: instance, reportLog: directory.path(instance))
         shipping.pollInterval = 0.05
         shipping.batchLines = 400
@@ -120,7 +117,7 @@ struct ExperimentVisitorRowsTests {
     @Test func batchesThatUpdateStoredVisitorsKeepEveryCellsSumsAndSquaresExact() throws {
         let directory = try TemporaryDirectory("experiment-visitor-rows")
         defer { directory.remove() }
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let today = Int64(Date().timeIntervalSince1970 * 1000) / Self.dayMs * Self.dayMs
         // 6,000 events of 300 visitors in batches of 400: from the second batch on, nearly every
         // visitor in a batch already has a row.
