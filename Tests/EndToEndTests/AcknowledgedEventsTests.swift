@@ -6,14 +6,10 @@ import TestSupport
 @Suite struct AcknowledgedEventsTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("acknowledged-reports") }
 
-    func start() throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath,
-                                      "--report-visitor-rate", "0", "--report-address-rate", "0"])
-    }
+    func start() throws -> ServerProcess { try .reporting(to: folder, eventLimits: false) }
 
     /// The request ids in the log, skipping a line torn by the kill.
     func loggedRequests() throws -> Set<String> {

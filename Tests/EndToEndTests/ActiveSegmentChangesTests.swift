@@ -7,14 +7,10 @@ import TestSupport
 @Suite struct ActiveSegmentChangesTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("active-segment-changes") }
 
-    func start() throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath,
-                                      "--report-visitor-rate", "0", "--report-address-rate", "0"])
-    }
+    func start() throws -> ServerProcess { try .reporting(to: folder, eventLimits: false) }
 
     /// Posts `count` swipes one after another; the request ids of those answered 204.
     func post(_ count: Int, from session: Browser) throws -> [String] {

@@ -11,10 +11,9 @@ import TestSupport
 
     init() throws {
         folder = try TemporaryDirectory("admin-assignment")
-        togglesPath = folder.path("toggles.json")
-        try Data(#"""
+        togglesPath = try folder.write("toggles.json", #"""
             {"experiments": [{"name": "first", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}
-            """#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+            """#)
     }
 
     func start() throws -> ServerProcess {

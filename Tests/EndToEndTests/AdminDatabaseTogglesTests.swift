@@ -8,24 +8,22 @@ import TestSupport
 /// restarted meanwhile too, and all follow again once it is back.
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
 final class AdminDatabaseTogglesTests {
-    static let secret = "a-secret-shared-by-every-instance"
-    let postgres: TemporaryPostgres
-    let folder: TemporaryDirectory
-    /// Fixed before start, so nginx can name them.
-    let ports: [UInt16]
-    var instances: [ServerProcess] = []
+    let fixture: DatabaseInstances
+    var instances: [ServerProcess] { fixture.instances }
+    var folder: TemporaryDirectory { fixture.folder }
 
     init() throws {
-        postgres = try TemporaryPostgres()
-        folder = try TemporaryDirectory("admin-shared")
-        ports = try (0..<3).map { _ in try FreePort.find() }
+        // Each instance has its own files, as on its own machine.
+        let toggles = #"{"defaultLayout": "list", "onboarding": false}"#
+        let content = try String(contentsOf: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json"), encoding: .utf8)
+        var files: [String: String] = [:]
         for index in 0..<3 {
-            // Each instance has its own file, as on its own machine.
-            try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-\(index).json")))
-            try FileManager.default.copyItem(atPath: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json").path,
-                                             toPath: folder.path("content-\(index).json"))
+            files["toggles-\(index).json"] = toggles
+            files["content-\(index).json"] = content
         }
-        instances = try (0..<3).map { try start($0) }
+        fixture = try DatabaseInstances(3, folder: "admin-shared", ownCluster: Test.stopsTheDatabase, files: files) { index, folder in
+            ["--toggles", folder.path("toggles-\(index).json"), "--content", folder.path("content-\(index).json")]
+        }
         for instance in instances {
             try eventually("every instance follows the seeded version 1", timeout: 10) { try Self.version(instance) == 1 }
         }
@@ -33,13 +31,6 @@ final class AdminDatabaseTogglesTests {
             #expect(try String(contentsOfFile: folder.path("toggles-\(index).json"), encoding: .utf8)
                         == #"{"defaultLayout": "list", "onboarding": false}"#, "a file equal to the version is left as written")
         }
-    }
-
-    func start(_ index: Int) throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "\(ports[index])", "--toggles", folder.path("toggles-\(index).json"),
-                                      "--content", folder.path("content-\(index).json"),
-                                      "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
-                                      "--report-database", postgres.url, "--instance", "instance-\(index)"])
     }
 
     /// The toggles version `/admin` says the instance serves.
@@ -59,7 +50,7 @@ final class AdminDatabaseTogglesTests {
         }
         if FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary) {
             // Behind the repository's nginx, request after request (each to the next instance): the grid every time.
-            let nginx = try TemporaryNginx(upstreams: ports)
+            let nginx = try TemporaryNginx(upstreams: instances.map(\.port))
             for _ in 0..<9 { #expect(try HTTPClient(port: nginx.port).get("/").text.contains("class=\"home-grid")) }
         }
         let stale = try other.press(try AdminTogglesTests.button("Review the difference", in: staleForm), setting: ["onboarding": "true"])
@@ -104,10 +95,9 @@ final class AdminDatabaseTogglesTests {
     }
 
     @Test func aFileEditedWhileStoppedAndNewerThanTheDatabaseIsSetAsideAndShownNotPushed() throws {
-        instances[2].signal(SIGTERM)
-        #expect(instances[2].waitForExit() == 0)
+        #expect(fixture.stop(2) == 0)
         try Data(#"{"defaultLayout": "grid", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: folder.path("toggles-2.json")))
-        instances[2] = try start(2)
+        try fixture.start(2)
         try eventually("/admin shows the conflict", timeout: 10) {
             try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil } != nil
         }
@@ -122,10 +112,10 @@ final class AdminDatabaseTogglesTests {
         }
     }
 
-    @Test func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
+    @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
-        try postgres.stop()
+        try fixture.database.stop()
         try eventually("/metrics says the database does not answer", timeout: 10) {
             try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
         }
@@ -134,13 +124,12 @@ final class AdminDatabaseTogglesTests {
         #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.text)")
         for instance in instances { #expect(try AdminTogglesTests.homeLayout(instance) == "grid") }
 
-        instances[2].signal(SIGTERM)
-        #expect(instances[2].waitForExit() == 0)
-        instances[2] = try start(2)
+        #expect(fixture.stop(2) == 0)
+        try fixture.start(2, waitingForTheDatabase: false)
         #expect(try AdminTogglesTests.homeLayout(instances[2]) == "grid", "restarted during the outage, it serves its last version")
         #expect(try Self.version(instances[2]) == 2)
 
-        try postgres.start()
+        try fixture.database.start()
         try eventually(timeout: 20) {
             try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
         }

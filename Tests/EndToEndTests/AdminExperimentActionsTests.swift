@@ -10,9 +10,7 @@ import TestSupport
 
     init() throws {
         folder = try TemporaryDirectory("admin-experiment")
-        togglesPath = folder.path("toggles.json")
-        try Data(#"{"experiments": [{"name": "e", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: togglesPath))
+        togglesPath = try folder.write("toggles.json", DatabaseInstances.listOrGridToggles)
     }
 
     func start() throws -> ServerProcess {

@@ -10,8 +10,7 @@ import TestSupport
 
     init() throws {
         folder = try TemporaryDirectory("admin-ramp")
-        togglesPath = folder.path("toggles.json")
-        try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        togglesPath = try folder.write("toggles.json", #"{"defaultLayout": "list", "onboarding": false}"#)
     }
 
     func start() throws -> ServerProcess {

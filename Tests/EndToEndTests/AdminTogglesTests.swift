@@ -12,8 +12,7 @@ import TestSupport
 
     init() throws {
         folder = try TemporaryDirectory("admin")
-        togglesPath = folder.path("toggles.json")
-        try Data(#"{"defaultLayout": "list", "onboarding": false}"#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        togglesPath = try folder.write("toggles.json", #"{"defaultLayout": "list", "onboarding": false}"#)
     }
 
     func start(_ extra: [String] = []) throws -> ServerProcess {

@@ -11,29 +11,19 @@ import TestSupport
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil && FileManager.default.isExecutableFile(atPath: TemporaryNginx.binary),
                 "PostgreSQL and nginx are not installed (Debian: apt-get install postgresql nginx; scripts/test does)"))
 final class BeyondOneMachineTests {
-    static let secret = "a-secret-shared-by-every-instance"
-    let postgres: TemporaryPostgres
-    let folders: TemporaryDirectory
-    let ports: [UInt16]
-    var instances: [ServerProcess] = []
+    /// PostgreSQL is stopped under load: a cluster of the suite's own.
+    let fixture: DatabaseInstances
+    var instances: [ServerProcess] { fixture.instances }
+    var postgres: TestDatabase { fixture.database }
+    var ports: [UInt16] { instances.map(\.port) }
 
     init() throws {
-        postgres = try TemporaryPostgres()
-        folders = try TemporaryDirectory("beyond-one-machine")
-        ports = try (0..<3).map { _ in try FreePort.find() }
-        instances = try (0..<3).map { try start($0) }
-    }
-
-    func start(_ index: Int) throws -> ServerProcess {
-        try ServerProcess(arguments: [
-            "--port", "\(ports[index])", "--report-log", folders.path("reports-\(index)"),
-            "--secret", Self.secret, "--report-database", postgres.url, "--instance", "instance-\(index)",
-        ])
+        fixture = try DatabaseInstances(3, folder: "beyond-one-machine", ownCluster: true)
     }
 
     /// Lines in an instance's local log (plain and gzipped segments).
     func localLines(_ index: Int) -> Int {
-        let folder = folders.path("reports-\(index)")
+        let folder = fixture.folder.path("reports-\(index)")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var lines = 0
         for name in names where name.hasSuffix(".jsonl") || name.hasSuffix(".jsonl.gz") {
@@ -120,10 +110,9 @@ final class BeyondOneMachineTests {
         var stop = StopFlag()
         var running = load(through: nginx.port, threads: 2, limit: 2000, stop: stop)
         try stop.waitForRequests(50, "the load is under way")
-        instances[1].signal(SIGKILL)
-        _ = instances[1].waitForExit()
+        fixture.kill(1)
         try stop.waitForRequests(50, "pages asked for with an instance down")
-        instances[1] = try start(1)
+        try fixture.start(1)
         try stop.waitForRequests(50, "pages asked for after the restart")
         stop.set()
         let duringKill = running.wait().flatMap { $0 }

@@ -4,7 +4,7 @@ import TestSupport
 
 /// The `dynamic-home` executable as a person runs it.
 @Suite struct CommandLineTests {
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     @Test func servesHealthAndAssetsThenStopsCleanlyOnSIGTERM() throws {
         let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder])

@@ -16,7 +16,7 @@ import TestSupport
 
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
     static let events = 3000
 
     init() throws { folder = try TemporaryDirectory("damaged") }

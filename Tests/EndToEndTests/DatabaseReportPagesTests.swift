@@ -7,15 +7,12 @@ import TestSupport
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class DatabaseReportPagesTests {
-    static let secret = "a-secret-shared-by-every-instance"
-    let postgres: TemporaryPostgres
-    let folder: TemporaryDirectory
-    var instances: [ServerProcess] = []
+    let fixture: DatabaseInstances
+    var instances: [ServerProcess] { fixture.instances }
+    var postgres: TestDatabase { fixture.database }
 
     init() throws {
-        postgres = try TemporaryPostgres()
-        folder = try TemporaryDirectory("shared-report-pages")
-        instances = try ServerProcess.sharingDatabase(2, database: postgres.url, folder: folder, secret: Self.secret)
+        fixture = try .runningListOrGrid(2, folder: "shared-report-pages", ownCluster: Test.stopsTheDatabase)
     }
 
     /// Waits (bounded) until the database holds `count` rows matching `condition`.
@@ -31,11 +28,7 @@ final class DatabaseReportPagesTests {
     /// Waits until the first instance's stream feed follows the database (it says so once it has
     /// listened and read where every instance stands): rows shipped after that come live.
     func waitForTheFeed() throws {
-        try eventually("the stream's feed follows the database", timeout: 20) {
-            instances[0].log.split(separator: "\n").contains {
-                $0.contains("following the report database") && $0.contains("feed=dynamic-home report stream")
-            }
-        }
+        try instances[0].waitUntilFollowingTheDatabase(feed: "dynamic-home report stream")
     }
 
     /// Home views on both instances, each by a new visitor: `counts[i]` on instance `i`.
@@ -63,11 +56,12 @@ final class DatabaseReportPagesTests {
 
     @Test func theRawLogStreamsEveryInstancesLinesAndSinceUsesTime() throws {
         try views([2, 0])
-        // Time is the subject: `since` falls strictly between the two batches' timestamps.
-        Thread.sleep(forTimeInterval: 0.05)
-        let since = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "UTC")!,
+        // Time is the subject: `since` falls strictly between the two batches' timestamps, a
+        // millisecond (the log's resolution) after the first's and before the second's.
+        let sinceDate = Date(timeIntervalSince1970: ((Date().timeIntervalSince1970 * 1000).rounded(.up) + 1) / 1000)
+        let since = ISO8601DateFormatter.string(from: sinceDate, timeZone: TimeZone(identifier: "UTC")!,
                                                 formatOptions: [.withInternetDateTime, .withFractionalSeconds])
-        Thread.sleep(forTimeInterval: 0.05)
+        try eventually("the clock passed `since`") { Date().timeIntervalSince(sinceDate) > 0.001 }
         try views([0, 3])
         let total = waitForRows(5)
         for instance in instances {
@@ -207,7 +201,7 @@ final class DatabaseReportPagesTests {
         #expect(gap?.id == nil && gap?.data.hasPrefix("{\"from\":\"\(old)\"") == true)
     }
 
-    @Test func withTheDatabaseDownThePagesServeTheInstancesOwnLog() throws {
+    @Test(.tags(.stopsTheDatabase)) func withTheDatabaseDownThePagesServeTheInstancesOwnLog() throws {
         try views([2, 1])
         try postgres.stop()
         let lines = try instances[0].client.get("/reports.jsonl")

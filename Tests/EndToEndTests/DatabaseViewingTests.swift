@@ -9,16 +9,11 @@ import TestSupport
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class DatabaseViewingTests {
-    static let secret = "a-secret-shared-by-every-instance"
-    let postgres: TemporaryPostgres
-    let folder: TemporaryDirectory
-    var instances: [ServerProcess] = []
+    let fixture: DatabaseInstances
+    var instances: [ServerProcess] { fixture.instances }
 
     init() throws {
-        postgres = try TemporaryPostgres()
-        folder = try TemporaryDirectory("shared-viewing")
-        instances = try ServerProcess.sharingDatabase(3, database: postgres.url, folder: folder, secret: Self.secret,
-                                                      arguments: ["--play-statistics-interval", "0.2"])
+        fixture = try .runningListOrGrid(3, folder: "shared-viewing", arguments: ["--play-statistics-interval", "0.2"])
     }
 
     /// A row of the visitor's home: its links and, per tile, the progress bar's value (nil without one).
@@ -98,7 +93,7 @@ final class DatabaseViewingTests {
     /// The items of every `play_started` line of every instance's log.
     func logged() throws -> [String] {
         try (0..<instances.count).flatMap { index in
-            try ReportSegments.text(of: folder.path("reports-\(index)")).split(separator: "\n").compactMap { text -> String? in
+            try ReportSegments.text(of: fixture.folder.path("reports-\(index)")).split(separator: "\n").compactMap { text -> String? in
                 guard let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                       object["event"] as? String == "play_started" else { return nil }
                 return object["item"] as? String

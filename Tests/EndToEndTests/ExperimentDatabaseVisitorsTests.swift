@@ -12,23 +12,19 @@ import TestSupport
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class ExperimentDatabaseVisitorsTests {
     typealias Event = ExperimentSegmentsTests.Event
-    let postgres: TemporaryPostgres
-    let folder: TemporaryDirectory
-    let toggles: String
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let fixture: DatabaseInstances
+    var postgres: TestDatabase { fixture.database }
+    var folder: TemporaryDirectory { fixture.folder }
+    var toggles: String { folder.path("toggles.json") }
+    let publicFolder = ServerProcess.publicFolder
 
     init() throws {
-        postgres = try TemporaryPostgres()
-        folder = try TemporaryDirectory("experiment-shared-visitors")
-        toggles = folder.path("toggles.json")
-        try Data(#"{"experiments": [{"name": "shared-test", "groups": [{"name": "a"}, {"name": "b"}]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: toggles))
-    }
-
-    func start(_ index: Int) throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "0", "--report-log", folder.path("reports-\(index)"), "--toggles", toggles,
-                                      "--public", publicFolder, "--report-database", postgres.url, "--instance", "instance-\(index)",
-                                      "--secret", "a-secret-shared-by-every-instance"])
+        // Started once their logs are written.
+        fixture = try DatabaseInstances(2, folder: "experiment-shared-visitors", files: [
+            "toggles.json": #"{"experiments": [{"name": "shared-test", "groups": [{"name": "a"}, {"name": "b"}]}]}"#,
+        ], started: false) { _, folder in
+            ["--toggles", folder.path("toggles.json"), "--public", ServerProcess.publicFolder]
+        }
     }
 
     func shipped() -> Int { Int((try? postgres.psql("SELECT count(*) FROM report_events")) ?? "") ?? -1 }
@@ -87,9 +83,9 @@ final class ExperimentDatabaseVisitorsTests {
         #expect((expected["?segment=returning"]?.values.map { $0["visitors"] ?? 0 }.reduce(0, +) ?? 0) == 0,
                 "every visitor's first event says new, wherever it was shipped from")
 
-        var instances = try (0..<2).map { try start($0) }
+        try fixture.startAll()
         try eventually("\(shipped()) of \(all.count)", timeout: 60) { shipped() == all.count }
-        for instance in instances {
+        for instance in fixture.instances {
             for query in queries {
                 try eventually("\(query): \(String(describing: try? figures(instance, query))) vs \(String(describing: expected[query]))", timeout: 10) { (try? figures(instance, query)) == expected[query] }
             }
@@ -106,16 +102,13 @@ final class ExperimentDatabaseVisitorsTests {
         }
 
         // Tables dropped (as before the migration): the next start rebuilds them from the events.
-        for instance in instances {
-            instance.signal(SIGTERM)
-            #expect(instance.waitForExit() == 0)
-        }
+        #expect(fixture.stopAll() == [0, 0])
         _ = try postgres.psql("""
             DROP TABLE report_experiment_visitors, report_experiment_sums, report_visitor_changes;
             DELETE FROM report_schema_version WHERE version >= 6
             """)
-        instances = try (0..<2).map { try start($0) }
-        for instance in instances {
+        try fixture.startAll()
+        for instance in fixture.instances {
             for query in queries {
                 try eventually("after the backfill: \(query)", timeout: 30) { (try? figures(instance, query)) == expected[query] }
             }
@@ -123,10 +116,7 @@ final class ExperimentDatabaseVisitorsTests {
 
         // A database from before plays were counted (schema version 6): the plays are counted from
         // the events into the rows that are there.
-        for instance in instances {
-            instance.signal(SIGTERM)
-            #expect(instance.waitForExit() == 0)
-        }
+        #expect(fixture.stopAll() == [0, 0])
         _ = try postgres.psql("""
             ALTER TABLE report_experiment_visitors DROP COLUMN plays;
             ALTER TABLE report_experiment_sums DROP COLUMN playing, DROP COLUMN plays, DROP COLUMN play_squares;
@@ -134,15 +124,12 @@ final class ExperimentDatabaseVisitorsTests {
             DELETE FROM report_schema_version WHERE version >= 7
             """)
         #expect((expected[""]?.values.map { $0["plays"] ?? 0 }.reduce(0, +) ?? 0) > 100)
-        instances = try (0..<2).map { try start($0) }
-        for instance in instances {
+        try fixture.startAll()
+        for instance in fixture.instances {
             for query in queries {
                 try eventually("after the plays' backfill: \(query)", timeout: 30) { (try? figures(instance, query)) == expected[query] }
             }
         }
-        for instance in instances {
-            instance.signal(SIGTERM)
-            #expect(instance.waitForExit() == 0)
-        }
+        #expect(fixture.stopAll() == [0, 0])
     }
 }

@@ -8,15 +8,15 @@ import TestSupport
 @Suite struct ExperimentSegmentsTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("experiment-segments") }
 
-    func start(_ toggles: String) throws -> ServerProcess {
-        let path = folder.path("toggles.json")
-        try Data(toggles.utf8).write(to: URL(fileURLWithPath: path))
-        return try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--toggles", path, "--report-log", logPath,
-                                             "--report-visitor-rate", "0", "--report-address-rate", "0"])
+    func start(_ toggles: String) throws -> ServerProcess { try Self.start(toggles, in: folder) }
+
+    /// A server with `toggles`, its report log `reports` in `folder`, and the event limits off:
+    /// the scripted visitors all come from one address.
+    static func start(_ toggles: String, in folder: TemporaryDirectory) throws -> ServerProcess {
+        try .reporting(to: folder, eventLimits: false, ["--toggles", folder.write("toggles.json", toggles)])
     }
 
     struct Event {

@@ -19,7 +19,7 @@ import TestSupport
         let path = folder.path("toggles.json")
         try Data(toggles.utf8).write(to: URL(fileURLWithPath: path))
         return try ServerProcess(arguments: [
-            "--port", "0", "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path, "--toggles", path,
+            "--port", "0", "--public", ServerProcess.publicFolder, "--toggles", path,
             "--report-log", logPath, "--report-visitor-rate", "0", "--report-address-rate", "0",
         ])
     }

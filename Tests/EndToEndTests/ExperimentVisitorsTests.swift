@@ -8,17 +8,10 @@ import TestSupport
 @Suite struct ExperimentVisitorsTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("experiment-visitors") }
 
-    func start(_ toggles: String) throws -> ServerProcess {
-        let path = folder.path("toggles.json")
-        try Data(toggles.utf8).write(to: URL(fileURLWithPath: path))
-        // The event limits off: the scripted visitors all come from one address.
-        return try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--toggles", path, "--report-log", logPath,
-                                             "--report-visitor-rate", "0", "--report-address-rate", "0"])
-    }
+    func start(_ toggles: String) throws -> ServerProcess { try ExperimentSegmentsTests.start(toggles, in: folder) }
 
     /// The fourteen sums per group of `experiment`, counted from the raw log lines the obvious way.
     static func sums(fromLog text: String, experiment: String) throws -> [String: [String: Int]] {

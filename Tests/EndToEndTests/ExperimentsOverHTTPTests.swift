@@ -6,7 +6,7 @@ import TestSupport
 /// app's layouts before it listens, and the experiments page keeps the report log's access rule.
 @Suite struct ExperimentsOverHTTPTests {
     let folder: TemporaryDirectory
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     init() throws { folder = try TemporaryDirectory("experiments") }
 

@@ -9,7 +9,7 @@ import TestSupport
         let folder = try TemporaryDirectory("head-reports")
         defer { folder.remove() }
         let server = try ServerProcess(arguments: [
-            "--port", "0", "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path,
+            "--port", "0", "--public", ServerProcess.publicFolder,
             "--report-log", folder.path("reports.jsonl")])
         try Browser(port: server.port).get("/")  // a line in the log
         let connection = try HTTPConnection(port: server.port)

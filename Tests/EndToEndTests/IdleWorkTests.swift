@@ -8,13 +8,10 @@ import TestSupport
 @Suite struct IdleWorkTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("idle-work") }
 
-    func start() throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath])
-    }
+    func start() throws -> ServerProcess { try .reporting(to: folder) }
 
     func lines() -> Int { ((try? ReportSegments.text(of: logPath)) ?? "").utf8.count { $0 == UInt8(ascii: "\n") } }
 

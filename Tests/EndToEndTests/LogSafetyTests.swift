@@ -5,7 +5,7 @@ import TestSupport
 /// What a request puts into the server's log can neither forge a line, reach the reader's
 /// terminal, nor fill the disk.
 @Suite struct LogSafetyTests {
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     @Test func aNewlineOrEscapeFromARequestIsEscapedInTheLog() throws {
         let server = try ServerProcess(arguments: ["--port", "0", "--public", publicFolder])

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct MalformedRequestTests {
     /// A short connection timeout, so the cases a server may only end by timing out end quickly.
     static let arguments = ["--port", "0", "--connection-timeout", "3",
-                            "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path]
+                            "--public", ServerProcess.publicFolder]
 
     /// Far beyond the connection timeout: waiting this long without a response or a close is a hang.
     static let hangSeconds = 20

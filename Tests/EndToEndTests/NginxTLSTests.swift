@@ -12,31 +12,22 @@ import TestSupport
 final class NginxTLSTests {
     static let curl = "/usr/bin/curl"
     static let openssl = "/usr/bin/openssl"
-    static let secret = "a-secret-shared-by-every-instance"
     static let token = "a-report-token-for-the-operators"
     struct Failure: Error, CustomStringConvertible { let description: String }
-    let postgres: TemporaryPostgres
-    let folder: TemporaryDirectory
-    let instances: [ServerProcess]
+    let fixture: DatabaseInstances
+    var folder: TemporaryDirectory { fixture.folder }
     let nginx: TemporaryNginx
 
     init() throws {
-        let postgres = try TemporaryPostgres(), folder = try TemporaryDirectory("nginx-tls")
-        self.postgres = postgres
-        self.folder = folder
-        instances = try (0..<3).map { index in
-            try ServerProcess(arguments: [
-                "--port", "0", "--report-log", folder.path("reports-\(index)"), "--secret", Self.secret,
-                "--report-database", postgres.url, "--instance", "instance-\(index)", "--trusted-proxy", "127.0.0.1",
-                "--report-token", Self.token,
-            ])
-        }
+        let fixture = try DatabaseInstances(3, folder: "nginx-tls") { _, _ in ["--trusted-proxy", "127.0.0.1", "--report-token", Self.token] }
+        let folder = fixture.folder
+        self.fixture = fixture
         let made = try Subprocess.run(Self.openssl, [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
             "-subj", "/CN=localhost", "-keyout", folder.path("key.pem"), "-out", folder.path("certificate.pem"),
         ])
         guard made.status == 0 else { throw Failure(description: "openssl: \(made.output)") }
-        nginx = try TemporaryNginx(upstreams: instances.map(\.port),
+        nginx = try TemporaryNginx(upstreams: fixture.instances.map(\.port),
                                    tls: .init(certificate: folder.path("certificate.pem"), key: folder.path("key.pem")),
                                    operators: ["127.0.0.1"])
     }

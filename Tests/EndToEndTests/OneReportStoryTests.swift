@@ -10,15 +10,13 @@ import TestSupport
 @Suite(.serialized, .enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil,
                              "PostgreSQL is not installed (Debian: apt-get install postgresql; scripts/test does)"))
 final class OneReportStoryTests {
-    static let secret = "a-secret-shared-by-every-instance"
-    let postgres: TemporaryPostgres
-    let folder: TemporaryDirectory
-    var instances: [ServerProcess] = []
+    let fixture: DatabaseInstances
+    var instances: [ServerProcess] { fixture.instances }
+    var postgres: TestDatabase { fixture.database }
+    var folder: TemporaryDirectory { fixture.folder }
 
     init() throws {
-        postgres = try TemporaryPostgres()
-        folder = try TemporaryDirectory("one-report-story")
-        instances = try ServerProcess.sharingDatabase(3, database: postgres.url, folder: folder, secret: Self.secret)
+        fixture = try .runningListOrGrid(3, folder: "one-report-story", ownCluster: Test.stopsTheDatabase)
     }
 
     /// One event of a log, as the oracle reads it.
@@ -130,7 +128,7 @@ final class OneReportStoryTests {
         #expect(firstPage.count + second.count == lines.count)
     }
 
-    @Test func withTheDatabaseStoppedEachInstanceSaysItShowsItsOwnLog() throws {
+    @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedEachInstanceSaysItShowsItsOwnLog() throws {
         for _ in 0..<2 { #expect(try instances[0].client.get("/").status == 200) }
         #expect(try instances[1].client.get("/").status == 200)
         _ = try shippedUnion(3)

@@ -5,7 +5,7 @@ import TestSupport
 /// The JSON and JSON Lines report URLs answer their errors as JSON, with the status an HTML page
 /// would have had and its headers; `/reports` keeps the page for browsers.
 @Suite struct ReportJSONErrorsTests {
-    static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    static let publicFolder = ServerProcess.publicFolder
     static let token = "a-report-token-long-enough"
 
     func start(_ extra: [String] = []) throws -> (ServerProcess, TemporaryDirectory) {

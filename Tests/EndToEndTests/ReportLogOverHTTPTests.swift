@@ -9,7 +9,7 @@ import TestSupport
     /// `ServerProcess` is stopped when the test returns, before the suite is released).
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     init() throws { folder = try TemporaryDirectory("reports") }
 

@@ -6,7 +6,7 @@ import TestSupport
 /// every page that writes an event as it is served draws on the same budget, and is served.
 @Suite struct ReportRateLimitTests {
     let folder: TemporaryDirectory
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     init() throws { folder = try TemporaryDirectory("report-rate-limit") }
 

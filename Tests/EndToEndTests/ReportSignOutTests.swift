@@ -58,9 +58,8 @@ import TestSupport
 
     @Test(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (scripts/test installs it)"))
     func aSignOutOnOneInstanceEndsTheSessionOnTheOthers() throws {
-        let postgres = try TemporaryPostgres()
-        let first = try start("first", ["--report-database", postgres.url, "--instance", "first"])
-        let second = try start("second", ["--report-database", postgres.url, "--instance", "second"])
+        let fixture = try DatabaseInstances(2, folder: "sign-out-shared") { _, _ in ["--report-token", Self.token] }
+        let (first, second) = (fixture[0], fixture[1])
         let session = Browser(port: first.port)
         let cookie = try Self.signIn(session)
         #expect(try second.client.get("/reports", headers: Self.withCookie(cookie)).status == 200)

@@ -7,14 +7,10 @@ import TestSupport
 @Suite struct ReportStreamTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
 
     init() throws { folder = try TemporaryDirectory("report-stream") }
 
-    func start() throws -> ServerProcess {
-        try ServerProcess(arguments: ["--port", "0", "--public", publicFolder, "--report-log", logPath,
-                                      "--report-visitor-rate", "0", "--report-address-rate", "0"])
-    }
+    func start() throws -> ServerProcess { try .reporting(to: folder, eventLimits: false) }
 
     /// Server-sent events off one connection: each event's id and data, comments skipped.
     final class EventReader {

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ReportVisitorsTests {
     let folder: TemporaryDirectory
     let server: ServerProcess
-    static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    static let publicFolder = ServerProcess.publicFolder
 
     /// Two visitors whose ids share their first 8 characters (`aaaaaaaa…`), one of their own.
     static let first = "aaaaaaaa1" + String(repeating: "0", count: 23)

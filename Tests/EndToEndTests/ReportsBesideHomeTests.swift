@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ReportsBesideHomeTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     init() throws { folder = try TemporaryDirectory("reports-beside-home") }
 

@@ -5,7 +5,7 @@ import TestSupport
 /// The chart of `/reports` ends at now, or at the range's end: "Everything" over a log of the
 /// last few minutes ran an hour into the future, its bars squashed to the left.
 @Suite struct ReportsChartAxisTests {
-    static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    static let publicFolder = ServerProcess.publicFolder
 
     /// The chart's last label (`MM-DD HH:MM`, UTC), read as a time of `year`.
     static func axisEnd(_ html: HTMLElement, year: Int) throws -> Date {

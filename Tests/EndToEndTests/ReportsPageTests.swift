@@ -6,7 +6,7 @@ import TestSupport
 @Suite struct ReportsPageTests {
     let folder: TemporaryDirectory
     let server: ServerProcess
-    static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    static let publicFolder = ServerProcess.publicFolder
 
     /// 120 events a minute apart from 2026-11-20T10:00Z: launch and long_selected by turns,
     /// grid for the first 90, list for the rest.

@@ -5,7 +5,7 @@ import TestSupport
 /// An empty or short `--secret` or report token is refused at start; an empty bearer or a
 /// sign-in without a token never opens the report pages.
 @Suite struct ShortSecretTests {
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
 
     @Test(arguments: [
         (["--report-token", ""], [:], "--report-token must be at least 16 bytes, and this one has 0"),

@@ -21,7 +21,7 @@ import TestSupport
     @Test func aNormalClientIsServedWhile1100SlowConnectionsAreOpen() throws {
         let server = try ServerProcess(arguments: [
             "--port", "0", "--connection-timeout", "3",
-            "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path])
+            "--public", ServerProcess.publicFolder])
         let port = server.port
         let stop = DispatchSemaphore(value: 0)
         let openedSoFar = Atomic<Int>(0)

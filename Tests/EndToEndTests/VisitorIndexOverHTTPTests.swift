@@ -9,7 +9,7 @@ import TestSupport
 @Suite struct VisitorIndexOverHTTPTests {
     let folder: TemporaryDirectory
     var logPath: String { folder.path("reports") }
-    let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    let publicFolder = ServerProcess.publicFolder
     static let events = 4000
     /// Hex ids; the first two share their first 8 digits.
     static let visitors = ["4f1c2a9e0b7d41c3a5e6f70812345678", "4f1c2a9e77777777aaaaaaaabbbbbbbb", "9d0e8b7c6a5f4e3d2c1b0a9988776655",

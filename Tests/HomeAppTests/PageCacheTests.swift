@@ -8,7 +8,7 @@ import TestSupport
 
 /// The cached home page is byte for byte what an uncached render gives the same visitor.
 @Suite struct PageCacheTests {
-    static let publicFolder = ServerProcess.repositoryRoot.appendingPathComponent("Public").path
+    static let publicFolder = ServerProcess.publicFolder
     /// The servers' report logs and content; removed when the test is over, after it has shut its apps down.
     let folder: TemporaryDirectory
 

@@ -23,7 +23,7 @@ import TestSupport
         let path = folder.path("toggles.json")
         try Data(Self.toggles.utf8).write(to: URL(fileURLWithPath: path))
         return try ServerProcess(arguments: [
-            "--port", "0", "--public", ServerProcess.repositoryRoot.appendingPathComponent("Public").path, "--toggles", path,
+            "--port", "0", "--public", ServerProcess.publicFolder, "--toggles", path,
             "--report-log", logPath, "--secret", Self.secret, "--report-visitor-rate", "0", "--report-address-rate", "0",
         ])
     }

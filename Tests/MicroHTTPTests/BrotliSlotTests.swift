@@ -14,9 +14,7 @@ import TestSupport
         let tokenLength = Int.random(in: 1...SplicedFilling.capacity, using: &generator)
         let holes = SplicerTests.holes(in: page.count, length: tokenLength, number: Int.random(in: 0...5, using: &generator),
                                        using: &generator)
-        let edges = holes.flatMap { [$0.lowerBound, $0.upperBound] } + [0, page.count]
-        var slot = Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : Int.random(in: 0...page.count, using: &generator)
-        while holes.contains(where: { $0.lowerBound < slot && slot < $0.upperBound }) { slot = Int.random(in: 0...page.count, using: &generator) }
+        let slot = SlotSpliceTests.slot(outside: holes, in: page.count, using: &generator)
         let capacity = [1, 1024, 8192, 24_576].randomElement(using: &generator)!
         let spliced = SplicedBytes(base: page, holes: holes, slot: slot, slotCapacities: [capacity, capacity * 2])
         let form = try #require(spliced.prepareBrotliForInsert(count: capacity), "seed \(seed)")

@@ -259,13 +259,21 @@ import TestSupport
         (try? HTTPConnection(port: port, timeoutSeconds: 3).request("GET", "/hello")) == nil
     }
 
-    @Test func shutdownLetsARequestInFlightFinish() throws {
-        let gate = DispatchSemaphore(value: 0)
-        let local = try TestServer(router: Self.slowRouter(gate))
+    /// A server whose `/slow` waits for `gate`, one `/slow` in flight, and its shutdown begun on
+    /// another thread: where the shutdown tests start.
+    static func shuttingDown(withSlowRequestHeldBy gate: DispatchSemaphore) throws
+        -> (local: TestServer, port: UInt16, slow: Threads.Running<HTTPResponse?>, stopping: Threads.Running<Void>) {
+        let local = try TestServer(router: slowRouter(gate))
         let port = local.port
         let slow = Threads.start(1) { _ in try? HTTPClient(port: port).get("/slow") }
         try eventually("/slow is in flight") { local.server.requestsInFlight == 1 }
         let stopping = Threads.start(1) { _ in local.server.shutdown() }
+        return (local, port, slow, stopping)
+    }
+
+    @Test func shutdownLetsARequestInFlightFinish() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let (local, port, slow, stopping) = try Self.shuttingDown(withSlowRequestHeldBy: gate)
         try eventually("the shutdown has begun") { Self.refusesNewRequests(port) }
         gate.signal()
         _ = stopping.wait()
@@ -278,11 +286,7 @@ import TestSupport
 
     @Test func duringTheGracePeriodNewConnectionsAreClosedAtOnce() throws {
         let gate = DispatchSemaphore(value: 0)
-        let local = try TestServer(router: Self.slowRouter(gate))
-        let port = local.port
-        let slow = Threads.start(1) { _ in try? HTTPClient(port: port).get("/slow") }
-        try eventually("/slow is in flight") { local.server.requestsInFlight == 1 }
-        let stopping = Threads.start(1) { _ in local.server.shutdown() }
+        let (local, port, slow, stopping) = try Self.shuttingDown(withSlowRequestHeldBy: gate)
         // Answered until the shutdown starts; then closed unanswered while /slow still runs.
         try eventually("a new connection closed unanswered") { Self.refusesNewRequests(port) }
         #expect(local.server.requestsInFlight == 1)

@@ -15,6 +15,14 @@ import TestSupport
         return bytes
     }
 
+    /// A slot in a page of `count` bytes outside every hole, at a hole's edge now and then.
+    static func slot(outside holes: [Range<Int>], in count: Int, using generator: inout SplitMix64) -> Int {
+        let edges = holes.flatMap { [$0.lowerBound, $0.upperBound] } + [0, count]
+        var slot = Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : Int.random(in: 0...count, using: &generator)
+        while holes.contains(where: { $0.lowerBound < slot && slot < $0.upperBound }) { slot = Int.random(in: 0...count, using: &generator) }
+        return slot
+    }
+
     @Test(arguments: 0..<40)
     func randomInsertsDecodeToThePage(seed: UInt64) throws {
         var generator = SplitMix64(state: seed)
@@ -23,10 +31,7 @@ import TestSupport
         let tokenLength = Int.random(in: 1...SplicedFilling.capacity, using: &generator)
         let holes = SplicerTests.holes(in: page.count, length: tokenLength, number: Int.random(in: 0...5, using: &generator),
                                        using: &generator)
-        // A slot outside every hole, at a hole's edge now and then.
-        let edges = holes.flatMap { [$0.lowerBound, $0.upperBound] } + [0, page.count]
-        var slot = Bool.random(using: &generator) ? edges.randomElement(using: &generator)! : Int.random(in: 0...page.count, using: &generator)
-        while holes.contains(where: { $0.lowerBound < slot && slot < $0.upperBound }) { slot = Int.random(in: 0...page.count, using: &generator) }
+        let slot = Self.slot(outside: holes, in: page.count, using: &generator)
         let spliced = SplicedBytes(base: page, holes: holes, slot: slot)
         spliced.prepareEncodings()
         let cut = try #require(spliced.gzipForInsert)

@@ -17,14 +17,10 @@ struct DatabaseExperimentsTests {
         // About three days of events.
         let events = RandomReportLog.events(8000, seed: 3, start: ReportTimestamp.milliseconds(
             ReportTimestamp.parse("2026-11-23T20:00:00.000Z")!), maxStep: 120_000, visitors: 400)
-        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
-        configuration.segmentBytes = 64 * 1024
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
+        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 64 * 1024)
         let store = try ReportStore(directory: directory.path("reports"))
 
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         var shipping = ShipperConfiguration(databaseURL: postgres.url, instance: "a:1", reportLog: directory.path("reports"))
         shipping.pollInterval = 0.05
         shipping.batchLines = 1500

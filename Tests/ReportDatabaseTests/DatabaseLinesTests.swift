@@ -10,7 +10,7 @@ import TestSupport
 @Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct DatabaseLinesTests {
     @Test func pagesGiveBackEveryLineOnceInTimeOrder() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let directory = try TemporaryDirectory("shared-lines")
         var written: [String] = []
         for (index, day) in ["2026-11-20", "2026-11-21"].enumerated() {

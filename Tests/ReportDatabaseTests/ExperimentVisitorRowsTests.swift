@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReportDatabase
+import ReportFixtures
 import Reporting
 import Testing
 import TestSupport
@@ -10,7 +11,7 @@ import TestSupport
 /// come earlier for many of the same visitors (moving them to another cell): every cell's sums,
 /// the squares included, must equal a recomputation from the raw events once the shipped changes
 /// are folded.
-@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TestDatabase.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct ExperimentVisitorRowsTests {
     static let dayMs: Int64 = 86_400_000
     static let names: [ReportEvent.Name] = [.launch, .launch, .longSelected, .shortSelected, .streamSelected, .errorShown,
@@ -83,7 +84,7 @@ struct ExperimentVisitorRowsTests {
     }
 
     /// The database's cells, those left empty by a visitor who moved out of them left out.
-    static func stored(_ postgres: TemporaryPostgres) throws -> [String: [Int]] {
+    static func stored(_ postgres: TestDatabase) throws -> [String: [Int]] {
         let text = try postgres.psql("""
             SELECT experiment || '|' || grp || '|' || segment || '|' || day || '|' || concat_ws(',', \(columns.joined(separator: ", ")))
             FROM report_experiment_sums
@@ -100,14 +101,10 @@ struct ExperimentVisitorRowsTests {
 
     /// Ships `events` from a log of their own as `instance`, in batches of 400; then, if this
     /// instance folds, waits until no visitor changes wait to be folded.
-    static func ship(_ events: [ReportEvent], instance: String, into postgres: TemporaryPostgres, _ directory: TemporaryDirectory,
+    static func ship(_ events: [ReportEvent], instance: String, into postgres: TestDatabase, _ directory: TemporaryDirectory,
                      foldInterval: Double? = 0.2) throws -> ReportShipper
     {
-        var configuration = ReportLog.Configuration(directory: directory.path(instance))
-        configuration.segmentBytes = 64 * 1024
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
+        try ReportLog.write(events, to: directory.path(instance), segmentBytes: 64 * 1024)
         var shipping = ShipperConfiguration(databaseURL: postgres.url, instance: instance, reportLog: directory.path(instance))
         shipping.pollInterval = 0.05
         shipping.batchLines = 400
@@ -123,7 +120,7 @@ struct ExperimentVisitorRowsTests {
     }
 
     /// Waits until no shipped visitor changes wait to be folded.
-    static func waitUntilFolded(_ postgres: TemporaryPostgres) throws {
+    static func waitUntilFolded(_ postgres: TestDatabase) throws {
         try eventually("visitor changes folded", timeout: 60) {
             (try? postgres.psql("SELECT count(*) FROM report_visitor_changes")) == "0"
         }
@@ -132,7 +129,7 @@ struct ExperimentVisitorRowsTests {
     @Test func batchesThatUpdateStoredVisitorsKeepEveryCellsSumsAndSquaresExact() throws {
         let directory = try TemporaryDirectory("experiment-visitor-rows")
         defer { directory.remove() }
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let today = Int64(Date().timeIntervalSince1970 * 1000) / Self.dayMs * Self.dayMs
         // 6,000 events of 300 visitors in batches of 400: from the second batch on, nearly every
         // visitor in a batch already has a row.

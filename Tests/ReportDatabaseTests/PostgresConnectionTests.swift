@@ -6,7 +6,7 @@ import TestSupport
 @Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct PostgresConnectionTests {
     @Test func queriesWithParametersAndCopiesRowsIn() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let connection = try PostgresConnection(url: postgres.url)
         try connection.execute("CREATE TABLE t (id integer, label text)")
         var chunks: [[UInt8]] = [Array("1\tone\n2\ttab\\there\n".utf8), Array("3\t\\N\n".utf8)]
@@ -27,7 +27,7 @@ struct PostgresConnectionTests {
     }
 
     @Test func statementErrorsCarryTheirCodeAndLeaveTheConnectionUsable() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let connection = try PostgresConnection(url: postgres.url)
         let error = #expect(throws: PostgresError.self) { try connection.query("SELECT * FROM missing") }
         #expect(error?.kind == .statement)
@@ -41,8 +41,8 @@ struct PostgresConnectionTests {
     }
 
     @Test func anUnknownDatabaseIsARefusalAndAStoppedServerIsUnavailable() throws {
-        let postgres = try TemporaryPostgres()
-        let refused = #expect(throws: PostgresError.self) { try PostgresConnection(url: postgres.url(database: "nope")) }
+        let postgres = try TestDatabase(ownCluster: true)
+        let refused = #expect(throws: PostgresError.self) { try PostgresConnection(url: postgres.cluster.url(database: "nope")) }
         #expect(refused?.kind == .refused)
         let connection = try PostgresConnection(url: postgres.url)
         try postgres.stop()

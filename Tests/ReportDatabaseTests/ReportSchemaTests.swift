@@ -6,7 +6,7 @@ import TestSupport
 @Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct ReportSchemaTests {
     @Test func createsOnceAndRefusesASchemaNewerThanItKnows() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let connection = try PostgresConnection(url: postgres.url)
         #expect(try ReportSchema.migrate(connection) == 0)
         #expect(try ReportSchema.migrate(connection) == ReportSchema.currentVersion)

@@ -30,7 +30,12 @@ struct ReportShipperTests {
         try handle.close()
     }
 
-    func shipper(_ postgres: TemporaryPostgres, instance: String = "a:1") -> ReportShipper {
+    /// Compresses `segment` in place, as the log does once it is closed.
+    func gzip(_ segment: String) throws {
+        #expect(try Subprocess.run("/bin/gzip", [directory.path(segment)]).status == 0)
+    }
+
+    func shipper(_ postgres: TestDatabase, instance: String = "a:1") -> ReportShipper {
         var configuration = ShipperConfiguration(databaseURL: postgres.url, instance: instance, reportLog: directory.url.path)
         configuration.pollInterval = 0.05
         configuration.maxBackoff = 0.2
@@ -39,7 +44,7 @@ struct ReportShipperTests {
     }
 
     /// Waits until the database holds at least `count` events; how many it holds.
-    func waitForRows(_ postgres: TemporaryPostgres, _ count: Int) throws -> Int {
+    func waitForRows(_ postgres: TestDatabase, _ count: Int) throws -> Int {
         var rows = -1
         try eventually("\(count) events in the database (\(rows) so far)", timeout: 30) {
             rows = Int((try? postgres.psql("SELECT count(*) FROM report_events")) ?? "") ?? -1
@@ -48,12 +53,12 @@ struct ReportShipperTests {
         return rows
     }
 
-    func distinctItems(_ postgres: TemporaryPostgres) throws -> Int {
+    func distinctItems(_ postgres: TestDatabase) throws -> Int {
         Int(try postgres.psql("SELECT count(DISTINCT item) FROM report_events")) ?? -1
     }
 
     @Test func shipsEverySegmentOnceAcrossRestartsAndAStoppedDatabase() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase(ownCluster: true)
         let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"
         try append(2500, from: 0, to: first)
         try append(10, from: 2500, to: second, day: "2026-11-25")
@@ -90,7 +95,7 @@ struct ReportShipperTests {
     }
 
     @Test func readsASegmentCompressedAfterPartOfItWasShipped() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"
         try append(300, from: 0, to: first)
         var running = shipper(postgres)
@@ -100,11 +105,7 @@ struct ReportShipperTests {
         // More lines, then the segment is closed and compressed (as the log does) before shipping.
         try append(200, from: 300, to: first)
         try append(1, from: 500, to: second)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = [directory.path(first)]
-        try gzip.run()
-        gzip.waitUntilExit()
+        try gzip(first)
         #expect(FileManager.default.fileExists(atPath: directory.path(first + ".gz")))
         running = shipper(postgres)
         try running.start()
@@ -116,7 +117,7 @@ struct ReportShipperTests {
     }
 
     @Test func aTornLastLineWaitsUntilItIsWhole() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let segment = "events-20261124T100000.000Z.jsonl"
         try append(3, from: 0, to: segment)
         var line: [UInt8] = []
@@ -135,7 +136,7 @@ struct ReportShipperTests {
     }
 
     @Test func retentionDropsWholeDaysPastItAndMakesTodayAndTomorrowAhead() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let today = String(ReportTimestamp.string(from: Date()).prefix(10))
         try append(10, from: 0, to: "events-20201124T100000.000Z.jsonl", day: "2020-11-24")
         try append(5, from: 10, to: "events-20201125T100000.000Z.jsonl", day: today)
@@ -166,9 +167,9 @@ struct ReportShipperTests {
     }
 
     @Test func aRefusedLoginIsLoggedOnceAndRetriedQuietly() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         try append(1, from: 0, to: "events-20261124T100000.000Z.jsonl")
-        var configuration = ShipperConfiguration(databaseURL: postgres.url(database: "missing"), instance: "a:1",
+        var configuration = ShipperConfiguration(databaseURL: postgres.cluster.url(database: "missing"), instance: "a:1",
                                                  reportLog: directory.url.path)
         configuration.refusedBackoff = 0.05
         let lines = LogCapture()
@@ -183,17 +184,13 @@ struct ReportShipperTests {
     /// A segment that cannot be read holds the position (counted, logged once, the lag growing)
     /// until `reports check --set-aside` releases it; then the shipper says it skipped it and goes on.
     @Test func stopsAtAnUnreadableSegmentUntilAnOperatorSetsItAside() throws {
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"
         let third = "events-20261124T120000.000Z.jsonl"
         try append(300, from: 0, to: first)
         try append(4517, from: 300, to: second)
         try append(10, from: 4817, to: third)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = [directory.path(second)]
-        try gzip.run()
-        gzip.waitUntilExit()
+        try gzip(second)
         var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory.path(second + ".gz"))))
         for index in (bytes.count / 2)..<(bytes.count / 2 + 64) { bytes[index] ^= 0xFF }
         try Data(bytes).write(to: URL(fileURLWithPath: directory.path(second + ".gz")))

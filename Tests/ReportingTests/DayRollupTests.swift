@@ -12,12 +12,7 @@ import TestSupport
     /// with its rollups removed: a reader then counts every minute again and keeps them all.
     static func stores(_ directory: TemporaryDirectory) throws -> (days: ReportStore, minutes: ReportStore, events: [ReportEvent]) {
         let events = RandomReportLog.events(26_000, seed: 41, start: dayStart + 37 * 60_000 + 1_234, maxStep: 60_000)
-        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
-        configuration.segmentBytes = 512 << 10
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
-        ReportLog.Configuration(directory: directory.path("reports")).reopenAndCompress()
+        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 512 << 10, compressed: true)
         try FileManager.default.copyItem(atPath: directory.path("reports"), toPath: directory.path("minutes"))
         for name in listing(directory.path("minutes")) where name.hasSuffix(SegmentName.rollup) {
             unlink(directory.path("minutes") + "/" + name)

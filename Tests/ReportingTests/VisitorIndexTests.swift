@@ -1,4 +1,5 @@
 import Foundation
+import ReportFixtures
 import Testing
 import TestSupport
 
@@ -93,12 +94,7 @@ import TestSupport
         defer { directory.remove() }
         let ids = Self.ids(seed: 21)
         let events = Self.days(3, perDay: 6000, ids: ids, seed: 22)
-        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
-        configuration.segmentBytes = 256 << 10
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
-        ReportLog.Configuration(directory: directory.path("reports")).reopenAndCompress()
+        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 256 << 10, compressed: true)
         let store = try ReportStore(directory: directory.path("reports"))
         let closed = store.catalog.segments.filter(\.compressed)
         #expect(closed.count >= 6, "\(store.catalog.segments.count) segments")
@@ -125,10 +121,7 @@ import TestSupport
         let events = Self.days(2, perDay: 5000, ids: ids, seed: 32)
         var configuration = ReportLog.Configuration(directory: path)
         configuration.segmentBytes = 256 << 10
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
-        ReportLog.Configuration(directory: path).reopenAndCompress()
+        try ReportLog.write(events, to: path, segmentBytes: configuration.segmentBytes, compressed: true)
         let names = listing(path).filter { $0.hasSuffix(SegmentName.visitorIndex) }
         try #require(names.count >= 4)
         let original = try names.map { try Data(contentsOf: URL(fileURLWithPath: path + "/" + $0)) }

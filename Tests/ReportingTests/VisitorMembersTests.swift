@@ -1,4 +1,5 @@
 import Foundation
+import ReportFixtures
 import Testing
 import TestSupport
 
@@ -58,12 +59,7 @@ import TestSupport
         let directory = try TemporaryDirectory("visitor-members")
         defer { directory.remove() }
         let events = Self.sessions(30_000, seed: 3)
-        var configuration = ReportLog.Configuration(directory: directory.path("reports"))
-        configuration.segmentBytes = 1 << 20
-        let log = try ReportLog(configuration: configuration)
-        for event in events { log.record(event) }
-        log.shutdown()
-        ReportLog.Configuration(directory: directory.path("reports")).reopenAndCompress()
+        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 1 << 20, compressed: true)
         let store = try ReportStore(directory: directory.path("reports"))
         let closed = store.catalog.segments.filter(\.compressed)
         #expect(closed.count >= 3, "\(store.catalog.segments.count) segments")
@@ -98,13 +94,5 @@ import TestSupport
             let found = haystack.withUnsafeBytes { h in needle.withUnsafeBytes { LineNeedles.contains(h, $0) } }
             #expect(found == naive, "\(String(decoding: needle, as: UTF8.self)) in \(String(decoding: haystack, as: UTF8.self))")
         }
-    }
-}
-
-extension ReportLog.Configuration {
-    /// Opens the log again (which compresses its closed segments) and closes it once that is done.
-    func reopenAndCompress() {
-        let log = try? ReportLog(configuration: self)
-        log?.shutdown()
     }
 }

@@ -1,21 +1,12 @@
 import Foundation
 
 extension ServerProcess {
-    /// `count` instances named `instance-0`… on one report database, each with a report log of
-    /// its own in `folder`, the shipped stylesheet and one secret, and toggles running a list-vs-grid
-    /// experiment `e`: the set-up of the suites that read every instance's events back. `arguments`
-    /// go to every instance besides.
-    public static func sharingDatabase(_ count: Int, database: String, folder: TemporaryDirectory,
-                                       secret: String, arguments: [String] = []) throws -> [ServerProcess] {
-        let toggles = folder.path("toggles.json")
-        try Data(#"{"experiments": [{"name": "e", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: toggles))
-        return try (0..<count).map { index in
-            try ServerProcess(arguments: [
-                "--port", "0", "--report-log", folder.path("reports-\(index)"), "--toggles", toggles,
-                "--public", repositoryRoot.appendingPathComponent("Public").path,
-                "--secret", secret, "--report-database", database, "--instance", "instance-\(index)",
-            ] + arguments)
+    /// Waits until the instance's `feed` says it follows the database: it says so once it has
+    /// listened and read where every instance stands, so rows shipped from then on reach it. The
+    /// viewing feed runs from the start; the report stream's only while someone watches.
+    public func waitUntilFollowingTheDatabase(feed: String = "dynamic-home viewing feed", timeout: TimeInterval = 30) throws {
+        try eventually("\(feed) follows the database", timeout: timeout) {
+            log.split(separator: "\n").contains { $0.contains("following the report database") && $0.contains("feed=\(feed)") }
         }
     }
 }

@@ -22,6 +22,9 @@ public final class ServerProcess: Sendable {
         return repositoryRoot.appendingPathComponent(".build/debug/dynamic-home")
     }
 
+    /// The shipped stylesheet, scripts and images (`--public`).
+    public static var publicFolder: String { repositoryRoot.appendingPathComponent("Public").path }
+
     /// The repository root, found from this file's path.
     public static var repositoryRoot: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

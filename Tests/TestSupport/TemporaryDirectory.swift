@@ -17,6 +17,14 @@ public final class TemporaryDirectory: Sendable {
     /// The path of `name` inside the folder.
     public func path(_ name: String) -> String { url.appendingPathComponent(name).path }
 
+    /// Writes `text` to the file `name` in the folder; its path.
+    @discardableResult
+    public func write(_ name: String, _ text: String) throws -> String {
+        let path = path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     public func remove() { try? FileManager.default.removeItem(at: url) }
 
     deinit { remove() }
