@@ -38,6 +38,17 @@ import Testing
         }
     }
 
+    @Test(arguments: ["qa=1", "a=1; qa=2", "a=xqa=; b=2", "qa=", "x=1;qa=2"])
+    func aHeaderThatNamesTheCookieMayHoldIt(header: String) {
+        #expect(Cookies(header: header).mayHold("qa"))
+    }
+
+    @Test(arguments: ["", "q", "qa", "a=qa", "qa ; b=1", "b=1; aq=2", "a=1; qa"])
+    func aHeaderWithoutTheNameAndEqualsSignHoldsNoSuchCookie(header: String) {
+        #expect(!Cookies(header: header).mayHold("qa"))
+        #expect(Cookies(header: header)["qa"] == nil)
+    }
+
     @Test func aLookupReadsNoFurtherThanTheBound() {
         let flood = (0..<1000).map { "c\($0)=\($0)" }.joined(separator: "; ")
         #expect(Cookies(header: flood)["c63"] == "63")

@@ -50,3 +50,32 @@ import Testing
         #expect(requestIDs(response) == ["1a2b-101"])
     }
 }
+
+/// The `Date` a response kept with a page copy carries: its own, one, written again only when the
+/// second changes.
+@Suite struct PreparedResponseDateTests {
+    private func dates(_ response: PreparedResponse) -> [String] {
+        var dates: [String] = []
+        while let value = MHD_get_response_header(response.handle, "Date") {
+            dates.append(String(cString: value))
+            _ = MHD_del_response_header(response.handle, "Date", value)
+        }
+        return dates
+    }
+
+    @Test func theDateIsWrittenAsRFC9110Says() {
+        // RFC 9110 §5.6.7's example, and a date of another weekday, month and century.
+        #expect(HTTPDate.text(784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.text(1_798_761_599) == "Thu, 31 Dec 2026 23:59:59 GMT")
+        #expect(HTTPDate.text(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+    }
+
+    @Test func aReusedResponseShowsTheSecondItIsQueuedIn() throws {
+        let handle = try #require(MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT))
+        let response = PreparedResponse(handle: handle, headers: Headers(), requestID: "1a2b-ff")
+        response.addDate(now: 784_111_777)
+        response.refreshDate(now: 784_111_777)
+        response.refreshDate(now: 1_798_761_599)
+        #expect(dates(response) == ["Thu, 31 Dec 2026 23:59:59 GMT"])
+    }
+}

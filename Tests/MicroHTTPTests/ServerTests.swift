@@ -60,6 +60,18 @@ import TestSupport
         #expect(response.header("Content-Length") == "26")
     }
 
+    /// A spliced body goes out from a reused response that carries its own `Date`: one, and current.
+    @Test func aReusedSplicedResponseCarriesOneCurrentDate() throws {
+        for round in 0..<3 {
+            let before = Int(Date().timeIntervalSince1970)
+            let response = try client.get("/spliced/d-\(round)")
+            let after = Int(Date().timeIntervalSince1970)
+            let dates = response.headers("Date")
+            #expect(dates.count == 1)
+            #expect((before...after).map(HTTPDate.text).contains(dates.first ?? ""), "\(dates)")
+        }
+    }
+
     /// Many clients at once, each with its own value: every response has its own value in both
     /// holes, never another request's, though the copies it is sent from are reused.
     @Test func splicedBodiesFromOneSourceNeverMix() throws {

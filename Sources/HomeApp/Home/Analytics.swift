@@ -66,7 +66,8 @@ struct Analytics {
     }
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
-        if let limit, !limit.allowsEvent(from: visit.request, visitor: visitor) { return }
+        // Through the optional in place: binding it copied the reference (a retain and a release).
+        if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { return }
         log.record(name, layout: layout, item: item, visitor: visitor, request: request,
                    properties: lineProperties(layout: layout, properties))
     }

@@ -79,20 +79,9 @@ final class QAOverride: Sendable, Equatable {
     }
 
     /// The override of a request's `qa` cookie, when it is valid now. Every request asks, so a
-    /// header without the bytes `qa=` is passed over with `memchr`, not parsed.
+    /// header without the bytes `qa=` is passed over with `memmem`, not parsed.
     static func current(in cookies: Cookies, csrf: CSRFProtection) -> QAOverride? {
-        var header = cookies.header
-        let mentioned = header.withUTF8 { bytes in
-            guard let base = bytes.baseAddress else { return false }
-            var offset = 0
-            while offset + 3 <= bytes.count, let found = memchr(base + offset, Int32(UInt8(ascii: "q")), bytes.count - offset) {
-                let at = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
-                if at + 3 <= bytes.count, bytes[at + 1] == UInt8(ascii: "a"), bytes[at + 2] == UInt8(ascii: "=") { return true }
-                offset = at + 1
-            }
-            return false
-        }
-        guard mentioned, let cookie = cookies[cookieName] else { return nil }
+        guard cookies.mayHold("qa"), let cookie = cookies[cookieName] else { return nil }
         return try? read(cookie, csrf: csrf, now: Int(Date().timeIntervalSince1970)).get()
     }
 

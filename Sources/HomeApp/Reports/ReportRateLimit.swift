@@ -79,8 +79,10 @@ final class ReportRateLimit: Sendable {
     /// a minute per client).
     private func take<Key>(_ buckets: Buckets<Key>?, _ key: Key, kind: String, name: @autoclosure () -> String,
                            counter: borrowing Atomic<Int>, what: Logger.Message) -> Int? {
+        // A limit that is off reads no clock.
+        guard let buckets else { return nil }
         let now = ProcessInfo.processInfo.systemUptime
-        guard let buckets, case .limited(let retryAfter) = buckets.events.take(key, now: now) else { return nil }
+        guard case .limited(let retryAfter) = buckets.events.take(key, now: now) else { return nil }
         counter.add(1, ordering: .relaxed)
         // The refusals not logged since the client's last line, and this one.
         if case .allowed(let unlogged) = buckets.logLines.take(key, now: now) {

@@ -34,6 +34,13 @@ public enum CookieParser {
         return text.withUTF8 { bytes in wanted.withUTF8 { value(of: $0, in: bytes) } }
     }
 
+    /// The value of the first cookie called `name` in a header's bytes.
+    public static func value(of name: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        if let found = name.utf8.withContiguousStorageIfAvailable({ value(of: $0, in: bytes) }) { return found }
+        var wanted = name
+        return wanted.withUTF8 { value(of: $0, in: bytes) }
+    }
+
     private static func value(of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var found: String?
         forEachPair(in: bytes) { name, value in

@@ -34,12 +34,12 @@ struct ReceivedHeaders: Sendable {
     }
 
     /// What `read` found: the headers, the first name (or the name of the first value) that is not
-    /// UTF-8, the values of every `Cookie` header joined by `; `, and the coding the first
-    /// `Accept-Encoding` prefers (for the response, found in the same pass).
+    /// UTF-8, the `Cookie` header (read in place; several are joined by `; `), and the coding the
+    /// first `Accept-Encoding` prefers (for the response, found in the same pass).
     struct Reading {
         var headers: ReceivedHeaders
         var invalidName: String?
-        var cookie: String
+        var cookies = Cookies()
         var acceptedCoding = ContentCoding.identity
     }
 
@@ -53,9 +53,13 @@ struct ReceivedHeaders: Sendable {
         var copied = copy(connection, capacity: headSize + 256)
         if copied == nil { copied = copy(connection, capacity: 2 * headSize + 256) }
         let (bytes, high) = copied ?? (Bytes(capacity: 0), false)
-        var reading = Reading(headers: ReceivedHeaders(bytes: bytes), invalidName: nil, cookie: "")
+        let headers = ReceivedHeaders(bytes: bytes)
+        var reading = Reading(headers: headers, invalidName: nil)
         var sawAcceptEncoding = false
-        reading.headers.forEach { name, value in
+        // The one `Cookie` header's place in the copy; a second one joins them into a string.
+        var cookie: Range<Int>?
+        var joined: String?
+        headers.forEach { name, value, offset in
             if high {
                 guard let text = String(validating: name, as: UTF8.self) else {
                     reading.invalidName = String(decoding: name, as: UTF8.self)
@@ -67,13 +71,23 @@ struct ReceivedHeaders: Sendable {
                 }
             }
             if Headers.equalsIgnoringCase(name, Self.cookieName) {
-                let text = String(decoding: value, as: UTF8.self)
-                reading.cookie = reading.cookie.isEmpty ? text : reading.cookie + "; " + text
+                if let first = cookie {
+                    let earlier = joined ?? headers.withBytes(in: first) { String(decoding: $0, as: UTF8.self) }
+                    let text = String(decoding: value, as: UTF8.self)
+                    joined = earlier.isEmpty ? text : earlier + "; " + text
+                } else {
+                    cookie = offset..<offset + value.count
+                }
             } else if !sawAcceptEncoding, Headers.equalsIgnoringCase(name, Self.acceptEncodingName) {
                 sawAcceptEncoding = true
                 reading.acceptedCoding = AcceptEncoding.preferred(UnsafeRawBufferPointer(value))
             }
             return true
+        }
+        if let joined {
+            reading.cookies = Cookies(header: joined)
+        } else if let cookie, !cookie.isEmpty {
+            reading.cookies = Cookies(received: headers, range: cookie)
         }
         return reading
     }
@@ -96,6 +110,16 @@ struct ReceivedHeaders: Sendable {
 
     /// Calls `body` with each header's name and value, in order, until it returns false.
     func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        forEach { name, value, _ in body(name, value) }
+    }
+
+    /// Calls `body` with the bytes at `range` of the copy (a value's, from `forEach`).
+    func withBytes<Result>(in range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        bytes.withBuffer { all in body(UnsafeBufferPointer(rebasing: all[range])) }
+    }
+
+    /// `forEach` with where each value starts in the copy.
+    private func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>, Int) -> Bool) {
         bytes.withBuffer { all in
             guard let base = all.baseAddress else { return }
             var at = 0
@@ -104,7 +128,7 @@ struct ReceivedHeaders: Sendable {
                 let valueCount = Int(all[at + 2]) | Int(all[at + 3]) << 8
                 let name = UnsafeBufferPointer(start: base + at + 4, count: nameCount)
                 let value = UnsafeBufferPointer(start: base + at + 4 + nameCount, count: valueCount)
-                guard body(name, value) else { return }
+                guard body(name, value, at + 4 + nameCount) else { return }
                 at += 4 + nameCount + valueCount
             }
         }

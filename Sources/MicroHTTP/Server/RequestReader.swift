@@ -52,7 +52,7 @@ struct RequestReader {
         var request = Request(
             id: context.id, method: method, target: target, pathSegments: segments,
             query: QueryParameters(arguments), headers: fields,
-            cookies: Cookies(header: headers.cookie),
+            cookies: headers.cookies,
             form: try form(), body: context.body, clientAddress: client)
         request.isHTTPS = https
         request.peerIsLocal = peerIsLocal

@@ -18,37 +18,38 @@ extension ServerCore {
     func queue(_ response: Response, for context: RequestState, on connection: OpaquePointer) -> MHD_Result {
         let status = UInt32(response.status.rawValue)
         context.status = Int(status)
-        switch response.body {
-        case .bytes(let bytes): context.bytesOut = bytes.count
-        case .spliced(let body): context.bytesOut = body.count
-        default: break
-        }
         let varies = response.isCompressible
         var coding = varies ? context.acceptedCoding ?? acceptedCoding(connection) : .identity
-        if case .spliced(let body) = response.body, body.inserted != nil {
-            // Bytes of their own at the slot: a body of its own length, no copy to reuse. The
-            // gzip form compresses them; the brotli form carries them as they are (padded to its
-            // length), which makes it the larger: a client that takes gzip too gets gzip.
-            if coding == .brotli, acceptedCoding(connection, brotli: false) == .gzip { coding = .gzip }
-            let spliced = coding == .gzip ? body.gzipInserting() : coding == .brotli ? body.brotliInserting() : nil
-            if let (bytes, count) = spliced {
-                guard let handle = MHD_create_response_from_buffer_with_free_callback(count, bytes, freeBufferCallback)
-                else { free(bytes); return refused(response) }
-                defer { MHD_destroy_response(handle) }
-                addHeaders(of: response, encoding: Encoding(coding: coding, varies: varies), id: context.id, to: handle)
+        // The body's case is bound once: each binding of a spliced body copied it (three references
+        // retained and released).
+        switch response.body {
+        case .spliced(let body):
+            context.bytesOut = body.count
+            if body.inserted != nil {
+                // Bytes of their own at the slot: a body of its own length, no copy to reuse. The
+                // gzip form compresses them; the brotli form carries them as they are (padded to its
+                // length), which makes it the larger: a client that takes gzip too gets gzip.
+                if coding == .brotli, acceptedCoding(connection, brotli: false) == .gzip { coding = .gzip }
+                let spliced = coding == .gzip ? body.gzipInserting() : coding == .brotli ? body.brotliInserting() : nil
+                if let (bytes, count) = spliced {
+                    guard let handle = MHD_create_response_from_buffer_with_free_callback(count, bytes, freeBufferCallback)
+                    else { free(bytes); return refused(response) }
+                    defer { MHD_destroy_response(handle) }
+                    addHeaders(of: response, encoding: Encoding(coding: coding, varies: varies), id: context.id, to: handle)
+                    return MHD_queue_response(connection, status, handle)
+                }
+            } else if let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding),
+                      let copy = spliced.lease(filling: body.filling) {
+                // Given back when the request completes: the connection reads the copy until then.
+                context.lentCopy = copy
+                let encoding = Encoding(coding: coding, varies: varies)
+                guard let handle = prepare(copy, for: response, encoding: encoding, id: context.id) else {
+                    return refused(response)
+                }
                 return MHD_queue_response(connection, status, handle)
             }
-        }
-        if case .spliced(let body) = response.body, body.inserted == nil,
-           let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding),
-           let copy = spliced.lease(filling: body.filling) {
-            // Given back when the request completes: the connection reads the copy until then.
-            context.lentCopy = copy
-            let encoding = Encoding(coding: coding, varies: varies)
-            guard let handle = prepare(copy, for: response, encoding: encoding, id: context.id) else {
-                return refused(response)
-            }
-            return MHD_queue_response(connection, status, handle)
+        case .bytes(let bytes): context.bytesOut = bytes.count
+        default: break
         }
         guard let (handle, sent) = makeHandle(response.body, coding, connection) else { return refused(response) }
         defer { MHD_destroy_response(handle) }
@@ -74,6 +75,7 @@ extension ServerCore {
     /// so its coding never changes.
     private func prepare(_ copy: SplicedCopy, for response: Response, encoding: Encoding, id: String) -> OpaquePointer? {
         if let prepared = copy.prepared, prepared.headers == response.headers, prepared.setRequestID(id) {
+            prepared.refreshDate()
             return prepared.handle
         }
         copy.prepared = nil
@@ -81,7 +83,9 @@ extension ServerCore {
             return nil
         }
         addHeaders(of: response, encoding: encoding, id: id, to: handle)
-        copy.prepared = PreparedResponse(handle: handle, headers: response.headers, requestID: id)
+        let prepared = PreparedResponse(handle: handle, headers: response.headers, requestID: id)
+        if response.headers["Date"] == nil { prepared.addDate() }
+        copy.prepared = prepared
         return handle
     }
 

@@ -99,7 +99,9 @@ final class ServerCore: Sendable {
         }
         // The methods' names compared once: a GET, the most common, carries none.
         let carriesBody = method != .get && method.carriesBody
-        if let length = header(connection, "Content-Length").flatMap({ Int($0) }), length > context.bodyLimit {
+        // A GET or HEAD past the framing check has no length but 0: no look-up.
+        if method != .get, method != .head, let length = header(connection, "Content-Length").flatMap({ Int($0) }),
+           length > context.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
             return queueError(.payloadTooLarge, tooLargeMessage(context.bodyLimit), for: context, on: connection)
         }
@@ -169,8 +171,11 @@ final class ServerCore: Sendable {
             response.secureForHTTPS()
             context.https = true
         }
-        if let deferred = response.deferred { return startDeferred(deferred, for: context, on: connection, path: request.path) }
-        return queue(method == .head ? HeadResponse.strip(response) : response, for: context, on: connection)
+        // The response is lent, not copied: a binding or a conditional expression copied it (every
+        // reference in it retained and released).
+        if response.deferred != nil { return startDeferred(response.deferred!, for: context, on: connection, path: request.path) }
+        if method == .head { return queue(HeadResponse.strip(response), for: context, on: connection) }
+        return queue(response, for: context, on: connection)
     }
 
     private func dispatch(_ incoming: Request, _ context: RequestState) -> Response {
