@@ -93,7 +93,7 @@ final class ExperimentDatabaseVisitorsTests {
         let rows = Int((try? postgres.psql("SELECT count(*) FROM report_experiment_visitors")) ?? "") ?? -1
         #expect(rows == 900)
         // Folded up: /metrics says nothing waits.
-        for instance in instances {
+        for instance in fixture.instances {
             try eventually("no visitor changes waiting on /metrics", timeout: 10) {
                 let metrics = (try? instance.client.get("/metrics").text) ?? ""
                 return metrics.contains("\ndynamic_home_report_visitor_changes_waiting 0\n")

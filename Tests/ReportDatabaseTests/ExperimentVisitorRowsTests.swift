@@ -11,7 +11,7 @@ import TestSupport
 /// come earlier for many of the same visitors (moving them to another cell): every cell's sums,
 /// the squares included, must equal a recomputation from the raw events once the shipped changes
 /// are folded.
-@Suite(.enabled(if: RealParts.required || TestDatabase.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
+@Suite(.enabled(if: RealParts.required || TemporaryPostgres.binaryFolder != nil, "PostgreSQL is not installed (apt-get install postgresql)"))
 struct ExperimentVisitorRowsTests {
     static let dayMs: Int64 = 86_400_000
     static let names: [ReportEvent.Name] = [.launch, .launch, .longSelected, .shortSelected, .streamSelected, .errorShown,

@@ -15,10 +15,10 @@ struct VisitorFoldTests {
     /// The visitors' lock (`ExperimentVisitorRows.lockKey`: the schema's key, "dhreport", plus one).
     static let foldLockKey = "\(0x6468_7265_706f_7274 + 1)"
 
-    func waiting(_ postgres: TemporaryPostgres) throws -> Int { Int(try postgres.psql("SELECT count(*) FROM report_visitor_changes")) ?? -1 }
+    func waiting(_ postgres: TestDatabase) throws -> Int { Int(try postgres.psql("SELECT count(*) FROM report_visitor_changes")) ?? -1 }
 
     /// A shipper that only folds (nothing of its own to ship).
-    func foldingShipper(_ postgres: TemporaryPostgres, _ directory: TemporaryDirectory) throws -> ReportShipper {
+    func foldingShipper(_ postgres: TestDatabase, _ directory: TemporaryDirectory) throws -> ReportShipper {
         try FileManager.default.createDirectory(atPath: directory.path("folding"), withIntermediateDirectories: true)
         var configuration = ShipperConfiguration(databaseURL: postgres.url, instance: "folding:1", reportLog: directory.path("folding"))
         configuration.pollInterval = 0.05
@@ -30,7 +30,7 @@ struct VisitorFoldTests {
     @Test func changesShippedByAnInstanceGoneBeforeFoldingAreFoldedByAnotherExactlyOnce() throws {
         let directory = try TemporaryDirectory("visitor-fold-gone")
         defer { directory.remove() }
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase()
         let today = Int64(Date().timeIntervalSince1970 * 1000) / Rows.dayMs * Rows.dayMs
         let events = Rows.events(4000, visitors: 0..<200, startMs: today - Rows.dayMs, parity: 0, seed: 21)
         // Shipped by an instance that never folds: what a kill right after its commits leaves.
@@ -52,7 +52,7 @@ struct VisitorFoldTests {
     @Test func aFoldCutOffBeforeItsCommitByAKilledConnectionOrAKilledDatabaseFoldsEveryChangeOnce() throws {
         let directory = try TemporaryDirectory("visitor-fold-cut")
         defer { directory.remove() }
-        let postgres = try TemporaryPostgres()
+        let postgres = try TestDatabase(ownCluster: true)
         let today = Int64(Date().timeIntervalSince1970 * 1000) / Rows.dayMs * Rows.dayMs
         let events = Rows.events(4000, visitors: 0..<200, startMs: today - Rows.dayMs, parity: 0, seed: 22)
         let shipped = try Rows.ship(events, instance: "a:1", into: postgres, directory, foldInterval: nil)

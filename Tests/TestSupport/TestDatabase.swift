@@ -24,12 +24,13 @@ public final class TestDatabase: Sendable {
     /// Runs SQL in this database through `psql`; its unaligned, tuples-only output.
     public func psql(_ sql: String) throws -> String { try cluster.psql(sql, database: name) }
 
-    /// Stops PostgreSQL, closing every connection: only on a cluster of the test's own.
-    public func stop() throws {
+    /// Stops PostgreSQL, closing every connection (`crash`: at once, as a killed server): only on a
+    /// cluster of the test's own.
+    public func stop(crash: Bool = false) throws {
         guard ownsCluster else {
             throw SharedCluster(description: "stopping the shared cluster would stop every other test's database: ask for ownCluster")
         }
-        try cluster.stop()
+        try cluster.stop(crash: crash)
     }
 
     /// Starts PostgreSQL again after `stop`.
