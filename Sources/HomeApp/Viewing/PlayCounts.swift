@@ -14,7 +14,7 @@ public struct PlayCounts: Sendable {
     static let trendingMinutes: Int64 = 1440
     static let coViewingDays: Int32 = 30
 
-    /// Visitors held by default: a million and some, in about 60 MB.
+    /// Visitors held by default: a million and some, in about 55 MB.
     public static let visitorCapacity = 1 << 20
 
     private var names: [String] = []

@@ -1,6 +1,6 @@
 /// Each counted visitor's titles of the co-viewing window with the day each was last started, in
 /// flat arrays (`PlayCounts`' memory is this table): a million visitors of some 7 titles take
-/// about 55 bytes each, where a dictionary entry and an array of their own took some 150.
+/// about 55 bytes each, where a dictionary entry and an array of their own took some 140.
 ///
 /// A visitor is a row of 10 words: the 64-bit key (`ViewingHistory.key`), a header (the number
 /// of titles, the first overflow chunk) and 7 entries, each `title << 16 | day` (the UTC day
@@ -35,7 +35,8 @@ struct PlayVisitors {
 
     init(capacity: Int, chunkLimit: Int) {
         self.capacity = min(max(1, capacity), 1 << 26)
-        self.chunkLimit = max(1, chunkLimit)
+        // A chunk's number takes the header's top 24 bits; 0 is the end of a chain.
+        self.chunkLimit = min(max(1, chunkLimit), (1 << 24) - 1)
         rowBits = Int.bitWidth - self.capacity.leadingZeroBitCount
     }
 
