@@ -70,6 +70,8 @@ struct Starts: Sequence, IteratorProtocol {
 
 let starts = Int(Double(events) * share)
 say("play-bench: \(events) events, \(starts) play_started (\(share)), \(visitorCount) visitors, \(titleCount) titles, 30 days")
+// The ids alone (a million strings the bench keeps), so that the counts' share is the difference.
+say("before counting: memory \(memory())")
 var counts = PlayCounts()
 counts.advance(to: now)
 let (_, feedWall, feedCPU) = timed { for start in Starts(total: starts) { counts.add(start) } }

@@ -4,32 +4,35 @@ import Foundation
 /// number of titles and pairs, not the number of events. Trending now: starts per title in minute
 /// buckets, the last 1,440 minutes (this one and the ones before it) summed. Because you watched:
 /// each visitor's titles started in the last 30 days (this UTC day and the 29 before), each with
-/// the day it was last started, and the number of visitors per pair of titles; when a day leaves
-/// the window, one sweep over the visitors drops each title last started before the window, with
-/// its pairs. A sweep a day costs less than a list of every start kept for it (16 bytes a start,
-/// some 130 MB at 100 million events). Titles are numbers here, names only in what `statistics` returns.
+/// the day it was last started (`PlayVisitors`, a flat table of `visitorCapacity` visitors, the
+/// least recent leaving beyond it), and the number of visitors per pair of titles (`TitlePairs`);
+/// when a day leaves the window, one sweep over the visitors drops each title last started before
+/// the window, with its pairs. A sweep a day costs less than a list of every start kept for it
+/// (16 bytes a start, some 130 MB at 100 million events). Titles are numbers here, names only in
+/// what `statistics` returns; the first 65,536 numbered take part in Because you watched.
 public struct PlayCounts: Sendable {
     static let trendingMinutes: Int64 = 1440
     static let coViewingDays: Int32 = 30
 
-    private struct TitleDay: Sendable {
-        var title: Int32
-        var day: Int32
-    }
+    /// Visitors held by default: a million and some, in about 55 MB.
+    public static let visitorCapacity = 1 << 20
 
     private var names: [String] = []
     private var numbers: [String: Int32] = [:]
     private var minutes: [Int64: [Int32: Int32]] = [:]
-    private var visitors: [UInt64: [TitleDay]] = [:]
-    /// Visitors per ordered pair of titles, `first << 32 | second`, both ways.
-    private var pairs: [UInt64: Int32] = [:]
+    private var visitors: PlayVisitors
+    private var pairs = TitlePairs()
     /// Minutes and days before these have left the windows: a start there is not counted.
     private var oldestMinute = Int64.min
     private var oldestDay = Int32.min
     /// Starts taken in.
     public private(set) var added = 0
 
-    public init() {}
+    /// `chunkLimit`: chunks for the visitors' titles beyond their row's seven, three a chunk (by
+    /// default enough for half the visitors to have three more each).
+    public init(visitorCapacity: Int = Self.visitorCapacity, chunkLimit: Int? = nil) {
+        visitors = PlayVisitors(capacity: visitorCapacity, chunkLimit: chunkLimit ?? max(1, visitorCapacity / 2))
+    }
 
     static func minute(_ time: Date) -> Int64 { Int64((time.timeIntervalSince1970 / 60).rounded(.down)) }
     static func day(_ time: Date) -> Int32 { Int32((time.timeIntervalSince1970 / 86_400).rounded(.down)) }
@@ -44,21 +47,21 @@ public struct PlayCounts: Sendable {
         let title = number(start.item)
         added += 1
         if minute >= oldestMinute { minutes[minute, default: [:]][title, default: 0] += 1 }
-        let visitor = ViewingHistory.key(start.visitor)
-        // In place: a copy of the visitor's titles, changed and stored back, cost an allocation a start.
-        if let held = visitors.index(forKey: visitor) {
-            if let index = visitors.values[held].firstIndex(where: { $0.title == title }) {
-                guard day > visitors.values[held][index].day else { return }
-                visitors.values[held][index].day = day
-            } else {
-                guard visitors.values[held].count < PlayStatistics.titlesPerVisitor else { return }
-                for other in visitors.values[held] { pair(title, other.title, by: 1) }
-                visitors.values[held].append(TitleDay(title: title, day: day))
-            }
-        } else {
-            visitors[visitor] = [TitleDay(title: title, day: day)]
-        }
+        // The table's entries keep a title and a day in 16 bits each.
+        guard title < 1 << 16, day >= 1, day < 1 << 16 else { return }
+        visitors.add(ViewingHistory.key(start.visitor), title: UInt32(title), day: UInt32(day), pairs: &pairs)
     }
+
+    /// Whether the visitor's titles are counted (for tests).
+    func holds(_ visitor: String) -> Bool { visitors.contains(ViewingHistory.key(visitor)) }
+
+    /// The visitor's titles counted, in the order first started (for tests).
+    func titles(of visitor: String) -> [String] {
+        visitors.titles(of: ViewingHistory.key(visitor)).map { names[Int($0)] }
+    }
+
+    /// Overflow chunks in use (for tests).
+    var chunksUsed: Int { visitors.chunksUsed }
 
     /// Lets the minutes and days before `now`'s windows go, and what was counted in them.
     public mutating func advance(to now: Date) {
@@ -70,17 +73,7 @@ public struct PlayCounts: Sendable {
         let firstDay = Self.day(now) - Self.coViewingDays + 1
         guard firstDay > oldestDay else { return }
         oldestDay = firstDay
-        var emptied: [UInt64] = []
-        for index in visitors.indices where visitors.values[index].contains(where: { $0.day < firstDay }) {
-            var kept = visitors.values[index]
-            for gone in visitors.values[index] where gone.day < firstDay {
-                kept.removeAll { $0.title == gone.title }
-                for other in kept { pair(gone.title, other.title, by: -1) }
-            }
-            visitors.values[index] = kept
-            if kept.isEmpty { emptied.append(visitors.keys[index]) }
-        }
-        for visitor in emptied { visitors[visitor] = nil }
+        visitors.sweep(before: firstDay, pairs: &pairs)
     }
 
     /// The lists as of `now` (after `advance(to: now)`): ties go to the smaller id.
@@ -91,7 +84,7 @@ public struct PlayCounts: Sendable {
             for (title, count) in titles { counts[title, default: 0] += Int(count) }
         }
         var byFirst: [Int32: [Int32: Int]] = [:]
-        for (pair, count) in pairs { byFirst[Int32(truncatingIfNeeded: pair >> 32), default: [:]][Int32(truncatingIfNeeded: pair)] = Int(count) }
+        for (pair, count) in pairs.counts { byFirst[Int32(truncatingIfNeeded: pair >> 32), default: [:]][Int32(truncatingIfNeeded: pair)] = Int(count) }
         var related: [String: [String]] = [:]
         for (first, seconds) in byFirst { related[names[Int(first)]] = top(seconds, limit) }
         return PlayStatistics(version: version, trending: top(counts, limit), related: related)
@@ -107,16 +100,5 @@ public struct PlayCounts: Sendable {
         names.append(item)
         numbers[item] = new
         return new
-    }
-
-    private mutating func pair(_ a: Int32, _ b: Int32, by change: Int32) {
-        let a = UInt64(UInt32(bitPattern: a)), b = UInt64(UInt32(bitPattern: b))
-        count(a << 32 | b, by: change)
-        count(b << 32 | a, by: change)
-    }
-
-    private mutating func count(_ key: UInt64, by change: Int32) {
-        let count = (pairs[key] ?? 0) + change
-        pairs[key] = count > 0 ? count : nil
     }
 }
