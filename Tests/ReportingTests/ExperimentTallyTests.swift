@@ -188,14 +188,14 @@ import TestSupport
         let firstDay = days.min()!
         for name in ["hero", "color"] {
             let tally = try #require(found[name]), naive = try #require(expected[name])
-            for segment in SegmentFilter.choices {
+            for segment in VisitorSegmentFilter.choices {
                 for range in [nil, firstDay..<(firstDay + 1), (firstDay + 1)..<(firstDay + 30)] as [Range<Int32>?] {
                     #expect(Self.same([name: tally.filtered(segment, days: range)], [name: naive.filtered(segment, days: range)]),
                             "\(name) \(segment.name) \(String(describing: range))")
                 }
             }
-            for kind in [SegmentFilter.choices.filter { if case .device = $0 { true } else { false } },
-                         SegmentFilter.choices.filter { if case .cohort = $0 { true } else { false } }] {
+            for kind in [VisitorSegmentFilter.choices.filter { if case .device = $0 { true } else { false } },
+                         VisitorSegmentFilter.choices.filter { if case .cohort = $0 { true } else { false } }] {
                 for group in naive.groups {
                     var total = VisitorSums()
                     for segment in kind { total.add(tally.filtered(segment).sums(group.group)!) }

@@ -22,7 +22,7 @@ public struct ExperimentVisitors: Sendable, Equatable {
     public func sums(_ group: String) -> VisitorSums? { groups.first { $0.group == group }?.sums }
 
     /// The sums of the visitors of `segment` first exposed on a day in `days` (all days when nil).
-    public func filtered(_ segment: SegmentFilter, days: Range<Int32>? = nil) -> ExperimentVisitors {
+    public func filtered(_ segment: VisitorSegmentFilter, days: Range<Int32>? = nil) -> ExperimentVisitors {
         if segment == .all && days == nil { return self }
         var sums = [VisitorSums](repeating: VisitorSums(), count: groups.count)
         for (day, row) in cells where days?.contains(day) ?? true {

@@ -47,13 +47,13 @@ public struct VisitorSegment: Sendable, Hashable {
 }
 
 /// Which visitors a result is read for: all, or those of one device or one cohort.
-public enum SegmentFilter: Sendable, Hashable {
+public enum VisitorSegmentFilter: Sendable, Hashable {
     case all
     case device(VisitorSegment.Device)
     case cohort(VisitorSegment.Cohort)
 
     /// The values of `?segment=`, in the order a form lists them.
-    public static let choices: [SegmentFilter] = [.all] + VisitorSegment.Device.allCases.dropFirst().map { .device($0) }
+    public static let choices: [VisitorSegmentFilter] = [.all] + VisitorSegment.Device.allCases.dropFirst().map { .device($0) }
         + [.device(.unknown)] + VisitorSegment.Cohort.allCases.dropFirst().map { .cohort($0) } + [.cohort(.unknown)]
 
     /// `all`, `phone`, `tablet`, `desktop`, `unknown-device`, `new`, `returning`, `unknown-cohort`.

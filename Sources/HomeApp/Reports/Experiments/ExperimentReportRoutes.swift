@@ -47,11 +47,11 @@ struct ExperimentReportRoutes {
         return test
     }
 
-    /// `?segment=`: `all` (the default) or one device or cohort (`SegmentFilter.name`).
-    static func segment(_ value: String?) throws(HTTPError) -> SegmentFilter {
+    /// `?segment=`: `all` (the default) or one device or cohort (`VisitorSegmentFilter.name`).
+    static func segment(_ value: String?) throws(HTTPError) -> VisitorSegmentFilter {
         guard let value, !value.isEmpty else { return .all }
-        guard let segment = SegmentFilter(name: value) else {
-            throw HTTPError(.badRequest, "\"segment\" must be one of: \(SegmentFilter.choices.map(\.name).joined(separator: ", ")).")
+        guard let segment = VisitorSegmentFilter(name: value) else {
+            throw HTTPError(.badRequest, "\"segment\" must be one of: \(VisitorSegmentFilter.choices.map(\.name).joined(separator: ", ")).")
         }
         return segment
     }
@@ -83,7 +83,7 @@ struct ExperimentReportRoutes {
     /// the toggles' experiments first, in file order, then the rest by name. With a report
     /// database, every instance's events; without one (or while it cannot answer), this
     /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
-    static func results(_ range: ReportRange, segment: SegmentFilter = .all, services: AppServices) -> [ExperimentResult] {
+    static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices) -> [ExperimentResult] {
         let counts = (try? services.database?.experiments(range)) ?? services.reportLog.store.experiments(range)
         var results = results(counts, toggles: services.toggles.toggles,
                               displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },

@@ -9,7 +9,7 @@ enum ExperimentsJSON {
     /// The member for `range`, from the report store: may block on the disk, so call it on the report pool.
     /// Followed by `"experimentTallies":{"ready","progress","segment"}`: whether the visitor figures
     /// are there yet (while the tallies are counted at start, `progress` says how far, 0 to 1).
-    static func member(_ range: ReportRange, segment: SegmentFilter = .all, services: AppServices) -> String {
+    static func member(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices) -> String {
         let progress = ExperimentReportRoutes.counting(services)
         return member(ExperimentReportRoutes.results(range, segment: segment, services: services))
             + ",\"experimentTallies\":{\"ready\":\(progress == nil),\"progress\":\(progress.map(JSONText.rounded) ?? "null"),"

@@ -16,7 +16,7 @@ struct ExperimentsScreenModel {
     /// The toggles' and catalogue's changes in the range, marked on each chart.
     var changes: [ConfigChange] = []
     /// The visitors the visitor figures are read for.
-    var segment: SegmentFilter = .all
+    var segment: VisitorSegmentFilter = .all
     /// While the visitor tallies are being prepared at start: how far; nil once ready.
     var counting: Double?
 }

@@ -43,7 +43,7 @@ final class ExperimentsScreenView: RootView {
             writer.write("></label>")
         }
         writer.write("<label class=\"field\"><span class=\"field__label\">Visitors</span><select name=\"segment\">")
-        for choice in SegmentFilter.choices {
+        for choice in VisitorSegmentFilter.choices {
             writer.write("<option")
             writer.attribute("value", choice.name)
             if choice == model.segment { writer.write(" selected") }

@@ -55,7 +55,7 @@ enum VisitorSection {
         return "\(who), first exposed \(from) to \(to) UTC, with all their events since"
     }
 
-    static func label(_ segment: SegmentFilter) -> String {
+    static func label(_ segment: VisitorSegmentFilter) -> String {
         switch segment {
         case .all: "All visitors"
         case .device(.unknown): "Device unknown"
@@ -156,7 +156,7 @@ enum VisitorSection {
         writer.write("</tbody></table></div>")
     }
 
-    private static func testChoice(_ test: VisitorResult.Test, range: ReportRangeQuery, segment: SegmentFilter,
+    private static func testChoice(_ test: VisitorResult.Test, range: ReportRangeQuery, segment: VisitorSegmentFilter,
                                    into writer: inout HTMLWriter) {
         writer.write("<p class=\"experiment__tests\">")
         for (index, (choice, label)) in [(VisitorResult.Test.sequential, "Sequential (valid at any look)"),
