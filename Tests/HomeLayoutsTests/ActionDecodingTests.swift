@@ -108,6 +108,6 @@ final class TallList: BaseHomeLayout<ListHomeViewModel, ListHomeView>, HomeLayou
     static let displayName = "Tall"
 
     func handle(_ form: [String: String]) throws(HomeFormError) {
-        guard try handleSharedActions(form) else { throw .noAction }
+        guard try handleCommonActions(form) else { throw .noAction }
     }
 }

@@ -51,6 +51,6 @@ final class OtherGrid: BaseHomeLayout<GridHomeViewModel, GridHomeView>, HomeLayo
     static let displayName = "Other grid"
 
     func handle(_ form: [String: String]) throws(HomeFormError) {
-        guard try handleSharedActions(form) else { throw .noAction }
+        guard try handleCommonActions(form) else { throw .noAction }
     }
 }

@@ -13,7 +13,7 @@ final class CompactListHome: BaseHomeLayout<CompactListHomeViewModel, CompactLis
     }
 
     func handle(_ form: [String: String]) throws(HomeFormError) {
-        guard try handleSharedActions(form) else { throw .noAction }
+        guard try handleCommonActions(form) else { throw .noAction }
     }
 }
 

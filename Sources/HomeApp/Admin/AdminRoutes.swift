@@ -12,7 +12,7 @@ struct AdminRoutes {
     let services: AppServices
     let versions: ToggleVersions
     let content: ContentVersions
-    let access: ReportAccess
+    let access: ReportsAccess
     let pool: RequestPool
 
     func register(in router: inout Router) {
@@ -44,7 +44,7 @@ struct AdminRoutes {
     /// Who made a change: the operator's credential, as far as the server knows them.
     func who(_ request: Request) -> String {
         guard access.token != nil else { return "loopback" }
-        return ReportAccess.bearer(in: request) != nil ? "token" : "sign-in"
+        return ReportsAccess.bearer(in: request) != nil ? "token" : "sign-in"
     }
 
     func page(_ request: Request, title: String, section: AdminSection, status: Status = .ok,

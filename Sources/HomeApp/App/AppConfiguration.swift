@@ -29,7 +29,7 @@ public struct AppConfiguration: Sendable {
     /// How often the content and toggles files are checked for changes.
     public var reloadInterval: Double = 1
     /// The token every request for a report page must carry when set; unset, only requests made
-    /// on this machine and not through a proxy may read them (`ReportAccess`).
+    /// on this machine and not through a proxy may read them (`ReportsAccess`).
     public var reportToken: String?
     /// The fewest bytes a `secret` or `reportToken` may have: a shorter one is refused at start.
     public static let minimumSecretBytes = 16

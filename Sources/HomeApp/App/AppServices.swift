@@ -33,7 +33,7 @@ struct AppServices: Sendable {
     var database: DatabaseReports? = nil
     var shipper: ReportShipper? = nil
     /// Each client's budget of events, for every event a page writes as it is served.
-    var eventLimit: ReportRateLimit? = nil
+    var eventLimit: EventRateLimit? = nil
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 

@@ -19,14 +19,14 @@ public final class HomeApplication: Startable {
     private let live: LiveReports
     private let acknowledgements: AcknowledgementDeadlines
     private let background: StartOrder
-    private let reportAccess: ReportAccess
+    private let reportsAccess: ReportsAccess
     private let metrics = MetricsRoute()
     /// Ships the log into the report database, when there is one.
     public let shipper: ReportShipper?
     private let reportPool: RequestPool
     private let adminPool: RequestPool
     private let compression: WorkPool
-    private let reportRateLimit: ReportRateLimit
+    private let eventRateLimit: EventRateLimit
     /// The toggles' versions: the history beside the report log, applies from `/admin`.
     private let toggleVersions: ToggleVersions
     /// The catalogue's versions, beside the toggles'.
@@ -92,10 +92,10 @@ public final class HomeApplication: Startable {
         }
         // The same rates for the events pages write as they are served, in buckets of their own:
         // reading the home never costs a visitor the beacons of their scrolling.
-        let visitorLimit = ReportRateLimit.Limit(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst)
-        let addressLimit = ReportRateLimit.Limit(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst)
-        reportRateLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
-        let pageEventLimit = ReportRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
+        let visitorLimit = EventRateLimit.Limit(rate: configuration.reportVisitorRate, burst: configuration.reportVisitorBurst)
+        let addressLimit = EventRateLimit.Limit(rate: configuration.reportAddressRate, burst: configuration.reportAddressBurst)
+        eventRateLimit = EventRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
+        let pageEventLimit = EventRateLimit(visitor: visitorLimit, address: addressLimit, logger: logger)
         let viewing = ViewingHistory(capacity: configuration.viewingVisitors)
         let databaseReports = configuration.reportDatabase.map { DatabaseReports(url: $0) }
         // Their own connection: a look-up or a rebuild never waits behind a report page's query.
@@ -137,7 +137,7 @@ public final class HomeApplication: Startable {
             throw AppError.reportLog("\(error)")
         }
         let signOuts = SignOuts(directory: configuration.reportLog, database: services.database, logger: logger)
-        reportAccess = ReportAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
+        reportsAccess = ReportsAccess(token: configuration.reportToken, csrf: services.csrf, signOuts: signOuts)
         let togglesWatcher = PeriodicTask(name: "toggles", every: configuration.reloadInterval) { [services, toggleVersions, contentVersions] in
             Self.reloadToggles(services, onlyIfChanged: true)
             toggleVersions.checkFile()
@@ -164,19 +164,19 @@ public final class HomeApplication: Startable {
         SearchRoutes(services: services, home: home).register(in: &router)
         OnboardingRoutes(services: services).register(in: &router)
         QARoutes(services: services).register(in: &router)
-        WatchRoutes(services: services, limit: reportRateLimit).register(in: &router)
-        SwipeBeacon(services: services, limit: reportRateLimit, deadlines: acknowledgements).register(in: &router)
+        WatchRoutes(services: services, limit: eventRateLimit).register(in: &router)
+        SwipeBeacon(services: services, limit: eventRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`), `/metrics` and `/admin` behind one access check;
         // not the sign-in. The JSON ones answer every error, the check's too, as JSON.
-        router.group([JSONErrors.middleware(logger: services.logger), reportAccess.middleware]) { reports in
-            ReportRoutes(services: services, access: reportAccess, live: live, pool: reportPool,
-                         limit: reportRateLimit).register(in: &reports)
+        router.group([JSONErrors.middleware(logger: services.logger), reportsAccess.middleware]) { reports in
+            ReportsRoutes(services: services, access: reportsAccess, live: live, pool: reportPool,
+                         limit: eventRateLimit).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
-            AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportAccess,
+            AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportsAccess,
                         pool: adminPool).register(in: &reports)
         }
-        ReportSignIn(services: services, access: reportAccess, pool: reportPool).register(in: &router)
+        ReportsSignIn(services: services, access: reportsAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
         router.get("/assets/*path") { [assets] request in
             try assets.response(for: request.pathSegments.dropFirst(), headers: request.headers)

@@ -7,7 +7,7 @@ import Reporting
 /// `cohort`) go on every line; a line whose layout is not the one an experiment assigned (the
 /// visitor chose their own) also names the assigned one (`assigned`). Every line of a visitor
 /// with a QA override carries `qa=1`, which experiment results leave out.
-/// Each event takes from the client's budget (`ReportRateLimit`): past it the page is served and
+/// Each event takes from the client's budget (`EventRateLimit`): past it the page is served and
 /// the event left out.
 struct Analytics {
     let log: ReportLog
@@ -19,9 +19,9 @@ struct Analytics {
     /// Where a page being rendered for the cache notes what it reports.
     let trace: EventTrace?
     /// The client's budget of events, taken from as each one is written (nil: unlimited).
-    private let limit: ReportRateLimit?
+    private let limit: EventRateLimit?
 
-    init(log: ReportLog, visit: Visit, limit: ReportRateLimit? = nil, trace: EventTrace? = nil) {
+    init(log: ReportLog, visit: Visit, limit: EventRateLimit? = nil, trace: EventTrace? = nil) {
         self.log = log
         self.visit = visit
         self.limit = limit

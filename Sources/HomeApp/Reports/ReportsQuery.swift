@@ -13,7 +13,7 @@ struct ReportsQuery {
     /// The range as asked, to fill the form and links again.
     let from: String?
     let to: String?
-    let preset: ReportPreset?
+    let preset: ReportsPreset?
     /// Where the event list goes on from: a local store position, or with a report database a
     /// key of the shared order (`DatabaseEventKey`); each reader takes the form it wrote.
     let before: String?
@@ -22,8 +22,8 @@ struct ReportsQuery {
         func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
         filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
         if let last = value("last") {
-            guard let preset = ReportPreset(rawValue: last) else {
-                throw HTTPError(.badRequest, "\"last\" must be one of: \(ReportPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+            guard let preset = ReportsPreset(rawValue: last) else {
+                throw HTTPError(.badRequest, "\"last\" must be one of: \(ReportsPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
             }
             self.preset = preset
             range = ReportRange(from: preset.span.map { now.addingTimeInterval(-$0) }, to: nil)

@@ -6,7 +6,7 @@ enum ReportsRangeLinks {
     static func render(_ query: ReportsQuery, into writer: inout HTMLWriter) {
         writer.write("<nav class=\"reports__ranges\" aria-label=\"Time range\"><ul>")
         let current = query.preset ?? (query.from == nil && query.to == nil ? .all : nil)
-        for preset in ReportPreset.allCases {
+        for preset in ReportsPreset.allCases {
             writer.write("<li><a")
             let filters = query.filterQuery
             writer.urlAttribute("href", "/reports?last=\(preset.rawValue)" + (filters.isEmpty ? "" : "&" + filters))

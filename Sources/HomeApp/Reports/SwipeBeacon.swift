@@ -9,7 +9,7 @@ struct SwipeBeacon {
     static let clientEvents: Set<ReportEvent.Name> = [.horizontalSwipe]
 
     let services: AppServices
-    let limit: ReportRateLimit
+    let limit: EventRateLimit
     let deadlines: AcknowledgementDeadlines
 
     /// The address limit runs first, so a flood is refused before any token is checked.

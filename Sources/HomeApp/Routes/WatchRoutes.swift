@@ -11,7 +11,7 @@ struct WatchRoutes {
     /// The field the page's script adds to a progress post: answered 204, not with the page again.
     static let enhancedField = "enhanced"
     let services: AppServices
-    let limit: ReportRateLimit
+    let limit: EventRateLimit
 
     static func watchPath(_ id: String) -> String { "/watch/\(id)" }
     static func playPath(_ id: String) -> String { "/watch/\(id)/play" }

@@ -11,7 +11,7 @@ final class GridHome: BaseHomeLayout<GridHomeViewModel, GridHomeView>, HomeLayou
     }
 
     func handle(_ form: [String: String]) throws(HomeFormError) {
-        if try handleSharedActions(form) { return }
+        if try handleCommonActions(form) { return }
         if let position = form[HomeFormField.watch] {
             let path = try indexPath(position)
             guard let item = viewModel.item(at: path) else { throw .noSuchItem(path) }

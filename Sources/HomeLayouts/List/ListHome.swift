@@ -9,6 +9,6 @@ final class ListHome: BaseHomeLayout<ListHomeViewModel, ListHomeView>, HomeLayou
     }
 
     func handle(_ form: [String: String]) throws(HomeFormError) {
-        guard try handleSharedActions(form) else { throw .noAction }
+        guard try handleCommonActions(form) else { throw .noAction }
     }
 }

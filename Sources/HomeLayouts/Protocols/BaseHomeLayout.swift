@@ -36,7 +36,7 @@ where View.Model == Model {
     }
 
     /// Decodes the actions every layout has: open, settings, replace. True when one was found.
-    public func handleSharedActions(_ form: [String: String]) throws(HomeFormError) -> Bool {
+    public func handleCommonActions(_ form: [String: String]) throws(HomeFormError) -> Bool {
         if let position = form[HomeFormField.open] {
             try open(try indexPath(position))
         } else if form[HomeFormField.settings] != nil {

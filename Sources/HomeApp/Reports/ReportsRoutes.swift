@@ -8,16 +8,16 @@ import Synchronization
 
 /// The report log over HTTP: client events in (`POST /report`), the log out as a page, as raw
 /// JSON Lines, and as a live stream of server-sent events.
-struct ReportRoutes {
+struct ReportsRoutes {
     static let pageSize = 50
 
     let services: AppServices
-    let access: ReportAccess
+    let access: ReportsAccess
     let live: LiveReports
     /// Every report read runs here, off libmicrohttpd's threads: a scan of a large log held one
     /// of them, and every connection on it, for seconds.
     let pool: RequestPool
-    let limit: ReportRateLimit
+    let limit: EventRateLimit
 
     func register(in router: inout Router) {
         router.get("/reports") { request in try reportsPage(request) }

@@ -1,6 +1,6 @@
 import MicroHTTP
 
-extension ReportAccess {
+extension ReportsAccess {
     /// Around every report route: 401 unless the request may read the reports (`authorize`).
     var middleware: Middleware {
         { [self] request, next in

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The ranges `/reports` offers as links (`?last=`): they follow the clock, so a bookmark stays current.
-enum ReportPreset: String, CaseIterable {
+enum ReportsPreset: String, CaseIterable {
     case hour, day, week, month, all
 
     var label: String {

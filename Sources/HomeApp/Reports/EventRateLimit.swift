@@ -9,7 +9,7 @@ import Synchronization
 /// page that writes an event as it is served (the home, a search, a selection) is still answered
 /// but writes none; each refusal is counted, with one log line per limited client a minute.
 /// A class: every visit's analytics holds it, and copying a struct with a logger retained each part.
-final class ReportRateLimit: Sendable {
+final class EventRateLimit: Sendable {
     /// Events a second and the burst allowed; a rate of 0 turns that limit off.
     struct Limit: Sendable {
         var rate: Double

@@ -2,11 +2,11 @@ import MicroHTTP
 import ScreenKit
 
 /// `/reports/login`: the form that trades the report token for a cookie; `/reports/logout` ends it.
-struct ReportSignIn {
+struct ReportsSignIn {
     static let path = "/reports/login"
     static let signOutPath = "/reports/logout"
     let services: AppServices
-    let access: ReportAccess
+    let access: ReportsAccess
     /// Where a sign-out is recorded: it syncs a file, never on a page thread.
     let pool: RequestPool
 
@@ -19,9 +19,9 @@ struct ReportSignIn {
     }
 
     func form(_ request: Request, failed: Bool = false) -> Response {
-        let model = ReportSignInModel(failed: failed, available: access.token != nil,
+        let model = ReportsSignInModel(failed: failed, available: access.token != nil,
                                       signedOut: request.query["signed-out"] != nil)
-        return services.visit(request).page(ReportSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
+        return services.visit(request).page(ReportsSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
                                             caching: .nowhere,
                                             configuration: services.operatorPage)
     }
@@ -46,28 +46,28 @@ struct ReportSignIn {
                 "request": "\(request.id)", "client": "\(request.remoteAddress)"])
             return form(request, failed: true)
         case .lockedOut(let seconds):
-            throw ReportAccess.tooMany(seconds)
+            throw ReportsAccess.tooMany(seconds)
         }
     }
 }
 
-final class ReportSignInScreen: GenericViewController<ReportSignInModel, ReportSignInView> {
+final class ReportsSignInScreen: GenericViewController<ReportsSignInModel, ReportsSignInView> {
     override var pageTitle: String? { "Sign in to the report log" }
 }
 
-struct ReportSignInModel {
+struct ReportsSignInModel {
     let failed: Bool
     let available: Bool
     let signedOut: Bool
 }
 
-final class ReportSignInView: RootView {
+final class ReportsSignInView: RootView {
     init() {}
 
     /// The root element's class.
     static var cssClass: StaticString? { "sign-in" }
 
-    func renderContent(_ model: ReportSignInModel, into writer: inout HTMLWriter, scope: RenderScope) {
+    func renderContent(_ model: ReportsSignInModel, into writer: inout HTMLWriter, scope: RenderScope) {
         AppHeader.render(into: &writer, context: scope.context)
         writer.write("<div class=\"sign-in__body\"><h1>Report log</h1>")
         guard model.available else {

@@ -8,7 +8,7 @@ import MicroHTTP
 /// session id and a signature of both with the token (never the token): it lapses by itself,
 /// "Sign out" ends one on every instance (`SignOuts`), and a new token or secret revokes every
 /// one. Wrong tokens are counted per client address and lock it out for a while (`SignInThrottle`).
-struct ReportAccess: Sendable {
+struct ReportsAccess: Sendable {
     static let cookieName = "report_access"
     /// How long a sign-in lasts.
     static let cookieLifetime = 7 * 24 * 3600

@@ -7,7 +7,7 @@ import TestSupport
 
 /// The report token off loopback: guessing is slowed per address, the scheme's case does not
 /// matter, and the sign-in cookie expires and is revoked by a new token or secret.
-@Suite struct ReportAccessTests {
+@Suite struct ReportsAccessTests {
     static let token = "a-report-token-long-enough"
     final class Clock: Sendable { let seconds = Atomic<Int>(1_800_000_000) }
 
@@ -21,15 +21,15 @@ import TestSupport
     }
 
     func access(token: String = Self.token, secret: String = "a-secret-of-sixteen+", clock: Clock = Clock(),
-                throttle: SignInThrottle = SignInThrottle(), signOuts: SignOuts? = nil) -> ReportAccess {
-        ReportAccess(token: token, csrf: CSRFProtection(secret: secret), signOuts: signOuts ?? self.signOuts(clock: clock),
+                throttle: SignInThrottle = SignInThrottle(), signOuts: SignOuts? = nil) -> ReportsAccess {
+        ReportsAccess(token: token, csrf: CSRFProtection(secret: secret), signOuts: signOuts ?? self.signOuts(clock: clock),
                      throttle: throttle, now: { clock.seconds.load(ordering: .relaxed) })
     }
 
     func request(authorization: String? = nil, cookie: String? = nil, from address: String = "192.0.2.7") -> Request {
         Request(method: .get, target: "/reports", pathSegments: ["reports"],
                 headers: Headers(authorization.map { [("Authorization", $0)] } ?? []),
-                cookies: Cookies(header: cookie.map { "\(ReportAccess.cookieName)=\($0)" } ?? ""), remoteAddress: address)
+                cookies: Cookies(header: cookie.map { "\(ReportsAccess.cookieName)=\($0)" } ?? ""), remoteAddress: address)
     }
 
     @Test func theBearerSchemeIsCaseInsensitive() throws {
@@ -67,12 +67,12 @@ import TestSupport
         guard case .signedIn(let cookie) = access(clock: clock).signIn(with: Self.token, from: "192.0.2.7") else {
             Issue.record("refused"); return
         }
-        #expect(cookie.maxAge == ReportAccess.cookieLifetime)
+        #expect(cookie.maxAge == ReportsAccess.cookieLifetime)
         let signedIn = request(cookie: cookie.value)
         #expect(throws: Never.self) { try access(clock: clock).authorize(signedIn) }
         #expect(throws: HTTPError.self) { try access(token: "another-report-token-long", clock: clock).authorize(signedIn) }
         #expect(throws: HTTPError.self) { try access(secret: "another-secret-sixteen", clock: clock).authorize(signedIn) }
-        clock.seconds.add(ReportAccess.cookieLifetime + 1, ordering: .relaxed)
+        clock.seconds.add(ReportsAccess.cookieLifetime + 1, ordering: .relaxed)
         #expect(throws: HTTPError.self) { try access(clock: clock).authorize(signedIn) }
         // The old cookie form, a bare signature without an expiry, is not accepted.
         let bare = String(cookie.value.drop { $0 != "." }.dropFirst())
