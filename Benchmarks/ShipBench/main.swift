@@ -3,6 +3,7 @@
 // Every batch names the same 50,000 visitors (each batch changes every stored visitor's row, the
 // worst case for the visitor rows), or with `new` a visitor per event.
 // Usage: ship-bench <postgres URL> [events] [batch lines] [new]   (scripts/bench-beyond runs it)
+// FOLD_INTERVAL (seconds) and FOLD_BATCHES set the fold's pace, to tell its cost from the shipping's.
 import Foundation
 import Logging
 import ReportDatabase
@@ -48,6 +49,8 @@ var configuration = ShipperConfiguration(databaseURL: url, instance: "ship-bench
                                          reportLog: directory)
 configuration.batchLines = batch
 configuration.pollInterval = 0.01
+if let fold = ProcessInfo.processInfo.environment["FOLD_INTERVAL"].flatMap(Double.init) { configuration.foldInterval = fold }
+if let most = ProcessInfo.processInfo.environment["FOLD_BATCHES"].flatMap(Int.init) { configuration.foldBatches = most }
 let shipper = ReportShipper(configuration: configuration, logger: Logger(label: "ship-bench"))
 func cpuSeconds() -> Double {
     var usage = rusage()
