@@ -2,7 +2,6 @@ import Basics
 import Foundation
 import Logging
 import Reporting
-import Synchronization
 
 /// Reads the viewing events (every instance's from the report database when there is one, else
 /// this instance's log: `ViewingEvents`) into the `ViewingHistory` at start, on a thread of its
@@ -13,8 +12,7 @@ final class ViewingHistoryLoader: Startable {
     private let history: ViewingHistory
     private let events: ViewingEvents
     private let logger: Logger
-    private let stopping = Atomic(false)
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = BackgroundThread(name: "viewing-load", niceness: 10)
 
     init(history: ViewingHistory, events: ViewingEvents, logger: Logger) {
         self.history = history
@@ -23,13 +21,11 @@ final class ViewingHistoryLoader: Startable {
     }
 
     func start() throws {
-        let started = try WorkerThread(name: "viewing-load", niceness: 10) { [self] in load() }
-        thread.withLock { $0 = started }
+        try thread.start { [self] in load() }
     }
 
     func shutdown() {
-        stopping.store(true, ordering: .relaxed)
-        thread.withLock { $0 }?.join()
+        thread.stop()
     }
 
     private func load() {
@@ -37,7 +33,7 @@ final class ViewingHistoryLoader: Startable {
         let scratch = ViewingHistory(capacity: history.capacity, loadedBefore: history.loadedBefore, loading: false)
         var read = 0
         let finished = events.forEach(ViewingEvents.names, until: history.loadedBefore,
-                                      stop: { stopping.load(ordering: .relaxed) }) { event in
+                                      stop: { thread.isStopping }) { event in
             scratch.apply(event)
             read += 1
             return true

@@ -23,9 +23,7 @@ final class VisitorFoldRunner: Sendable {
     private let maxBackoff: Double
     private let logger: Logger
     private let state = Mutex(Status())
-    private let stopping = Atomic<Bool>(false)
-    private let doorbell = Doorbell()
-    private let thread = Mutex<WorkerThread?>(nil)
+    private let thread = BackgroundThread(name: "report-visitor-fold")
 
     init(url: String, interval: Double, limit: Int, maxBackoff: Double, logger: Logger) {
         self.url = url
@@ -38,22 +36,19 @@ final class VisitorFoldRunner: Sendable {
     var status: Status { state.withLock { $0 } }
 
     func start() throws {
-        let worker = try WorkerThread(name: "report-visitor-fold") { [self] in run() }
-        thread.withLock { $0 = worker }
+        try thread.start { [self] in run() }
     }
 
     /// Stops after the fold in progress; what waits is folded by the next instance to try.
     func shutdown() {
-        stopping.store(true, ordering: .relaxed)
-        doorbell.ring()
-        thread.withLock { $0 }?.join()
+        thread.stop()
     }
 
     private func run() {
         var connection: PostgresConnection?
         var backoff = 0.1
         var failing = false
-        while !stopping.load(ordering: .relaxed) {
+        while !thread.isStopping {
             do {
                 if connection == nil {
                     let opened = try PostgresConnection(url: url, applicationName: "dynamic-home visitor fold")
@@ -72,7 +67,7 @@ final class VisitorFoldRunner: Sendable {
                 failing = false
                 backoff = 0.1
                 // More than one fold takes: go on at once.
-                if outcome.folded < limit { doorbell.wait(seconds: interval) }
+                if outcome.folded < limit { thread.wait(seconds: interval) }
             } catch {
                 connection?.close()
                 connection = nil
@@ -81,7 +76,7 @@ final class VisitorFoldRunner: Sendable {
                     logger.warning("the experiment visitor figures cannot be folded now; retrying", metadata: ["error": "\(error)"])
                 }
                 failing = true
-                doorbell.wait(seconds: backoff)
+                thread.wait(seconds: backoff)
                 backoff = min(backoff * 2, maxBackoff)
             }
         }
