@@ -14,6 +14,8 @@ final class RequestState {
     /// The method as libmicrohttpd passed it on the first call: the start of the head in its read
     /// buffer, valid during that call only (`RequestFraming` checks the head's layout from it).
     @exclusivity(unchecked) var headStart: UnsafePointer<CChar>?
+    /// The headers, copied when the head was checked; taken when the request is read.
+    @exclusivity(unchecked) var headers: ReceivedHeaders.Copy?
     var postProcessor: OpaquePointer?
     @exclusivity(unchecked) var formFields: [FormField] = []
     @exclusivity(unchecked) var body: [UInt8] = []
