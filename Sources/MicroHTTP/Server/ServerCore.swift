@@ -53,8 +53,8 @@ final class ServerCore: Sendable {
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
-            ThreadRequests.pendingHeads.remove(connection)
-            headDeadlines.headArrived(connection)
+            ThreadRequests.removePendingHead(connection)
+            headDeadlines.headArrived(context.deadline)
             return begin(connection, method, version: version, context)
         }
         if uploadSize.pointee > 0 {
@@ -154,7 +154,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
-        headDeadlines.requestArrived(connection)
+        headDeadlines.requestArrived(context.deadline)
         bodyArrived(connection, context)
         if let pending = context.deferredResponse { return sendDeferred(pending, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
