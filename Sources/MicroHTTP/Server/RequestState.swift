@@ -61,26 +61,27 @@ final class RequestState {
         self.id = id
     }
 
-    /// Back to a new state's fields, once the request completed: nothing of it reaches the next
-    /// request on the connection, and what it held is freed now, not when the next one starts.
+    /// Back to a new state's fields, once the request completed (`complete`): nothing of it
+    /// reaches the next request on the connection, and what it held is freed now, not when the
+    /// next one starts. A reference already empty is not written: writing it releases the empty one.
     func reset() {
         rawTarget = nil
         queryArgumentCount = 0
         id = ""
         headersSeen = false
         headStart = nil
-        headers = nil
+        if headers != nil { headers = nil }
         postProcessor = nil
-        formFields = []
-        body = []
+        if !formFields.isEmpty { formFields = [] }
+        if !body.isEmpty { body = [] }
         receivedBytes = 0
         chunkedBodyArriving = false
         formIsMalformed = false
         bodyLimit = 0
-        lentCopy = nil
+        if lentCopy != nil { lentCopy = nil }
         acceptedCoding = nil
         https = false
-        deferredResponse = nil
+        if deferredResponse != nil { deferredResponse = nil }
         startedAt = 0
         route = nil
         status = 0
