@@ -78,7 +78,10 @@ struct ReceivedHeaders: Sendable {
         }
         let (bytes, high) = copy.map { ($0.bytes, $0.high) } ?? (Bytes(capacity: 0), false)
         let headers = ReceivedHeaders(bytes: bytes)
-        var reading = Reading(headers: headers, invalidName: nil)
+        // Gathered apart and made into a `Reading` once: one changed in the loop was copied out
+        // (every reference in it retained and released).
+        var invalidName: String?
+        var acceptedCoding = ContentCoding.identity
         var sawAcceptEncoding = false
         // The one `Cookie` header's place in the copy; a second one joins them into a string.
         var cookie: Range<Int>?
@@ -86,11 +89,11 @@ struct ReceivedHeaders: Sendable {
         headers.forEach { name, value, offset in
             if high {
                 guard let text = String(validating: name, as: UTF8.self) else {
-                    reading.invalidName = String(decoding: name, as: UTF8.self)
+                    invalidName = String(decoding: name, as: UTF8.self)
                     return false
                 }
                 guard String(validating: value, as: UTF8.self) != nil else {
-                    reading.invalidName = text
+                    invalidName = text
                     return false
                 }
             }
@@ -104,16 +107,18 @@ struct ReceivedHeaders: Sendable {
                 }
             } else if !sawAcceptEncoding, Headers.equalsIgnoringCase(name, Self.acceptEncodingName) {
                 sawAcceptEncoding = true
-                reading.acceptedCoding = AcceptEncoding.preferred(UnsafeRawBufferPointer(value))
+                acceptedCoding = AcceptEncoding.preferred(UnsafeRawBufferPointer(value))
             }
             return true
         }
-        if let joined {
-            reading.cookies = Cookies(header: joined)
+        let cookies = if let joined {
+            Cookies(header: joined)
         } else if let cookie, !cookie.isEmpty {
-            reading.cookies = Cookies(received: headers, range: cookie)
+            Cookies(received: headers, range: cookie)
+        } else {
+            Cookies()
         }
-        return reading
+        return Reading(headers: headers, invalidName: invalidName, cookies: cookies, acceptedCoding: acceptedCoding)
     }
 
     private static var cookieName: UnsafeBufferPointer<UInt8> { bytes("Cookie") }
