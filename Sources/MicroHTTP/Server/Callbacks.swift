@@ -3,8 +3,8 @@ import Glibc
 
 // libmicrohttpd calls these from its own threads. They are plain functions in a non-main file
 // so they carry no actor isolation; `cls` is the retained ServerCore, `con_cls` the retained
-// RequestState taken in `uriLogCallback` and given back in `requestCompletedCallback`, the
-// socket context the retained OpenConnection made and released by `connectionNotifyCallback`.
+// RequestState taken in `uriLogCallback` and given back in `requestCompletedCallback`, and the
+// socket context the retained OpenConnection, made and released in `connectionNotifyCallback`.
 // The core is borrowed (`_withUnsafeGuaranteedRef`), not retained: every thread would otherwise
 // write its one shared reference count several times per request.
 
