@@ -1,6 +1,7 @@
 // A pass over a request's headers in C, with their true lengths: libmicrohttpd 0.9.75 reads a
 // header leniently (a name with a space before its colon, a NUL or bare CR inside a value) and
-// its NUL-terminated view hides what follows a NUL. Cheap enough for every request.
+// its NUL-terminated view hides what follows a NUL. Cheap enough for every request: the same
+// pass copies the headers for the request (`header_copy.h`).
 #ifndef CMICROHTTPD_HEAD_CHECK_H
 #define CMICROHTTPD_HEAD_CHECK_H
 
@@ -8,6 +9,8 @@
 #include <string.h>
 #include <strings.h>
 #include <microhttpd.h>
+
+#include "header_copy.h"
 
 enum dh_head_problem {
     DH_HEAD_OK = 0,
@@ -46,19 +49,27 @@ static inline int dh_only_line_ends(const char *from, const char *to, size_t spa
     return 1;
 }
 
+/// The token characters of RFC 9110 §5.6.2 (letters, digits and ``!#$%&'*+-.^_`|~``), a bit each.
+static const unsigned long long dh_token_bits[4] = {
+    0x03FF6CFA00000000ULL,  // 0x00-0x3F: ! # $ % & ' * + - . and the digits
+    0x57FFFFFFC7FFFFFEULL,  // 0x40-0x7F: the letters, ^ _ ` | ~
+    0, 0,                   // no byte at or above 0x80
+};
+
 static inline int dh_is_token_char(unsigned char c) {
-    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-') return 1;
-    return c != 0 && strchr("!#$%&'*+.^_`|~", c) != NULL;
+    return (int)((dh_token_bits[c >> 6] >> (c & 63)) & 1);
 }
 
 /// Whether a value holds a control byte other than tab (or DEL): eight bytes a step, the bytes
 /// looked at one by one only in a word that has one below 0x20 or equal to 0x7F (a tab, mostly).
-static inline int dh_value_has_control(const char *value, size_t size) {
+/// Its bytes at or above 0x80 are or-ed into `high` on the way.
+static inline int dh_value_has_control(const char *value, size_t size, unsigned long long *high) {
     const unsigned long long ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     size_t i = 0;
     for (; i + 8 <= size; i += 8) {
         unsigned long long word;
         memcpy(&word, value + i, 8);
+        *high |= word & highs;
         unsigned long long below = (word - ones * 0x20) & ~word;
         unsigned long long del = word ^ (ones * 0x7F);
         if (((below | ((del - ones) & ~del)) & highs) == 0) continue;
@@ -69,6 +80,7 @@ static inline int dh_value_has_control(const char *value, size_t size) {
     }
     for (; i < size; i++) {
         unsigned char c = (unsigned char)value[i];
+        *high |= c & 0x80;
         if ((c < 0x20 && c != '\t') || c == 0x7F) return 1;
     }
     return 0;
@@ -86,11 +98,9 @@ static inline void dh_head_flag(struct dh_head_check *check, enum dh_head_proble
     check->name[n] = 0;
 }
 
-static inline enum MHD_Result dh_head_check_pair(void *cls, enum MHD_ValueKind kind, const char *key,
-                                                 size_t key_size, const char *value, size_t value_size) {
-    (void)kind;
-    struct dh_head_check *check = (struct dh_head_check *)cls;
-    if (key == NULL) return MHD_YES;
+/// Checks one header; the high bits of its value are or-ed into `high` (a name with one is refused).
+static inline void dh_head_check_one(struct dh_head_check *check, const char *key, size_t key_size,
+                                     const char *value, size_t value_size, unsigned long long *high) {
     check->bytes += key_size + value_size + 4;
     if (check->previous_end != NULL && !dh_only_line_ends(check->previous_end, key, check->span))
         dh_head_flag(check, DH_HEAD_HIDDEN_BYTES, check->previous_key, check->previous_key_size);
@@ -98,10 +108,10 @@ static inline enum MHD_Result dh_head_check_pair(void *cls, enum MHD_ValueKind k
     check->previous_key = key;
     check->previous_key_size = key_size;
     if (key_size == 0) dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size);
-    for (size_t i = 0; i < key_size; i++) {
-        if (!dh_is_token_char((unsigned char)key[i])) { dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size); break; }
-    }
-    if (value != NULL && dh_value_has_control(value, value_size)) dh_head_flag(check, DH_HEAD_BAD_VALUE, key, key_size);
+    int token = 1;
+    for (size_t i = 0; i < key_size; i++) token &= dh_is_token_char((unsigned char)key[i]);
+    if (!token) dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size);
+    if (value != NULL && dh_value_has_control(value, value_size, high)) dh_head_flag(check, DH_HEAD_BAD_VALUE, key, key_size);
     if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
         check->content_lengths += 1;
         if (check->content_lengths > 1) dh_head_flag(check, DH_HEAD_REPEATED_LENGTH, key, key_size);
@@ -113,26 +123,54 @@ static inline enum MHD_Result dh_head_check_pair(void *cls, enum MHD_ValueKind k
         if (check->transfer_encodings > 1 || value == NULL || value_size != 7 || strncasecmp(value, "chunked", 7) != 0)
             dh_head_flag(check, DH_HEAD_BAD_CODING, key, key_size);
     }
+}
+
+/// After the last header: nothing but line ends may follow it up to the head's end. `method` is
+/// the request's method as the access handler got it: in 0.9.75 it points at the start of the
+/// head in the read buffer, so with the head's size it tells where the last header must end.
+static inline void dh_head_check_end(struct dh_head_check *check, const char *method, size_t header_size) {
+    if (check->previous_end != NULL && header_size > 0 && method != NULL
+        && method < check->previous_end && (size_t)(check->previous_end - method) < check->span) {
+        const char *end = method + header_size;
+        if (end >= check->previous_end && !dh_only_line_ends(check->previous_end, end, check->span))
+            dh_head_flag(check, DH_HEAD_HIDDEN_BYTES, check->previous_key, check->previous_key_size);
+    }
+}
+
+/// The check and the copy of a request's headers (`dh_header_copy`), made in one pass.
+struct dh_head_read {
+    struct dh_head_check check;
+    struct dh_header_copy copy;
+};
+
+static inline enum MHD_Result dh_head_read_pair(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    struct dh_head_read *read = (struct dh_head_read *)cls;
+    if (key == NULL) return MHD_YES;
+    unsigned long long high = 0;
+    dh_head_check_one(&read->check, key, key_size, value, value_size, &high);
+    // Names are checked to be tokens: only the values' high bits matter to the copy.
+    read->copy.high |= high;
+    // The check goes on past a full buffer; the copy is then made again, larger (`dh_copy_headers`).
+    if (!read->copy.overflow) dh_header_copy_one(&read->copy, key, key_size, value, value_size);
     return MHD_YES;
 }
 
-/// Checks every header of `connection`; the first problem found, and the counts and size.
-/// `method` is the request's method as the access handler got it: in 0.9.75 it points at the
-/// start of the head in the read buffer, so with the head's size it tells where the last
-/// header must end. `span` is the connection memory limit: no two parts of a head lie further apart.
-static inline struct dh_head_check dh_check_head(struct MHD_Connection *connection, const char *method, size_t span) {
-    struct dh_head_check check;
-    memset(&check, 0, sizeof(check));
-    check.span = span;
-    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_head_check_pair, &check);
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
-    if (check.previous_end != NULL && info != NULL && method != NULL
-        && method < check.previous_end && (size_t)(check.previous_end - method) < span) {
-        const char *end = method + info->header_size;
-        if (end >= check.previous_end && !dh_only_line_ends(check.previous_end, end, span))
-            dh_head_flag(&check, DH_HEAD_HIDDEN_BYTES, check.previous_key, check.previous_key_size);
-    }
-    return check;
+/// Checks every header of `connection` and copies them into `out` (up to `capacity` bytes):
+/// the first problem found with the counts, and the copy. `header_size` is the head's size
+/// (`dh_request_header_size`), `span` the connection memory limit: no two parts of a head lie
+/// further apart.
+static inline struct dh_head_read dh_read_head(struct MHD_Connection *connection, const char *method,
+                                               size_t header_size, size_t span,
+                                               unsigned char *out, size_t capacity) {
+    struct dh_head_read read;
+    memset(&read.check, 0, sizeof(read.check));
+    read.check.span = span;
+    read.copy = (struct dh_header_copy){out, capacity, 0, 0, 0};
+    MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_head_read_pair, &read);
+    dh_head_check_end(&read.check, method, header_size);
+    return read;
 }
 
 /// The bytes of the request line and headers as received; 0 when libmicrohttpd cannot say.

@@ -33,16 +33,14 @@ static inline uint64_t dh_high_bits(const char *bytes, size_t size) {
     return high & 0x8080808080808080ULL;
 }
 
-static inline enum MHD_Result dh_header_copy_pair(void *cls, enum MHD_ValueKind kind, const char *key,
-                                                  size_t key_size, const char *value, size_t value_size) {
-    (void)kind;
-    struct dh_header_copy *copy = (struct dh_header_copy *)cls;
-    if (key == NULL) return MHD_YES;
+/// Copies one header; 0 when it does not fit (the copy stops there).
+static inline int dh_header_copy_one(struct dh_header_copy *copy, const char *key, size_t key_size,
+                                     const char *value, size_t value_size) {
     if (value == NULL) value_size = 0;
     size_t need = 4 + key_size + value_size;
     if (key_size > 0xFFFF || value_size > 0xFFFF || need > copy->capacity - copy->used) {
         copy->overflow = 1;
-        return MHD_NO;
+        return 0;
     }
     unsigned char *at = copy->out + copy->used;
     at[0] = (unsigned char)(key_size & 0xFF);
@@ -51,8 +49,17 @@ static inline enum MHD_Result dh_header_copy_pair(void *cls, enum MHD_ValueKind 
     at[3] = (unsigned char)(value_size >> 8);
     memcpy(at + 4, key, key_size);
     if (value_size > 0) memcpy(at + 4 + key_size, value, value_size);
-    copy->high |= dh_high_bits(key, key_size) | (value_size > 0 ? dh_high_bits(value, value_size) : 0);
     copy->used += need;
+    return 1;
+}
+
+static inline enum MHD_Result dh_header_copy_pair(void *cls, enum MHD_ValueKind kind, const char *key,
+                                                  size_t key_size, const char *value, size_t value_size) {
+    (void)kind;
+    struct dh_header_copy *copy = (struct dh_header_copy *)cls;
+    if (key == NULL) return MHD_YES;
+    if (!dh_header_copy_one(copy, key, key_size, value, value_size)) return MHD_NO;
+    copy->high |= dh_high_bits(key, key_size) | (value != NULL ? dh_high_bits(value, value_size) : 0);
     return MHD_YES;
 }
 

@@ -3,7 +3,8 @@ import Glibc
 
 // libmicrohttpd calls these from its own threads. They are plain functions in a non-main file
 // so they carry no actor isolation; `cls` is the retained ServerCore, `con_cls` the retained
-// RequestState created in `uriLogCallback` and released in `requestCompletedCallback`.
+// RequestState taken in `uriLogCallback` and given back in `requestCompletedCallback`, and the
+// socket context the retained OpenConnection, made and released in `connectionNotifyCallback`.
 // The core is borrowed (`_withUnsafeGuaranteedRef`), not retained: every thread would otherwise
 // write its one shared reference count several times per request.
 
@@ -15,9 +16,12 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
     let arguments = uri.map(QueryTakeover.take) ?? 0
     let context = Unmanaged<ServerCore>.fromOpaque(cls!)._withUnsafeGuaranteedRef { core in
         core.requestStarted()
-        let state = RequestState(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
+        // The connection's state from its last request, when it has one.
+        let open = connection.flatMap(dh_socket_context).map { Unmanaged<OpenConnection>.fromOpaque($0) }
+        let state = open?._withUnsafeGuaranteedRef { $0.take() } ?? RequestState()
+        state.start(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
         if core.configuration.metrics { state.startedAt = ServerMetrics.now() }
-        if let connection { ThreadRequests.pendingHeads.add(connection, state) }
+        if let connection { ThreadRequests.addPendingHead(connection, state) }
         return state
     }
     return Unmanaged.passRetained(context).toOpaque()
@@ -48,8 +52,8 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ termination: MHD_RequestTerminationCode) {
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
-    let context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
-    if !context.headersSeen, let connection { ThreadRequests.pendingHeads.remove(connection) }
+    var context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    if !context.headersSeen, let connection { ThreadRequests.removePendingHead(connection) }
     context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
         if let connection { core.bodyArrived(connection, context) }
@@ -58,9 +62,10 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
             if context.status == 0, let connection { context.status = Int(dh_connection_http_status(connection)) }
             core.metrics.record(route: context.route, status: context.status, startedAt: context.startedAt, bytes: context.bytesOut)
         }
-        if let connection { core.headDeadlines.answered(connection) }
+        core.headDeadlines.answered(context.deadline)
         core.requestFinished()
     }
+    if let owner = context.owner { owner._withUnsafeGuaranteedRef { $0.giveBack(&context) } }
 }
 
 func acceptPolicyCallback(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?,
@@ -77,10 +82,14 @@ func connectionNotifyCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
         let counting = core.configuration.metrics
         if code == .CONNECTION_NOTIFY_STARTED {
             if counting { core.metrics.openConnections.add(1, ordering: .relaxed) }
-            core.headDeadlines.opened(connection, socketContext)
+            let open = OpenConnection(deadline: core.headDeadlines.opened(connection))
+            socketContext.pointee = Unmanaged.passRetained(open).toOpaque()
         } else {
             if counting { core.metrics.openConnections.subtract(1, ordering: .relaxed) }
-            core.headDeadlines.closed(socketContext)
+            guard let raw = socketContext.pointee else { return }
+            socketContext.pointee = nil
+            let open = Unmanaged<OpenConnection>.fromOpaque(raw).takeRetainedValue()
+            if let deadline = open.deadline { core.headDeadlines.closed(deadline) }
         }
     }
 }

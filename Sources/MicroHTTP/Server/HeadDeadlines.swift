@@ -17,8 +17,8 @@ import Synchronization
 /// When the open connections near the limit, the sweeper also closes the keep-alive ones idle
 /// between requests (a client reopens at no cost), so they cannot hold every slot either.
 ///
-/// The deadline lives in the connection's libmicrohttpd socket context, so the per-request
-/// updates are single atomic stores; the lock guards only the set of open connections.
+/// The deadline lives in the connection's libmicrohttpd socket context (`OpenConnection`), so the
+/// per-request updates are single atomic stores; the lock guards only the set of open connections.
 final class HeadDeadlines: Sendable {
     private let limit: Int64
     private let logger: Logger
@@ -45,45 +45,37 @@ final class HeadDeadlines: Sendable {
 
     private var isEnabled: Bool { limit > 0 }
 
-    /// Stores the new connection's deadline in its socket context, released by `closed`.
-    func opened(_ connection: OpaquePointer, _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        guard isEnabled else { return }
+    /// The new connection's deadline, for its `OpenConnection` until `closed`; nil while deadlines are off.
+    func opened(_ connection: OpaquePointer) -> ConnectionDeadline? {
+        guard isEnabled else { return nil }
         let entry = ConnectionDeadline(descriptor: dh_connection_fd(connection), deadline: Self.now() + limit)
         connections.withLock { $0[ObjectIdentifier(entry)] = entry }
-        socketContext.pointee = Unmanaged.passRetained(entry).toOpaque()
         sweeper.withLock { $0 }?.wake()
+        return entry
     }
 
     /// The head is in: the body, if any, gets one more timeout to arrive, however it trickles.
-    func headArrived(_ connection: OpaquePointer) {
-        guard let entry = entry(of: connection) else { return }
+    func headArrived(_ entry: ConnectionDeadline?) {
+        guard let entry else { return }
         entry.idle.store(false, ordering: .relaxed)
         entry.deadline.store(Self.now() + limit, ordering: .relaxed)
     }
 
     /// The whole request is in: answering (a stream may take hours) has no deadline.
-    func requestArrived(_ connection: OpaquePointer) {
-        entry(of: connection)?.deadline.store(0, ordering: .relaxed)
+    func requestArrived(_ entry: ConnectionDeadline?) {
+        entry?.deadline.store(0, ordering: .relaxed)
     }
 
-    func answered(_ connection: OpaquePointer) {
-        guard let entry = entry(of: connection) else { return }
+    func answered(_ entry: ConnectionDeadline?) {
+        guard let entry else { return }
         entry.deadline.store(Self.now() + limit, ordering: .relaxed)
         entry.idle.store(true, ordering: .relaxed)
     }
 
     /// libmicrohttpd reports the close before it closes the descriptor, so the sweeper, holding
     /// the same lock, never shuts down a descriptor that was already reused.
-    func closed(_ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
-        guard let raw = socketContext.pointee else { return }
-        socketContext.pointee = nil
-        let entry = Unmanaged<ConnectionDeadline>.fromOpaque(raw).takeRetainedValue()
+    func closed(_ entry: ConnectionDeadline) {
         _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(entry)) }
-    }
-
-    private func entry(of connection: OpaquePointer) -> ConnectionDeadline? {
-        guard isEnabled, let raw = dh_socket_context(connection) else { return nil }
-        return Unmanaged<ConnectionDeadline>.fromOpaque(raw).takeUnretainedValue()
     }
 
     /// Coarse monotonic nanoseconds: a deadline of seconds needs no finer clock, and this one is cheap.

@@ -1,6 +1,7 @@
 import CMicroHTTPD
 
-/// A request's headers as libmicrohttpd parsed them, copied into one buffer (`dh_copy_headers`):
+/// A request's headers as libmicrohttpd parsed them, copied into one buffer by the pass that
+/// checks the head (`dh_read_head`, or `dh_copy_headers` alone):
 /// a look-up compares bytes in place and makes a `String` of the value it finds, so a request
 /// costs one allocation for its headers however many it sends, and none is made twice.
 /// Every name and value was checked to be UTF-8 when they were read.
@@ -11,7 +12,7 @@ struct ReceivedHeaders: Sendable {
     /// The copy and its length in one allocation, made for the request's head: an array made
     /// uninitialized went through the standard library's unspecialised allocation. Written once,
     /// before it is shared, and only read afterwards.
-    private struct Bytes: @unchecked Sendable {
+    fileprivate struct Bytes: @unchecked Sendable {
         private final class Storage: ManagedBuffer<Int, UInt8> {}
         private let storage: Storage
 
@@ -45,16 +46,42 @@ struct ReceivedHeaders: Sendable {
 
     private init(bytes: Bytes) { self.bytes = bytes }
 
-    /// Every header of `connection`.
-    static func read(from connection: OpaquePointer) -> Reading {
-        // Each header takes four bytes here for its ": " and line end in the head; a bare LF or no
-        // space takes fewer, so some room more, and twice the head in the rare case it is not enough.
-        let headSize = dh_request_header_size(connection)
-        var copied = copy(connection, capacity: headSize + 256)
-        if copied == nil { copied = copy(connection, capacity: 2 * headSize + 256) }
-        let (bytes, high) = copied ?? (Bytes(capacity: 0), false)
+    /// The headers as the head's check copied them (`checked`), kept until the request is read.
+    struct Copy {
+        fileprivate let bytes: Bytes
+        fileprivate let high: Bool
+    }
+
+    /// Each header takes four bytes in the copy for its ": " and line end in the head; a bare LF or
+    /// no space takes fewer, so some room more (and twice the head in the rare case it is not enough).
+    private static func capacity(forHead size: Int) -> Int { size + 256 }
+
+    /// Checks the head of `connection` (`dh_read_head`) and copies its headers in the same pass:
+    /// the check, and the copy (nil when it did not fit: `read` then copies again, larger).
+    static func checked(_ connection: OpaquePointer, headStart: UnsafePointer<CChar>?, headSize: Int,
+                        span: Int) -> (check: dh_head_check, copy: Copy?) {
+        let bytes = Bytes(capacity: capacity(forHead: headSize))
+        let read = bytes.fill { elements in
+            let read = dh_read_head(connection, headStart, headSize, span, elements, capacity(forHead: headSize))
+            return (read.copy.used, read)
+        }
+        return (read.check, read.copy.overflow != 0 ? nil : Copy(bytes: bytes, high: read.copy.high != 0))
+    }
+
+    /// Every header of `connection`, from the copy the head's check made when there is one.
+    static func read(from connection: OpaquePointer, copied: Copy? = nil) -> Reading {
+        var copy = copied
+        if copy == nil {
+            let headSize = dh_request_header_size(connection)
+            copy = Self.copy(connection, capacity: capacity(forHead: headSize))
+                ?? Self.copy(connection, capacity: 2 * headSize + 256)
+        }
+        let (bytes, high) = copy.map { ($0.bytes, $0.high) } ?? (Bytes(capacity: 0), false)
         let headers = ReceivedHeaders(bytes: bytes)
-        var reading = Reading(headers: headers, invalidName: nil)
+        // Gathered apart and made into a `Reading` once: one changed in the loop was copied out
+        // (every reference in it retained and released).
+        var invalidName: String?
+        var acceptedCoding = ContentCoding.identity
         var sawAcceptEncoding = false
         // The one `Cookie` header's place in the copy; a second one joins them into a string.
         var cookie: Range<Int>?
@@ -62,11 +89,11 @@ struct ReceivedHeaders: Sendable {
         headers.forEach { name, value, offset in
             if high {
                 guard let text = String(validating: name, as: UTF8.self) else {
-                    reading.invalidName = String(decoding: name, as: UTF8.self)
+                    invalidName = String(decoding: name, as: UTF8.self)
                     return false
                 }
                 guard String(validating: value, as: UTF8.self) != nil else {
-                    reading.invalidName = text
+                    invalidName = text
                     return false
                 }
             }
@@ -80,16 +107,18 @@ struct ReceivedHeaders: Sendable {
                 }
             } else if !sawAcceptEncoding, Headers.equalsIgnoringCase(name, Self.acceptEncodingName) {
                 sawAcceptEncoding = true
-                reading.acceptedCoding = AcceptEncoding.preferred(UnsafeRawBufferPointer(value))
+                acceptedCoding = AcceptEncoding.preferred(UnsafeRawBufferPointer(value))
             }
             return true
         }
-        if let joined {
-            reading.cookies = Cookies(header: joined)
+        let cookies = if let joined {
+            Cookies(header: joined)
         } else if let cookie, !cookie.isEmpty {
-            reading.cookies = Cookies(received: headers, range: cookie)
+            Cookies(received: headers, range: cookie)
+        } else {
+            Cookies()
         }
-        return reading
+        return Reading(headers: headers, invalidName: invalidName, cookies: cookies, acceptedCoding: acceptedCoding)
     }
 
     private static var cookieName: UnsafeBufferPointer<UInt8> { bytes("Cookie") }
@@ -99,13 +128,13 @@ struct ReceivedHeaders: Sendable {
         UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
     }
 
-    private static func copy(_ connection: OpaquePointer, capacity: Int) -> (bytes: Bytes, high: Bool)? {
+    private static func copy(_ connection: OpaquePointer, capacity: Int) -> Copy? {
         let bytes = Bytes(capacity: capacity)
         let copy = bytes.fill { elements in
             let copy = dh_copy_headers(connection, elements, capacity)
             return (copy.used, copy)
         }
-        return copy.overflow != 0 ? nil : (bytes, copy.high != 0)
+        return copy.overflow != 0 ? nil : Copy(bytes: bytes, high: copy.high != 0)
     }
 
     /// Calls `body` with each header's name and value, in order, until it returns false.

@@ -4,12 +4,12 @@ import Glibc
 /// Refuses, before any of the body is read, a request whose headers are malformed, whose body
 /// length is ambiguous or that sends a body where none belongs. libmicrohttpd 0.9.75 picks one
 /// reading of such a request and carries on; a front proxy may pick another, which is how
-/// request smuggling works. The headers are read with their true lengths (`dh_check_head`):
-/// the NUL-terminated view would end `Content-Length: 0\0 5` at the NUL.
+/// request smuggling works. The headers are read with their true lengths (`dh_read_head`, in the
+/// pass that copies them: `ReceivedHeaders.checked`): the NUL-terminated view would end
+/// `Content-Length: 0\0 5` at the NUL.
 enum RequestFraming {
-    static func problem(on connection: OpaquePointer, method: Method, version: UnsafePointer<CChar>?,
-                        headStart: UnsafePointer<CChar>?, span: Int) -> String? {
-        let check = dh_check_head(connection, headStart, span)
+    static func problem(_ check: dh_head_check, on connection: OpaquePointer, method: Method,
+                        version: UnsafePointer<CChar>?) -> String? {
         // Made only for a problem: most requests have none.
         var name: String { withUnsafeBytes(of: check.name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) } }
         switch check.problem {

@@ -35,7 +35,8 @@ struct RequestReader {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
         }
-        let headers = ReceivedHeaders.read(from: connection)
+        let headers = ReceivedHeaders.read(from: connection, copied: context.headers)
+        context.headers = nil
         if let name = headers.invalidName {
             throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
         }

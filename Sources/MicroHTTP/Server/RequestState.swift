@@ -1,19 +1,28 @@
 import CMicroHTTPD
 
 /// Per-request state that libmicrohttpd carries for us in `con_cls`, from the raw URI to the
-/// completion notice. Only the connection's own thread touches it, and never through overlapping
+/// completion notice; then reset and kept by its connection for the next request
+/// (`OpenConnection`). Only the connection's own thread touches it, and never through overlapping
 /// accesses: the fields read on every request go without the runtime's exclusivity check (about
 /// 65 instructions an access).
 final class RequestState {
+    /// The connection that reuses this state; nil for one of its own. The connection outlives
+    /// its requests: libmicrohttpd reports a request complete before it reports its connection
+    /// closed. Unmanaged: a reference read from an unowned one is retained and released.
+    let owner: Unmanaged<OpenConnection>?
+    /// The connection's head deadline (`HeadDeadlines`); nil while those are off.
+    let deadline: ConnectionDeadline?
     /// The request target as sent; nil when its bytes are not UTF-8.
-    let rawTarget: String?
+    @exclusivity(unchecked) var rawTarget: String?
     /// Arguments in the target's query, counted before anything is decoded.
-    let queryArgumentCount: Int
-    let id: String
+    @exclusivity(unchecked) var queryArgumentCount = 0
+    @exclusivity(unchecked) var id = ""
     @exclusivity(unchecked) var headersSeen = false
     /// The method as libmicrohttpd passed it on the first call: the start of the head in its read
     /// buffer, valid during that call only (`RequestFraming` checks the head's layout from it).
     @exclusivity(unchecked) var headStart: UnsafePointer<CChar>?
+    /// The headers, copied when the head was checked; taken when the request is read.
+    @exclusivity(unchecked) var headers: ReceivedHeaders.Copy?
     var postProcessor: OpaquePointer?
     @exclusivity(unchecked) var formFields: [FormField] = []
     @exclusivity(unchecked) var body: [UInt8] = []
@@ -40,10 +49,43 @@ final class RequestState {
     @exclusivity(unchecked) var status = 0
     @exclusivity(unchecked) var bytesOut = 0
 
-    init(rawTarget: String?, queryArgumentCount: Int = 0, id: String) {
+    init(owner: OpenConnection? = nil) {
+        self.owner = owner.map { Unmanaged.passUnretained($0) }
+        deadline = owner?.deadline
+    }
+
+    /// A new request's target, as the URI callback read it, and its id.
+    func start(rawTarget: String?, queryArgumentCount: Int, id: String) {
         self.rawTarget = rawTarget
         self.queryArgumentCount = queryArgumentCount
         self.id = id
+    }
+
+    /// Back to a new state's fields, once the request completed (`complete`): nothing of it
+    /// reaches the next request on the connection, and what it held is freed now, not when the
+    /// next one starts. A reference already empty is not written: writing it releases the empty one.
+    func reset() {
+        rawTarget = nil
+        queryArgumentCount = 0
+        id = ""
+        headersSeen = false
+        headStart = nil
+        if headers != nil { headers = nil }
+        postProcessor = nil
+        if !formFields.isEmpty { formFields = [] }
+        if !body.isEmpty { body = [] }
+        receivedBytes = 0
+        chunkedBodyArriving = false
+        formIsMalformed = false
+        bodyLimit = 0
+        if lentCopy != nil { lentCopy = nil }
+        acceptedCoding = nil
+        https = false
+        if deferredResponse != nil { deferredResponse = nil }
+        startedAt = 0
+        route = nil
+        status = 0
+        bytesOut = 0
     }
 
     /// Appends a chunk the post processor decoded; `offset > 0` continues the last field.

@@ -53,8 +53,8 @@ final class ServerCore: Sendable {
                 upload: UnsafeBufferPointer<UInt8>?, uploadSize: UnsafeMutablePointer<Int>) -> MHD_Result {
         if !context.headersSeen {
             context.headersSeen = true
-            ThreadRequests.pendingHeads.remove(connection)
-            headDeadlines.headArrived(connection)
+            ThreadRequests.removePendingHead(connection)
+            headDeadlines.headArrived(context.deadline)
             return begin(connection, method, version: version, context)
         }
         if uploadSize.pointee > 0 {
@@ -81,7 +81,8 @@ final class ServerCore: Sendable {
                 + "query arguments, and it has \(context.queryArgumentCount)."
             return queueError(.uriTooLong, message, for: context, on: connection)
         }
-        if dh_request_header_size(connection) > configuration.connectionMemoryLimit - Self.answerReserve {
+        let headSize = dh_request_header_size(connection)
+        if headSize > configuration.connectionMemoryLimit - Self.answerReserve {
             // libmicrohttpd builds the response's head in the memory the request's head still fills,
             // and near the pool's size it has none left: it would close without a word.
             logger.notice("request head too large", metadata: ["request": "\(context.id)"])
@@ -91,8 +92,11 @@ final class ServerCore: Sendable {
                                 headOnly: method == .head, on: dh_connection_fd(connection))
             return .NO
         }
-        if let problem = RequestFraming.problem(on: connection, method: method, version: version,
-                                                headStart: context.headStart, span: configuration.connectionMemoryLimit) {
+        // One pass checks the head and copies the headers the request is read from.
+        let (check, copy) = ReceivedHeaders.checked(connection, headStart: context.headStart, headSize: headSize,
+                                                    span: configuration.connectionMemoryLimit)
+        context.headers = copy
+        if let problem = RequestFraming.problem(check, on: connection, method: method, version: version) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
             return queueError(.badRequest, problem, for: context, on: connection)
@@ -150,7 +154,7 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
-        headDeadlines.requestArrived(connection)
+        headDeadlines.requestArrived(context.deadline)
         bodyArrived(connection, context)
         if let pending = context.deferredResponse { return sendDeferred(pending, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).

@@ -35,17 +35,29 @@ final class ThreadRequests {
     static var pendingHeads: ThreadRequests { lists.heads }
     static var chunkedBodies: ThreadRequests { lists.bodies }
 
+    /// Lists a request whose head is arriving, and takes it off once the head is in: on every
+    /// request, so the thread's lists are borrowed rather than retained and released.
+    static func addPendingHead(_ connection: OpaquePointer, _ state: RequestState) {
+        withLists { $0.heads.add(connection, state) }
+    }
+
+    static func removePendingHead(_ connection: OpaquePointer) {
+        withLists { $0.heads.remove(connection) }
+    }
+
     private final class Lists {
         let heads = ThreadRequests()
         let bodies = ThreadRequests()
     }
 
     /// This thread's lists, made on first use and freed with the thread.
-    private static var lists: Lists {
-        if let raw = pthread_getspecific(key) { return Unmanaged<Lists>.fromOpaque(raw).takeUnretainedValue() }
+    private static var lists: Lists { withLists { $0 } }
+
+    private static func withLists<R>(_ body: (Lists) -> R) -> R {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Lists>.fromOpaque(raw)._withUnsafeGuaranteedRef(body) }
         let lists = Lists()
         pthread_setspecific(key, Unmanaged.passRetained(lists).toOpaque())
-        return lists
+        return body(lists)
     }
 
     private static let key: pthread_key_t = {
