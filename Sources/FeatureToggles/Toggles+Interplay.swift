@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 extension Toggles {
@@ -35,6 +36,6 @@ extension Toggles {
 
     private static func percent(_ share: Double) -> String {
         let value = share * 100
-        return value == value.rounded() ? "\(Int(value))%" : String(format: "%.1f%%", value)
+        return value == value.rounded() ? "\(Int(value))%" : String(printf: "%.1f%%", value)
     }
 }

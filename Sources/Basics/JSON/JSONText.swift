@@ -37,8 +37,8 @@ public enum JSONText {
     /// for reading (rates, intervals), not for reading back exactly.
     public static func rounded(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
-        let text = String(format: "%.6g", value)
-        return text.contains("e") ? String(format: "%.10f", value) : text
+        let text = String(printf: "%.6g", value)
+        return text.contains("e") ? String(printf: "%.10f", value) : text
     }
 
     /// `{"name": n, …}` with the names sorted.

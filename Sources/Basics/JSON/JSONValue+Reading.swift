@@ -27,10 +27,12 @@ extension JSONValue {
         var detail = "\(error)"
         if case DecodingError.dataCorrupted(let context) = error {
             detail = context.debugDescription
-            if let underlying = context.underlyingError as NSError?,
-               let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                detail = debug
-            }
+            #if !canImport(FoundationEssentials)
+                if let underlying = context.underlyingError as NSError?,
+                   let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+                    detail = debug
+                }
+            #endif
         }
         return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
     }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import MicroHTTP
 
@@ -8,7 +9,7 @@ enum AdminNote {
 
     /// The posted note, trimmed; empty when missing. Longer than `maxLength`: 400, nothing applied.
     static func from(_ form: FormFields) throws(HTTPError) -> String {
-        let note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = (form["note"] ?? "").trimmingWhitespaceAndNewlines()
         guard note.count <= maxLength else {
             throw HTTPError(.badRequest, "The note is \(note.count) characters long; at most \(maxLength) are kept. Nothing was applied.")
         }

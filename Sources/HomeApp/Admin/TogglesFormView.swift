@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import Foundation
 import FeatureToggles
@@ -340,6 +341,6 @@ struct TogglesFormView {
 
     static func id(_ name: String) -> String {
         "field-" + String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-            .replacingOccurrences(of: "--", with: "-").trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            .replacing("--", with: "-").trimming(while: { $0 == "-" })
     }
 }

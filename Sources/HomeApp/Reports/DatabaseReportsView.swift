@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import ReportDatabase
 import Reporting
@@ -36,7 +37,7 @@ enum DatabaseReportsView {
         }
         if let lag {
             writer.write(" This instance's lag: <span data-shared-lag>")
-            writer.text(String(format: "%.1f", lag))
+            writer.text(String(printf: "%.1f", lag))
             writer.write("</span> s.")
         }
         writer.write("</p>")

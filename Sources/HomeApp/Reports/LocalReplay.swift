@@ -28,7 +28,7 @@ struct LocalReplay: Sendable {
             }
             while stream.pendingBytes > stream.maximumPendingBytes / 2 {
                 guard clock.now < deadline, !stream.isClosed, !stream.isFinished else { stream.finish(); return }
-                Thread.sleep(forTimeInterval: 0.01)
+                usleep(10_000)
             }
             guard !stream.isClosed, !stream.isFinished else { return }
             stream.write(events)

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Reporting
 import ScreenKit
@@ -49,12 +50,6 @@ struct ReportsScreenModel {
 /// Percent-encoding for values put into query strings by the app itself.
 enum QueryEncoding {
     static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        PercentEncoding.encode(value, keeping: PercentEncoding.isUnreserved)
     }
-
-    private static let allowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
 }

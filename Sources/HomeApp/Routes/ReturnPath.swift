@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import MicroHTTP
 
@@ -66,8 +67,8 @@ enum ReturnPath {
         let query = parts.count > 1 ? parts[1] : ""
         return !query.split(separator: "&").contains { pair in
             guard pair.hasPrefix("q=") else { return false }
-            let value = pair.dropFirst(2).replacingOccurrences(of: "+", with: " ")
-            return !(value.removingPercentEncoding ?? value).allSatisfy(\.isWhitespace)
+            let value = pair.dropFirst(2).replacing("+", with: " ")
+            return !(PercentEncoding.decode(value) ?? String(value)).allSatisfy(\.isWhitespace)
         }
     }
 

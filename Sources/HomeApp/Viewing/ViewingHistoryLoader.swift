@@ -42,7 +42,7 @@ final class ViewingHistoryLoader: Startable {
         history.finishLoading(scratch)
         logger.info("viewing history loaded", metadata: [
             "events": "\(read)", "visitors": "\(history.count)", "from": "\(events.database == nil ? "log" : "report database")",
-            "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(began)))"])
+            "seconds": "\(String(printf: "%.2f", Date().timeIntervalSince(began)))"])
     }
 
     /// Whether the line may name a viewing event; the other lines are never decoded.

@@ -1,3 +1,4 @@
+import Basics
 import CPostgres
 import Foundation
 
@@ -130,12 +131,12 @@ public final class PostgresConnection {
 
     /// A name quoted for SQL: `"…"` with inner quotes doubled.
     public static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 
     /// A string constant for SQL: `'…'` with inner quotes doubled (standard_conforming_strings).
     public static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + text.replacing("'", with: "''") + "'"
     }
 
     // MARK: - Results

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 
 /// What went wrong talking to PostgreSQL, sorted by what the caller should do about it.
@@ -21,7 +22,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public init(_ kind: Kind, sqlState: String? = nil, message: String) {
         self.kind = kind
         self.sqlState = sqlState
-        self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Reporting
 
@@ -39,7 +40,7 @@ public struct SegmentSource: Sendable {
     /// The segments, oldest first.
     public func segments() -> [Segment] {
         guard isDirectory else {
-            let name = (path as NSString).lastPathComponent
+            let name = PathText.lastComponent(path)
             return FileManager.default.fileExists(atPath: path) ? [Segment(name: name, closed: false)] : []
         }
         var keys = Set(SegmentLines.names(in: path))

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Logging
 
@@ -25,7 +26,7 @@ public enum ReportImport {
 
         public var description: String {
             let rate = seconds > 0 ? Int(Double(imported) / seconds) : imported
-            var text = "imported \(imported) events in \(String(format: "%.2f", seconds)) s (\(rate) events/s)"
+            var text = "imported \(imported) events in \(String(printf: "%.2f", seconds)) s (\(rate) events/s)"
             if skipped > 0 { text += "; skipped \(skipped) malformed lines" }
             if raised > 0 { text += "; \(raised) events older than the line before them were given its time" }
             return text

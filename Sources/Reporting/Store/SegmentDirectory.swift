@@ -1,3 +1,4 @@
+import Basics
 import CDeflate
 import Foundation
 import Logging
@@ -33,7 +34,7 @@ enum SegmentDirectory {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw ReportStoreError("cannot create the report directory \(directory): \(error.localizedDescription)")
+                throw ReportStoreError("cannot create the report directory \(directory): \(ErrorText.describe(error))")
             }
         } else {
             throw ReportStoreError("no report directory at \(directory)")
@@ -42,7 +43,7 @@ enum SegmentDirectory {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw ReportStoreError("cannot list the report directory \(directory): \(error.localizedDescription)")
+            throw ReportStoreError("cannot list the report directory \(directory): \(ErrorText.describe(error))")
         }
         var plain = Set<String>()
         var compressed = Set<String>()

@@ -45,7 +45,7 @@ final class ConfigHistory: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw AtomicFile.Failure(description: "cannot create \(folder): \(error.localizedDescription)")
+            throw AtomicFile.Failure(description: "cannot create \(folder): \(ErrorText.describe(error))")
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         var loaded: [Summary] = []

@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import Foundation
 import Reporting
@@ -42,7 +43,7 @@ struct TogglesDocument: VersionedDocument {
         } catch let error as TogglesError {
             return error
         } catch {
-            return TogglesError(file: path, field: nil, reason: "cannot be read (\(error.localizedDescription))")
+            return TogglesError(file: path, field: nil, reason: "cannot be read (\(ErrorText.describe(error)))")
         }
     }
 
