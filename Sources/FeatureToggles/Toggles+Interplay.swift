@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Toggles {
     /// What visitors get by layout once no experiment sets it: the rollout's shares, the rest the

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sizes on the command line: `1048576`, `64MiB`, `10GB`, `512k` (binary units either way).
 enum ByteSize {

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// A flag's value as typed. Numbers, sizes and ages are taken as text, parsed unconditionally (so

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one writer of JSON text: the pieces every document is written from, so escaping and the
 /// forms of numbers are the same everywhere. A `JSONValue` writes itself with them (`text`);

@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An immutable, validated catalogue with the look-ups the home screen, scenes and search need.
 public struct ContentCatalog: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Human-readable timing, formatted the same on every server (UTC, English, no locale lookup).
 extension ContentItem {

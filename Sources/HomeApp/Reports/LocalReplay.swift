@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Reporting
 
 /// Sends a resuming watcher the lines written after the position it names, read from the store

@@ -1,6 +1,11 @@
 import Basics
 import CPostgres
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// One blocking connection to PostgreSQL through libpq. Owned by one thread at a time (the
 /// shipper's, or a page query's under `PostgresPool`'s lock), hence not `Sendable`.

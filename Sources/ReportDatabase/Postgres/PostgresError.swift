@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What went wrong talking to PostgreSQL, sorted by what the caller should do about it.
 public struct PostgresError: Error, Sendable, CustomStringConvertible {

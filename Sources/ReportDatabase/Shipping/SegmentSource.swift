@@ -1,5 +1,10 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Reporting
 
 /// The local report log as the shipper reads it, straight from disk: a directory of segments

@@ -1,6 +1,10 @@
 import Basics
 import CDeflate
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 #if canImport(Glibc)

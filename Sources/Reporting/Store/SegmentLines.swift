@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The report log's segments for a reader in another module (the report shipper), so that the
 /// segment format has one owner: which segments a directory holds, and one segment's lines read

@@ -1,6 +1,10 @@
 import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// One experiment's results as the page and `/reports.json` show them: per group the selection rate
