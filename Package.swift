@@ -5,6 +5,9 @@ import PackageDescription
 // has the map):
 // dynamic-home → HomeApp → {HomeLayouts → ScreenKit, MicroHTTP → CMicroHTTPD, FeatureToggles,
 //   ReportDatabase → {CPostgres, Reporting}, CSHA256} → Basics
+/// This file's folder: the linker reads the symbol order from there whatever folder it runs in.
+let packageRoot = #filePath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+
 let package = Package(
     name: "DynamicHomeScreen",
     platforms: [.macOS(.v14)],
@@ -56,10 +59,15 @@ let package = Package(
             "Basics", "MicroHTTP", "ScreenKit", "HomeLayouts", "FeatureToggles", "Reporting", "ReportDatabase", "CSHA256",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // A release build lays the functions the server runs side by side, in the order of
+        // Linker/symbol-order.txt (scripts/symbol-order writes it): fewer pages of code resident.
         .executableTarget(name: "dynamic-home", dependencies: [
             "HomeApp", "MicroHTTP", "Basics", "Reporting",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
+        ], linkerSettings: [
+            .unsafeFlags(["-use-ld=lld", "-Xlinker", "--symbol-ordering-file=\(packageRoot)/Linker/symbol-order.txt",
+                          "-Xlinker", "--no-warn-symbol-ordering"], .when(platforms: [.linux], configuration: .release)),
         ]),
         .executableTarget(name: "bench-server", dependencies: ["MicroHTTP", "Basics"], path: "Benchmarks/BenchServer"),
         .executableTarget(name: "render-bench", dependencies: ["ScreenKit", "HomeLayouts"], path: "Benchmarks/RenderBench"),

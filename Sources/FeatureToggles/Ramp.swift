@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Toggles {
     /// A rollout share that rises on a schedule: at each step's time the servers make a new version
@@ -58,14 +62,10 @@ extension Toggles {
 
     /// A step's time as the file writes it: `2026-01-01T12:00:00Z`.
     public static func rampTime(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: date)
+        date.formatted(.iso8601)
     }
 
     static func rampTime(parsing text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        try? Date(text, strategy: .iso8601)
     }
 }

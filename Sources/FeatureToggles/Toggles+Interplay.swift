@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Toggles {
     /// What visitors get by layout once no experiment sets it: the rollout's shares, the rest the
@@ -35,6 +40,6 @@ extension Toggles {
 
     private static func percent(_ share: Double) -> String {
         let value = share * 100
-        return value == value.rounded() ? "\(Int(value))%" : String(format: "%.1f%%", value)
+        return value == value.rounded() ? "\(Int(value))%" : String(printf: "%.1f%%", value)
     }
 }

@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Toggles {
     /// Parses and validates toggles as the file loader does, layouts included: what an apply

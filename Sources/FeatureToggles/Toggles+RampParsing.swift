@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension Toggles {
     /// `"ramps": [{"layout": "grid", "steps": [{"at": "2026-01-01T12:00:00Z", "share": 0.25}, …]}]`:

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A minimal strict JSON scanner over one line's bytes.
 struct FlatJSONParser {

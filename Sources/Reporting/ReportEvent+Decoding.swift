@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a report line could not be read back (torn by a crash, edited by hand, …).
 public struct ReportDecodingError: Error, Equatable, CustomStringConvertible {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ReportEvent {
     /// The event as one JSON line in the design's key order, without the trailing newline.

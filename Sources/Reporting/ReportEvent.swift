@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One analytics event: a line of the report log (format in docs/design.md, "The report log").
 public struct ReportEvent: Sendable, Equatable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ReportStore {
     /// The time of the oldest and of the newest event in the store, or nil when it holds none.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Fast `YYYY-MM-DDTHH:MM:SS.mmmZ` formatting and parsing from epoch milliseconds, without DateFormatter.
 public enum ReportTimestamp {

@@ -1,5 +1,10 @@
 import ArgumentParser
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Sizes on the command line: `1048576`, `64MiB`, `10GB`, `512k` (binary units either way).
 enum ByteSize {
@@ -10,7 +15,7 @@ enum ByteSize {
     ]
 
     static func parse(_ text: String) throws -> Int64 {
-        let lower = text.lowercased().trimmingCharacters(in: .whitespaces)
+        let lower = text.lowercased().trimmingWhitespace()
         for (suffix, factor) in units where lower.hasSuffix(suffix) {
             if let number = Double(lower.dropLast(suffix.count)), number >= 0, number * Double(factor) < 9e18 {
                 return Int64(number * Double(factor))

@@ -38,8 +38,8 @@ struct DynamicHome: ParsableCommand {
     static func helpWithServeOptions() -> String {
         let root = helpMessage()
         let serve = helpMessage(for: ServeCommand.self)
-        guard let rootOptions = root.range(of: "OPTIONS:"), let subcommands = root.range(of: "SUBCOMMANDS:"),
-              let serveOptions = serve.range(of: "OPTIONS:")
+        guard let rootOptions = root.firstRange(of: "OPTIONS:"), let subcommands = root.firstRange(of: "SUBCOMMANDS:"),
+              let serveOptions = serve.firstRange(of: "OPTIONS:")
         else { return root }
         return String(root[..<rootOptions.lowerBound]) + "OPTIONS (of serve, the default command):"
             + serve[serveOptions.upperBound...].trimmingSuffix { $0 == "\n" } + "\n\n" + root[subcommands.lowerBound...]

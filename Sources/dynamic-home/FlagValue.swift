@@ -1,6 +1,10 @@
 import ArgumentParser
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// A flag's value as typed. Numbers, sizes and ages are taken as text, parsed unconditionally (so
@@ -20,7 +24,7 @@ struct FlagValue: ExpressibleByArgument, ExpressibleByStringLiteral, Expressible
 
     /// A whole number in `range`.
     func whole(_ flag: String, _ range: ClosedRange<Int>, unit: String = "") throws -> Int {
-        guard let number = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(number) else {
+        guard let number = Int(text.trimmingWhitespace()), range.contains(number) else {
             throw ValidationError("\(flag) must be a whole number between \(range.lowerBound) and \(range.upperBound)\(unit), not \(shown)")
         }
         return number
@@ -28,7 +32,7 @@ struct FlagValue: ExpressibleByArgument, ExpressibleByStringLiteral, Expressible
 
     /// A finite number in `range`.
     func number(_ flag: String, _ range: ClosedRange<Double>, meaning: String = "") throws -> Double {
-        guard let number = Double(text.trimmingCharacters(in: .whitespaces)), number.isFinite, range.contains(number) else {
+        guard let number = Double(text.trimmingWhitespace()), number.isFinite, range.contains(number) else {
             throw ValidationError("\(flag) must be a number between \(Self.plain(range.lowerBound)) and \(Self.plain(range.upperBound))\(meaning), not \(shown)")
         }
         return number

@@ -1,6 +1,10 @@
 import ArgumentParser
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import HomeApp
 import Logging

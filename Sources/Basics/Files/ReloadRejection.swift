@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A change to a reloaded file that was refused: why, and when. Kept until the file loads again,
 /// so a page can say what the server is not taking and since when.

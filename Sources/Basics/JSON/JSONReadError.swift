@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Why a text is not a JSON document: where it is broken (`syntax`), or, for well-formed text that
 /// still cannot be read (a number too large), what Foundation's parser says.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Where a JSON text is broken and why, as a person editing the file looks for it: a line and a
 /// column (counted in characters, both from 1), e.g. `line 3, column 12: expected ',' or '}'`.

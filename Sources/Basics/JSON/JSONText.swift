@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The one writer of JSON text: the pieces every document is written from, so escaping and the
 /// forms of numbers are the same everywhere. A `JSONValue` writes itself with them (`text`);
@@ -37,8 +41,8 @@ public enum JSONText {
     /// for reading (rates, intervals), not for reading back exactly.
     public static func rounded(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
-        let text = String(format: "%.6g", value)
-        return text.contains("e") ? String(format: "%.10f", value) : text
+        let text = String(printf: "%.6g", value)
+        return text.contains("e") ? String(printf: "%.10f", value) : text
     }
 
     /// `{"name": n, …}` with the names sorted.

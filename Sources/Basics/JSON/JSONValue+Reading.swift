@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension JSONValue {
     /// The one reader of JSON documents: configuration files, uploads, versions on disk, database
@@ -27,10 +31,12 @@ extension JSONValue {
         var detail = "\(error)"
         if case DecodingError.dataCorrupted(let context) = error {
             detail = context.debugDescription
-            if let underlying = context.underlyingError as NSError?,
-               let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
-                detail = debug
-            }
+            #if !canImport(FoundationEssentials)
+                if let underlying = context.underlyingError as NSError?,
+                   let debug = underlying.userInfo[NSDebugDescriptionErrorKey] as? String {
+                    detail = debug
+                }
+            #endif
         }
         return detail.hasSuffix(".") ? String(detail.dropLast()) : detail
     }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An untyped JSON tree, so validation can say exactly which field is wrong
 /// instead of surfacing a `DecodingError` coding path.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Synchronization
 
 /// A named thread running one closure: the one way the server starts a thread of its own.
@@ -26,7 +31,7 @@ public final class WorkerThread: Sendable {
         let start = Unmanaged.passRetained(Start(name: name, niceness: niceness, body: body))
         let result = pthread_create(&thread, nil, { raw in
             let start = Unmanaged<Start>.fromOpaque(raw!).takeRetainedValue()
-            Thread.current.name = start.name
+            WorkerThread.name(start.name)
             #if os(Linux)
                 // `who` 0 is the calling thread alone on Linux. Failing leaves the default, which only costs latency.
                 if start.niceness != 0 {
@@ -42,6 +47,17 @@ public final class WorkerThread: Sendable {
             throw WorkerThreadError(name: name, code: result)
         }
         handle = Mutex(thread)
+    }
+
+    /// Names the calling thread. Linux's `pthread_setname_np` is outside the C library's Swift
+    /// module, so the name is written where it lands, the thread's `comm`; failing leaves the
+    /// process's name, which only costs the reader of `top -H`.
+    private static func name(_ name: String) {
+        let fd = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        let bytes = Array(name.utf8.prefix(15))
+        _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
     }
 
     /// Waits for the closure to return; later calls return at once.

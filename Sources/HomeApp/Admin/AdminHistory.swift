@@ -1,5 +1,9 @@
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 import ScreenKit
 
@@ -143,7 +147,7 @@ struct AdminHistory {
     /// "<time> by <who>: <note>".
     static func describe(_ summary: ConfigHistory.Summary, into writer: inout HTMLWriter) {
         writer.write("<time")
-        writer.attribute("datetime", ISO8601DateFormatter().string(from: summary.time))
+        writer.attribute("datetime", summary.time.formatted(.iso8601))
         writer.write(">")
         writer.text(Self.format(summary.time))
         writer.write("</time> by <span class=\"admin__who\">")
@@ -156,10 +160,7 @@ struct AdminHistory {
     }
 
     static func format(_ time: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss 'UTC'"
-        return formatter.string(from: time)
+        // `2026-11-27T14:05:00Z` read as `2026-11-27 14:05:00 UTC`.
+        time.formatted(.iso8601).dropLast().replacing("T", with: " ") + " UTC"
     }
 }

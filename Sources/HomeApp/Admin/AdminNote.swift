@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 
 /// The note every change needs: what the history says of why.
@@ -8,7 +13,7 @@ enum AdminNote {
 
     /// The posted note, trimmed; empty when missing. Longer than `maxLength`: 400, nothing applied.
     static func from(_ form: FormFields) throws(HTTPError) -> String {
-        let note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = (form["note"] ?? "").trimmingWhitespaceAndNewlines()
         guard note.count <= maxLength else {
             throw HTTPError(.badRequest, "The note is \(note.count) characters long; at most \(maxLength) are kept. Nothing was applied.")
         }

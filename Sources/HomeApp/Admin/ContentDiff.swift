@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ScreenKit
 
 /// Two catalogues compared item by item (by id): added, removed, changed (any field).

@@ -1,6 +1,10 @@
 import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 import ScreenKit
 
@@ -108,7 +112,7 @@ struct ExperimentActions {
         case "stop": return Action(experiment: experiment, rollout: nil)
         case "rollout":
             guard let group, !group.isEmpty else { throw HTTPError(.badRequest, "Name the group whose layout is rolled out.") }
-            let percent = share.map { Double($0.trimmingCharacters(in: .whitespaces)) } ?? 100
+            let percent = share.map { Double($0.trimmingWhitespace()) } ?? 100
             guard let percent, percent.isFinite, (0...100).contains(percent) else {
                 throw HTTPError(.badRequest, "The share must be a number from 0 to 100.")
             }

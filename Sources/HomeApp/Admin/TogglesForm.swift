@@ -1,6 +1,10 @@
 import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 
 /// The toggles as the admin form shows and posts them. Field names are the paths the file
@@ -50,7 +54,7 @@ struct TogglesForm: Sendable {
         var groups: [Group] = []
         var targeting = Targeting()
         var isBlank: Bool {
-            name.trimmingCharacters(in: .whitespaces).isEmpty && groups.allSatisfy(\.isBlank)
+            name.trimmingWhitespace().isEmpty && groups.allSatisfy(\.isBlank)
                 && !targeting.hasConditions && !targeting.hasNamespace
         }
     }
@@ -111,7 +115,7 @@ struct TogglesForm: Sendable {
         defaultLayout = form["defaultLayout"] ?? ""
         onboarding = form["onboarding"] == "true"
         for row in Toggles.rowNames { rows[row] = form["rows.\(row)"] ?? "" }
-        for layout in layouts { rollout[layout] = form["rollout.\(layout)"]?.trimmingCharacters(in: .whitespaces) ?? "" }
+        for layout in layouts { rollout[layout] = form["rollout.\(layout)"]?.trimmingWhitespace() ?? "" }
         for index in 0..<Self.maxRows {
             let path = "experiments[\(index)]"
             guard let name = form["\(path).name"] else { break }
@@ -119,10 +123,10 @@ struct TogglesForm: Sendable {
             for groupIndex in 0..<Self.maxRows {
                 let groupPath = "\(path).groups[\(groupIndex)]"
                 guard let groupName = form["\(groupPath).name"] else { break }
-                experiment.groups.append(Group(name: groupName, weight: form["\(groupPath).weight"]?.trimmingCharacters(in: .whitespaces) ?? "",
+                experiment.groups.append(Group(name: groupName, weight: form["\(groupPath).weight"]?.trimmingWhitespace() ?? "",
                                                layout: form["\(groupPath).layout"] ?? "",
                                                onboarding: form["\(groupPath).onboarding"] ?? "",
-                                               visitors: (form["\(groupPath).visitors"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
+                                               visitors: (form["\(groupPath).visitors"] ?? "").trimmingWhitespaceAndNewlines(),
                                                rows: Dictionary(uniqueKeysWithValues: Toggles.rowNames.map {
                                                    ($0, form["\(groupPath).rows.\($0)"] ?? "")
                                                })))
@@ -132,11 +136,11 @@ struct TogglesForm: Sendable {
                 experiment.targeting.devices.insert(device.rawValue)
             }
             experiment.targeting.visitor = form["\(targeting).visitor"] ?? ""
-            experiment.targeting.languages = (form["\(targeting).language"] ?? "").trimmingCharacters(in: .whitespaces)
+            experiment.targeting.languages = (form["\(targeting).language"] ?? "").trimmingWhitespace()
             experiment.targeting.chosenLayout = form["\(targeting).chosenLayout"] ?? ""
-            experiment.targeting.namespace = (form["\(path).namespace.name"] ?? "").trimmingCharacters(in: .whitespaces)
-            experiment.targeting.rangeFrom = (form["\(path).namespace.range.from"] ?? "").trimmingCharacters(in: .whitespaces)
-            experiment.targeting.rangeTo = (form["\(path).namespace.range.to"] ?? "").trimmingCharacters(in: .whitespaces)
+            experiment.targeting.namespace = (form["\(path).namespace.name"] ?? "").trimmingWhitespace()
+            experiment.targeting.rangeFrom = (form["\(path).namespace.range.from"] ?? "").trimmingWhitespace()
+            experiment.targeting.rangeTo = (form["\(path).namespace.range.to"] ?? "").trimmingWhitespace()
             if form["\(path).remove"] == "true" { experiment = Experiment() }
             experiments.append(experiment)
         }
@@ -147,14 +151,14 @@ struct TogglesForm: Sendable {
             for stepIndex in 0..<Self.maxRows {
                 let stepPath = "\(path).steps[\(stepIndex)]"
                 guard let at = form["\(stepPath).at"] else { break }
-                ramp.steps.append((at.trimmingCharacters(in: .whitespaces), form["\(stepPath).share"]?.trimmingCharacters(in: .whitespaces) ?? ""))
+                ramp.steps.append((at.trimmingWhitespace(), form["\(stepPath).share"]?.trimmingWhitespace() ?? ""))
             }
             if form["\(path).remove"] == "true" { ramp = Ramp() }
             ramps.append(ramp)
         }
         base = Int(form["base"] ?? "") ?? -1
-        note = (form["note"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-        previewVisitor = (form["previewVisitor"] ?? "").trimmingCharacters(in: .whitespaces)
+        note = (form["note"] ?? "").trimmingWhitespaceAndNewlines()
+        previewVisitor = (form["previewVisitor"] ?? "").trimmingWhitespace()
     }
 
     /// The rows the JSON keeps: blank experiments and blank groups (a cleared name and nothing

@@ -1,5 +1,10 @@
+import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import FeatureToggles
 import ScreenKit
 
@@ -340,6 +345,6 @@ struct TogglesFormView {
 
     static func id(_ name: String) -> String {
         "field-" + String(name.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" })
-            .replacingOccurrences(of: "--", with: "-").trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+            .replacing("--", with: "-").trimming(while: { $0 == "-" })
     }
 }

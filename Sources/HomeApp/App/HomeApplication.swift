@@ -1,6 +1,10 @@
 import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HomeLayouts
 import Logging
 import MicroHTTP

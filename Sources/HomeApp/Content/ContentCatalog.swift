@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// An immutable, validated catalogue with the look-ups the home screen, scenes and search need.
 public struct ContentCatalog: Sendable, Equatable {
@@ -57,8 +62,32 @@ public struct ContentCatalog: Sendable, Equatable {
             .map { items[$0] }
     }
 
+    /// Lower case without accents, full-width ASCII as ASCII, the typographic apostrophe as `'`.
     private static func fold(_ text: String) -> String {
-        text.folding(options: [.caseInsensitive, .diacriticInsensitive, .widthInsensitive], locale: nil)
-            .replacingOccurrences(of: "\u{2019}", with: "'")
+        var folded = String.UnicodeScalarView()
+        for scalar in text.lowercased().unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .nonspacingMark, .enclosingMark: continue  // a combining accent
+            default: break
+            }
+            if (0xFF01...0xFF5E).contains(scalar.value) {
+                folded.append(Unicode.Scalar(scalar.value - 0xFEE0)!)
+            } else if scalar == "\u{2019}" {
+                folded.append("'")
+            } else {
+                folded.append(withoutAccent(scalar))
+            }
+        }
+        return String(folded)
+    }
+
+    /// `e` for `é`: the letter Unicode names a Latin letter after (`LATIN SMALL LETTER E WITH ACUTE`),
+    /// Foundation's diacritic folding, which needs ICU, written with the names the standard library has.
+    private static func withoutAccent(_ scalar: Unicode.Scalar) -> Unicode.Scalar {
+        guard !scalar.isASCII, let name = scalar.properties.name, name.hasPrefix("LATIN SMALL LETTER "),
+              let with = name.firstRange(of: " WITH ") else { return scalar }
+        let letter = name[name.index(name.startIndex, offsetBy: 19)..<with.lowerBound]
+        guard letter.count == 1, let base = letter.unicodeScalars.first, ("A"..."Z").contains(base) else { return scalar }
+        return Unicode.Scalar(base.value + 32)!
     }
 }

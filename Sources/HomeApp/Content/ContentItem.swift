@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One entry of the catalogue: a film or episode, a short clip or a live stream.
 public struct ContentItem: Sendable, Hashable, Identifiable {

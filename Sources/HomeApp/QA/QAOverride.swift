@@ -1,5 +1,10 @@
+import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import MicroHTTP
 
@@ -87,11 +92,15 @@ final class QAOverride: Sendable, Equatable {
 
     /// The expiry as people read it: `Fri 27 Nov 2026, 14:05 UTC`.
     var expiryText: String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE d MMM yyyy, HH:mm 'UTC'"
-        return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(expiry)))
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = .gmt
+        let parts = utc.dateComponents([.weekday, .day, .month, .year, .hour, .minute],
+                                       from: Date(timeIntervalSince1970: TimeInterval(expiry)))
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let (hour, minute) = (parts.hour ?? 0, parts.minute ?? 0)
+        return "\(weekdays[(parts.weekday ?? 1) - 1]) \(parts.day ?? 1) \(months[(parts.month ?? 1) - 1]) \(parts.year ?? 1970), "
+            + "\(hour < 10 ? "0" : "")\(hour):\(minute < 10 ? "0" : "")\(minute) UTC"
     }
 }
 
@@ -100,9 +109,9 @@ extension Base64URL {
 
     /// The bytes of unpadded URL-safe base64, nil when `text` is not that.
     static func decode(_ text: Substring) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        var standard = text.replacing("-", with: "+").replacing("_", with: "/")
         guard !standard.contains("=") else { return nil }
         standard += String(repeating: "=", count: (4 - standard.utf8.count % 4) % 4)
-        return Data(base64Encoded: standard).map(Array.init)
+        return Data(base64Encoded: String(standard)).map(Array.init)
     }
 }

@@ -1,5 +1,9 @@
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 
 /// `GET /qa?token=…` (a QA link: sets the `qa` cookie and goes home) and `POST /qa/end` (the

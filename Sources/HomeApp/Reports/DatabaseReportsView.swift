@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReportDatabase
 import Reporting
 import ScreenKit
@@ -36,7 +41,7 @@ enum DatabaseReportsView {
         }
         if let lag {
             writer.write(" This instance's lag: <span data-shared-lag>")
-            writer.text(String(format: "%.1f", lag))
+            writer.text(String(printf: "%.1f", lag))
             writer.write("</span> s.")
         }
         writer.write("</p>")

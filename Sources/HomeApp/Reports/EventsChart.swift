@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 import ScreenKit
 
@@ -70,7 +75,7 @@ enum EventsChart {
     /// UTC `MM-DD HH:MM` for buckets under a day, `YYYY-MM-DD` for longer ones.
     static func label(_ date: Date, _ bucket: TimeInterval) -> String {
         let stamp = ReportTimestamp.string(from: date)
-        return bucket < 86_400 ? String(stamp.dropFirst(5).prefix(11)).replacingOccurrences(of: "T", with: " ")
+        return bucket < 86_400 ? String(stamp.dropFirst(5).prefix(11)).replacing("T", with: " ")
             : String(stamp.prefix(10))
     }
 }

@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 extension JSONText {

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Reporting
 
 /// Sends a resuming watcher the lines written after the position it names, read from the store
@@ -28,7 +33,7 @@ struct LocalReplay: Sendable {
             }
             while stream.pendingBytes > stream.maximumPendingBytes / 2 {
                 guard clock.now < deadline, !stream.isClosed, !stream.isFinished else { stream.finish(); return }
-                Thread.sleep(forTimeInterval: 0.01)
+                usleep(10_000)
             }
             guard !stream.isClosed, !stream.isFinished else { return }
             stream.write(events)

@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 import ScreenKit
 
@@ -44,7 +48,7 @@ enum RefusedChangeNotice {
             writer.write("</code> was refused at <time")
             writer.attribute("datetime", time)
             writer.write(">")
-            writer.text(time.replacingOccurrences(of: "T", with: " ").replacingOccurrences(of: "Z", with: " UTC"))
+            writer.text(time.replacing("T", with: " ").replacing("Z", with: " UTC"))
             writer.write("</time>; ")
             writer.text(entry.kept)
             writer.write(" until a change is accepted. <span data-refused-message>")

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 
 /// Who may read the report log, decided for each request from who asks, never from the address

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The ranges `/reports` offers as links (`?last=`): they follow the clock, so a bookmark stays current.
 enum ReportsPreset: String, CaseIterable {

@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 import ScreenKit
 
@@ -49,12 +54,6 @@ struct ReportsScreenModel {
 /// Percent-encoding for values put into query strings by the app itself.
 enum QueryEncoding {
     static func encode(_ value: String) -> String {
-        value.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        PercentEncoding.encode(value, keeping: PercentEncoding.isUnreserved)
     }
-
-    private static let allowed: CharacterSet = {
-        var set = CharacterSet.alphanumerics
-        set.insert(charactersIn: "-._~")
-        return set
-    }()
 }

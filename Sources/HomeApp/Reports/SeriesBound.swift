@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// The counts of `/reports` and `/reports.json` with a series of at most `maximumPoints`: the

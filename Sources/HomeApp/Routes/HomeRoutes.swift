@@ -1,5 +1,9 @@
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import HomeLayouts
 import MicroHTTP
 import ScreenKit

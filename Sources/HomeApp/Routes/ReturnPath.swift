@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 
 /// Where closing a modal takes the visitor: the page they opened it from. A `from` field (in the
@@ -66,8 +71,8 @@ enum ReturnPath {
         let query = parts.count > 1 ? parts[1] : ""
         return !query.split(separator: "&").contains { pair in
             guard pair.hasPrefix("q=") else { return false }
-            let value = pair.dropFirst(2).replacingOccurrences(of: "+", with: " ")
-            return !(value.removingPercentEncoding ?? value).allSatisfy(\.isWhitespace)
+            let value = pair.dropFirst(2).replacing("+", with: " ")
+            return !(PercentEncoding.decode(value) ?? String(value)).allSatisfy(\.isWhitespace)
         }
     }
 

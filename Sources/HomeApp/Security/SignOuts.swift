@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import Logging
 import ReportDatabase
@@ -30,7 +34,7 @@ final class SignOuts: Startable {
 
     init(directory: String, database: DatabaseReports?, logger: Logger,
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
-        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        path = PathText.join(directory, Self.fileName)
         self.database = database
         self.logger = logger
         self.now = now

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The counts behind `PlayStatistics`, kept as the starts arrive so that a recompute costs the
 /// number of titles and pairs, not the number of events. Trending now: starts per title in minute

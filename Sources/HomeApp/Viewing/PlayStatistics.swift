@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What every visitor's plays say: the titles most started in the last 24 hours (Trending now)
 /// and, per title, the titles most often started by the visitors who started it in the last 30

@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 import Reporting
 
@@ -42,7 +46,7 @@ final class ViewingHistoryLoader: Startable {
         history.finishLoading(scratch)
         logger.info("viewing history loaded", metadata: [
             "events": "\(read)", "visitors": "\(history.count)", "from": "\(events.database == nil ? "log" : "report database")",
-            "seconds": "\(String(format: "%.2f", Date().timeIntervalSince(began)))"])
+            "seconds": "\(String(printf: "%.2f", Date().timeIntervalSince(began)))"])
     }
 
     /// Whether the line may name a viewing event; the other lines are never decoded.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The toggles' and the catalogue's versions in the report database (`config_versions`), and which
 /// version each instance serves (`config_instances`). A new version is inserted under the next

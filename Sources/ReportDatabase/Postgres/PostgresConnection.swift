@@ -1,5 +1,11 @@
+import Basics
 import CPostgres
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// One blocking connection to PostgreSQL through libpq. Owned by one thread at a time (the
 /// shipper's, or a page query's under `PostgresPool`'s lock), hence not `Sendable`.
@@ -130,12 +136,12 @@ public final class PostgresConnection {
 
     /// A name quoted for SQL: `"…"` with inner quotes doubled.
     public static func identifier(_ name: String) -> String {
-        "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        "\"" + name.replacing("\"", with: "\"\"") + "\""
     }
 
     /// A string constant for SQL: `'…'` with inner quotes doubled (standard_conforming_strings).
     public static func literal(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        "'" + text.replacing("'", with: "''") + "'"
     }
 
     // MARK: - Results

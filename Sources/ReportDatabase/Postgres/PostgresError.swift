@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What went wrong talking to PostgreSQL, sorted by what the caller should do about it.
 public struct PostgresError: Error, Sendable, CustomStringConvertible {
@@ -21,7 +26,7 @@ public struct PostgresError: Error, Sendable, CustomStringConvertible {
     public init(_ kind: Kind, sqlState: String? = nil, message: String) {
         self.kind = kind
         self.sqlState = sqlState
-        self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        self.message = message.split(whereSeparator: \.isNewline).map { $0.trimmingWhitespace() }
             .filter { !$0.isEmpty }.joined(separator: " ")
     }
 

@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// Where a row of `report_events` stands in the one order every server agrees on: its time, then
@@ -35,8 +40,8 @@ public struct DatabaseEventKey: Sendable, Comparable, CustomStringConvertible {
         let parts = id.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 4, let date = ReportTimestamp.parse(String(parts[0])),
               ReportTimestamp.string(from: date) == parts[0],
-              let instance = String(parts[1]).removingPercentEncoding, !instance.isEmpty,
-              let segment = String(parts[2]).removingPercentEncoding, !segment.isEmpty,
+              let instance = PercentEncoding.decode(parts[1]), !instance.isEmpty,
+              let segment = PercentEncoding.decode(parts[2]), !segment.isEmpty,
               let offset = Int64(parts[3]), offset >= 0 else { return nil }
         self.init(time: String(parts[0]), instance: instance, segment: segment, offset: offset)
     }
@@ -48,10 +53,7 @@ public struct DatabaseEventKey: Sendable, Comparable, CustomStringConvertible {
         return a.offset < b.offset
     }
 
-    private static let unreserved = CharacterSet(charactersIn:
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:")
-
     private static func encode(_ name: String) -> String {
-        name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+        PercentEncoding.encode(name) { PercentEncoding.isUnreserved($0) || $0 == UInt8(ascii: ":") }
     }
 }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// The shared stream's rows after a key, up to a time, in key order, a page at a time: what a

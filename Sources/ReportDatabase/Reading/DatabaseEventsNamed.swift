@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// Every instance's rows of some events (by name), optionally of some visitors alone, from a time

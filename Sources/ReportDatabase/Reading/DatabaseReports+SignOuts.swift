@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DatabaseReports {
     /// Records report sign-outs (session id, the Unix time its cookie lapses) for every instance.

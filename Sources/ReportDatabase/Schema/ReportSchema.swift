@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The report database's tables, created and migrated by the server: numbered migrations applied
 /// in order, all pending ones in one transaction under an advisory lock (so instances starting

@@ -1,4 +1,10 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 import Reporting
 
 /// The local report log as the shipper reads it, straight from disk: a directory of segments
@@ -39,7 +45,7 @@ public struct SegmentSource: Sendable {
     /// The segments, oldest first.
     public func segments() -> [Segment] {
         guard isDirectory else {
-            let name = (path as NSString).lastPathComponent
+            let name = PathText.lastComponent(path)
             return FileManager.default.fileExists(atPath: path) ? [Segment(name: name, closed: false)] : []
         }
         var keys = Set(SegmentLines.names(in: path))

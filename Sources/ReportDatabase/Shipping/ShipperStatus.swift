@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The shipper's counters, for the report pages, `/metrics` and tests.
 public struct ShipperStatus: Sendable, Equatable {

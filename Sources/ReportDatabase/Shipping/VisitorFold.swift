@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Folds the visitors' changes the shippers appended (`report_visitor_changes`, a row per batch)
 /// into the visitor rows and sums, many batches in one transaction: a visitor in every batch is

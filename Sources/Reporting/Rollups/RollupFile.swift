@@ -1,6 +1,10 @@
 import Basics
 import CZlib
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A rollup on disk, beside its segment (`events-….rollup`): little-endian binary with its own string
 /// table and a CRC-32 at the end, so a torn or half-written file is recognised and rebuilt.

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// How a variation's metric differs from the baseline's: the estimate, its interval and p-value,
 /// by a fixed-horizon or a sequential test, as gbstats 0.8.0 computes them

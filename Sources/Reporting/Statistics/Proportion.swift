@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A count of successes out of trials (selections out of home views) and its 95% interval.
 public struct Proportion: Sendable, Equatable {

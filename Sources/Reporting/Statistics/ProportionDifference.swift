@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// How a proportion differs from a baseline: the difference with its 95% interval and the
 /// two-sided p-value of the pooled two-proportion z-test.

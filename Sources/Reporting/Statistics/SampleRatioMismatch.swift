@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The sample-ratio-mismatch check: are the visitors per group what the weights promise?
 /// Pearson's chi-square goodness of fit, as gbstats 0.8.0's `check_srm` (`gbstats/utils.py`):

@@ -1,4 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Glibc
 
 /// The regularized incomplete beta and gamma functions, which give the Student t and chi-square
 /// distributions. Continued fractions evaluated by the modified Lentz method (Press et al.,

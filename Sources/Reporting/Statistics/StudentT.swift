@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Student's t distribution with `degreesOfFreedom` (any real number above 0, as Welch's
 /// approximation gives).

@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -49,7 +54,7 @@ public enum DamagedSegments {
                           SegmentName.membersFile(stamp), SegmentName.visitorIndexFile(stamp)] {
             _ = rename(directory + "/" + companion, folder + "/" + companion)
         }
-        var text = "reason: \(reason.replacingOccurrences(of: "\n", with: " "))\n"
+        var text = "reason: \(reason.replacing("\n", with: " "))\n"
         if let events { text += "events: \(events)\n" }
         text += "set aside: \(ReportTimestamp.string(from: Date()))\n"
         try? text.write(toFile: folder + "/" + file + reasonSuffix, atomically: true, encoding: .utf8)
@@ -67,7 +72,7 @@ public enum DamagedSegments {
         guard rename(directory + "/" + file, folder + "/" + file) == 0 else {
             throw ReportStoreError("cannot move \(file) into \(folder): \(String(cString: strerror(errno)))")
         }
-        let text = "reason: \(reason.replacingOccurrences(of: "\n", with: " "))\nset aside: \(ReportTimestamp.string(from: Date()))\n"
+        let text = "reason: \(reason.replacing("\n", with: " "))\nset aside: \(ReportTimestamp.string(from: Date()))\n"
         try? text.write(toFile: folder + "/" + file + reasonSuffix, atomically: true, encoding: .utf8)
     }
 
@@ -78,7 +83,7 @@ public enum DamagedSegments {
         do {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
         } catch {
-            throw ReportStoreError("cannot write \(path): \(error.localizedDescription)")
+            throw ReportStoreError("cannot write \(path): \(ErrorText.describe(error))")
         }
         var released = segment
         released.released = true

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Which events a reader returns; nil fields match anything.
 public struct ReportFilter: Sendable, Equatable {

@@ -1,4 +1,10 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+import Dispatch
 import Logging
 
 #if canImport(Glibc)
@@ -25,7 +31,7 @@ public enum ReportImport {
 
         public var description: String {
             let rate = seconds > 0 ? Int(Double(imported) / seconds) : imported
-            var text = "imported \(imported) events in \(String(format: "%.2f", seconds)) s (\(rate) events/s)"
+            var text = "imported \(imported) events in \(String(printf: "%.2f", seconds)) s (\(rate) events/s)"
             if skipped > 0 { text += "; skipped \(skipped) malformed lines" }
             if raised > 0 { text += "; \(raised) events older than the line before them were given its time" }
             return text

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A time range of the store; nil ends are open. Both ends are taken to whole UTC minutes (the
 /// rollups' grain): `from` rounded down and inclusive, `to` rounded down and exclusive.

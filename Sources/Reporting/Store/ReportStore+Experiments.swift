@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ReportStore {
     /// Per experiment and group over `range`: home views by layout shown, views, selections,

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ReportStore {
     /// The events named one of `names` in `range`, oldest first, at most the newest `limit`:

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ReportStore {
     /// Series bucket widths in minutes: the smallest giving at most 300 points is used.

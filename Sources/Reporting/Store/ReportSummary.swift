@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Totals over a range of the store, from the rollups.
 public struct ReportSummary: Sendable, Equatable {

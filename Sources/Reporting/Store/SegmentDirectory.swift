@@ -1,5 +1,10 @@
+import Basics
 import CDeflate
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Logging
 
 #if canImport(Glibc)
@@ -33,7 +38,7 @@ enum SegmentDirectory {
             do {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             } catch {
-                throw ReportStoreError("cannot create the report directory \(directory): \(error.localizedDescription)")
+                throw ReportStoreError("cannot create the report directory \(directory): \(ErrorText.describe(error))")
             }
         } else {
             throw ReportStoreError("no report directory at \(directory)")
@@ -42,7 +47,7 @@ enum SegmentDirectory {
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory)
         } catch {
-            throw ReportStoreError("cannot list the report directory \(directory): \(error.localizedDescription)")
+            throw ReportStoreError("cannot list the report directory \(directory): \(ErrorText.describe(error))")
         }
         var plain = Set<String>()
         var compressed = Set<String>()

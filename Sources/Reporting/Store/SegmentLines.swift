@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The report log's segments for a reader in another module (the report shipper), so that the
 /// segment format has one owner: which segments a directory holds, and one segment's lines read
@@ -20,14 +25,14 @@ public final class SegmentLines {
     /// Opens the segment at `path` (its plain name) at `offset`, a line start; nil when neither
     /// it nor its `.gz` is there.
     public init?(path: String, from offset: Int64) throws(ReportStoreError) {
-        let name = (path as NSString).lastPathComponent
+        let name = PathText.lastComponent(path)
         do {
             if let plain = try SegmentLineReader(path: path, compressed: false, from: offset) {
                 reader = plain
                 file = name
                 return
             }
-            let directory = (path as NSString).deletingLastPathComponent
+            let directory = PathText.directory(path)
             let index = SegmentName.stamp(ofDataFile: name).flatMap {
                 GzipIndex.load(directory + "/" + SegmentName.indexFile($0.stamp))
             }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// The content file as `ConfigVersions` keeps it: versions hold the file's text as uploaded or

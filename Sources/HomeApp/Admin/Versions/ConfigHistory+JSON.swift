@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension ConfigHistory.Entry {
     /// The version as its file holds it: an object of its five fields, the time to the second in

@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Glibc
 import Logging
 import Synchronization
@@ -45,7 +49,7 @@ final class ConfigHistory: Sendable {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
-            throw AtomicFile.Failure(description: "cannot create \(folder): \(error.localizedDescription)")
+            throw AtomicFile.Failure(description: "cannot create \(folder): \(ErrorText.describe(error))")
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
         var loaded: [Summary] = []

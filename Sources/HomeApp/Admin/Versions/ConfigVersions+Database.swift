@@ -1,5 +1,9 @@
 import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import ReportDatabase
 
 /// With a report database the versions live there, numbered there: an apply inserts the next

@@ -1,6 +1,10 @@
 import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// The toggles' scheduled ramps: each step that is due becomes a version by "ramp".
 extension ConfigVersions where Document == TogglesDocument {

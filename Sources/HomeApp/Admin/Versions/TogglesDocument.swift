@@ -1,5 +1,10 @@
+import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// The toggles file as `ConfigVersions` keeps it: versions hold the toggles in their written form
@@ -42,7 +47,7 @@ struct TogglesDocument: VersionedDocument {
         } catch let error as TogglesError {
             return error
         } catch {
-            return TogglesError(file: path, field: nil, reason: "cannot be read (\(error.localizedDescription))")
+            return TogglesError(file: path, field: nil, reason: "cannot be read (\(ErrorText.describe(error)))")
         }
     }
 

@@ -1,5 +1,9 @@
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import MicroHTTP
 import Reporting
 import ScreenKit

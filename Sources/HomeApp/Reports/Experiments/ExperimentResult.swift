@@ -1,5 +1,10 @@
+import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 
 /// One experiment's results as the page and `/reports.json` show them: per group the selection rate
@@ -105,13 +110,13 @@ struct ExperimentResult {
         return value < 0 ? "-" + out : out
     }
 
-    static func percent(_ value: Double) -> String { String(format: "%.1f%%", value * 100) }
+    static func percent(_ value: Double) -> String { String(printf: "%.1f%%", value * 100) }
 
-    static func points(_ value: Double) -> String { String(format: "%+.1f", value * 100) }
+    static func points(_ value: Double) -> String { String(printf: "%+.1f", value * 100) }
 
     static func range(_ interval: ClosedRange<Double>) -> String {
-        String(format: "%.1f\u{2013}%.1f%%", interval.lowerBound * 100, interval.upperBound * 100)
+        String(printf: "%.1f\u{2013}%.1f%%", interval.lowerBound * 100, interval.upperBound * 100)
     }
 
-    static func p(_ value: Double) -> String { value < 0.001 ? "p < 0.001" : String(format: "p = %.3f", value) }
+    static func p(_ value: Double) -> String { value < 0.001 ? "p < 0.001" : String(printf: "p = %.3f", value) }
 }

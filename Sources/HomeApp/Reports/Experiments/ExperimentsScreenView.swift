@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 import ScreenKit
 
@@ -18,7 +23,7 @@ final class ExperimentsScreenView: RootView {
         rangeForm(model, into: &writer)
         if let progress = model.counting {
             writer.write("<p class=\"experiment__power\" role=\"status\"")
-            writer.attribute("data-counting", String(format: "%.2f", progress))
+            writer.attribute("data-counting", String(printf: "%.2f", progress))
             writer.write(">")
             writer.text("Counting visitors\u{2026} \(Int(progress * 100))% of the report log read since the server started; "
                         + "the visitor figures appear when it is done. Reload to see how far it has come.")
@@ -114,7 +119,7 @@ final class ExperimentsScreenView: RootView {
     private func plannedDifference(_ result: ExperimentResult) -> String {
         let observed = result.groups.compactMap { $0.comparison?.difference }.filter { $0 != 0 }
         guard let smallest = observed.min(by: { abs($0) < abs($1) }) else { return "a 1-point difference" }
-        return String(format: "the observed difference of %.1f points", abs(smallest) * 100)
+        return String(printf: "the observed difference of %.1f points", abs(smallest) * 100)
     }
 
     private func table(_ result: ExperimentResult, heading: String, into writer: inout HTMLWriter) {
@@ -154,8 +159,8 @@ final class ExperimentsScreenView: RootView {
                 writer.text("\(ExperimentResult.points(comparison.difference)) pts (\(ExperimentResult.points(comparison.interval.lowerBound)) "
                             + "to \(ExperimentResult.points(comparison.interval.upperBound)))")
                 writer.write("</td><td data-p>")
-                writer.text(ExperimentResult.p(comparison.pValue).replacingOccurrences(of: "p = ", with: "")
-                    .replacingOccurrences(of: "p ", with: ""))
+                writer.text(ExperimentResult.p(comparison.pValue).replacing("p = ", with: "")
+                    .replacing("p ", with: ""))
                 writer.write("</td><td>")
                 writer.text(group.stillNeeded.map(ExperimentResult.count) ?? "")
             } else {

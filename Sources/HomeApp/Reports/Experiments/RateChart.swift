@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 import ScreenKit
 
@@ -64,7 +69,7 @@ enum RateChart {
             return Double(x(days[index])) + step * at.timeIntervalSince(days[index]) / 86_400
         }, into: &writer)
         writer.write("<text class=\"chart__label\" x=\"38\" y=\"14\" text-anchor=\"end\">")
-        writer.text(String(format: "%.0f%%", top * 100))
+        writer.text(String(printf: "%.0f%%", top * 100))
         writer.write("</text><text class=\"chart__label\" x=\"38\" y=\"130\" text-anchor=\"end\">0%</text>")
         writer.write("<text class=\"chart__label\" x=\"44\" y=\"152\">")
         writer.text(day(firstDay))

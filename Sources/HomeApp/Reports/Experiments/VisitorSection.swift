@@ -1,4 +1,9 @@
+import Basics
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Reporting
 import ScreenKit
 
@@ -15,7 +20,7 @@ enum VisitorSection {
             writer.write("<p class=\"experiment__warning\" role=\"alert\" data-guardrail-breached>")
             let breached = result.guardrails.filter { $0.state == .breached }
             writer.text("Guardrail breached: " + breached.map { "\($0.metric.label.lowercased()) rose in group \($0.group) "
-                + "by more than the \(ExperimentResult.points($0.margin).replacingOccurrences(of: "+", with: "")) points allowed" }
+                + "by more than the \(ExperimentResult.points($0.margin).replacing("+", with: "")) points allowed" }
                 .joined(separator: "; ") + ". Whatever the selections say, this group harms visitors; stop it or find why.")
             writer.write("</p>")
         }
@@ -93,7 +98,7 @@ enum VisitorSection {
             writer.write("</td><td data-label=\"Difference\">")
             writer.text(describe(guardrail.estimate, share: true))
             writer.write("</td><td data-label=\"Margin\">")
-            writer.text(String(format: "+%.1f pts", guardrail.margin * 100))
+            writer.text(String(printf: "+%.1f pts", guardrail.margin * 100))
             writer.write("</td><td data-label=\"Verdict\">")
             switch guardrail.state {
             case .breached: writer.write("<strong>breached</strong>")
@@ -107,7 +112,7 @@ enum VisitorSection {
 
     private static func weight(_ weight: Double?) -> String {
         guard let weight else { return "?" }
-        return weight == weight.rounded() ? String(Int(weight)) : String(format: "%g", weight)
+        return weight == weight.rounded() ? String(Int(weight)) : String(printf: "%g", weight)
     }
 
     private static func groupTable(_ result: VisitorResult, heading: String, into writer: inout HTMLWriter) {
@@ -141,16 +146,16 @@ enum VisitorSection {
                             : ExperimentResult.count(count))
             }
             writer.write("</td><td data-label=\"Selections per visitor\">")
-            writer.text(result.enoughData ? String(format: "%.3f", Double(s.selections) / Double(s.visitors)) : "\u{2014}")
+            writer.text(result.enoughData ? String(printf: "%.3f", Double(s.selections) / Double(s.visitors)) : "\u{2014}")
             writer.write("</td><td data-label=\"Selections per view\">")
-            writer.text(result.enoughData && s.views > 0 ? String(format: "%.3f", Double(s.selections) / Double(s.views)) : "\u{2014}")
+            writer.text(result.enoughData && s.views > 0 ? String(printf: "%.3f", Double(s.selections) / Double(s.views)) : "\u{2014}")
             writer.write("</td><td")
             writer.attribute("data-playing", String(s.playing))
             writer.write(" data-label=\"Started a play\">")
             writer.text(result.enoughData ? "\(ExperimentResult.count(s.playing)) (\(ExperimentResult.percent(Double(s.playing) / Double(s.visitors))))"
                         : ExperimentResult.count(s.playing))
             writer.write("</td><td data-label=\"Plays per visitor\">")
-            writer.text(result.enoughData ? String(format: "%.3f", Double(s.plays) / Double(s.visitors)) : "\u{2014}")
+            writer.text(result.enoughData ? String(printf: "%.3f", Double(s.plays) / Double(s.visitors)) : "\u{2014}")
             writer.write("</td></tr>")
         }
         writer.write("</tbody></table></div>")
@@ -168,8 +173,8 @@ enum VisitorSection {
                 writer.write("</strong>")
             } else {
                 var query = ["test=\(choice.rawValue)"]
-                if let from = range.from { query.append("from=\(from.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
-                if let to = range.to { query.append("to=\(to.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")") }
+                if let from = range.from { query.append("from=\(PercentEncoding.encode(from, keeping: PercentEncoding.isAlphanumeric))") }
+                if let to = range.to { query.append("to=\(PercentEncoding.encode(to, keeping: PercentEncoding.isAlphanumeric))") }
                 if segment != .all { query.append("segment=\(segment.name)") }
                 writer.write("<a")
                 writer.attribute("href", "/reports/experiments?" + query.joined(separator: "&"))
@@ -210,7 +215,7 @@ enum VisitorSection {
             writer.text(describe(relative, share: false))
             writer.write("</td><td data-p data-label=\"p\">")
             writer.text(absolute.problem == nil ? ExperimentResult.p(relative.problem == nil ? relative.pValue : absolute.pValue)
-                .replacingOccurrences(of: "p = ", with: "").replacingOccurrences(of: "p ", with: "") : "\u{2014}")
+                .replacing("p = ", with: "").replacing("p ", with: "") : "\u{2014}")
             writer.write("</td></tr>")
         }
         writer.write("</tbody></table></div>")
@@ -224,9 +229,9 @@ enum VisitorSection {
         case nil: break
         }
         let value: (Double) -> String = switch (estimate.difference, share) {
-        case (.relative, _): { String(format: "%+.1f%%", $0 * 100) }
-        case (.absolute, true): { String(format: "%+.1f", $0 * 100) }
-        case (.absolute, false): { String(format: "%+.3f", $0) }
+        case (.relative, _): { String(printf: "%+.1f%%", $0 * 100) }
+        case (.absolute, true): { String(printf: "%+.1f", $0 * 100) }
+        case (.absolute, false): { String(printf: "%+.3f", $0) }
         }
         let unit = estimate.difference == .absolute && share ? " pts" : ""
         return "\(value(estimate.expected))\(unit) (\(value(estimate.interval.lowerBound)) to \(value(estimate.interval.upperBound)))"
