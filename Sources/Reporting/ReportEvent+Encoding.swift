@@ -39,14 +39,28 @@ extension ReportEvent {
     /// array paid a uniqueness and capacity check per piece, more than the bytes themselves.
     func writeJSONLine(to start: UnsafeMutablePointer<UInt8>) -> Int {
         var out = JSONByteWriter(position: start)
-        out.write(#"{"timestamp":""#)
-        out.position += ReportTimestamp.write(ReportTimestamp.milliseconds(timestamp), to: out.position)
+        out.writeTimestamp(ReportTimestamp.milliseconds(timestamp))
+        writeFixedHead(into: &out)
+        out.writeIDs(visitor: visitor, request: request)
+        writeFixedTail(into: &out)
+        let count = start.distance(to: out.position)
+        assert(count <= jsonLineBound, "jsonLineBound is too small")
+        return count
+    }
+
+    /// The line from the end of the timestamp to the visitor: the name, layout and item (an
+    /// `EventTemplate` keeps these bytes).
+    @inline(__always)
+    func writeFixedHead(into out: inout JSONByteWriter) {
         out.write(#"","event":""#)
         out.writeEscaped(name.rawValue)
         if let layout { out.writeField(#"","layout":""#, layout) }
         if let item { out.writeField(#"","item":""#, item) }
-        if let visitor { out.writeField(#"","visitor":""#, visitor) }
-        if let request { out.writeField(#"","request":""#, request) }
+    }
+
+    /// The line after the request: the properties and the end, newline included.
+    @inline(__always)
+    func writeFixedTail(into out: inout JSONByteWriter) {
         if properties.isEmpty {
             out.write("\"}\n")
         } else {
@@ -61,9 +75,6 @@ extension ReportEvent {
             }
             out.write("}}\n")
         }
-        let count = start.distance(to: out.position)
-        assert(count <= jsonLineBound, "jsonLineBound is too small")
-        return count
     }
 }
 
@@ -71,6 +82,28 @@ extension ReportEvent {
 /// `StaticString`s, copied straight from the binary: no array to look up, retain or release.
 struct JSONByteWriter {
     var position: UnsafeMutablePointer<UInt8>
+
+    /// The line's start and its time.
+    @inline(__always)
+    mutating func writeTimestamp(_ ms: Int64) {
+        write(#"{"timestamp":""#)
+        position += ReportTimestamp.write(ms, to: position)
+    }
+
+    /// The visitor and request fields, those there are.
+    @inline(__always)
+    mutating func writeIDs(visitor: String?, request: String?) {
+        if let visitor { writeField(#"","visitor":""#, visitor) }
+        if let request { writeField(#"","request":""#, request) }
+    }
+
+    /// Bytes written before (a template's piece of a line).
+    @inline(__always)
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        position.initialize(from: base, count: bytes.count)
+        position += bytes.count
+    }
 
     @inline(__always)
     mutating func write(_ text: StaticString) {
