@@ -24,10 +24,11 @@ public final class EventTemplate: Sendable, Equatable {
     var byteCount: Int { head.count + tail.count }
 
     /// Writes the line of this event at `ms` for `visitor` and `request`, newline included, at
-    /// `start`; returns its length. The same bytes as `ReportEvent.writeJSONLine` of the whole event.
-    func writeJSONLine(ms: Int64, visitor: String?, request: String?, to start: UnsafeMutablePointer<UInt8>) -> Int {
+    /// `start` (the second from `timestamps` when it is the same); returns its length. The same bytes as `ReportEvent.writeJSONLine` of the whole event.
+    func writeJSONLine(ms: Int64, visitor: String?, request: String?, to start: UnsafeMutablePointer<UInt8>,
+                       timestamps: inout TimestampCache) -> Int {
         var out = JSONByteWriter(position: start)
-        out.writeTimestamp(ms)
+        out.writeTimestamp(ms, cache: &timestamps)
         head.withUnsafeBufferPointer { out.write($0) }
         out.writeIDs(visitor: visitor, request: request)
         tail.withUnsafeBufferPointer { out.write($0) }

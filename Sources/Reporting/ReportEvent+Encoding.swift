@@ -38,8 +38,14 @@ extension ReportEvent {
     /// bytes; returns its length. One pass over raw memory: appending the line piece by piece to an
     /// array paid a uniqueness and capacity check per piece, more than the bytes themselves.
     func writeJSONLine(to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var timestamps = TimestampCache()
+        return writeJSONLine(to: start, timestamps: &timestamps)
+    }
+
+    /// `writeJSONLine(to:)` with the timestamp's second taken from `timestamps` when it is the same.
+    func writeJSONLine(to start: UnsafeMutablePointer<UInt8>, timestamps: inout TimestampCache) -> Int {
         var out = JSONByteWriter(position: start)
-        out.writeTimestamp(ReportTimestamp.milliseconds(timestamp))
+        out.writeTimestamp(ReportTimestamp.milliseconds(timestamp), cache: &timestamps)
         writeFixedHead(into: &out)
         out.writeIDs(visitor: visitor, request: request)
         writeFixedTail(into: &out)
@@ -85,9 +91,9 @@ struct JSONByteWriter {
 
     /// The line's start and its time.
     @inline(__always)
-    mutating func writeTimestamp(_ ms: Int64) {
+    mutating func writeTimestamp(_ ms: Int64, cache: inout TimestampCache) {
         write(#"{"timestamp":""#)
-        position += ReportTimestamp.write(ms, to: position)
+        position += cache.write(ms, to: position)
     }
 
     /// The visitor and request fields, those there are.

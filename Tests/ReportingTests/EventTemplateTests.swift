@@ -21,8 +21,9 @@ import TestSupport
                 let whole = template.event(at: time, visitor: visitor, request: request)
                 let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: whole.jsonLineBound + template.byteCount) {
                     buffer in
+                    var timestamps = TimestampCache()
                     let count = template.writeJSONLine(ms: dayStart + 12_345, visitor: visitor, request: request,
-                                                       to: buffer.baseAddress!)
+                                                       to: buffer.baseAddress!, timestamps: &timestamps)
                     return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
                 }
                 #expect(line == whole.jsonLine + "\n")

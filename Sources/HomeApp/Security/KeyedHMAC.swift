@@ -22,14 +22,18 @@ struct KeyedHMAC: Sendable {
         for message: String, after prefix: StaticString = "", _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result {
         var code: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        var text = message
-        text.withUTF8 { message in
+        func sign(_ message: UnsafeBufferPointer<UInt8>) {
             withUnsafePointer(to: key) { key in
                 withUnsafeMutableBytes(of: &code) { code in
                     dh_hmac_sha256(key, prefix.utf8Start, prefix.utf8CodeUnitCount, message.baseAddress, message.count,
                                    code.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 }
             }
+        }
+        // Read in place (a copy for `withUTF8` costs a retain and a release).
+        if message.utf8.withContiguousStorageIfAvailable(sign) == nil {
+            var text = message
+            text.withUTF8(sign)
         }
         return withUnsafeBytes(of: &code) { body($0) }
     }

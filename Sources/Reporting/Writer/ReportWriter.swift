@@ -224,11 +224,11 @@ final class ReportWriter: @unchecked Sendable {
         if let template = pending.template {
             // The template's pieces copied around the time, visitor and request: nothing else to encode.
             let count = template.writeJSONLine(ms: ms, visitor: pending.event.visitor, request: pending.event.request,
-                                               to: target)
+                                               to: target, timestamps: &sink.timestamps)
             sink.commit(count, name: template.fixed.name, layout: template.fixed.layout, item: template.fixed.item,
                         properties: template.fixed.properties, visitor: pending.event.visitor, ms: ms)
         } else {
-            sink.commit(pending.event.writeJSONLine(to: target), &pending.event, ms: ms)
+            sink.commit(pending.event.writeJSONLine(to: target, timestamps: &sink.timestamps), &pending.event, ms: ms)
         }
         return true
     }

@@ -31,6 +31,8 @@ final class SegmentSink {
     /// After this chunk is written, the segment is full or the day is over.
     private var closeAfterFlush = false
     @exclusivity(unchecked) private var builder: RollupBuilder
+    /// The last line's second as text, for the next line's timestamp.
+    @exclusivity(unchecked) var timestamps = TimestampCache()
     /// The active segment's visitors, saved beside it when it closes.
     @exclusivity(unchecked) private var visitors = VisitorFilter()
     /// Exact per-visitor sums of the experiments, kept as lines are written.
