@@ -5,7 +5,7 @@ struct PendingEvent {
     /// Set when the recorder may withdraw the event while it waits.
     var claim: WriteClaim? = nil
     /// The event's fixed parts, when it was made from a template: `event` then holds only its
-    /// time, visitor and request, and the line is copied together from the template's pieces.
+    /// name, time, visitor and request, and the line is copied together from the template's pieces.
     var template: EventTemplate? = nil
 
     /// At least the length of the event's line.
