@@ -26,6 +26,8 @@ public struct FeatureDecisions: Sendable, Equatable {
         let targeted: Targeted
         /// The rows the `rows` toggle switches off: a visitor in no group that switches rows sees these.
         let hiddenRows: Set<String>
+        /// The plan of every visitor in no experiment and without an override (most of them).
+        let unassigned: VisitorPlan.Decided
 
         init(_ toggles: Toggles) {
             self.toggles = toggles
@@ -38,6 +40,7 @@ public struct FeatureDecisions: Sendable, Equatable {
             }
             self.targeted = targeted
             hiddenRows = Set(toggles.rows.filter { !$0.value }.keys)
+            unassigned = VisitorPlan.Decided(toggles: toggles, toggled: hiddenRows, [], nil)
         }
     }
 
@@ -65,8 +68,10 @@ public struct FeatureDecisions: Sendable, Equatable {
     }
 
     /// Everything the toggles decide for `visitor`, each experiment's group hashed once.
-    public func plan(for visitor: String, traits: VisitorTraits = VisitorTraits(),
-                     override: VisitorPlan.Override? = nil) -> VisitorPlan {
+    /// The traits and override are borrowed: taken by value they were copied for the plan's
+    /// initializer, every string retained and released.
+    public func plan(for visitor: String, traits: borrowing VisitorTraits = VisitorTraits(),
+                     override: borrowing VisitorPlan.Override? = nil) -> VisitorPlan {
         VisitorPlan(decisions: self, visitor: visitor, traits: traits, override: override)
     }
 

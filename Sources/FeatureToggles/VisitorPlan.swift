@@ -1,51 +1,79 @@
 /// What the toggles decide for one visitor, made once per request: each active experiment's group
 /// is hashed once, and the layout, the notice and the report tags all follow from those groups.
 public struct VisitorPlan: Sendable, Equatable {
+    /// What follows from the groups, one reference: a visitor in no experiment and without an
+    /// override shares the one made once per toggles version (`FeatureDecisions.Prepared`), so a
+    /// request neither builds nor retains and releases it field by field.
+    private let decided: Decided
+    /// Only `layout` reads it (the rollout), when asked.
+    private let visitor: String
+
     /// The visitor's group in every active experiment that takes them in, in file order.
-    public let assignments: [FeatureDecisions.Assignment]
+    public var assignments: [FeatureDecisions.Assignment] { decided.assignments }
     /// The layout when the visitor has not chosen one: their experiment group's, else their
     /// rollout's, else the default. Worked out when asked: a visit that names its layout never needs it.
     public var layout: String {
-        assignedLayout ?? FeatureDecisions.rolloutLayout(in: rollout, for: visitor) ?? defaultLayout
+        assignedLayout ?? FeatureDecisions.rolloutLayout(in: decided.rollout, for: visitor) ?? decided.defaultLayout
     }
     /// Whether the onboarding notice is shown (unless dismissed).
-    public let showsOnboarding: Bool
+    public var showsOnboarding: Bool { decided.showsOnboarding }
     /// The layout an experiment assigned, if one did: what a visitor's own choice is reported against.
-    public let assignedLayout: String?
+    public var assignedLayout: String? { decided.assignedLayout }
     /// The layout a QA override forces, above the visitor's own choice; nil without one.
-    public let forcedLayout: String?
+    public var forcedLayout: String? { decided.forcedLayout }
     /// The home's rows switched off for this visitor (by the `rows` toggle or their groups).
-    public let hiddenRows: Set<String>
+    public var hiddenRows: Set<String> { decided.hiddenRows }
 
-    /// The two toggles `layout` reads, not the whole toggles: a plan is copied with every visit.
-    private let rollout: [String: Double]
-    private let defaultLayout: String
-    private let visitor: String
-
-    init(decisions: FeatureDecisions, visitor: String, traits: VisitorTraits, override: Override?) {
+    init(decisions: FeatureDecisions, visitor: String, traits: borrowing VisitorTraits, override: borrowing Override?) {
         let prepared = decisions.prepared
-        let toggles = prepared.toggles
-        rollout = toggles.rollout
-        defaultLayout = toggles.defaultLayout
         self.visitor = visitor
         var assignments: [FeatureDecisions.Assignment] = []
         for experiment in prepared.activeExperiments {
             let group: Toggles.Group?
-            if case .group(experiment.name, let forced)? = override, let named = experiment.groups.first(where: { $0.name == forced }) {
+            if case .group(experiment.name, let forced)? = copy override, let named = experiment.groups.first(where: { $0.name == forced }) {
                 group = named
             } else {
                 group = experiment.assignment(for: visitor, traits: traits)
             }
             if let group { assignments.append(FeatureDecisions.Assignment(experiment: experiment.name, group: group)) }
         }
-        self.assignments = assignments
-        // Validation lets at most one active experiment set each of these for any one visitor
-        // (more only in one namespace, whose ranges do not overlap); an allowlist or override
-        // may still put a visitor in two, and then the first in the file wins.
-        assignedLayout = assignments.lazy.compactMap(\.group.layout).first
-        showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
-        if case .layout(let layout)? = override { forcedLayout = layout } else { forcedLayout = nil }
-        hiddenRows = Self.hiddenRows(prepared.hiddenRows, assignments)
+        decided = assignments.isEmpty && override == nil
+            ? prepared.unassigned : Decided(toggles: prepared.toggles, toggled: prepared.hiddenRows, assignments, copy override)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.visitor == rhs.visitor && (lhs.decided === rhs.decided || lhs.decided == rhs.decided)
+    }
+
+    /// What the toggles and the visitor's groups decide, but the visitor's rollout.
+    final class Decided: Sendable, Equatable {
+        let assignments: [FeatureDecisions.Assignment]
+        let showsOnboarding: Bool
+        let assignedLayout: String?
+        let forcedLayout: String?
+        let hiddenRows: Set<String>
+        /// The two toggles `layout` reads, not the whole toggles.
+        let rollout: [String: Double]
+        let defaultLayout: String
+
+        init(toggles: Toggles, toggled: Set<String>, _ assignments: [FeatureDecisions.Assignment], _ override: Override?) {
+            self.assignments = assignments
+            rollout = toggles.rollout
+            defaultLayout = toggles.defaultLayout
+            // Validation lets at most one active experiment set each of these for any one visitor
+            // (more only in one namespace, whose ranges do not overlap); an allowlist or override
+            // may still put a visitor in two, and then the first in the file wins.
+            assignedLayout = assignments.lazy.compactMap(\.group.layout).first
+            showsOnboarding = assignments.lazy.compactMap(\.group.onboarding).first ?? toggles.onboarding
+            if case .layout(let layout)? = override { forcedLayout = layout } else { forcedLayout = nil }
+            hiddenRows = VisitorPlan.hiddenRows(toggled, assignments)
+        }
+
+        static func == (lhs: Decided, rhs: Decided) -> Bool {
+            lhs.assignments == rhs.assignments && lhs.showsOnboarding == rhs.showsOnboarding
+                && lhs.assignedLayout == rhs.assignedLayout && lhs.forcedLayout == rhs.forcedLayout
+                && lhs.hiddenRows == rhs.hiddenRows && lhs.rollout == rhs.rollout && lhs.defaultLayout == rhs.defaultLayout
+        }
     }
 
     /// The rows off: the toggle's, with the groups' over them (validation lets one group switch each).

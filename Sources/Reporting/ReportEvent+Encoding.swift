@@ -42,15 +42,35 @@ extension ReportEvent {
     /// bytes; returns its length. One pass over raw memory: appending the line piece by piece to an
     /// array paid a uniqueness and capacity check per piece, more than the bytes themselves.
     func writeJSONLine(to start: UnsafeMutablePointer<UInt8>) -> Int {
+        var timestamps = TimestampCache()
+        return writeJSONLine(to: start, timestamps: &timestamps)
+    }
+
+    /// `writeJSONLine(to:)` with the timestamp's second taken from `timestamps` when it is the same.
+    func writeJSONLine(to start: UnsafeMutablePointer<UInt8>, timestamps: inout TimestampCache) -> Int {
         var out = JSONByteWriter(position: start)
-        out.write(#"{"timestamp":""#)
-        out.position += ReportTimestamp.write(ReportTimestamp.milliseconds(timestamp), to: out.position)
+        out.writeTimestamp(ReportTimestamp.milliseconds(timestamp), cache: &timestamps)
+        writeFixedHead(into: &out)
+        out.writeIDs(visitor: visitor, request: request)
+        writeFixedTail(into: &out)
+        let count = start.distance(to: out.position)
+        assert(count <= jsonLineBound, "jsonLineBound is too small")
+        return count
+    }
+
+    /// The line from the end of the timestamp to the visitor: the name, layout and item (an
+    /// `EventTemplate` keeps these bytes).
+    @inline(__always)
+    func writeFixedHead(into out: inout JSONByteWriter) {
         out.write(#"","event":""#)
         out.writeEscaped(name.rawValue)
         if let layout { out.writeField(#"","layout":""#, layout) }
         if let item { out.writeField(#"","item":""#, item) }
-        if let visitor { out.writeField(#"","visitor":""#, visitor) }
-        if let request { out.writeField(#"","request":""#, request) }
+    }
+
+    /// The line after the request: the properties and the end, newline included.
+    @inline(__always)
+    func writeFixedTail(into out: inout JSONByteWriter) {
         if properties.isEmpty {
             out.write("\"}\n")
         } else {
@@ -65,9 +85,6 @@ extension ReportEvent {
             }
             out.write("}}\n")
         }
-        let count = start.distance(to: out.position)
-        assert(count <= jsonLineBound, "jsonLineBound is too small")
-        return count
     }
 }
 
@@ -75,6 +92,28 @@ extension ReportEvent {
 /// `StaticString`s, copied straight from the binary: no array to look up, retain or release.
 struct JSONByteWriter {
     var position: UnsafeMutablePointer<UInt8>
+
+    /// The line's start and its time.
+    @inline(__always)
+    mutating func writeTimestamp(_ ms: Int64, cache: inout TimestampCache) {
+        write(#"{"timestamp":""#)
+        position += cache.write(ms, to: position)
+    }
+
+    /// The visitor and request fields, those there are.
+    @inline(__always)
+    mutating func writeIDs(visitor: String?, request: String?) {
+        if let visitor { writeField(#"","visitor":""#, visitor) }
+        if let request { writeField(#"","request":""#, request) }
+    }
+
+    /// Bytes written before (a template's piece of a line).
+    @inline(__always)
+    mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let base = bytes.baseAddress else { return }
+        position.initialize(from: base, count: bytes.count)
+        position += bytes.count
+    }
 
     @inline(__always)
     mutating func write(_ text: StaticString) {

@@ -161,6 +161,14 @@ public final class ReportLog: Sendable {
         if first { logger.warning("report event recorded after shutdown; dropped") }
     }
 
+    /// Records the event `template` makes for `visitor` and `request`, timestamped now: its line
+    /// is the one `record(template.event(visitor:request:))` writes, copied from the template's
+    /// pieces instead of encoded.
+    public func record(_ template: EventTemplate, visitor: String?, request: String?) {
+        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, visitor: visitor, request: request), whenWritten: nil,
+                             template: template))
+    }
+
     /// Records an event named `name`, timestamped now.
     public func record(
         _ name: ReportEvent.Name, layout: String? = nil, item: String? = nil, visitor: String? = nil,

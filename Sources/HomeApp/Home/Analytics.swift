@@ -54,7 +54,18 @@ struct Analytics {
 
     /// Reports what a cached page's controllers reported when it was rendered, for this visit.
     func replay(_ events: [EventTrace.Event]) {
-        for event in events { write(event.name, layout: event.layout, item: event.item, properties: event.properties) }
+        // By index: `for event in events` copied each event, every field retained and released.
+        for index in events.indices {
+            // Without groups a line carries the event's own properties alone (an assigned layout
+            // comes with a group): its template's line is the one `write` would make.
+            if groups.isEmpty {
+                if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
+                log.record(events[index].template, visitor: visitor, request: request)
+            } else {
+                let event = events[index]
+                write(event.name, layout: event.layout, item: event.item, properties: event.properties)
+            }
+        }
     }
 
     /// The line `record` would write, for a caller that records it itself (`POST /report`, which

@@ -9,6 +9,17 @@ final class EventTrace {
         let layout: String?
         let item: String?
         let properties: [String: String]
+        /// The same parts with their pieces of the line encoded once, for the visits whose
+        /// events carry nothing more (in no experiment, no QA override).
+        let template: EventTemplate
+
+        init(name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
+            self.name = name
+            self.layout = layout
+            self.item = item
+            self.properties = properties
+            template = EventTemplate(name, layout: layout, item: item, properties: properties)
+        }
     }
 
     private(set) var events: [Event] = []

@@ -30,7 +30,13 @@ final class PageCache: Sendable {
     /// dictionary hashes, and this runs on every home request.
     private let pages = Mutex<[(key: Key, page: Page)]>([])
 
-    func page(for key: Key) -> Page? { pages.withLock { $0.first { $0.key == key }?.page } }
+    func page(for key: Key) -> Page? {
+        pages.withLock { pages in
+            // By index: `first(where:)` copied each entry through the tuple's generic metadata.
+            for index in pages.indices where pages[index].key == key { return pages[index].page }
+            return nil
+        }
+    }
 
     /// Stores `page`, dropping pages of other content versions and display states.
     func store(_ page: Page, for key: Key) {

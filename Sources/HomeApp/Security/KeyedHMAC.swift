@@ -21,17 +21,25 @@ struct KeyedHMAC: Sendable {
     func withAuthenticationCode<Result>(
         for message: String, after prefix: StaticString = "", _ body: (UnsafeRawBufferPointer) -> Result
     ) -> Result {
+        // Read in place (a copy for `withUTF8` costs a retain and a release).
+        var code = message.utf8.withContiguousStorageIfAvailable { authenticate($0, after: prefix) } ?? {
+            var text = message
+            return text.withUTF8 { authenticate($0, after: prefix) }
+        }()
+        return withUnsafeBytes(of: &code) { body($0) }
+    }
+
+    /// The code of `prefix` followed by `message`, returned by value: a closure writing into the
+    /// caller's variable paid the runtime's exclusivity checks on it.
+    private func authenticate(_ message: UnsafeBufferPointer<UInt8>, after prefix: StaticString) -> (UInt64, UInt64, UInt64, UInt64) {
         var code: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        var text = message
-        text.withUTF8 { message in
-            withUnsafePointer(to: key) { key in
-                withUnsafeMutableBytes(of: &code) { code in
-                    dh_hmac_sha256(key, prefix.utf8Start, prefix.utf8CodeUnitCount, message.baseAddress, message.count,
-                                   code.baseAddress!.assumingMemoryBound(to: UInt8.self))
-                }
+        withUnsafePointer(to: key) { key in
+            withUnsafeMutableBytes(of: &code) { code in
+                dh_hmac_sha256(key, prefix.utf8Start, prefix.utf8CodeUnitCount, message.baseAddress, message.count,
+                               code.baseAddress!.assumingMemoryBound(to: UInt8.self))
             }
         }
-        return withUnsafeBytes(of: &code) { body($0) }
+        return code
     }
 
     /// The code as an array (for checks and tests; signing on the hot path uses the closure form).

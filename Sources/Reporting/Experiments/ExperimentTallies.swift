@@ -208,8 +208,8 @@ final class ExperimentTallies: @unchecked Sendable {
         guard let (entry, reader) = opened else { return (from, 0) }
         var lines = 0
         while let line = try? reader.next() {
-            if let bytes = line.bytes, var event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) }) {
-                record(&event, visitor: event.visitor.map(StableHash.hash), ms: ReportTimestamp.milliseconds(event.timestamp),
+            if let bytes = line.bytes, let event = try? bytes.withUnsafeBufferPointer({ try ReportEvent(parsing: $0) }) {
+                record(event.name, event.properties, visitor: event.visitor.map(StableHash.hash), ms: ReportTimestamp.milliseconds(event.timestamp),
                        line: 0)
             }
             lines += 1
@@ -226,20 +226,20 @@ final class ExperimentTallies: @unchecked Sendable {
 
     /// Notes the experiments of the event at `line` of the chunk, once the writer counts.
     @inline(__always)
-    func note(_ event: inout ReportEvent, visitor: UInt64?, ms: Int64, line: Int) {
+    func note(_ name: ReportEvent.Name, _ properties: [String: String], visitor: UInt64?, ms: Int64, line: Int) {
         guard live else { return }
-        record(&event, visitor: visitor, ms: ms, line: line)
+        record(name, properties, visitor: visitor, ms: ms, line: line)
     }
 
     /// One pass over the properties, comparing keys with the tallies' `experiment.<name>` keys: no
     /// hashing, no new strings (this runs on the writer's thread for every event).
     @inline(__always)
-    private func record(_ event: inout ReportEvent, visitor: UInt64?, ms: Int64, line: Int) {
-        guard let visitor, !event.properties.isEmpty else { return }
-        let kind = ExperimentTally.Kind(event.name)
+    private func record(_ name: ReportEvent.Name, _ properties: [String: String], visitor: UInt64?, ms: Int64, line: Int) {
+        guard let visitor, !properties.isEmpty else { return }
+        let kind = ExperimentTally.Kind(name)
         let first = notes.count
         var legacyName: String?, legacyGroup: String?, device: String?, cohort: String?
-        for (key, group) in event.properties {
+        for (key, group) in properties {
             var found = keys.firstIndex(of: key)
             if found == nil {
                 if key.utf8.count > 11, key.utf8.starts(with: "experiment.".utf8) {
@@ -261,7 +261,7 @@ final class ExperimentTallies: @unchecked Sendable {
             if let found { add(tally: found, group: group, kind: kind, line: line, visitor: visitor) }
         }
         // The older form, unless the same experiment is also named the new way.
-        if let legacyName, let legacyGroup, event.properties["experiment." + legacyName] == nil,
+        if let legacyName, let legacyGroup, properties["experiment." + legacyName] == nil,
             let found = tally(legacyName) {
             add(tally: Int(found), group: legacyGroup, kind: kind, line: line, visitor: visitor)
         }

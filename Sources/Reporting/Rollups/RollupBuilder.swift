@@ -1,5 +1,11 @@
 import Basics
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Counts events into a `Rollup`, interning through the writer's cache.
 struct RollupBuilder {
     private var counted = Rollup()
@@ -52,14 +58,23 @@ struct RollupBuilder {
     /// Counts the event; returns its visitor's hash, if it has a visitor.
     @discardableResult
     mutating func add(_ event: borrowing ReportEvent, ms: Int64, bytes: Int) -> UInt64? {
+        add(name: event.name, layout: event.layout, item: event.item, properties: event.properties, visitor: event.visitor,
+            ms: ms, bytes: bytes)
+    }
+
+    /// Counts an event given by its parts (an event made from a template: its fixed parts are
+    /// the template's, read field by field instead of copied whole).
+    @inline(__always)
+    mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
+                      properties: [String: String], visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
         let minute = ExperimentCounter.minute(ms)
         let hour = ExperimentCounter.hour(ms)
-        let name = cache.id(event.name.rawValue)
-        let layout = cache.id(event.layout)
-        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(event.item)))
+        let name = cache.id(eventName.rawValue)
+        let layout = cache.id(eventLayout)
+        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(item)))
         var hash: UInt64?
-        if let visitor = event.visitor {
-            if visitor != lastVisitor {
+        if let visitor {
+            if !Self.sameBytes(visitor, lastVisitor) {
                 lastVisitor = visitor
                 lastHash = StableHash.hash(visitor)
             }
@@ -71,8 +86,8 @@ struct RollupBuilder {
             }
             if hourSketch.add(hash: lastHash) { hourSketchUsed = true }
         }
-        if !event.properties.isEmpty {
-            ExperimentCounter.count(event.properties, minute: minute, hour: hour, event: name, layout: layout, visitor: hash,
+        if !properties.isEmpty {
+            ExperimentCounter.count(properties, minute: minute, hour: hour, event: name, layout: layout, visitor: hash,
                                     cache: &cache, groups: &counted.groups, sketches: &counted.sketches)
         }
         counted.lines += 1
@@ -80,5 +95,18 @@ struct RollupBuilder {
         if ms < counted.firstMs { counted.firstMs = ms }
         if ms > counted.lastMs { counted.lastMs = ms }
         return hash
+    }
+
+    /// Whether the two ids have the same bytes, compared in place: the hash is of the bytes, and
+    /// `String`'s `==` (Unicode equivalence) cost more than the hash it spares.
+    @inline(__always)
+    private static func sameBytes(_ visitor: String, _ last: String?) -> Bool {
+        guard let last, visitor.utf8.count == last.utf8.count else { return false }
+        if visitor.utf8.isEmpty { return true }
+        let compared = visitor.utf8.withContiguousStorageIfAvailable { one in
+            last.utf8.withContiguousStorageIfAvailable { other in memcmp(one.baseAddress!, other.baseAddress!, one.count) == 0 }
+        }
+        if case .some(.some(let same)) = compared { return same }
+        return Array(visitor.utf8) == Array(last.utf8)
     }
 }

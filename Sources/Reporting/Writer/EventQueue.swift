@@ -4,6 +4,12 @@ struct PendingEvent {
     var whenWritten: (@Sendable (Bool) -> Void)?
     /// Set when the recorder may withdraw the event while it waits.
     var claim: WriteClaim? = nil
+    /// The event's fixed parts, when it was made from a template: `event` then holds only its
+    /// name, time, visitor and request, and the line is copied together from the template's pieces.
+    var template: EventTemplate? = nil
+
+    /// At least the length of the event's line.
+    var lineBound: Int { event.jsonLineBound + (template?.byteCount ?? 0) }
 }
 
 /// A bounded FIFO of events that drops the oldest when full; O(1) amortised append.

@@ -86,12 +86,12 @@ final class ReportWriter: @unchecked Sendable {
     func dropOversized() -> Int {
         // Lent in place (`inout`): read by value, each event was copied, every field retained and released.
         let oversized = incoming.withUnsafeMutableBufferPointer { events in
-            events.indices.contains { Self.lineBound(of: &events[$0].event) > ReportEvent.maximumLineBound }
+            events.indices.contains { Self.lineBound(of: &events[$0]) > ReportEvent.maximumLineBound }
         }
         guard oversized else { return 0 }
         let before = incoming.count
         incoming.removeAll { pending in
-            guard pending.event.jsonLineBound > ReportEvent.maximumLineBound else { return false }
+            guard pending.lineBound > ReportEvent.maximumLineBound else { return false }
             pending.whenWritten?(false)
             return true
         }
@@ -101,7 +101,7 @@ final class ReportWriter: @unchecked Sendable {
         return count
     }
 
-    private static func lineBound(of event: inout ReportEvent) -> Int { event.jsonLineBound }
+    private static func lineBound(of pending: inout PendingEvent) -> Int { pending.lineBound }
 
     /// Appends the new batch to the backlog and trims it to capacity; returns how many were dropped.
     func mergeIncoming() -> Int {
@@ -170,7 +170,7 @@ final class ReportWriter: @unchecked Sendable {
             _ = backlog.withUnsafeMutableBufferPointer { events in
                 var next = done
                 while next < events.count {
-                    if !Self.append(&events[next].event, to: sink) { break }
+                    if !Self.append(&events[next], to: sink) { break }
                     next += 1
                 }
                 return next
@@ -220,12 +220,20 @@ final class ReportWriter: @unchecked Sendable {
     }
 
     /// Encodes the event into the sink's chunk (its time made monotonic); false if the chunk must be written first.
-    private static func append(_ event: inout ReportEvent, to sink: SegmentSink) -> Bool {
-        let original = ReportTimestamp.milliseconds(event.timestamp)
+    private static func append(_ pending: inout PendingEvent, to sink: SegmentSink) -> Bool {
+        let original = ReportTimestamp.milliseconds(pending.event.timestamp)
         let ms = sink.monotonic(original)
-        guard let target = sink.room(ms: ms, bound: event.jsonLineBound) else { return false }
-        if original != ms { event.timestamp = ReportTimestamp.date(milliseconds: ms) }
-        sink.commit(event.writeJSONLine(to: target), &event, ms: ms)
+        guard let target = sink.room(ms: ms, bound: pending.lineBound) else { return false }
+        if original != ms { pending.event.timestamp = ReportTimestamp.date(milliseconds: ms) }
+        if let template = pending.template {
+            // The template's pieces copied around the time, visitor and request: nothing else to encode.
+            let count = template.writeJSONLine(ms: ms, visitor: pending.event.visitor, request: pending.event.request,
+                                               to: target, timestamps: &sink.timestamps)
+            sink.commit(count, name: template.fixed.name, layout: template.fixed.layout, item: template.fixed.item,
+                        properties: template.fixed.properties, visitor: pending.event.visitor, ms: ms)
+        } else {
+            sink.commit(pending.event.writeJSONLine(to: target, timestamps: &sink.timestamps), &pending.event, ms: ms)
+        }
         return true
     }
 

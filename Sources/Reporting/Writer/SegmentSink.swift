@@ -31,6 +31,8 @@ final class SegmentSink {
     /// After this chunk is written, the segment is full or the day is over.
     private var closeAfterFlush = false
     @exclusivity(unchecked) private var builder: RollupBuilder
+    /// The last line's second as text, for the next line's timestamp.
+    @exclusivity(unchecked) var timestamps = TimestampCache()
     /// The active segment's visitors, saved beside it when it closes.
     @exclusivity(unchecked) private var visitors = VisitorFilter()
     /// Exact per-visitor sums of the experiments, kept as lines are written.
@@ -96,12 +98,22 @@ final class SegmentSink {
     @inline(__always)
     /// `inout` lends the event in place: passed by value it was copied, every field retained and released.
     func commit(_ count: Int, _ event: inout ReportEvent, ms: Int64) {
+        commit(count, name: event.name, layout: event.layout, item: event.item, properties: event.properties,
+               visitor: event.visitor, ms: ms)
+    }
+
+    /// Takes the line just written into the chunk, for an event given by its parts (one made from
+    /// a template: its fixed parts read from the template field by field, not copied whole).
+    @inline(__always)
+    func commit(_ count: Int, name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String],
+                visitor: String?, ms: Int64) {
         length += count
         chunkLines += 1
         lastMs = ms
-        if let hash = builder.add(event, ms: ms, bytes: count) {
+        if let hash = builder.add(name: name, layout: layout, item: item, properties: properties, visitor: visitor, ms: ms,
+                                  bytes: count) {
             visitors.add(hash: hash)
-            tallies?.note(&event, visitor: hash, ms: ms, line: chunkLines - 1)
+            tallies?.note(name, properties, visitor: hash, ms: ms, line: chunkLines - 1)
         }
     }
 

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TestSupport
+
+@testable import Reporting
+
+@Suite struct EventTemplateTests {
+    /// Templates with every kind of part: none, escapes, unsorted properties, experiment groups.
+    static let templates = [
+        EventTemplate(.launch, layout: "grid"),
+        EventTemplate(.launch),
+        EventTemplate(.longSelected, layout: "list", item: "m-\"8\"\\\u{1}é"),
+        EventTemplate(.horizontalSwipe, layout: "grid", properties: ["row": "1", "at": "4", "zeta": "q\"uote"]),
+        EventTemplate(.shortSelected, layout: "grid", item: "m-1", properties: ["experiment.hero": "b", "device": "mobile", "cohort": "new"]),
+    ]
+
+    @Test func aTemplatesLineIsTheLineTheWholeEventEncodesToByteForByte() {
+        let time = ReportTimestamp.date(milliseconds: dayStart + 12_345)
+        for template in Self.templates {
+            for (visitor, request) in [("0123456789abcdef0123456789abcdef", "r-17"), (nil, nil), ("v\"1", nil), (nil, "r\n2")] {
+                let whole = template.event(at: time, visitor: visitor, request: request)
+                let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: whole.jsonLineBound + template.byteCount) {
+                    buffer in
+                    var timestamps = TimestampCache()
+                    let count = template.writeJSONLine(ms: dayStart + 12_345, visitor: visitor, request: request,
+                                                       to: buffer.baseAddress!, timestamps: &timestamps)
+                    return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+                }
+                #expect(line == whole.jsonLine + "\n")
+            }
+        }
+    }
+
+    @Test func eventsRecordedFromTemplatesAreWrittenAndCountedAsTheWholeEventsAre() async throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let fromTemplates = try ReportLog(directory: directory.path("templates"))
+        let visitors = (0..<40).map { String(format: "%032x", $0 * 7919) }
+        for (index, visitor) in visitors.enumerated() {
+            for template in Self.templates { fromTemplates.record(template, visitor: visitor, request: "r-\(index)") }
+        }
+        let count = visitors.count * Self.templates.count
+        try await eventually(timeout: 20) { storeLines(fromTemplates.store).count == count }
+        try await eventually(timeout: 20) { fromTemplates.store.experimentVisitors()?["hero"] != nil }
+        let tallied = fromTemplates.store.experimentVisitors()
+        fromTemplates.shutdown()
+        let lines = storeLines(fromTemplates.store)
+        // The same events, whole, at the times the template lines were given, through the general path.
+        let whole = try ReportLog(directory: directory.path("whole"))
+        for (index, line) in lines.enumerated() {
+            let time = try ReportEvent(jsonLine: line).timestamp
+            let template = Self.templates[index % Self.templates.count]
+            let event = template.event(at: time, visitor: visitors[index / Self.templates.count],
+                                       request: "r-\(index / Self.templates.count)")
+            #expect(event.jsonLine == line)
+            whole.record(event)
+        }
+        try await eventually(timeout: 20) { storeLines(whole.store).count == count }
+        try await eventually(timeout: 20) { whole.store.experimentVisitors()?["hero"] != nil }
+        #expect(whole.store.experimentVisitors() == tallied)
+        whole.shutdown()
+        #expect(storeLines(whole.store) == lines)
+        #expect(fromTemplates.store.summary() == whole.store.summary())
+        #expect(fromTemplates.store.experiments().map(\.name) == ["hero"])
+        #expect(fromTemplates.store.experiments() == whole.store.experiments())
+        #expect(fromTemplates.store.summary().visitors == visitors.count)
+    }
+}
