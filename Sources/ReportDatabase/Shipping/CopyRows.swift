@@ -47,12 +47,28 @@ struct CopyRows: Sendable {
         tab()
         text(segment)
         tab()
-        bytes.append(contentsOf: String(offset).utf8)
+        number(offset)
         bytes.append(UInt8(ascii: "\n"))
         count += 1
     }
 
     mutating func tab() { bytes.append(9) }
+
+    /// A decimal integer, written in place: no `String` made per number.
+    mutating func number(_ value: Int64) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for a UInt64's 20 digits
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var at = buffer.count
+            repeat {
+                at -= 1
+                buffer[at] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[at...]))
+        }
+    }
 
     private mutating func optional(_ value: String?) {
         if let value { text(value) } else { bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "N")]) }

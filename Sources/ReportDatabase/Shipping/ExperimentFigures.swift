@@ -95,7 +95,7 @@ struct ExperimentFigures: Sendable {
                     out.text(field)
                 }
                 out.tab()
-                out.bytes.append(contentsOf: String(count).utf8)
+                out.number(Int64(count))
                 out.bytes.append(10)
             }
         }

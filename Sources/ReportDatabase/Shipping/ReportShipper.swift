@@ -260,7 +260,7 @@ public final class ReportShipper: Startable {
                     ON CONFLICT (minute, instance, name, layout) DO UPDATE SET events = report_minutes.events + excluded.events
                     """, [configuration.instance])
                 try batch.experiments.write(connection, instance: configuration.instance)
-                try ExperimentVisitorRows.append(batch.visitors, instance: configuration.instance, connection)
+                try ExperimentVisitorRows.append(batch.visitorRows, instance: configuration.instance, connection)
             }
             try connection.query("""
                 UPDATE report_positions SET segment = $2, "offset" = $3, events = events + $4, shipped_at = now(),

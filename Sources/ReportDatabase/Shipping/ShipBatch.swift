@@ -10,8 +10,9 @@ struct ShipBatch: Sendable {
     var minutes: [MinuteKey: Int] = [:]
     /// The batch's share of the experiment rollups.
     var experiments = ExperimentFigures()
-    /// The batch's experiment visitors, merged with the stored ones when written.
+    /// The batch's experiment visitors while reading; then, once read, their COPY rows (`visitorRows`).
     var visitors = VisitorChanges()
+    var visitorRows = ""
     /// The newest event time shipped (ms): the batch is complete up to it.
     var newestMs: Int64?
     /// Lines that were not events (torn or edited by hand): skipped, their bytes still passed.
@@ -34,14 +35,24 @@ struct ShipBatch: Sendable {
 
     static let chunkBytes = 4 << 20
 
-    /// Reads from `start` until `maxLines` lines or the end of what is written.
     struct MinuteKey: Hashable {
         let minuteMs: Int64
         let name: String
         let layout: String
     }
 
+    /// Reads from `start` until `maxLines` lines or the end of what is written.
     static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
+        var batch = lines(source, from: start, maxLines: maxLines, instance: instance)
+        // Encoded here, on the reading thread, rather than in the transaction.
+        if !batch.visitors.isEmpty {
+            batch.visitorRows = String(decoding: ExperimentVisitorRows.copyRows(batch.visitors), as: UTF8.self)
+            batch.visitors = VisitorChanges()
+        }
+        return batch
+    }
+
+    private static func lines(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
         var batch = ShipBatch(rows: CopyRows(instance: instance), end: start)
         let segments = source.segments()
         guard var index = segments.firstIndex(where: { $0.name >= start.segment }) else {
@@ -107,7 +118,7 @@ struct ShipBatch: Sendable {
             out.tab()
             out.text(key.layout)
             out.tab()
-            out.bytes.append(contentsOf: String(count).utf8)
+            out.number(Int64(count))
             out.bytes.append(10)
         }
         return out.bytes
