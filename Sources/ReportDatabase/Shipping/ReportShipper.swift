@@ -33,7 +33,8 @@ public final class ReportShipper: Startable {
         source = SegmentSource(path: configuration.reportLog)
         self.logger = logger
         folds = configuration.foldInterval.map {
-            VisitorFoldRunner(url: configuration.databaseURL, interval: $0, limit: configuration.foldBatches,
+            VisitorFoldRunner(url: configuration.databaseURL, interval: $0, catchUpInterval: configuration.foldCatchUpInterval,
+                              limit: configuration.foldBatches,
                               maxBackoff: configuration.maxBackoff, logger: logger)
         }
     }
@@ -108,6 +109,7 @@ public final class ReportShipper: Startable {
                     doorbell.wait(seconds: blocked ? configuration.unreadableRetry : configuration.pollInterval)
                 }
             } catch {
+                folds?.shipping(catchingUp: false)
                 session?.connection.close()
                 _ = session?.readAhead?.take()
                 session = nil
@@ -217,6 +219,7 @@ public final class ReportShipper: Startable {
         noteBlocked(batch.blocked)
         guard batch.end != start else {
             if batch.reachedEnd {
+                folds?.shipping(catchingUp: false)
                 state.withLock { $0.completeUntil = readAt }
                 // Now and then, say so in the database too (and notice a dead connection).
                 if readAt.timeIntervalSince(session.lastTouch) >= configuration.heartbeatInterval {
@@ -230,6 +233,7 @@ public final class ReportShipper: Startable {
         }
         try session.partitions.ensure(batch.days, on: session.connection)
         if !batch.reachedEnd {
+            folds?.shipping(catchingUp: true)
             session.readAhead = ReadAhead(source, from: batch.end, maxLines: configuration.batchLines, instance: configuration.instance)
         }
         let connection = session.connection
@@ -278,6 +282,7 @@ public final class ReportShipper: Startable {
         }
         session.position = batch.end
         session.lastTouch = readAt
+        folds?.shipping(catchingUp: !batch.reachedEnd, appended: !batch.visitorRows.isEmpty)
         for (segment, from) in batch.skipped {
             logger.warning(
                 "skipped a damaged report segment on purpose (released by an operator); its events are not in the database",

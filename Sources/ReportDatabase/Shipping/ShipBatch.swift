@@ -41,9 +41,12 @@ struct ShipBatch: Sendable {
         let layout: String
     }
 
-    /// Reads from `start` until `maxLines` lines or the end of what is written.
-    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
-        var batch = lines(source, from: start, maxLines: maxLines, instance: instance)
+    /// Reads from `start` until `maxLines` lines or the end of what is written. In a `backlog`
+    /// (the batch before was full) room for `maxLines` visitors is made at once.
+    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String,
+                     backlog: Bool = false) -> ShipBatch
+    {
+        var batch = lines(source, from: start, maxLines: maxLines, instance: instance, backlog: backlog)
         // Encoded here, on the reading thread, rather than in the transaction.
         if !batch.visitors.isEmpty {
             batch.visitorRows = String(decoding: ExperimentVisitorRows.copyRows(batch.visitors), as: UTF8.self)
@@ -52,8 +55,11 @@ struct ShipBatch: Sendable {
         return batch
     }
 
-    private static func lines(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
+    private static func lines(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String,
+                              backlog: Bool) -> ShipBatch
+    {
         var batch = ShipBatch(rows: CopyRows(instance: instance), end: start)
+        if backlog { batch.visitors.reserveCapacity(maxLines) }
         let segments = source.segments()
         guard var index = segments.firstIndex(where: { $0.name >= start.segment }) else {
             batch.reachedEnd = true

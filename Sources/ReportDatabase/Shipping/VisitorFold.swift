@@ -73,6 +73,9 @@ enum VisitorFold {
     /// position, so one visitor's lines lie together, oldest batch first.
     private struct Found {
         var visitor: Int64
+        /// The experiment's bytes hashed (FNV-1a), so a visitor's lines sort by experiment without
+        /// comparing names but on a tie.
+        var experiment: UInt64
         var start: Int
         /// The tab after the experiment, and the one after the visitor.
         var experimentEnd: Int
@@ -108,19 +111,24 @@ enum VisitorFold {
                     end += 1
                 }
                 if tabs == 9 {
-                    found.append(Found(visitor: number(bytes, experimentEnd + 1, keyEnd), start: start,
+                    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                    for index in start..<experimentEnd { hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
+                    found.append(Found(visitor: number(bytes, experimentEnd + 1, keyEnd), experiment: hash, start: start,
                                        experimentEnd: experimentEnd, keyEnd: keyEnd, end: end))
                 }
                 start = end + 1
             }
-            func experiment(_ line: Found) -> UnsafeBufferPointer<UInt8> {
-                UnsafeBufferPointer(rebasing: bytes[line.start..<line.experimentEnd])
+            /// The names' order (memcmp's, then the shorter first); 0 when equal.
+            func order(_ a: Found, _ b: Found) -> Int32 {
+                let (left, right) = (a.experimentEnd - a.start, b.experimentEnd - b.start)
+                let common = memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, min(left, right))
+                return common != 0 ? common : Int32(left - right).signum()
             }
             found.sort {
                 if $0.visitor != $1.visitor { return $0.visitor < $1.visitor }
-                let (a, b) = (experiment($0), experiment($1))
-                if !a.elementsEqual(b) { return a.lexicographicallyPrecedes(b) }
-                return $0.start < $1.start
+                if $0.experiment != $1.experiment { return $0.experiment < $1.experiment }
+                let names = order($0, $1)
+                return names != 0 ? names < 0 : $0.start < $1.start
             }
             var out: [UInt8] = []
             out.reserveCapacity(bytes.count / max(batches.count, 1) + found.count * 8)
@@ -128,8 +136,8 @@ enum VisitorFold {
             while index < found.count {
                 let first = found[index]
                 var next = index + 1
-                while next < found.count, found[next].visitor == first.visitor,
-                      experiment(found[next]).elementsEqual(experiment(first)) { next += 1 }
+                while next < found.count, found[next].visitor == first.visitor, found[next].experiment == first.experiment,
+                      order(found[next], first) == 0 { next += 1 }
                 defer { index = next }
                 guard next > index + 1 else {
                     // Seen in one batch only: the line as it was.
@@ -164,11 +172,19 @@ enum VisitorFold {
 
     /// The numbers and cell of a line the first pass found.
     private static func line(_ bytes: UnsafeBufferPointer<UInt8>, _ found: Found) -> Line {
-        var tabs: [Int] = [found.experimentEnd, found.keyEnd]
-        for index in (found.keyEnd + 1)..<found.end where bytes[index] == 9 { tabs.append(index) }
-        let field = { (at: Int) in number(bytes, tabs[at - 1] + 1, at == 9 ? found.end : tabs[at]) }
-        return Line(cell: (found.keyEnd + 1)..<tabs[4], firstMs: field(5), views: field(6), selections: field(7),
-                    flags: field(8), plays: field(9))
+        // The tabs after the visitor: before segment, day, first_ms, views, selections, flags, plays.
+        var tabs: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &tabs) { raw in
+            let tabs = raw.bindMemory(to: Int.self)
+            var count = 0
+            for index in (found.keyEnd + 1)..<found.end where bytes[index] == 9 {
+                tabs[count] = index
+                count += 1
+            }
+        }
+        return Line(cell: (found.keyEnd + 1)..<tabs.2, firstMs: number(bytes, tabs.2 + 1, tabs.3),
+                    views: number(bytes, tabs.3 + 1, tabs.4), selections: number(bytes, tabs.4 + 1, tabs.5),
+                    flags: number(bytes, tabs.5 + 1, tabs.6), plays: number(bytes, tabs.6 + 1, found.end))
     }
 
     /// The decimal integer in `bytes[from..<to]`.

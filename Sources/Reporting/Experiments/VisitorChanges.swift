@@ -50,6 +50,10 @@ public struct VisitorChanges: Sendable {
 
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// Room for `visitors` entries at once: growing a table of tens of thousands step by step
+    /// rehashes every entry again at each step.
+    public mutating func reserveCapacity(_ visitors: Int) { entries.reserveCapacity(visitors) }
+
     /// Counts one event under every experiment its properties name; events without a visitor count nothing.
     public mutating func add(ms: Int64, name: ReportEvent.Name, visitor: String?, properties: [String: String]) {
         guard let visitor, !properties.isEmpty else { return }
