@@ -129,7 +129,7 @@ enum ExperimentVisitorRows {
 
     /// The visitors as COPY rows of `report_visitor_staging`, one line each.
     static func copyRows(_ changes: VisitorChanges) -> [UInt8] {
-        var rows = CopyRows(instance: "")
+        var rows = CopyRows()
         rows.bytes.reserveCapacity(changes.entries.count * 64)
         for (key, entry) in changes.entries {
             rows.text(key.experiment)

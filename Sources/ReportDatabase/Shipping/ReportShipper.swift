@@ -254,8 +254,8 @@ public final class ReportShipper: Startable {
             if batch.rows.count > 0 {
                 // Straight into the partitioned table (COPY routes rows to their day), then the
                 // batch's per-minute counts, counted while reading, added to the rollup.
-                var events: [UInt8]? = batch.rows.bytes
-                try connection.copyIn("COPY report_events (\(CopyRows.columns)) FROM STDIN") { defer { events = nil }; return events }
+                var events = [batch.rows.bytes, EventRows.trailer][...]
+                try connection.copyIn("COPY report_events (\(EventRows.columns)) FROM STDIN (FORMAT binary)") { events.popFirst() }
                 var minutes: [UInt8]? = batch.minuteRows
                 try connection.copyIn("COPY report_minute_staging FROM STDIN") { defer { minutes = nil }; return minutes }
                 try connection.query("""

@@ -4,7 +4,7 @@ import Reporting
 /// The lines after a position, read from the local segments and turned into COPY rows: what one
 /// transaction ships. May cross into later segments; ends at the last complete line.
 struct ShipBatch: Sendable {
-    var rows: CopyRows
+    var rows: EventRows
     /// Events per minute, name and layout: the batch's share of `report_minutes`, counted here
     /// so the database only adds a few rows.
     var minutes: [MinuteKey: Int] = [:]
@@ -58,7 +58,7 @@ struct ShipBatch: Sendable {
     private static func lines(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String,
                               backlog: Bool) -> ShipBatch
     {
-        var batch = ShipBatch(rows: CopyRows(instance: instance), end: start)
+        var batch = ShipBatch(rows: EventRows(instance: instance), end: start)
         if backlog { batch.visitors.reserveCapacity(maxLines) }
         let segments = source.segments()
         guard var index = segments.firstIndex(where: { $0.name >= start.segment }) else {
@@ -116,7 +116,7 @@ struct ShipBatch: Sendable {
 
     /// The per-minute counts as COPY rows: minute, name, layout, events.
     var minuteRows: [UInt8] {
-        var out = CopyRows(instance: "")
+        var out = CopyRows()
         for (key, count) in minutes {
             out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.minuteMs)).utf8)
             out.tab()

@@ -158,7 +158,7 @@ enum VisitorFold {
                 }
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first.start...first.keyEnd]))
                 out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[merged.cell]))
-                var numbers = CopyRows(instance: "")
+                var numbers = CopyRows()
                 for value in [merged.firstMs, merged.views, merged.selections, merged.flags, merged.plays] {
                     numbers.tab()
                     numbers.number(value)
