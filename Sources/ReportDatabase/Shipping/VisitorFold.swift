@@ -118,11 +118,13 @@ enum VisitorFold {
                 }
                 start = end + 1
             }
-            /// The names' order (memcmp's, then the shorter first); 0 when equal.
-            func order(_ a: Found, _ b: Found) -> Int32 {
+            /// The names' order (bytewise, then the shorter first); 0 when equal.
+            func order(_ a: Found, _ b: Found) -> Int {
                 let (left, right) = (a.experimentEnd - a.start, b.experimentEnd - b.start)
-                let common = memcmp(bytes.baseAddress! + a.start, bytes.baseAddress! + b.start, min(left, right))
-                return common != 0 ? common : Int32(left - right).signum()
+                for offset in 0..<min(left, right) where bytes[a.start + offset] != bytes[b.start + offset] {
+                    return bytes[a.start + offset] < bytes[b.start + offset] ? -1 : 1
+                }
+                return (left - right).signum()
             }
             found.sort {
                 if $0.visitor != $1.visitor { return $0.visitor < $1.visitor }
