@@ -94,6 +94,29 @@ struct ReportShipperTests {
         #expect(try postgres.psql("SELECT count(*) FROM report_events_20261125") == "115")
     }
 
+    @Test func anEventWithEveryAwkwardCharacterArrivesAsWrittenButItsNULs() throws {
+        let postgres = try TestDatabase()
+        let segment = "events-20261124T100000.000Z.jsonl"
+        let at = ReportTimestamp.parse("2026-11-24T10:00:00.123Z")!
+        var bytes: [UInt8] = []
+        ReportEvent(.launch, timestamp: at, layout: "tab\there\nnew\\slash\r", visitor: "v\u{0}isitor", request: "ünïcødé ✓",
+                    properties: ["experiment.hero": "q\"uote\u{1}ctl\\", "note": "x\u{0}y"])
+            .appendJSONLine(to: &bytes)
+        _ = FileManager.default.createFile(atPath: directory.path(segment), contents: Data(bytes))
+        let running = shipper(postgres)
+        try running.start()
+        defer { running.shutdown() }
+        #expect(try waitForRows(postgres, 1) == 1)
+        #expect(try postgres.psql("SELECT (extract(epoch FROM time) * 1000)::bigint FROM report_events")
+                == "\(ReportTimestamp.milliseconds(at))")
+        #expect(try postgres.psql("SELECT to_json(layout) FROM report_events") == #""tab\there\nnew\\slash\r""#)
+        #expect(try postgres.psql("SELECT item IS NULL AND instance = 'a:1' AND name = 'launch' FROM report_events") == "t")
+        #expect(try postgres.psql("SELECT visitor || '|' || request FROM report_events") == "visitor|ünïcødé ✓")
+        #expect(try postgres.psql("SELECT to_json(properties->>'experiment.hero') FROM report_events") == #""q\"uote\u0001ctl\\""#)
+        #expect(try postgres.psql("SELECT properties->>'note' FROM report_events") == "xy")
+        #expect(try postgres.psql("SELECT segment || ':' || \"offset\" FROM report_events") == "\(segment):0")
+    }
+
     @Test func readsASegmentCompressedAfterPartOfItWasShipped() throws {
         let postgres = try TestDatabase()
         let first = "events-20261124T100000.000Z.jsonl", second = "events-20261124T110000.000Z.jsonl"

@@ -27,4 +27,22 @@ struct VisitorFoldMergeTests {
             "hero\t9\ta\t0\t-2\t-86400001\t1\t0\t0\t0",
         ])
     }
+
+    @Test func aVisitorInTwoExperimentsKeepsALineForEachAndLinesMergeWhereverTheyLieInTheirBatches() {
+        func line(_ experiment: String, _ visitor: Int64, views: Int64, firstMs: Int64) -> String {
+            "\(experiment)\t\(visitor)\ta\t0\t0\t\(firstMs)\t\(views)\t0\t0\t0\n"
+        }
+        // Visitors 1 and -1 in both experiments, in a different order in each batch; one batch without its last newline.
+        let first = line("hero", 1, views: 1, firstMs: 10) + line("rows", 1, views: 2, firstMs: 20) + line("hero", -1, views: 3, firstMs: 30)
+        let second = line("hero", -1, views: 4, firstMs: 5) + line("rows", 1, views: 5, firstMs: 40) + line("hero", 1, views: 6, firstMs: 50)
+        let third = String(line("rows", -1, views: 7, firstMs: 60).dropLast())
+        let merged = String(decoding: VisitorFold.combined([first, second, third]), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(merged.count == 4)
+        #expect(Set(merged) == [
+            "hero\t1\ta\t0\t0\t10\t7\t0\t0\t0",
+            "rows\t1\ta\t0\t0\t20\t7\t0\t0\t0",
+            "hero\t-1\ta\t0\t0\t5\t7\t0\t0\t0",
+            "rows\t-1\ta\t0\t0\t60\t7\t0\t0\t0",
+        ])
+    }
 }

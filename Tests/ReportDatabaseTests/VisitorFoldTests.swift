@@ -98,4 +98,30 @@ struct VisitorFoldTests {
         try eventually("the status says nothing waits", timeout: 10) { folding.status.unfoldedBatches == 0 }
         #expect(folding.status.foldedBatches == batches)
     }
+
+    @Test func whileTheShipperCatchesUpTheFoldWaitsAndFoldsTheBacklogsBatchesTogether() throws {
+        let directory = try TemporaryDirectory("visitor-fold-catch-up")
+        defer { directory.remove() }
+        let postgres = try TestDatabase()
+        let today = Int64(Date().timeIntervalSince1970 * 1000) / Rows.dayMs * Rows.dayMs
+        // 40 batches that end where the log ends: the shipper learns it caught up from an empty read.
+        let events = Rows.events(4000, visitors: 0..<200, startMs: today - Rows.dayMs, parity: 0, seed: 31)
+        try ReportLog.write(events, to: directory.path("a"), segmentBytes: 64 * 1024)
+        var configuration = ShipperConfiguration(databaseURL: postgres.url, instance: "a:1", reportLog: directory.path("a"))
+        configuration.pollInterval = 0.05
+        configuration.batchLines = 100
+        // A fold as often as it can be, but none while the backlog ships: one fold holds every batch.
+        configuration.foldInterval = 0.01
+        configuration.foldBatches = 1000
+        configuration.foldCatchUpInterval = 600
+        let shipper = ReportShipper(configuration: configuration, logger: Logger(label: "test"))
+        try shipper.start()
+        defer { shipper.shutdown() }
+        try eventually("every batch shipped and folded", timeout: 60) {
+            shipper.status.shippedEvents == events.count && shipper.status.foldedBatches == shipper.status.batches
+        }
+        #expect(shipper.status.batches == 40)
+        #expect(shipper.status.visitorFolds == 1)
+        #expect(try Rows.stored(postgres) == Rows.recompute(events))
+    }
 }

@@ -93,7 +93,7 @@ enum ExperimentBackfill {
         }
         try connection.execute("CLOSE report_play_cursor")
         guard !changes.isEmpty else { return }
-        var rows = CopyRows(instance: "")
+        var rows = CopyRows()
         for (key, entry) in changes.entries {
             rows.text(key.experiment)
             rows.bytes.append(contentsOf: "\t\(Int64(bitPattern: key.visitor))\t\(entry.record.plays)\n".utf8)

@@ -84,7 +84,7 @@ struct ExperimentFigures: Sendable {
 
     /// The counts as COPY rows: span, start, experiment, group, name, layout, events.
     private var countRows: [UInt8] {
-        var out = CopyRows(instance: "")
+        var out = CopyRows()
         for unit in Unit.allCases {
             for (key, count) in counted.counts(every: unit.ms / Unit.minute.ms) {
                 out.text(unit.rawValue)
@@ -95,7 +95,7 @@ struct ExperimentFigures: Sendable {
                     out.text(field)
                 }
                 out.tab()
-                out.bytes.append(contentsOf: String(count).utf8)
+                out.number(Int64(count))
                 out.bytes.append(10)
             }
         }

@@ -119,24 +119,30 @@ enum ExperimentVisitorRows {
         try connection.execute(rowsSQL)
     }
 
-    /// Appends `changes` for the fold, inside the shipping transaction: one row, however many
-    /// visitors, so a batch writes no visitor's row (`VisitorFold`).
-    static func append(_ changes: VisitorChanges, instance: String, _ connection: PostgresConnection) throws {
-        guard !changes.isEmpty else { return }
-        try connection.query("INSERT INTO report_visitor_changes (instance, changes) VALUES ($1, $2)",
-                             [instance, String(decoding: copyRows(changes), as: UTF8.self)])
+    /// Appends a batch's changes (`copyRows`, made while reading it) for the fold, inside the
+    /// shipping transaction: one row, however many visitors, so a batch writes no visitor's row
+    /// (`VisitorFold`).
+    static func append(_ rows: String, instance: String, _ connection: PostgresConnection) throws {
+        guard !rows.isEmpty else { return }
+        try connection.query("INSERT INTO report_visitor_changes (instance, changes) VALUES ($1, $2)", [instance, rows])
     }
 
     /// The visitors as COPY rows of `report_visitor_staging`, one line each.
     static func copyRows(_ changes: VisitorChanges) -> [UInt8] {
-        var rows = CopyRows(instance: "")
+        var rows = CopyRows()
         rows.bytes.reserveCapacity(changes.entries.count * 64)
         for (key, entry) in changes.entries {
             rows.text(key.experiment)
-            rows.bytes.append(contentsOf: "\t\(Int64(bitPattern: key.visitor))\t".utf8)
+            rows.tab()
+            rows.number(Int64(bitPattern: key.visitor))
+            rows.tab()
             rows.text(entry.group)
-            rows.bytes.append(contentsOf: ("\t\(entry.segment.index)\t\(entry.day)\t\(entry.firstMs)\t\(entry.record.views)"
-                + "\t\(entry.record.selections)\t\(entry.record.flags)\t\(entry.record.plays)\n").utf8)
+            for value in [Int64(entry.segment.index), Int64(entry.day), entry.firstMs, Int64(entry.record.views),
+                          Int64(entry.record.selections), Int64(entry.record.flags), Int64(entry.record.plays)] {
+                rows.tab()
+                rows.number(value)
+            }
+            rows.bytes.append(10)
         }
         return rows.bytes
     }

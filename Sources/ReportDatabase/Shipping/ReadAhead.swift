@@ -9,6 +9,7 @@ import Synchronization
 /// The next batch, read on its own thread while the current batch's transaction runs: reading
 /// and parsing the lines and PostgreSQL's work on the last batch then overlap on two cores
 /// instead of taking turns. Used only if the transaction moved the position to where it starts.
+/// Made only after a full batch: in a backlog.
 final class ReadAhead: Sendable {
     let start: ShipPosition
     private let slot = Slot()
@@ -23,7 +24,7 @@ final class ReadAhead: Sendable {
         let slot = slot
         worker = try? WorkerThread(name: "report-read-ahead") {
             let readAt = Date()
-            let batch = ShipBatch.read(source, from: start, maxLines: maxLines, instance: instance)
+            let batch = ShipBatch.read(source, from: start, maxLines: maxLines, instance: instance, backlog: true)
             slot.value.withLock { $0 = (batch, readAt) }
         }
     }

@@ -37,7 +37,8 @@ public final class ReportShipper: Startable {
         source = SegmentSource(path: configuration.reportLog)
         self.logger = logger
         folds = configuration.foldInterval.map {
-            VisitorFoldRunner(url: configuration.databaseURL, interval: $0, limit: configuration.foldBatches,
+            VisitorFoldRunner(url: configuration.databaseURL, interval: $0, catchUpInterval: configuration.foldCatchUpInterval,
+                              limit: configuration.foldBatches,
                               maxBackoff: configuration.maxBackoff, logger: logger)
         }
     }
@@ -112,6 +113,7 @@ public final class ReportShipper: Startable {
                     doorbell.wait(seconds: blocked ? configuration.unreadableRetry : configuration.pollInterval)
                 }
             } catch {
+                folds?.shipping(catchingUp: false)
                 session?.connection.close()
                 _ = session?.readAhead?.take()
                 session = nil
@@ -221,6 +223,7 @@ public final class ReportShipper: Startable {
         noteBlocked(batch.blocked)
         guard batch.end != start else {
             if batch.reachedEnd {
+                folds?.shipping(catchingUp: false)
                 state.withLock { $0.completeUntil = readAt }
                 // Now and then, say so in the database too (and notice a dead connection).
                 if readAt.timeIntervalSince(session.lastTouch) >= configuration.heartbeatInterval {
@@ -234,6 +237,7 @@ public final class ReportShipper: Startable {
         }
         try session.partitions.ensure(batch.days, on: session.connection)
         if !batch.reachedEnd {
+            folds?.shipping(catchingUp: true)
             session.readAhead = ReadAhead(source, from: batch.end, maxLines: configuration.batchLines, instance: configuration.instance)
         }
         let connection = session.connection
@@ -254,8 +258,8 @@ public final class ReportShipper: Startable {
             if batch.rows.count > 0 {
                 // Straight into the partitioned table (COPY routes rows to their day), then the
                 // batch's per-minute counts, counted while reading, added to the rollup.
-                var events: [UInt8]? = batch.rows.bytes
-                try connection.copyIn("COPY report_events (\(CopyRows.columns)) FROM STDIN") { defer { events = nil }; return events }
+                var events = [batch.rows.bytes, EventRows.trailer][...]
+                try connection.copyIn("COPY report_events (\(EventRows.columns)) FROM STDIN (FORMAT binary)") { events.popFirst() }
                 var minutes: [UInt8]? = batch.minuteRows
                 try connection.copyIn("COPY report_minute_staging FROM STDIN") { defer { minutes = nil }; return minutes }
                 try connection.query("""
@@ -264,7 +268,7 @@ public final class ReportShipper: Startable {
                     ON CONFLICT (minute, instance, name, layout) DO UPDATE SET events = report_minutes.events + excluded.events
                     """, [configuration.instance])
                 try batch.experiments.write(connection, instance: configuration.instance)
-                try ExperimentVisitorRows.append(batch.visitors, instance: configuration.instance, connection)
+                try ExperimentVisitorRows.append(batch.visitorRows, instance: configuration.instance, connection)
             }
             try connection.query("""
                 UPDATE report_positions SET segment = $2, "offset" = $3, events = events + $4, shipped_at = now(),
@@ -282,6 +286,7 @@ public final class ReportShipper: Startable {
         }
         session.position = batch.end
         session.lastTouch = readAt
+        folds?.shipping(catchingUp: !batch.reachedEnd, appended: !batch.visitorRows.isEmpty)
         for (segment, from) in batch.skipped {
             logger.warning(
                 "skipped a damaged report segment on purpose (released by an operator); its events are not in the database",

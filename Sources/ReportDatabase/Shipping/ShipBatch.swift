@@ -8,14 +8,15 @@ import Reporting
 /// The lines after a position, read from the local segments and turned into COPY rows: what one
 /// transaction ships. May cross into later segments; ends at the last complete line.
 struct ShipBatch: Sendable {
-    var rows: CopyRows
+    var rows: EventRows
     /// Events per minute, name and layout: the batch's share of `report_minutes`, counted here
     /// so the database only adds a few rows.
     var minutes: [MinuteKey: Int] = [:]
     /// The batch's share of the experiment rollups.
     var experiments = ExperimentFigures()
-    /// The batch's experiment visitors, merged with the stored ones when written.
+    /// The batch's experiment visitors while reading; then, once read, their COPY rows (`visitorRows`).
     var visitors = VisitorChanges()
+    var visitorRows = ""
     /// The newest event time shipped (ms): the batch is complete up to it.
     var newestMs: Int64?
     /// Lines that were not events (torn or edited by hand): skipped, their bytes still passed.
@@ -38,15 +39,31 @@ struct ShipBatch: Sendable {
 
     static let chunkBytes = 4 << 20
 
-    /// Reads from `start` until `maxLines` lines or the end of what is written.
     struct MinuteKey: Hashable {
         let minuteMs: Int64
         let name: String
         let layout: String
     }
 
-    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String) -> ShipBatch {
-        var batch = ShipBatch(rows: CopyRows(instance: instance), end: start)
+    /// Reads from `start` until `maxLines` lines or the end of what is written. In a `backlog`
+    /// (the batch before was full) room for `maxLines` visitors is made at once.
+    static func read(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String,
+                     backlog: Bool = false) -> ShipBatch
+    {
+        var batch = lines(source, from: start, maxLines: maxLines, instance: instance, backlog: backlog)
+        // Encoded here, on the reading thread, rather than in the transaction.
+        if !batch.visitors.isEmpty {
+            batch.visitorRows = String(decoding: ExperimentVisitorRows.copyRows(batch.visitors), as: UTF8.self)
+            batch.visitors = VisitorChanges()
+        }
+        return batch
+    }
+
+    private static func lines(_ source: SegmentSource, from start: ShipPosition, maxLines: Int, instance: String,
+                              backlog: Bool) -> ShipBatch
+    {
+        var batch = ShipBatch(rows: EventRows(instance: instance), end: start)
+        if backlog { batch.visitors.reserveCapacity(maxLines) }
         let segments = source.segments()
         guard var index = segments.firstIndex(where: { $0.name >= start.segment }) else {
             batch.reachedEnd = true
@@ -103,7 +120,7 @@ struct ShipBatch: Sendable {
 
     /// The per-minute counts as COPY rows: minute, name, layout, events.
     var minuteRows: [UInt8] {
-        var out = CopyRows(instance: "")
+        var out = CopyRows()
         for (key, count) in minutes {
             out.bytes.append(contentsOf: ReportTimestamp.string(from: ReportTimestamp.date(milliseconds: key.minuteMs)).utf8)
             out.tab()
@@ -111,7 +128,7 @@ struct ShipBatch: Sendable {
             out.tab()
             out.text(key.layout)
             out.tab()
-            out.bytes.append(contentsOf: String(count).utf8)
+            out.number(Int64(count))
             out.bytes.append(10)
         }
         return out.bytes

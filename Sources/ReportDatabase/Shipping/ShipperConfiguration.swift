@@ -31,6 +31,10 @@ public struct ShipperConfiguration: Sendable {
     public var foldInterval: Double? = 1.0
     /// The most batches of changes one fold takes.
     public var foldBatches = 16
+    /// While the shipper catches up on a backlog, the longest a fold waits for `foldBatches`
+    /// batches to gather (`VisitorFoldRunner`): how far the figures may fall behind the shipped
+    /// events meanwhile.
+    public var foldCatchUpInterval = 10.0
     /// Days of events the database keeps (whole daily partitions); nil keeps everything.
     public var retentionDays: Int?
 

@@ -65,7 +65,7 @@ enum VisitorFold {
     /// stay as escaped in the lines: they are only compared and written back.
     private struct Line {
         /// Group, segment and day, as written.
-        var cell: ArraySlice<UInt8>
+        var cell: Range<Int>
         var firstMs: Int64
         var views: Int64
         var selections: Int64
@@ -73,59 +73,131 @@ enum VisitorFold {
         var plays: Int64
     }
 
+    /// A line of the batches, where it lies in their bytes: sorted by visitor, experiment and
+    /// position, so one visitor's lines lie together, oldest batch first.
+    private struct Found {
+        var visitor: Int64
+        /// The experiment's bytes hashed (FNV-1a), so a visitor's lines sort by experiment without
+        /// comparing names but on a tie.
+        var experiment: UInt64
+        var start: Int
+        /// The tab after the experiment, and the one after the visitor.
+        var experimentEnd: Int
+        var keyEnd: Int
+        var end: Int
+    }
+
     /// `VisitorChanges.merge` over the batches' lines, oldest batch first: the earliest exposure
     /// decides the group, segment and day (the earlier batch on a tie, as when merged one at a
     /// time); the counts add up, held at their limits; the flags join. Done here rather than in
-    /// SQL, where ordered aggregates cost the fold more than writing the rows.
+    /// SQL, where ordered aggregates cost the fold more than writing the rows; the lines are
+    /// sorted rather than hashed (a table of every visitor cost the shipper's process more than
+    /// reading its events).
     static func combined(_ batches: [String]) -> [UInt8] {
-        var lines: [ArraySlice<UInt8>: Line] = [:]
-        var order: [ArraySlice<UInt8>] = []
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(batches.reduce(0) { $0 + $1.utf8.count + 1 })
         for batch in batches {
-            let bytes = Array(batch.utf8)
+            bytes.append(contentsOf: batch.utf8)
+            if bytes.last != 10 { bytes.append(10) }
+        }
+        return bytes.withUnsafeBufferPointer { bytes in
+            // experiment, visitor | grp, segment, day | first_ms, views, selections, flags, plays
+            var found: [Found] = []
             var start = 0
             while start < bytes.count {
-                let end = bytes[start...].firstIndex(of: 10) ?? bytes.count
-                defer { start = end + 1 }
-                // experiment, visitor | grp, segment, day | first_ms, views, selections, flags, plays
-                var tabs: [Int] = []
-                tabs.reserveCapacity(9)
-                for index in start..<end where bytes[index] == 9 { tabs.append(index) }
-                guard tabs.count == 9 else { continue }
-                func number(_ field: Int) -> Int64 {
-                    let from = field == 0 ? start : tabs[field - 1] + 1, to = field == 9 ? end : tabs[field]
-                    var value: Int64 = 0
-                    let negative = from < to && bytes[from] == UInt8(ascii: "-")
-                    for digit in bytes[(negative ? from + 1 : from)..<to] { value = value &* 10 &+ Int64(digit &- 48) }
-                    return negative ? -value : value
+                var tabs = 0, experimentEnd = 0, keyEnd = 0
+                var end = start
+                while end < bytes.count, bytes[end] != 10 {
+                    if bytes[end] == 9 {
+                        tabs += 1
+                        if tabs == 1 { experimentEnd = end } else if tabs == 2 { keyEnd = end }
+                    }
+                    end += 1
                 }
-                let key = bytes[start..<tabs[1]]
-                let line = Line(cell: bytes[(tabs[1] + 1)..<tabs[4]], firstMs: number(5), views: number(6),
-                                selections: number(7), flags: number(8), plays: number(9))
-                guard var stored = lines[key] else {
-                    lines[key] = line
-                    order.append(key)
+                if tabs == 9 {
+                    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                    for index in start..<experimentEnd { hash = (hash ^ UInt64(bytes[index])) &* 0x100_0000_01b3 }
+                    found.append(Found(visitor: number(bytes, experimentEnd + 1, keyEnd), experiment: hash, start: start,
+                                       experimentEnd: experimentEnd, keyEnd: keyEnd, end: end))
+                }
+                start = end + 1
+            }
+            /// The names' order (bytewise, then the shorter first); 0 when equal.
+            func order(_ a: Found, _ b: Found) -> Int {
+                let (left, right) = (a.experimentEnd - a.start, b.experimentEnd - b.start)
+                for offset in 0..<min(left, right) where bytes[a.start + offset] != bytes[b.start + offset] {
+                    return bytes[a.start + offset] < bytes[b.start + offset] ? -1 : 1
+                }
+                return (left - right).signum()
+            }
+            found.sort {
+                if $0.visitor != $1.visitor { return $0.visitor < $1.visitor }
+                if $0.experiment != $1.experiment { return $0.experiment < $1.experiment }
+                let names = order($0, $1)
+                return names != 0 ? names < 0 : $0.start < $1.start
+            }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count / max(batches.count, 1) + found.count * 8)
+            var index = 0
+            while index < found.count {
+                let first = found[index]
+                var next = index + 1
+                while next < found.count, found[next].visitor == first.visitor, found[next].experiment == first.experiment,
+                      order(found[next], first) == 0 { next += 1 }
+                defer { index = next }
+                guard next > index + 1 else {
+                    // Seen in one batch only: the line as it was.
+                    out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first.start...first.end]))
                     continue
                 }
-                if line.firstMs < stored.firstMs {
-                    stored.cell = line.cell
-                    stored.firstMs = line.firstMs
+                var merged = line(bytes, first)
+                for other in found[(index + 1)..<next] {
+                    let line = line(bytes, other)
+                    if line.firstMs < merged.firstMs {
+                        merged.cell = line.cell
+                        merged.firstMs = line.firstMs
+                    }
+                    merged.views = min(merged.views + line.views, Int64(UInt32.max))
+                    merged.selections = min(merged.selections + line.selections, Int64(UInt16.max))
+                    merged.flags |= line.flags
+                    merged.plays = min(merged.plays + line.plays, Int64(UInt32.max))
                 }
-                stored.views = min(stored.views + line.views, Int64(UInt32.max))
-                stored.selections = min(stored.selections + line.selections, Int64(UInt16.max))
-                stored.flags |= line.flags
-                stored.plays = min(stored.plays + line.plays, Int64(UInt32.max))
-                lines[key] = stored
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[first.start...first.keyEnd]))
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[merged.cell]))
+                var numbers = CopyRows()
+                for value in [merged.firstMs, merged.views, merged.selections, merged.flags, merged.plays] {
+                    numbers.tab()
+                    numbers.number(value)
+                }
+                out.append(contentsOf: numbers.bytes)
+                out.append(10)
+            }
+            return out
+        }
+    }
+
+    /// The numbers and cell of a line the first pass found.
+    private static func line(_ bytes: UnsafeBufferPointer<UInt8>, _ found: Found) -> Line {
+        // The tabs after the visitor: before segment, day, first_ms, views, selections, flags, plays.
+        var tabs: (Int, Int, Int, Int, Int, Int, Int) = (0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &tabs) { raw in
+            let tabs = raw.bindMemory(to: Int.self)
+            var count = 0
+            for index in (found.keyEnd + 1)..<found.end where bytes[index] == 9 {
+                tabs[count] = index
+                count += 1
             }
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(order.count * 64)
-        for key in order {
-            let line = lines[key]!
-            out.append(contentsOf: key)
-            out.append(9)
-            out.append(contentsOf: line.cell)
-            out.append(contentsOf: "\t\(line.firstMs)\t\(line.views)\t\(line.selections)\t\(line.flags)\t\(line.plays)\n".utf8)
-        }
-        return out
+        return Line(cell: (found.keyEnd + 1)..<tabs.2, firstMs: number(bytes, tabs.2 + 1, tabs.3),
+                    views: number(bytes, tabs.3 + 1, tabs.4), selections: number(bytes, tabs.4 + 1, tabs.5),
+                    flags: number(bytes, tabs.5 + 1, tabs.6), plays: number(bytes, tabs.6 + 1, found.end))
+    }
+
+    /// The decimal integer in `bytes[from..<to]`.
+    private static func number(_ bytes: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Int64 {
+        var value: Int64 = 0
+        let negative = from < to && bytes[from] == UInt8(ascii: "-")
+        for index in (negative ? from + 1 : from)..<to { value = value &* 10 &+ Int64(bytes[index] &- 48) }
+        return negative ? -value : value
     }
 }

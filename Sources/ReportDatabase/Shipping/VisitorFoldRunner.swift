@@ -10,7 +10,10 @@ import Synchronization
 /// Runs `VisitorFold` every `interval` on a thread and connection of its own, beside the
 /// shipper's, so a fold never holds up a batch: the visitor figures are at most about an interval
 /// (and a fold) behind the events while the folds keep up. Every instance tries; the one holding
-/// the lock folds.
+/// the lock folds. While its shipper catches up on a backlog, the next fold waits until `limit`
+/// batches are waiting or `catchUpInterval` has passed: a fold writes each of its visitors once
+/// however many batches name them, so folding a backlog's batches a few at a time would write
+/// the same visitors over and over while the shipping needs the cores.
 final class VisitorFoldRunner: Sendable {
     /// The folds done by this instance, and what waited after the latest try (any instance's).
     struct Status: Sendable, Equatable {
@@ -23,15 +26,25 @@ final class VisitorFoldRunner: Sendable {
 
     private let url: String
     private let interval: Double
+    private let catchUpInterval: Double
     private let limit: Int
     private let maxBackoff: Double
     private let logger: Logger
     private let state = Mutex(Status())
+    private let shipping = Mutex(Shipping())
     private let thread = BackgroundThread(name: "report-visitor-fold")
 
-    init(url: String, interval: Double, limit: Int, maxBackoff: Double, logger: Logger) {
+    /// What this instance's shipper said: whether it is catching up, and the batches it appended
+    /// since the last fold began.
+    private struct Shipping {
+        var catchingUp = false
+        var appended = 0
+    }
+
+    init(url: String, interval: Double, catchUpInterval: Double, limit: Int, maxBackoff: Double, logger: Logger) {
         self.url = url
         self.interval = interval
+        self.catchUpInterval = catchUpInterval
         self.limit = limit
         self.maxBackoff = maxBackoff
         self.logger = logger
@@ -43,6 +56,26 @@ final class VisitorFoldRunner: Sendable {
         try thread.start { [self] in run() }
     }
 
+    /// Said by the shipper: whether more lines wait after the batch it is shipping (`catchingUp`),
+    /// and, after its commit, that it appended a batch of changes.
+    func shipping(catchingUp: Bool, appended: Bool = false) {
+        let due = shipping.withLock { shipping in
+            let wasCatchingUp = shipping.catchingUp
+            shipping.catchingUp = catchingUp
+            if appended { shipping.appended += 1 }
+            return wasCatchingUp && (!catchingUp || shipping.appended >= limit)
+        }
+        if due { thread.ring() }
+    }
+
+    /// Seconds more to wait before the next fold (nil: fold now), `waited` after the last began.
+    private func catchUpWait(waited: Double) -> Double? {
+        shipping.withLock { shipping in
+            guard shipping.catchingUp, shipping.appended < limit, waited < catchUpInterval else { return nil }
+            return catchUpInterval - waited
+        }
+    }
+
     /// Stops after the fold in progress; what waits is folded by the next instance to try.
     func shutdown() {
         thread.stop()
@@ -52,6 +85,7 @@ final class VisitorFoldRunner: Sendable {
         var connection: PostgresConnection?
         var backoff = 0.1
         var failing = false
+        var lastFold = ContinuousClock.now
         while !thread.isStopping {
             do {
                 if connection == nil {
@@ -59,6 +93,13 @@ final class VisitorFoldRunner: Sendable {
                     connection = opened
                     try opened.execute(ExperimentVisitorRows.stagingSQL)
                 }
+                // While the shipper catches up, its batches gather for one fold.
+                if let more = catchUpWait(waited: Self.seconds(since: lastFold)) {
+                    thread.wait(seconds: more)
+                    continue
+                }
+                lastFold = .now
+                shipping.withLock { $0.appended = 0 }
                 let outcome = try VisitorFold.run(connection!, limit: limit)
                 let now = Date()
                 state.withLock {
@@ -85,5 +126,10 @@ final class VisitorFoldRunner: Sendable {
             }
         }
         connection?.close()
+    }
+
+    private static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = (ContinuousClock.now - start).components
+        return Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
     }
 }

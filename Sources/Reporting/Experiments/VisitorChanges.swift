@@ -50,26 +50,37 @@ public struct VisitorChanges: Sendable {
 
     public var isEmpty: Bool { entries.isEmpty }
 
+    /// Room for `visitors` entries at once: growing a table of tens of thousands step by step
+    /// rehashes every entry again at each step.
+    public mutating func reserveCapacity(_ visitors: Int) { entries.reserveCapacity(visitors) }
+
     /// Counts one event under every experiment its properties name; events without a visitor count nothing.
     public mutating func add(ms: Int64, name: ReportEvent.Name, visitor: String?, properties: [String: String]) {
         guard let visitor, !properties.isEmpty else { return }
         let hash = StableHash.hash(visitor)
         let kind = VisitorRecord.Kind(name)
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
-            let key = Key(experiment: experiment, visitor: hash)
-            if entries[key] == nil {
-                entries[key] = Entry(group: group, segment: VisitorSegment(device: properties["device"], cohort: properties["cohort"]),
-                                     day: Int32(ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay)), firstMs: ms,
-                                     record: VisitorRecord())
-            } else if ms < entries[key]!.firstMs {
-                // Out of order (an import): the earlier event decides where the visitor counts.
-                entries[key]!.group = group
-                entries[key]!.segment = VisitorSegment(device: properties["device"], cohort: properties["cohort"])
-                entries[key]!.day = Int32(ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay))
-                entries[key]!.firstMs = ms
-            }
-            entries[key]!.record.count(kind)
+            // One lookup, new or not: a new entry's exposure is later than any event's.
+            Self.count(&entries[Key(experiment: experiment, visitor: hash), default: Self.unseen], kind, ms: ms, group: group,
+                       properties: properties)
         }
+    }
+
+    /// A visitor without events yet: the first event counted sets the group, segment and day.
+    private static let unseen = Entry(group: "", segment: VisitorSegment(), day: 0, firstMs: .max, record: VisitorRecord())
+
+    @inline(__always)
+    private static func count(_ entry: inout Entry, _ kind: VisitorRecord.Kind, ms: Int64, group: String,
+                              properties: [String: String])
+    {
+        if ms < entry.firstMs {
+            // The first event, or one out of order (an import): the earlier event decides where the visitor counts.
+            entry.group = group
+            entry.segment = VisitorSegment(device: properties["device"], cohort: properties["cohort"])
+            entry.day = Int32(ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay))
+            entry.firstMs = ms
+        }
+        entry.record.count(kind)
     }
 
     /// This run's entry for a visitor combined with the stored one: the earlier exposure decides
