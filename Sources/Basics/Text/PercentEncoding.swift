@@ -45,7 +45,10 @@ public enum PercentEncoding {
 
     private static let hexDigits = Array("0123456789ABCDEF".utf8)
 
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
+    /// The value of a hex digit of either case; nil for any other byte. Inlinable: the HTTP layer
+    /// reads the escapes of every path and query with it.
+    @inlinable
+    public static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
         case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10

@@ -11,6 +11,7 @@ extension StringProtocol {
     }
 
     /// Without the scalars at either end for which `drop` holds.
+    @inlinable
     public func trimming(while drop: (Unicode.Scalar) -> Bool) -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !drop($0) }) else { return "" }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Splits a raw request path into percent-decoded segments.
 ///
 /// libmicrohttpd hands handlers an already-unescaped path, which hides `%2F` and `%2e%2e`;
@@ -44,9 +46,9 @@ public enum PathDecoding {
             let byte = bytes[index]
             index = bytes.index(after: index)
             guard byte == UInt8(ascii: "%") else { out.append(byte); continue }
-            guard index != bytes.endIndex, let high = hexValue(bytes[index]) else { return nil }
+            guard index != bytes.endIndex, let high = PercentEncoding.hexValue(bytes[index]) else { return nil }
             index = bytes.index(after: index)
-            guard index != bytes.endIndex, let low = hexValue(bytes[index]) else { return nil }
+            guard index != bytes.endIndex, let low = PercentEncoding.hexValue(bytes[index]) else { return nil }
             index = bytes.index(after: index)
             out.append(high << 4 | low)
         }
@@ -63,20 +65,11 @@ public enum PathDecoding {
     static func hasWellFormedEscapes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         var index = 0
         while let percent = bytes.firstOffset(of: UInt8(ascii: "%"), in: index..<bytes.count) {
-            guard percent + 2 < bytes.count, let high = hexValue(bytes[percent + 1]), let low = hexValue(bytes[percent + 2]),
+            guard percent + 2 < bytes.count, let high = PercentEncoding.hexValue(bytes[percent + 1]), let low = PercentEncoding.hexValue(bytes[percent + 2]),
                   high | low != 0
             else { return false }
             index = percent + 3
         }
         return true
-    }
-
-    static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case 0x30...0x39: byte - 0x30
-        case 0x41...0x46: byte - 0x41 + 10
-        case 0x61...0x66: byte - 0x61 + 10
-        default: nil
-        }
     }
 }

@@ -1,3 +1,5 @@
+import Basics
+
 /// Decoded query-string values in request order; repeated keys are kept.
 public struct QueryParameters: Sendable, Sequence {
     public private(set) var pairs: [(name: String, value: String)]
@@ -74,7 +76,7 @@ extension QueryParameters {
         while index < bytes.endIndex {
             let byte = bytes[index]
             if byte == percent, index + 2 < bytes.endIndex,
-               let high = PathDecoding.hexValue(bytes[index + 1]), let low = PathDecoding.hexValue(bytes[index + 2]) {
+               let high = PercentEncoding.hexValue(bytes[index + 1]), let low = PercentEncoding.hexValue(bytes[index + 2]) {
                 out.append(high << 4 | low)
                 index += 3
             } else {

@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// The proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` are believed (`--trusted-proxy`).
@@ -31,15 +32,18 @@ public struct TrustedProxies: Sendable {
         guard !addresses.isEmpty, addresses.contains(peer) else { return nil }
         var client: String?
         let hops = headers.values("X-Forwarded-For").flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: " \t") }
+            .map { $0.trimming(while: Self.isBlank) }
         for hop in hops.reversed() {
             guard let text = Self.canonical(hop) else { break }  // garbage: stop believing
             client = text
             if !addresses.contains(text) { break }
         }
-        let proto = headers["X-Forwarded-Proto"]?.split(separator: ",").last.map { $0.trimmingCharacters(in: " \t").lowercased() }
+        let proto = headers["X-Forwarded-Proto"]?.split(separator: ",").last.map { $0.trimming(while: Self.isBlank).lowercased() }
         return (client, proto == "https")
     }
+
+    /// The optional white space around a list element (RFC 9110's OWS).
+    private static func isBlank(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\t" }
 
     static func canonical(_ text: String) -> String? {
         var v4 = in_addr()
@@ -54,12 +58,5 @@ public struct TrustedProxies: Sendable {
             guard inet_ntop(family, bytes, buffer.baseAddress, socklen_t(buffer.count)) != nil else { return nil }
             return String(cString: buffer.baseAddress!)
         }
-    }
-}
-
-extension Substring {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let blanks = Set(set)
-        return String(drop(while: blanks.contains).reversed().drop(while: blanks.contains).reversed())
     }
 }
