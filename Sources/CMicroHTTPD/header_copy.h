@@ -28,11 +28,20 @@ struct dh_header_copy {
     long accept_encoding_size;
 };
 
-/// ASCII case-insensitive equality of `key` with a lowercase `name` of the same size.
+/// ASCII case-insensitive equality of `key` with a lowercase `name` of the same size, 4 to 16
+/// bytes: two loads each of up to eight bytes (overlapping), each byte or-ed with 0x20.
 static inline int dh_name_is(const char *key, const char *name, size_t size) {
-    for (size_t i = 0; i < size; i++)
-        if (((unsigned char)key[i] | 0x20) != (unsigned char)name[i]) return 0;
-    return 1;
+    if (size >= 8) {
+        uint64_t a, b, x, y;
+        memcpy(&a, key, 8); memcpy(&b, key + size - 8, 8);
+        memcpy(&x, name, 8); memcpy(&y, name + size - 8, 8);
+        const uint64_t lower = 0x2020202020202020ULL;
+        return ((a | lower) == x) & ((b | lower) == y);
+    }
+    uint32_t a, b, x, y;
+    memcpy(&a, key, 4); memcpy(&b, key + size - 4, 4);
+    memcpy(&x, name, 4); memcpy(&y, name + size - 4, 4);
+    return ((a | 0x20202020U) == x) & ((b | 0x20202020U) == y);
 }
 
 static inline uint64_t dh_high_bits(const char *bytes, size_t size) {

@@ -17,7 +17,7 @@ public struct Headers: Sendable, Sequence {
 
     public init(_ fields: [(name: String, value: String)] = []) {
         storage = .fields(fields)
-        compressionFields = Response.fieldsAllowCompression(fields)
+        compressionFields = !fields.isEmpty && Response.fieldsAllowCompression(fields)
     }
 
     init(received: ReceivedHeaders) { storage = .received(received) }
@@ -25,10 +25,10 @@ public struct Headers: Sendable, Sequence {
     /// No coding chosen (no `Content-Encoding`, no `Vary: Accept-Encoding`) and a type that compresses well.
     var allowCompression: Bool { compressionFields ?? Response.fieldsAllowCompression(fields) }
 
-    /// Where a request's copy of its headers lies; nil for fields.
-    var receivedAddress: UnsafeRawPointer? {
+    /// The memory of a request's copy of its headers; nil for fields.
+    var receivedMemory: AnyObject? {
         guard case .received(let received) = storage else { return nil }
-        return received.address
+        return received.memory
     }
 
     /// Every field, in order.

@@ -70,8 +70,8 @@ public struct Request: Sendable {
 
     /// The object holding the fields, and the memory of the headers' copy: a connection's requests
     /// reuse both when nothing kept the last one (seen by tests).
-    var storageIdentity: ObjectIdentifier { ObjectIdentifier(storage) }
-    var headerMemoryAddress: UnsafeRawPointer? { storage.headers.receivedAddress }
+    var storageObject: AnyObject { storage }
+    var headerMemoryObject: AnyObject? { storage.headers.receivedMemory }
 
     /// The client's IP address.
     public var remoteAddress: String { clientAddress.text }

@@ -37,6 +37,8 @@ struct ReceivedHeaders: Sendable {
 
         mutating func isUniquelyReferenced() -> Bool { isKnownUniquelyReferenced(&storage) }
 
+        var object: AnyObject { storage }
+
         /// Fills the buffer: `body` gets its memory and capacity and returns the copy's outcome,
         /// with a result.
         func fill<R>(_ body: (UnsafeMutablePointer<UInt8>, Int) -> (copy: dh_header_copy, result: R)) -> R {
@@ -199,8 +201,8 @@ struct ReceivedHeaders: Sendable {
         return copy.overflow != 0 ? nil : Copy(bytes: bytes)
     }
 
-    /// Where the copy lies in memory.
-    var address: UnsafeRawPointer? { bytes.withBuffer { UnsafeRawPointer($0.baseAddress) } }
+    /// The object the copy lies in.
+    var memory: AnyObject { bytes.object }
 
     /// Calls `body` with each header's name and value, in order, until it returns false.
     func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
