@@ -49,15 +49,21 @@ static inline int dh_only_line_ends(const char *from, const char *to, size_t spa
     return 1;
 }
 
-/// The token characters of RFC 9110 §5.6.2 (letters, digits and ``!#$%&'*+-.^_`|~``), a bit each.
-static const unsigned long long dh_token_bits[4] = {
-    0x03FF6CFA00000000ULL,  // 0x00-0x3F: ! # $ % & ' * + - . and the digits
-    0x57FFFFFFC7FFFFFEULL,  // 0x40-0x7F: the letters, ^ _ ` | ~
-    0, 0,                   // no byte at or above 0x80
+/// The token characters of RFC 9110 §5.6.2 (letters, digits and ``!#$%&'*+-.^_`|~``): one byte
+/// each, so a name is checked with a load and an `and` a byte.
+static const unsigned char dh_token_table[256] = {
+    ['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['*'] = 1, ['+'] = 1, ['-'] = 1, ['.'] = 1,
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1, ['8'] = 1, ['9'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1, ['I'] = 1, ['J'] = 1,
+    ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1, ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1,
+    ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1, ['Y'] = 1, ['Z'] = 1, ['^'] = 1, ['_'] = 1, ['`'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1, ['i'] = 1, ['j'] = 1,
+    ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1,
+    ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1, ['|'] = 1, ['~'] = 1,
 };
 
 static inline int dh_is_token_char(unsigned char c) {
-    return (int)((dh_token_bits[c >> 6] >> (c & 63)) & 1);
+    return dh_token_table[c];
 }
 
 /// Whether a value holds a control byte other than tab (or DEL): eight bytes a step, the bytes
@@ -167,7 +173,7 @@ static inline struct dh_head_read dh_read_head(struct MHD_Connection *connection
     struct dh_head_read read;
     memset(&read.check, 0, sizeof(read.check));
     read.check.span = span;
-    read.copy = (struct dh_header_copy){out, capacity, 0, 0, 0};
+    read.copy = (struct dh_header_copy){out, capacity, 0, 0, 0, 0, 0, 0, 0, -1};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_head_read_pair, &read);
     dh_head_check_end(&read.check, method, header_size);
     return read;

@@ -19,7 +19,30 @@ struct dh_header_copy {
     uint64_t high;
     /// The buffer was too small (or a length too large): the copy stopped.
     int overflow;
+    /// How many `Cookie` headers, and where the first one's value lies in the copy; where the first
+    /// `Accept-Encoding` value lies (size -1: none). Found in the copy's pass, so the request is
+    /// read without a second walk over its headers.
+    unsigned int cookies;
+    size_t cookie_at, cookie_size;
+    size_t accept_encoding_at;
+    long accept_encoding_size;
 };
+
+/// ASCII case-insensitive equality of `key` with a lowercase `name` of the same size, 4 to 16
+/// bytes: two loads each of up to eight bytes (overlapping), each byte or-ed with 0x20.
+static inline int dh_name_is(const char *key, const char *name, size_t size) {
+    if (size >= 8) {
+        uint64_t a, b, x, y;
+        memcpy(&a, key, 8); memcpy(&b, key + size - 8, 8);
+        memcpy(&x, name, 8); memcpy(&y, name + size - 8, 8);
+        const uint64_t lower = 0x2020202020202020ULL;
+        return ((a | lower) == x) & ((b | lower) == y);
+    }
+    uint32_t a, b, x, y;
+    memcpy(&a, key, 4); memcpy(&b, key + size - 4, 4);
+    memcpy(&x, name, 4); memcpy(&y, name + size - 4, 4);
+    return ((a | 0x20202020U) == x) & ((b | 0x20202020U) == y);
+}
 
 static inline uint64_t dh_high_bits(const char *bytes, size_t size) {
     uint64_t high = 0;
@@ -49,6 +72,16 @@ static inline int dh_header_copy_one(struct dh_header_copy *copy, const char *ke
     at[3] = (unsigned char)(value_size >> 8);
     memcpy(at + 4, key, key_size);
     if (value_size > 0) memcpy(at + 4 + key_size, value, value_size);
+    // Names hold token characters only, so or-ing 0x20 makes no other name equal to these.
+    if (key_size == 6 && dh_name_is(key, "cookie", 6)) {
+        if (copy->cookies++ == 0) {
+            copy->cookie_at = copy->used + 4 + key_size;
+            copy->cookie_size = value_size;
+        }
+    } else if (key_size == 15 && copy->accept_encoding_size < 0 && dh_name_is(key, "accept-encoding", 15)) {
+        copy->accept_encoding_at = copy->used + 4 + key_size;
+        copy->accept_encoding_size = (long)value_size;
+    }
     copy->used += need;
     return 1;
 }
@@ -66,7 +99,7 @@ static inline enum MHD_Result dh_header_copy_pair(void *cls, enum MHD_ValueKind 
 /// Copies every header of `connection` into `out` (see `dh_header_copy`).
 static inline struct dh_header_copy dh_copy_headers(struct MHD_Connection *connection, unsigned char *out,
                                                     size_t capacity) {
-    struct dh_header_copy copy = {out, capacity, 0, 0, 0};
+    struct dh_header_copy copy = {out, capacity, 0, 0, 0, 0, 0, 0, 0, -1};
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_header_copy_pair, &copy);
     return copy;
 }

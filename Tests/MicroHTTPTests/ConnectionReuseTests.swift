@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TestSupport
 @testable import MicroHTTP
@@ -20,12 +21,70 @@ import TestSupport
         router.get("/state", describe)
         router.post("/state", describe)
         router.get("/deferred") { _ in .deferred { responder in responder(.text("deferred")) } }
+        router.get("/memory") { request in
+            // Weakly: the last request's objects are still there only when the connection kept them.
+            let (storage, memory) = seen.withLock { seen in
+                defer { seen = (Weak(request.storageObject), Weak(request.headerMemoryObject)) }
+                return (seen.storage.object === request.storageObject, seen.memory.object === request.headerMemoryObject)
+            }
+            return .text("storage \(storage ? "reused" : "new"), memory \(memory ? "reused" : "new")")
+        }
+        router.get("/keep") { request in
+            kept.withLock { $0.append(request) }
+            return .text("kept")
+        }
         return router
     }
+
+    /// Requests a handler kept past their response (`/keep`).
+    static let kept = Mutex<[Request]>([])
+
+    final class Weak: @unchecked Sendable {
+        weak var object: AnyObject?
+        init(_ object: AnyObject?) { self.object = object }
+    }
+
+    /// The storage and header memory of the last request to `/memory`.
+    static let seen = Mutex<(storage: Weak, memory: Weak)>((Weak(nil), Weak(nil)))
 
     let server: TestServer
 
     init() throws { server = try TestServer(router: Self.router()) { $0.threads = 1 } }
+
+    /// Nothing kept the first request: the second one's fields and header copy go where the first one's were.
+    @Test func aKeepAliveConnectionsRequestsReuseOneRequestsMemory() throws {
+        let connection = try HTTPConnection(port: server.port)
+        #expect(try connection.request("GET", "/memory?a=query&and=more", headers: [("Cookie", "a=1; b=2")]).text
+            == "storage new, memory new")
+        #expect(try connection.request("GET", "/memory", headers: [("X-Other", "2")]).text == "storage reused, memory reused")
+        #expect(try HTTPConnection(port: server.port).request("GET", "/memory").text == "storage new, memory new")
+    }
+
+    /// A request a handler kept is not written over by the connection's next one, whose head is
+    /// longer than the copy kept for it.
+    @Test func aRequestKeptByItsHandlerKeepsItsOwnFields() throws {
+        let connection = try HTTPConnection(port: server.port)
+        let marker = "k\(UInt32.random(in: 0 ... .max))"
+        #expect(try connection.request("GET", "/keep?marker=\(marker)&b=1", headers: [("Cookie", "c=\(marker)")]).text == "kept")
+        let long = String(repeating: "v", count: 3000)
+        let next = try connection.request("GET", "/state?other=2", headers: [("Cookie", "d=4"), ("X-Long", long)])
+        #expect(next.text == "query=other=2\nform=\nbody=\nheaders=Host,Cookie,X-Long\ncookies=d")
+        let request = try #require(Self.kept.withLock { kept in kept.first { $0.query["marker"] == marker } })
+        #expect(request.path == "/keep")
+        #expect(request.query.pairs.map(\.name) == ["marker", "b"])
+        #expect(request.cookies.header == "c=\(marker)")
+        #expect(request.headers.map(\.name) == ["Host", "Cookie"])
+    }
+
+    /// A short query after a long one, and a request without a query or cookies after one with them.
+    @Test func aShorterRequestAfterALongerOneSeesOnlyItsOwn() throws {
+        let connection = try HTTPConnection(port: server.port)
+        let long = "/state?" + (0..<40).map { "name\($0)=value\($0)" }.joined(separator: "&")
+        let first = try connection.request("GET", long, headers: [("Cookie", "a=1; b=2")])
+        #expect(first.text.hasPrefix("query=name0=value0&name1=value1&"))
+        #expect(try connection.request("GET", "/state?x=1").text == "query=x=1\nform=\nbody=\nheaders=Host\ncookies=")
+        #expect(try connection.request("GET", "/state").text == "query=\nform=\nbody=\nheaders=Host\ncookies=")
+    }
 
     @Test func aKeepAliveConnectionsNextRequestSeesNothingOfTheLastOne() throws {
         let connection = try HTTPConnection(port: server.port)

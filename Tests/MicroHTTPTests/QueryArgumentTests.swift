@@ -104,3 +104,26 @@ import TestSupport
         #expect(kept == (question.map { String(target[...$0]) } ?? target), "\(target)")
     }
 }
+
+/// A query without `%` is read in place when asked: each look-up gives what the decoded list gives.
+@Suite struct QueryLookupTests {
+    @Test(arguments: ["", "&", "a", "a&", "a&&b", "&a", "a=b=c&d", "=v", "a+b=c+d", "a=&a=2", "a?b=c?d", "layout=grid",
+                      "x=1&layout=grid&layout=list", "a+=1&a =2"])
+    func aLookUpInPlaceFindsWhatTheDecodedListHolds(query: String) throws {
+        let inPlace = try QueryParameters.decode(Substring(query))
+        let listed = QueryParameters(inPlace.pairs)
+        for name in ["", "a", "b", "d", "a b", "a ", "layout", "x", "a?b", "missing"] {
+            #expect(inPlace[name] == listed[name], "\(query) [\(name)]")
+            #expect(inPlace.values(name) == listed.values(name), "\(query) [\(name)]")
+        }
+        #expect(inPlace.isEmpty == query.isEmpty, "\(query)")
+    }
+
+    @Test func aPlusInANameOrValueIsASpace() throws {
+        let query = try QueryParameters.decode("first+name=Ann+Lee&first=x")
+        #expect(query["first name"] == "Ann Lee")
+        #expect(query["first+name"] == nil)
+        #expect(query["first"] == "x")
+        #expect(query.pairs.map(\.name) == ["first name", "first"])
+    }
+}

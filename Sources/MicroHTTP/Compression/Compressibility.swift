@@ -16,9 +16,14 @@ extension Response {
         case .spliced: break
         default: return false
         }
-        // One pass over the fields, told apart by length first, read in place (a copy of each
-        // field cost a retain and a release of its name and value): this runs on every response.
-        return headers.fields.withUnsafeBufferPointer { fields in
+        return headers.allowCompression
+    }
+
+    /// The fields' part of `isCompressible`, found once per set of fields (`Headers`). One pass,
+    /// told apart by length first, read in place (a copy of each field cost a retain and a
+    /// release of its name and value).
+    static func fieldsAllowCompression(_ fields: [(name: String, value: String)]) -> Bool {
+        fields.withUnsafeBufferPointer { fields in
             var type: Int?
             for index in fields.indices {
                 switch fields[index].name.utf8.count {

@@ -10,9 +10,26 @@ public struct Headers: Sendable, Sequence {
         case received(ReceivedHeaders)
     }
 
-    public init(_ fields: [(name: String, value: String)] = []) { storage = .fields(fields) }
+    /// What the fields say about compressing the body (`Response.isCompressible`), found when they
+    /// are set: a page's headers are made once and shared, and its responses then do not look
+    /// again. nil for a request's headers, which are looked at when asked.
+    private var compressionFields: Bool?
+
+    public init(_ fields: [(name: String, value: String)] = []) {
+        storage = .fields(fields)
+        compressionFields = !fields.isEmpty && Response.fieldsAllowCompression(fields)
+    }
 
     init(received: ReceivedHeaders) { storage = .received(received) }
+
+    /// No coding chosen (no `Content-Encoding`, no `Vary: Accept-Encoding`) and a type that compresses well.
+    var allowCompression: Bool { compressionFields ?? Response.fieldsAllowCompression(fields) }
+
+    /// The memory of a request's copy of its headers; nil for fields.
+    var receivedMemory: AnyObject? {
+        guard case .received(let received) = storage else { return nil }
+        return received.memory
+    }
 
     /// Every field, in order.
     public var fields: [(name: String, value: String)] {
@@ -66,6 +83,7 @@ public struct Headers: Sendable, Sequence {
         var list = fields
         storage = .fields([])
         body(&list)
+        compressionFields = Response.fieldsAllowCompression(list)
         storage = .fields(list)
     }
 
@@ -87,12 +105,13 @@ public struct Headers: Sendable, Sequence {
 extension Headers: Equatable {
     /// The same fields in the same order, names and values byte for byte: as they are sent.
     public static func == (lhs: Headers, rhs: Headers) -> Bool {
-        let left = lhs.fields, right = rhs.fields
-        // Pages share their headers' storage (made once): then there is nothing to compare.
-        if left.count == right.count,
+        // Pages share their headers' storage (made once): then there is nothing to compare. Read in
+        // place: through `fields` each side was copied out (retained and released).
+        if case .fields(let left) = lhs.storage, case .fields(let right) = rhs.storage, left.count == right.count,
            left.withUnsafeBufferPointer({ $0.baseAddress }) == right.withUnsafeBufferPointer({ $0.baseAddress }) {
             return true
         }
+        let left = lhs.fields, right = rhs.fields
         return left.count == right.count && zip(left, right).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }

@@ -16,21 +16,24 @@ public enum PathDecoding {
     /// so such a path matches no route rather than quietly standing for another.
     public static func segments(of rawPath: Substring) -> [String]? {
         var path = rawPath
-        return path.withUTF8 { bytes -> [String]? in
-            guard !(bytes.count == 1 && bytes[0] == slash) else { return [] }
-            var result: [String] = []
-            // What precedes the first `/` is not a segment (origin-form targets start with one).
-            guard var start = bytes.firstIndex(of: slash).map({ $0 + 1 }) else { return [] }
-            while true {
-                let end = bytes[start...].firstIndex(of: slash) ?? bytes.endIndex
-                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                // Cut from a String at an ASCII `/`, an unescaped segment is already valid UTF-8.
-                guard let decoded = raw.contains(percent) ? percentDecode(raw) : String(decoding: raw, as: UTF8.self)
-                else { return nil }
-                result.append(decoded)
-                guard end != bytes.endIndex else { return result }
-                start = end + 1
-            }
+        return path.withUTF8(segments(in:))
+    }
+
+    /// The same over the path's bytes: the request's are read in place from its target.
+    static func segments(in bytes: UnsafeBufferPointer<UInt8>) -> [String]? {
+        guard !(bytes.count == 1 && bytes[0] == slash) else { return [] }
+        var result: [String] = []
+        // What precedes the first `/` is not a segment (origin-form targets start with one).
+        guard var start = bytes.firstIndex(of: slash).map({ $0 + 1 }) else { return [] }
+        while true {
+            let end = bytes[start...].firstIndex(of: slash) ?? bytes.endIndex
+            let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            // Cut from a String at an ASCII `/`, an unescaped segment is already valid UTF-8.
+            guard let decoded = raw.contains(percent) ? percentDecode(raw) : String(decoding: raw, as: UTF8.self)
+            else { return nil }
+            result.append(decoded)
+            guard end != bytes.endIndex else { return result }
+            start = end + 1
         }
     }
 

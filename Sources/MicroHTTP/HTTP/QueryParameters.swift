@@ -1,18 +1,64 @@
 import Basics
 
 /// Decoded query-string values in request order; repeated keys are kept.
+///
+/// A request's query without `%` escapes stays as received and is read in place when asked: a
+/// look-up compares names as bytes and makes a `String` of the value it finds only, where a list
+/// decoded up front cost an array and two strings per argument on every request.
 public struct QueryParameters: Sendable, Sequence {
-    public private(set) var pairs: [(name: String, value: String)]
+    private enum Source: Sendable {
+        case pairs([(name: String, value: String)])
+        /// A target and where its query starts (after the `?`), without `%`: every argument decodes
+        /// (`+` is a space), and cut at ASCII bytes from a `String` it is UTF-8. Read through the
+        /// target's own bytes: a `Substring` of it checked where its bounds fall.
+        case received(String, Int)
+    }
 
-    public init(_ pairs: [(name: String, value: String)] = []) { self.pairs = pairs }
+    private let source: Source
+
+    public init(_ pairs: [(name: String, value: String)] = []) { source = .pairs(pairs) }
+
+    private init(received target: String, from start: Int) { source = .received(target, start) }
+
+    /// Every argument, decoded, in order.
+    public var pairs: [(name: String, value: String)] {
+        switch source {
+        case .pairs(let pairs): return pairs
+        case .received(var target, let start):
+            return target.withUTF8 { bytes in
+                var pairs: [(name: String, value: String)] = []
+                Self.forEach(in: UnsafeBufferPointer(rebasing: bytes[start...])) { name, value in
+                    pairs.append((Self.component(name), value.map(Self.component) ?? ""))
+                    return true
+                }
+                return pairs
+            }
+        }
+    }
 
     /// The first value of `name`; a bare `?flag` has the empty string as its value.
-    public subscript(name: String) -> String? { pairs.first { $0.name == name }?.value }
+    public subscript(name: String) -> String? {
+        switch source {
+        case .pairs(let pairs): return pairs.first { $0.name == name }?.value
+        case .received(var target, let start):
+            var wanted = name
+            return target.withUTF8 { bytes in
+                wanted.withUTF8 { wanted in
+                    Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: bytes[start...])).map(Self.component)
+                }
+            }
+        }
+    }
 
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
 
-    public var isEmpty: Bool { pairs.isEmpty }
+    public var isEmpty: Bool {
+        switch source {
+        case .pairs(let pairs): pairs.isEmpty
+        case .received(let target, let start): target.utf8.count == start
+        }
+    }
 
     public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
         pairs.makeIterator()
@@ -30,7 +76,15 @@ extension QueryParameters {
     /// `+` is a space and `%XX` a byte. Escapes are checked before (`PathDecoding.hasWellFormedEscapes`).
     /// `expected`, the arguments counted before, sizes the list once.
     static func decode(_ query: Substring, expected: Int = 0) throws(InvalidQueryArgument) -> QueryParameters {
-        var query = query
+        try decode(String(query), from: 0, expected: expected)
+    }
+
+    /// The query of `target` from `start` (after its `?`): one without `%` is kept as it is and read when asked.
+    static func decode(_ target: String, from start: Int, expected: Int = 0) throws(InvalidQueryArgument) -> QueryParameters {
+        var target = target
+        let escaped = target.withUTF8 { $0.firstOffset(of: percent, in: start..<$0.count) != nil }
+        if !escaped { return QueryParameters(received: target, from: start) }
+        var query = Substring(target.utf8.dropFirst(start))
         var invalid: InvalidQueryArgument?
         let pairs = query.withUTF8 { bytes -> [(name: String, value: String)] in
             var pairs: [(name: String, value: String)] = []
@@ -55,6 +109,59 @@ extension QueryParameters {
         }
         if let invalid { throw invalid }
         return QueryParameters(pairs)
+    }
+
+    /// Calls `body` with each argument's raw name and value (nil: no `=`) until it returns false,
+    /// as `decode` cuts them: a final empty argument is dropped.
+    private static func forEach(in bytes: UnsafeBufferPointer<UInt8>,
+                                _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>?) -> Bool) {
+        var start = 0
+        while start < bytes.count {
+            let end = bytes.firstOffset(of: ampersand, in: start..<bytes.count) ?? bytes.count
+            let equals = bytes.firstOffset(of: equalsSign, in: start..<end)
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<(equals ?? end)])
+            let value = equals.map { UnsafeBufferPointer(rebasing: bytes[($0 + 1)..<end]) }
+            guard body(name, value) else { return }
+            start = end + 1
+        }
+    }
+
+    /// The raw value of the first argument whose name decodes to `wanted` (a bare name: empty),
+    /// in a query without `%`; one pass, a name compared only when its length is the one wanted,
+    /// `+` standing for a space.
+    private static func value(of wanted: UnsafeBufferPointer<UInt8>,
+                              in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        let count = bytes.count
+        var start = 0
+        while start < count {
+            var at = start
+            while at < count {
+                let byte = bytes[at]
+                if byte == equalsSign || byte == ampersand { break }
+                at += 1
+            }
+            let named = at - start == wanted.count && decodes(UnsafeBufferPointer(rebasing: bytes[start..<at]), to: wanted)
+            if at < count, bytes[at] == equalsSign { at += 1 }
+            var end = at
+            while end < count, bytes[end] != ampersand { end += 1 }
+            if named { return UnsafeBufferPointer(rebasing: bytes[at..<end]) }
+            start = end + 1
+        }
+        return nil
+    }
+
+    /// Whether a raw name without `%`, as long as `wanted`, decodes to it.
+    private static func decodes(_ raw: UnsafeBufferPointer<UInt8>, to wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        for index in 0..<raw.count where raw[index] != wanted[index] || raw[index] == plus {
+            guard raw[index] == plus, wanted[index] == UInt8(ascii: " ") else { return false }
+        }
+        return true
+    }
+
+    /// A raw part without `%`, decoded: `+` becomes a space.
+    private static func component(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        guard raw.contains(plus) else { return String(decoding: raw, as: UTF8.self) }
+        return String(decoding: raw.map { $0 == plus ? UInt8(ascii: " ") : $0 }, as: UTF8.self)
     }
 
     private static let ampersand = UInt8(ascii: "&"), equalsSign = UInt8(ascii: "=")

@@ -1,7 +1,9 @@
 /// One HTTP request, fully read: the server calls handlers only once the body has arrived.
 ///
-/// The fields live in one immutable object: a request is handed down by value through routes,
-/// visits and controllers, and each copy then costs one reference count instead of ten.
+/// The fields live in one object: a request is handed down by value through routes, visits and
+/// controllers, and each copy then costs one reference count instead of ten. A keep-alive
+/// connection's requests reuse one such object when nothing kept the last request
+/// (`RequestState.requestStorage`): it is written only then, before the request is handed out.
 public struct Request: Sendable {
     private let storage: Storage
     /// Values of the route's named parameters (`/long/:id` → `parameters["id"]`).
@@ -42,6 +44,35 @@ public struct Request: Sendable {
                           headers: headers, cookies: cookies, form: form, body: body, clientAddress: clientAddress)
     }
 
+    /// A request in `spare` when nothing else holds it (then kept there), else in a new object kept there.
+    init(reusing spare: inout Storage?, id: String, method: Method, target: String, pathSegments: [String],
+         query: QueryParameters, headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8],
+         clientAddress: ClientAddress) {
+        if spare != nil, isKnownUniquelyReferenced(&spare!) {
+            let reused = spare!
+            reused.id = id
+            reused.method = method
+            reused.target = target
+            reused.pathSegments = pathSegments
+            reused.query = query
+            reused.headers = headers
+            reused.cookies = cookies
+            reused.form = form
+            reused.body = body
+            reused.clientAddress = clientAddress
+            storage = reused
+        } else {
+            storage = Storage(id: id, method: method, target: target, pathSegments: pathSegments, query: query,
+                              headers: headers, cookies: cookies, form: form, body: body, clientAddress: clientAddress)
+            spare = storage
+        }
+    }
+
+    /// The object holding the fields, and the memory of the headers' copy: a connection's requests
+    /// reuse both when nothing kept the last one (seen by tests).
+    var storageObject: AnyObject { storage }
+    var headerMemoryObject: AnyObject? { storage.headers.receivedMemory }
+
     /// The client's IP address.
     public var remoteAddress: String { clientAddress.text }
 
@@ -63,17 +94,33 @@ public struct Request: Sendable {
         return Substring(target.utf8.firstIndex(of: UInt8(ascii: "?")).map { target.utf8[..<$0] } ?? target.utf8[...])
     }
 
-    private final class Storage: Sendable {
-        let id: String
-        let method: Method
-        let target: String
-        let pathSegments: [String]
-        let query: QueryParameters
-        let headers: Headers
-        let cookies: Cookies
-        let form: FormFields
-        let body: [UInt8]
-        let clientAddress: ClientAddress
+    /// Unchecked `Sendable`: written only while one request state holds it alone (`init(reusing:)`,
+    /// `clear`), read only once a request holds it.
+    final class Storage: @unchecked Sendable {
+        fileprivate(set) var id: String
+        fileprivate(set) var method: Method
+        fileprivate(set) var target: String
+        fileprivate(set) var pathSegments: [String]
+        fileprivate(set) var query: QueryParameters
+        fileprivate(set) var headers: Headers
+        fileprivate(set) var cookies: Cookies
+        fileprivate(set) var form: FormFields
+        fileprivate(set) var body: [UInt8]
+        fileprivate(set) var clientAddress: ClientAddress
+
+        /// Lets go of the last request's values once it completed (its buffers freed now, not at
+        /// the next request); only while nothing else holds this object.
+        func clear() {
+            id = ""
+            target = ""
+            if !pathSegments.isEmpty { pathSegments = [] }
+            query = QueryParameters()
+            headers = Headers()
+            cookies = Cookies()
+            form = FormFields()
+            if !body.isEmpty { body = [] }
+            clientAddress = ClientAddress(text: "")
+        }
 
         init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
              headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8], clientAddress: ClientAddress) {

@@ -25,10 +25,13 @@ public struct Router: Sendable {
     public init() {}
 
     /// Adds a route; inside a group, `handler` is wrapped once here, so a route outside every
-    /// group runs its handler as it was given.
+    /// group runs its handler as it was given. Wrapped in a loop: through a generic function
+    /// (`reduce`) every handler came back inside two reabstraction thunks, run on every request.
     public mutating func add(_ method: Method, _ pattern: String, _ handler: @escaping Handler) {
-        let wrapped = middleware.reversed().reduce(handler) { next, middleware in
-            { request in try middleware(request, next) }
+        var wrapped = handler
+        for middleware in middleware.reversed() {
+            let next = wrapped
+            wrapped = { request in try middleware(request, next) }
         }
         routes.append(Route(method: method, pattern: RoutePattern(pattern), handler: wrapped))
     }
@@ -61,12 +64,14 @@ public struct Router: Sendable {
     /// The same, with the index of the route found (its label in `labels`).
     func resolveNumbered(_ method: Method, _ path: [String]) -> (resolution: Resolution, route: Int?) {
         var allowed: [Method] = []
-        for (index, route) in routes.enumerated() {
-            guard let parameters = route.pattern.match(path) else { continue }
-            if route.method == method || (method == .head && route.method == .get) {
-                return (.found(route.handler, parameters: parameters), index)
+        // By index, not `enumerated()`: each route looked at was copied (its references retained and released).
+        for index in routes.indices {
+            guard let parameters = routes[index].pattern.match(path) else { continue }
+            let routeMethod = routes[index].method
+            if routeMethod == method || (method == .head && routeMethod == .get) {
+                return (.found(routes[index].handler, parameters: parameters), index)
             }
-            if !allowed.contains(route.method) { allowed.append(route.method) }
+            if !allowed.contains(routeMethod) { allowed.append(routeMethod) }
         }
         guard !allowed.isEmpty else { return (.notFound, nil) }
         if allowed.contains(.get) && !allowed.contains(.head) { allowed.insert(.head, at: allowed.firstIndex(of: .get)! + 1) }

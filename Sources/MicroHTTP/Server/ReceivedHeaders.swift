@@ -9,30 +9,71 @@ struct ReceivedHeaders: Sendable {
     /// Per header: the name's and the value's lengths (two bytes each, little endian), the name, the value.
     private let bytes: Bytes
 
-    /// The copy and its length in one allocation, made for the request's head: an array made
-    /// uninitialized went through the standard library's unspecialised allocation. Written once,
-    /// before it is shared, and only read afterwards.
+    /// The copy, its length and what the copy's pass found in one allocation, made for the
+    /// request's head: an array made uninitialized went through the standard library's
+    /// unspecialised allocation. Written while nothing else holds it, and only read once shared.
+    /// Its header is reached through `withUnsafeMutablePointers` only: `ManagedBuffer.header`
+    /// is a class's stored property, checked for exclusive access at run time.
     fileprivate struct Bytes: @unchecked Sendable {
-        private final class Storage: ManagedBuffer<Int, UInt8> {}
-        private let storage: Storage
+        fileprivate struct Header {
+            var count = 0
+            let capacity: Int
+            /// What the copy's pass found (`dh_header_copy`): any byte at or above 0x80, how many
+            /// `Cookie` headers and where the first one's value lies, where the first
+            /// `Accept-Encoding` value lies (a count of -1: none).
+            var high = false
+            var cookies = 0, cookieStart = 0, cookieCount = 0
+            var acceptEncodingStart = 0, acceptEncodingCount = -1
+        }
+        private final class Storage: ManagedBuffer<Header, UInt8> {}
+        private var storage: Storage
 
         init(capacity: Int) {
-            storage = unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in 0 }, to: Storage.self)
+            storage = unsafeDowncast(Storage.create(minimumCapacity: capacity) { _ in Header(capacity: capacity) },
+                                     to: Storage.self)
         }
 
-        /// Fills the buffer: `body` gets its memory and returns how many bytes it wrote, with a result.
-        func fill<R>(_ body: (UnsafeMutablePointer<UInt8>) -> (count: Int, result: R)) -> R {
-            storage.withUnsafeMutablePointers { count, elements in
-                let (written, result) = body(elements)
-                count.pointee = written
+        var header: Header { storage.withUnsafeMutablePointerToHeader { $0.pointee } }
+
+        mutating func isUniquelyReferenced() -> Bool { isKnownUniquelyReferenced(&storage) }
+
+        var object: AnyObject { storage }
+
+        /// Fills the buffer: `body` gets its memory and capacity and returns the copy's outcome,
+        /// with a result.
+        func fill<R>(_ body: (UnsafeMutablePointer<UInt8>, Int) -> (copy: dh_header_copy, result: R)) -> R {
+            storage.withUnsafeMutablePointers { header, elements in
+                let (copy, result) = body(elements, header.pointee.capacity)
+                header.pointee.count = copy.used
+                header.pointee.high = copy.high != 0
+                header.pointee.cookies = Int(copy.cookies)
+                header.pointee.cookieStart = copy.cookie_at
+                header.pointee.cookieCount = copy.cookie_size
+                header.pointee.acceptEncodingStart = copy.accept_encoding_at
+                header.pointee.acceptEncodingCount = copy.accept_encoding_size
                 return result
             }
         }
 
         func withBuffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-            storage.withUnsafeMutablePointers { count, elements in body(UnsafeBufferPointer(start: elements, count: count.pointee)) }
+            storage.withUnsafeMutablePointers { header, elements in
+                body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
+            }
         }
     }
+
+    /// A header copy's memory kept by a connection for its next request (`RequestState.headerMemory`).
+    /// Written again only while nothing else holds it: every request, header and cookie made
+    /// over it has gone.
+    struct Memory {
+        fileprivate var bytes: Bytes
+
+        /// Whether the connection's reference is the only one (false: something kept the last request's headers).
+        mutating func isKeptAlone() -> Bool { bytes.isUniquelyReferenced() }
+    }
+
+    /// The largest copy a connection keeps for its next request: a browser's head is about 1 KB.
+    static let keptMemory = 4096
 
     /// What `read` found: the headers, the first name (or the name of the first value) that is not
     /// UTF-8, the `Cookie` header (read in place; several are joined by `; `), and the coding the
@@ -46,10 +87,10 @@ struct ReceivedHeaders: Sendable {
 
     private init(bytes: Bytes) { self.bytes = bytes }
 
-    /// The headers as the head's check copied them (`checked`), kept until the request is read.
+    /// The headers as the head's check copied them (`checked`), kept until the request is read:
+    /// one reference, so that an optional one is copied and destroyed as a pointer.
     struct Copy {
         fileprivate let bytes: Bytes
-        fileprivate let high: Bool
     }
 
     /// Each header takes four bytes in the copy for its ": " and line end in the head; a bare LF or
@@ -58,14 +99,25 @@ struct ReceivedHeaders: Sendable {
 
     /// Checks the head of `connection` (`dh_read_head`) and copies its headers in the same pass:
     /// the check, and the copy (nil when it did not fit: `read` then copies again, larger).
+    /// The copy goes into `memory` (the connection's, which nothing else holds: `RequestState.reset`)
+    /// when it is large enough, else into new memory; `kept` is that new memory when the
+    /// connection should keep it for its next request.
     static func checked(_ connection: OpaquePointer, headStart: UnsafePointer<CChar>?, headSize: Int,
-                        span: Int) -> (check: dh_head_check, copy: Copy?) {
-        let bytes = Bytes(capacity: capacity(forHead: headSize))
-        let read = bytes.fill { elements in
-            let read = dh_read_head(connection, headStart, headSize, span, elements, capacity(forHead: headSize))
-            return (read.copy.used, read)
+                        span: Int, memory: Memory?) -> (check: dh_head_check, copy: Copy?, kept: Memory?) {
+        let needed = capacity(forHead: headSize)
+        let bytes: Bytes
+        var kept: Memory?
+        if let memory, memory.bytes.header.capacity >= needed {
+            bytes = memory.bytes
+        } else {
+            bytes = Bytes(capacity: needed)
+            if needed <= keptMemory { kept = Memory(bytes: bytes) }
         }
-        return (read.check, read.copy.overflow != 0 ? nil : Copy(bytes: bytes, high: read.copy.high != 0))
+        let read = bytes.fill { elements, capacity in
+            let read = dh_read_head(connection, headStart, headSize, span, elements, capacity)
+            return (read.copy, read)
+        }
+        return (read.check, read.copy.overflow != 0 ? nil : Copy(bytes: bytes), kept)
     }
 
     /// Every header of `connection`, from the copy the head's check made when there is one.
@@ -76,8 +128,20 @@ struct ReceivedHeaders: Sendable {
             copy = Self.copy(connection, capacity: capacity(forHead: headSize))
                 ?? Self.copy(connection, capacity: 2 * headSize + 256)
         }
-        let (bytes, high) = copy.map { ($0.bytes, $0.high) } ?? (Bytes(capacity: 0), false)
-        let headers = ReceivedHeaders(bytes: bytes)
+        guard let copy else { return Reading(headers: ReceivedHeaders(bytes: Bytes(capacity: 0))) }
+        let headers = ReceivedHeaders(bytes: copy.bytes)
+        let found = copy.bytes.header
+        // All ASCII and at most one `Cookie`: what the copy's pass found is all there is to read.
+        if !found.high, found.cookies <= 1 {
+            let acceptedCoding = found.acceptEncodingCount < 0 ? .identity
+                : headers.withBytes(in: found.acceptEncodingStart..<found.acceptEncodingStart + found.acceptEncodingCount) {
+                    AcceptEncoding.preferred(UnsafeRawBufferPointer($0))
+                }
+            let cookies = found.cookies == 0 || found.cookieCount == 0 ? Cookies()
+                : Cookies(received: headers, range: found.cookieStart..<found.cookieStart + found.cookieCount)
+            return Reading(headers: headers, cookies: cookies, acceptedCoding: acceptedCoding)
+        }
+        let high = found.high
         // Gathered apart and made into a `Reading` once: one changed in the loop was copied out
         // (every reference in it retained and released).
         var invalidName: String?
@@ -130,12 +194,15 @@ struct ReceivedHeaders: Sendable {
 
     private static func copy(_ connection: OpaquePointer, capacity: Int) -> Copy? {
         let bytes = Bytes(capacity: capacity)
-        let copy = bytes.fill { elements in
+        let copy = bytes.fill { elements, capacity in
             let copy = dh_copy_headers(connection, elements, capacity)
-            return (copy.used, copy)
+            return (copy, copy)
         }
-        return copy.overflow != 0 ? nil : Copy(bytes: bytes, high: copy.high != 0)
+        return copy.overflow != 0 ? nil : Copy(bytes: bytes)
     }
+
+    /// The object the copy lies in.
+    var memory: AnyObject { bytes.object }
 
     /// Calls `body` with each header's name and value, in order, until it returns false.
     func forEach(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {

@@ -12,25 +12,31 @@ struct RequestReader {
         guard let target = context.rawTarget else {
             throw HTTPError(.badRequest, "The address is not valid: it holds bytes that are not UTF-8.")
         }
-        // Origin form only: absolute and asterisk forms are for proxies and OPTIONS, neither served here.
-        guard target.utf8.first == UInt8(ascii: "/") else {
+        // The path, where the query starts and its escapes' check, read over the target's own
+        // bytes: substrings of it checked where their bounds fall on every request.
+        var text = target
+        let (origin, path, query, escapes) = text.withUTF8 { bytes -> (Bool, [String]?, Int?, Bool) in
+            // Origin form only: absolute and asterisk forms are for proxies and OPTIONS, neither served here.
+            guard bytes.first == UInt8(ascii: "/") else { return (false, nil, nil, true) }
+            let question = bytes.firstOffset(of: UInt8(ascii: "?"), in: 0..<bytes.count)
+            let segments = PathDecoding.segments(in: UnsafeBufferPointer(rebasing: bytes[..<(question ?? bytes.count)]))
+            guard let question else { return (true, segments, nil, true) }
+            return (true, segments, question + 1,
+                    PathDecoding.hasWellFormedEscapes(UnsafeBufferPointer(rebasing: bytes[question...])))
+        }
+        guard origin else {
             throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
         }
-        // Substrings over UTF-8 ranges: `?` is ASCII, and slicing the String itself would first
-        // check that the index falls on a Unicode scalar boundary.
-        let question = target.utf8.firstIndex(of: UInt8(ascii: "?"))
-        guard let segments = PathDecoding.segments(of: Substring(question.map { target.utf8[..<$0] } ?? target.utf8[...])) else {
+        guard let segments = path else {
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
         }
-        var arguments: [(name: String, value: String)] = []
-        if let question {
-            var query = Substring(target.utf8[question...])
-            guard query.withUTF8(PathDecoding.hasWellFormedEscapes) else {
+        var arguments = QueryParameters()
+        if let query {
+            guard escapes else {
                 throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
             }
             do {
-                arguments = try QueryParameters.decode(Substring(query.utf8.dropFirst()),
-                                                   expected: context.queryArgumentCount).pairs
+                arguments = try QueryParameters.decode(target, from: query, expected: context.queryArgumentCount)
             } catch {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
@@ -51,8 +57,8 @@ struct RequestReader {
             peerIsLocal = false
         }
         var request = Request(
-            id: context.id, method: method, target: target, pathSegments: segments,
-            query: QueryParameters(arguments), headers: fields,
+            reusing: &context.requestStorage, id: context.id, method: method, target: target, pathSegments: segments,
+            query: arguments, headers: fields,
             cookies: headers.cookies,
             form: try form(), body: context.body, clientAddress: client)
         request.isHTTPS = https

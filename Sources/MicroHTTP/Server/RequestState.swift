@@ -23,6 +23,12 @@ final class RequestState {
     @exclusivity(unchecked) var headStart: UnsafePointer<CChar>?
     /// The headers, copied when the head was checked; taken when the request is read.
     @exclusivity(unchecked) var headers: ReceivedHeaders.Copy?
+    /// The memory of the last request's header copy and its `Request`'s fields, kept for the
+    /// connection's next request when nothing else holds them once it completed (`reset`): the
+    /// allocations and frees of two objects a request. Nothing can take them between the reset
+    /// and the next request, so that request writes them without looking again.
+    @exclusivity(unchecked) var headerMemory: ReceivedHeaders.Memory?
+    @exclusivity(unchecked) var requestStorage: Request.Storage?
     var postProcessor: OpaquePointer?
     @exclusivity(unchecked) var formFields: [FormField] = []
     @exclusivity(unchecked) var body: [UInt8] = []
@@ -71,6 +77,10 @@ final class RequestState {
         headersSeen = false
         headStart = nil
         if headers != nil { headers = nil }
+        if requestStorage != nil {
+            if isKnownUniquelyReferenced(&requestStorage!) { requestStorage!.clear() } else { requestStorage = nil }
+        }
+        if headerMemory != nil, !headerMemory!.isKeptAlone() { headerMemory = nil }
         postProcessor = nil
         if !formFields.isEmpty { formFields = [] }
         if !body.isEmpty { body = [] }

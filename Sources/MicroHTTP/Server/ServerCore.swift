@@ -93,9 +93,11 @@ final class ServerCore: Sendable {
             return .NO
         }
         // One pass checks the head and copies the headers the request is read from.
-        let (check, copy) = ReceivedHeaders.checked(connection, headStart: context.headStart, headSize: headSize,
-                                                    span: configuration.connectionMemoryLimit)
+        let (check, copy, kept) = ReceivedHeaders.checked(connection, headStart: context.headStart, headSize: headSize,
+                                                          span: configuration.connectionMemoryLimit,
+                                                          memory: context.headerMemory)
         context.headers = copy
+        if let kept { context.headerMemory = kept }
         if let problem = RequestFraming.problem(check, on: connection, method: method, version: version) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
