@@ -33,8 +33,35 @@ final class Interner: Sendable {
 struct InternCache {
     let interner: Interner
     private var cache = StringTable()
+    /// Templates' interned name, layout and item, direct-mapped by the template's address: an
+    /// event made from a template skips hashing its three strings. Each slot holds its template,
+    /// so the address it is keyed by cannot be reused by another while the ids stand.
+    private var templateKeys = [ObjectIdentifier?](repeating: nil, count: Self.templateSlots)
+    private var templateIDs = [TemplateIDs](repeating: TemplateIDs(name: 0, layout: 0, item: 0), count: Self.templateSlots)
+    private var templates = [EventTemplate?](repeating: nil, count: Self.templateSlots)
+    private static let templateSlots = 64
 
     init(interner: Interner) { self.interner = interner }
+
+    /// The interned ids of a template's fixed name, layout and item. The interner never renumbers
+    /// a string, so they hold for as long as this cache does.
+    @inline(__always)
+    mutating func ids(of template: EventTemplate) -> TemplateIDs {
+        let key = ObjectIdentifier(template)
+        // Objects are 16-byte aligned: the bits above those address the slot.
+        let slot = (UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1)
+        if templateKeys[Int(slot)] == key { return templateIDs[Int(slot)] }
+        return resolve(template, slot: Int(slot))
+    }
+
+    private mutating func resolve(_ template: EventTemplate, slot: Int) -> TemplateIDs {
+        let ids = TemplateIDs(name: id(template.fixed.name.rawValue), layout: id(template.fixed.layout),
+                              item: id(template.fixed.item))
+        templateKeys[slot] = ObjectIdentifier(template)
+        templateIDs[slot] = ids
+        templates[slot] = template
+        return ids
+    }
 
     mutating func id(_ string: String?) -> UInt32 {
         guard let string else { return 0 }
@@ -43,4 +70,11 @@ struct InternCache {
         cache.insert(string, id: id)
         return id
     }
+}
+
+/// A template's fixed parts as interned ids.
+struct TemplateIDs {
+    var name: UInt32
+    var layout: UInt32
+    var item: UInt32
 }

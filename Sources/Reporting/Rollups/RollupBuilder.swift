@@ -67,11 +67,24 @@ struct RollupBuilder {
     @inline(__always)
     mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
                       properties: [String: String], visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
+        let ids = TemplateIDs(name: cache.id(eventName.rawValue), layout: cache.id(eventLayout), item: cache.id(item))
+        return add(ids, properties: properties, visitor: visitor, ms: ms, bytes: bytes)
+    }
+
+    /// Counts an event made from `template`: its fixed parts' ids are looked up once per template.
+    @inline(__always)
+    mutating func add(_ template: EventTemplate, visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
+        add(cache.ids(of: template), properties: template.fixed.properties, visitor: visitor, ms: ms, bytes: bytes)
+    }
+
+    @inline(__always)
+    private mutating func add(_ ids: TemplateIDs, properties: [String: String], visitor: String?, ms: Int64,
+                              bytes: Int) -> UInt64? {
         let minute = ExperimentCounter.minute(ms)
         let hour = ExperimentCounter.hour(ms)
-        let name = cache.id(eventName.rawValue)
-        let layout = cache.id(eventLayout)
-        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(item)))
+        let name = ids.name
+        let layout = ids.layout
+        counts.add(CountKey(minute: minute, event: name, layout: layout, item: ids.item))
         var hash: UInt64?
         if let visitor {
             if !Self.sameBytes(visitor, lastVisitor) {
