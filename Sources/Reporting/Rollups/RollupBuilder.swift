@@ -74,7 +74,8 @@ struct RollupBuilder {
     /// Counts an event made from `template`: its fixed parts' ids are looked up once per template.
     @inline(__always)
     mutating func add(_ template: EventTemplate, visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
-        add(cache.ids(of: template), properties: template.fixed.properties, visitor: visitor, ms: ms, bytes: bytes)
+        add(cache.ids(of: template), properties: template.hasProperties ? template.fixed.properties : [String: String](),
+            visitor: visitor, ms: ms, bytes: bytes)
     }
 
     @inline(__always)

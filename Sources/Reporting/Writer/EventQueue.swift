@@ -10,9 +10,11 @@ struct PendingEvent {
 
     /// At least the length of the event's line.
     var lineBound: Int {
-        // Through the optional in place: binding the template retained and released it.
-        guard let fixed = template?.lineBound else { return event.jsonLineBound }
-        return fixed + ReportEvent.lineBound(visitor: event.visitor, request: event.request)
+        @inline(__always) get {
+            // Through the optional in place: binding the template retained and released it.
+            guard let fixed = template?.lineBound else { return event.jsonLineBound }
+            return fixed + ReportEvent.lineBound(visitor: event.visitor, request: event.request)
+        }
     }
 }
 

@@ -124,7 +124,10 @@ final class SegmentSink {
         lastMs = ms
         if let hash = builder.add(template, visitor: visitor, ms: ms, bytes: count) {
             visitors.add(hash: hash)
-            tallies?.note(template.fixed.name, template.fixed.properties, visitor: hash, ms: ms, line: chunkLines - 1)
+            // The tallies note nothing of an event without properties.
+            if template.hasProperties {
+                tallies?.note(template.fixed.name, template.fixed.properties, visitor: hash, ms: ms, line: chunkLines - 1)
+            }
         }
     }
 
