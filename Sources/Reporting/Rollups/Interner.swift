@@ -35,10 +35,11 @@ struct InternCache {
     private var cache = StringTable()
     /// Templates' interned name, layout and item, direct-mapped by the template's address: an
     /// event made from a template skips hashing its three strings. Each slot holds its template,
-    /// so the address it is keyed by cannot be reused by another while the ids stand.
-    private var templateKeys = [ObjectIdentifier?](repeating: nil, count: Self.templateSlots)
-    private var templateIDs = [TemplateIDs](repeating: TemplateIDs(name: 0, layout: 0, item: 0), count: Self.templateSlots)
-    private var templates = [EventTemplate?](repeating: nil, count: Self.templateSlots)
+    /// so the address it is keyed by cannot be reused by another while the ids stand. Made at the
+    /// first template: the other caches (a scan's, the shipper's counters) never see one.
+    private var templateKeys: [ObjectIdentifier?] = []
+    private var templateIDs: [TemplateIDs] = []
+    private var templates: [EventTemplate?] = []
     private static let templateSlots = 64
 
     init(interner: Interner) { self.interner = interner }
@@ -49,12 +50,17 @@ struct InternCache {
     mutating func ids(of template: EventTemplate) -> TemplateIDs {
         let key = ObjectIdentifier(template)
         // Objects are 16-byte aligned: the bits above those address the slot.
-        let slot = (UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1)
-        if templateKeys[Int(slot)] == key { return templateIDs[Int(slot)] }
-        return resolve(template, slot: Int(slot))
+        let slot = Int((UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1))
+        if slot < templateKeys.count, templateKeys[slot] == key { return templateIDs[slot] }
+        return resolve(template, slot: slot)
     }
 
     private mutating func resolve(_ template: EventTemplate, slot: Int) -> TemplateIDs {
+        if templateKeys.isEmpty {
+            templateKeys = Array(repeating: nil, count: Self.templateSlots)
+            templateIDs = Array(repeating: TemplateIDs(name: 0, layout: 0, item: 0), count: Self.templateSlots)
+            templates = Array(repeating: nil, count: Self.templateSlots)
+        }
         let ids = TemplateIDs(name: id(template.fixed.name.rawValue), layout: id(template.fixed.layout),
                               item: id(template.fixed.item))
         templateKeys[slot] = ObjectIdentifier(template)
