@@ -15,12 +15,19 @@ public final class EventTemplate: Sendable, Equatable {
     private let head: [UInt8]
     /// The line after the request, newline included (`ReportEvent.writeFixedTail`).
     private let tail: [UInt8]
+    /// An event's `lineBound` from this template without its visitor's and request's share: the
+    /// writer checks it twice an event, and only those two vary.
+    let lineBound: Int
+    /// The fixed parts carry properties (the rollup's experiment counts and the tallies look at them).
+    let hasProperties: Bool
 
     public init(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil, properties: [String: String] = [:]) {
         let fixed = ReportEvent(name, layout: layout, item: item, properties: properties)
         self.fixed = fixed
         head = Self.bytes(bound: fixed.jsonLineBound) { fixed.writeFixedHead(into: &$0) }
         tail = Self.bytes(bound: fixed.jsonLineBound) { fixed.writeFixedTail(into: &$0) }
+        lineBound = head.count + tail.count + ReportEvent(name).jsonLineBound
+        hasProperties = !properties.isEmpty
     }
 
     /// The length of the fixed pieces: the line of an event made from this template is at most this

@@ -30,12 +30,17 @@ extension ReportEvent {
     /// At least the length of the JSON line: every string byte is counted as if it needed `\u00XX`.
     var jsonLineBound: Int {
         var stringBytes = name.rawValue.utf8.count + (layout?.utf8.count ?? 0) + (item?.utf8.count ?? 0)
-            + (visitor?.utf8.count ?? 0) + (request?.utf8.count ?? 0)
         if !properties.isEmpty {
             for (key, value) in properties { stringBytes += key.utf8.count + value.utf8.count }
         }
         // The keys and punctuation of a line with every field take 116 bytes; `"k":"v",` takes 6.
-        return 128 + 6 * properties.count + 6 * stringBytes
+        return 128 + 6 * properties.count + 6 * stringBytes + Self.lineBound(visitor: visitor, request: request)
+    }
+
+    /// The visitor's and request's share of `jsonLineBound`.
+    @inline(__always)
+    static func lineBound(visitor: String?, request: String?) -> Int {
+        6 * ((visitor?.utf8.count ?? 0) + (request?.utf8.count ?? 0))
     }
 
     /// Writes the JSON line, newline included, at `start`, which must have room for `jsonLineBound`

@@ -156,17 +156,19 @@ public final class ReportLog: Sendable {
     }
 
     private func enqueue(_ pending: consuming PendingEvent) {
-        guard case .refused(let refused, let first) = channel.send(pending) else { return }
+        guard let refused = channel.send(pending) else { return }
         refused.whenWritten?(false)
-        if first { logger.warning("report event recorded after shutdown; dropped") }
+        if refused.first { logger.warning("report event recorded after shutdown; dropped") }
     }
 
     /// Records the event `template` makes for `visitor` and `request`, timestamped now: its line
     /// is the one `record(template.event(visitor:request:))` writes, copied from the template's
     /// pieces instead of encoded.
     public func record(_ template: EventTemplate, visitor: String?, request: String?) {
-        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, visitor: visitor, request: request), whenWritten: nil,
-                             template: template))
+        // `Dictionary()`, not the default `[:]`: the literal's initializer ran for every event.
+        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, visitor: visitor, request: request,
+                                                properties: Dictionary()),
+                             whenWritten: nil, template: template))
     }
 
     /// Records an event named `name`, timestamped now.

@@ -13,7 +13,15 @@ public enum ReportTimestamp {
 
     /// Milliseconds since 1970 for `date`, rounded to the nearest and clamped to years 0000…9999.
     public static func milliseconds(_ date: Date) -> Int64 {
-        let ms = (date.timeIntervalSince1970 * 1000).rounded()
+        let exact = date.timeIntervalSince1970 * 1000
+        // Within the years 0000…9999 the double's whole part is exact: rounding half away from zero
+        // is a truncation and a look at the part it cut (`rounded()` was a call into libm).
+        if exact > Double(minMilliseconds), exact < Double(maxMilliseconds) {
+            let whole = Int64(exact)
+            let cut = exact - Double(whole)
+            return cut >= 0.5 ? whole + 1 : cut <= -0.5 ? whole - 1 : whole
+        }
+        let ms = exact.rounded()
         guard ms.isFinite else { return ms > 0 ? maxMilliseconds : minMilliseconds }
         if ms <= Double(minMilliseconds) { return minMilliseconds }
         if ms >= Double(maxMilliseconds) { return maxMilliseconds }

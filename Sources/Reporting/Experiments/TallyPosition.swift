@@ -42,10 +42,16 @@ final class TallyPosition {
 
     /// Records the position and clears `applying`, the position first.
     func set(stamp: String, bytes: Int64) {
-        let utf8 = Array(stamp.utf8.prefix(64))
-        if self.stamp != stamp {
-            base.storeBytes(of: UInt8(utf8.count), toByteOffset: 24, as: UInt8.self)
-            if !utf8.isEmpty { utf8.withUnsafeBytes { (base + 25).copyMemory(from: $0.baseAddress!, byteCount: utf8.count) } }
+        // Compared in place: after every chunk, an array of the stamp's bytes and a `String` of the
+        // stored one were made only to find them equal.
+        var stamp = stamp
+        stamp.withUTF8 { utf8 in
+            let count = min(64, utf8.count)
+            let same = Int(base.load(fromByteOffset: 24, as: UInt8.self)) == count
+                && (count == 0 || memcmp(base + 25, utf8.baseAddress!, count) == 0)
+            guard !same else { return }
+            base.storeBytes(of: UInt8(count), toByteOffset: 24, as: UInt8.self)
+            if count > 0 { (base + 25).copyMemory(from: utf8.baseAddress!, byteCount: count) }
         }
         base.storeBytes(of: bytes, toByteOffset: 8, as: Int64.self)
         applying = false

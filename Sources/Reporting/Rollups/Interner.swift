@@ -33,8 +33,41 @@ final class Interner: Sendable {
 struct InternCache {
     let interner: Interner
     private var cache = StringTable()
+    /// Templates' interned name, layout and item, direct-mapped by the template's address: an
+    /// event made from a template skips hashing its three strings. Each slot holds its template,
+    /// so the address it is keyed by cannot be reused by another while the ids stand. Made at the
+    /// first template: the other caches (a scan's, the shipper's counters) never see one.
+    private var templateKeys: [ObjectIdentifier?] = []
+    private var templateIDs: [TemplateIDs] = []
+    private var templates: [EventTemplate?] = []
+    private static let templateSlots = 64
 
     init(interner: Interner) { self.interner = interner }
+
+    /// The interned ids of a template's fixed name, layout and item. The interner never renumbers
+    /// a string, so they hold for as long as this cache does.
+    @inline(__always)
+    mutating func ids(of template: EventTemplate) -> TemplateIDs {
+        let key = ObjectIdentifier(template)
+        // Objects are 16-byte aligned: the bits above those address the slot.
+        let slot = Int((UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1))
+        if slot < templateKeys.count, templateKeys[slot] == key { return templateIDs[slot] }
+        return resolve(template, slot: slot)
+    }
+
+    private mutating func resolve(_ template: EventTemplate, slot: Int) -> TemplateIDs {
+        if templateKeys.isEmpty {
+            templateKeys = Array(repeating: nil, count: Self.templateSlots)
+            templateIDs = Array(repeating: TemplateIDs(name: 0, layout: 0, item: 0), count: Self.templateSlots)
+            templates = Array(repeating: nil, count: Self.templateSlots)
+        }
+        let ids = TemplateIDs(name: id(template.fixed.name.rawValue), layout: id(template.fixed.layout),
+                              item: id(template.fixed.item))
+        templateKeys[slot] = ObjectIdentifier(template)
+        templateIDs[slot] = ids
+        templates[slot] = template
+        return ids
+    }
 
     mutating func id(_ string: String?) -> UInt32 {
         guard let string else { return 0 }
@@ -43,4 +76,11 @@ struct InternCache {
         cache.insert(string, id: id)
         return id
     }
+}
+
+/// A template's fixed parts as interned ids.
+struct TemplateIDs {
+    var name: UInt32
+    var layout: UInt32
+    var item: UInt32
 }

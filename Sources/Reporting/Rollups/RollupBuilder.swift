@@ -22,6 +22,11 @@ struct RollupBuilder {
     /// selections) are common, and hashing is the costliest step here.
     private var lastVisitor: String?
     private var lastHash: UInt64 = 0
+    /// The last event's minute (its first millisecond, and it and its hour counted since 1970):
+    /// lines mostly fall in the minute of the line before, and working both out took two divisions.
+    private var minuteStartMs: Int64 = .max
+    private var lastMinute: Int32 = 0
+    private var lastHour: Int32 = 0
 
     init(interner: Interner) { cache = InternCache(interner: interner) }
 
@@ -67,11 +72,30 @@ struct RollupBuilder {
     @inline(__always)
     mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
                       properties: [String: String], visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
-        let minute = ExperimentCounter.minute(ms)
-        let hour = ExperimentCounter.hour(ms)
-        let name = cache.id(eventName.rawValue)
-        let layout = cache.id(eventLayout)
-        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(item)))
+        let ids = TemplateIDs(name: cache.id(eventName.rawValue), layout: cache.id(eventLayout), item: cache.id(item))
+        return add(ids, properties: properties, visitor: visitor, ms: ms, bytes: bytes)
+    }
+
+    /// Counts an event made from `template`: its fixed parts' ids are looked up once per template.
+    @inline(__always)
+    mutating func add(_ template: EventTemplate, visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
+        add(cache.ids(of: template), properties: template.hasProperties ? template.fixed.properties : [String: String](),
+            visitor: visitor, ms: ms, bytes: bytes)
+    }
+
+    @inline(__always)
+    private mutating func add(_ ids: TemplateIDs, properties: [String: String], visitor: String?, ms: Int64,
+                              bytes: Int) -> UInt64? {
+        if ms < minuteStartMs || ms - minuteStartMs >= 60_000 {
+            lastMinute = ExperimentCounter.minute(ms)
+            lastHour = ExperimentCounter.hour(ms)
+            minuteStartMs = ReportTimestamp.floorDiv(ms, 60_000) * 60_000
+        }
+        let minute = lastMinute
+        let hour = lastHour
+        let name = ids.name
+        let layout = ids.layout
+        counts.add(CountKey(minute: minute, event: name, layout: layout, item: ids.item))
         var hash: UInt64?
         if let visitor {
             if !Self.sameBytes(visitor, lastVisitor) {

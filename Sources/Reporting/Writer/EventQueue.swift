@@ -9,7 +9,13 @@ struct PendingEvent {
     var template: EventTemplate? = nil
 
     /// At least the length of the event's line.
-    var lineBound: Int { event.jsonLineBound + (template?.byteCount ?? 0) }
+    var lineBound: Int {
+        @inline(__always) get {
+            // Through the optional in place: binding the template retained and released it.
+            guard let fixed = template?.lineBound else { return event.jsonLineBound }
+            return fixed + ReportEvent.lineBound(visitor: event.visitor, request: event.request)
+        }
+    }
 }
 
 /// A bounded FIFO of events that drops the oldest when full; O(1) amortised append.

@@ -24,11 +24,12 @@ final class ReportChannel: Sendable {
         var handlers: [UInt64: @Sendable (String) -> Void] = [:]
     }
 
-    /// What a send came to.
-    enum Sent {
-        case queued
-        /// The log is shut down: the event was dropped; `first` says no earlier one was.
-        case refused(PendingEvent, first: Bool)
+    /// A send the shut-down log refused: the event was dropped; `first` says no earlier one was.
+    /// Only the event's callback is handed back: a result holding the whole event was copied
+    /// (and its cases told apart) on every send.
+    struct Refused {
+        let whenWritten: (@Sendable (Bool) -> Void)?
+        let first: Bool
     }
 
     /// What the writer takes on each wake.
@@ -54,28 +55,31 @@ final class ReportChannel: Sendable {
     // MARK: The log's side
 
     /// Queues `pending`; wakes the writer for an event that waits on its write, or a long queue.
-    func send(_ pending: consuming PendingEvent) -> Sent {
+    /// Nil once queued.
+    func send(_ pending: consuming PendingEvent) -> Refused? {
         // Moved into the queue, not copied: a copy would retain and release every field.
         let urgent = pending.whenWritten != nil
         var moving: PendingEvent? = consume pending
-        let (ring, refused) = state.withLock { state -> (Bool, Sent?) in
+        var refused: Refused?
+        let ring = state.withLock { state -> Bool in
             if state.closed {
                 state.dropped += 1
-                defer { state.warnedClosed = true }
-                return (false, .refused(moving.take()!, first: !state.warnedClosed))
+                refused = Refused(whenWritten: moving.take()!.whenWritten, first: !state.warnedClosed)
+                state.warnedClosed = true
+                return false
             }
             state.queue.append(moving.take()!)
             if urgent || state.queue.count >= wakeThreshold, !state.wakeRequested {
                 state.wakeRequested = true
-                return (true, nil)
+                return true
             }
             // The first event after a quiet spell: the writer starts its flush interval now.
-            guard state.writerIdle else { return (false, nil) }
+            guard state.writerIdle else { return false }
             state.writerIdle = false
-            return (true, nil)
+            return true
         }
         if ring { doorbell.ring() }
-        return refused ?? .queued
+        return refused
     }
 
     /// Asks the writer to write what is queued and stop.

@@ -102,8 +102,7 @@ final class SegmentSink {
                visitor: event.visitor, ms: ms)
     }
 
-    /// Takes the line just written into the chunk, for an event given by its parts (one made from
-    /// a template: its fixed parts read from the template field by field, not copied whole).
+    /// Takes the line just written into the chunk, for an event given by its parts.
     @inline(__always)
     func commit(_ count: Int, name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String],
                 visitor: String?, ms: Int64) {
@@ -114,6 +113,21 @@ final class SegmentSink {
                                   bytes: count) {
             visitors.add(hash: hash)
             tallies?.note(name, properties, visitor: hash, ms: ms, line: chunkLines - 1)
+        }
+    }
+
+    /// Takes the line just written into the chunk, for an event made from `template`.
+    @inline(__always)
+    func commit(_ count: Int, template: EventTemplate, visitor: String?, ms: Int64) {
+        length += count
+        chunkLines += 1
+        lastMs = ms
+        if let hash = builder.add(template, visitor: visitor, ms: ms, bytes: count) {
+            visitors.add(hash: hash)
+            // The tallies note nothing of an event without properties.
+            if template.hasProperties {
+                tallies?.note(template.fixed.name, template.fixed.properties, visitor: hash, ms: ms, line: chunkLines - 1)
+            }
         }
     }
 
