@@ -163,10 +163,12 @@ final class DatabaseReportPagesTests {
     @Test func aWatcherThatResumesBehindThousandsOfRowsGetsEveryOneInOrderOnce() throws {
         #expect(waitForRows(0) >= 0, "the schema is in place")
         // 2,500 rows of about 330 bytes each, ten minutes old, from an instance the feed does not
-        // follow; times in whole milliseconds, as the shipper writes them from report lines.
+        // follow; times in whole milliseconds, as the shipper writes them from report lines. Never
+        // before today: the fresh database has partitions from today on only.
         _ = try postgres.psql("""
             INSERT INTO report_events (time, instance, name, layout, visitor, request, properties, segment, "offset")
-            SELECT date_trunc('milliseconds', now()) - interval '10 minutes' + i * interval '1 millisecond', 'instance-bulk', 'launch', 'grid',
+            SELECT greatest(date_trunc('day', now(), 'UTC'), date_trunc('milliseconds', now()) - interval '10 minutes') + i * interval '1 millisecond',
+                   'instance-bulk', 'launch', 'grid',
                    'visitor-bulk', 'bulk-' || i, jsonb_build_object('pad', repeat('x', 200)), 'events-bulk.jsonl', i
             FROM generate_series(1, 2500) AS i
             """)
