@@ -97,7 +97,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
-            "HomeApp", "HomeLayouts", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+            "HomeApp", "Basics", "HomeLayouts", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
             "CSHA256", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.

@@ -1,3 +1,4 @@
+import Basics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -29,7 +30,7 @@ public final class EventTemplate: Sendable, Equatable {
 
     /// Writes the line of this event at `ms` for `visitor` and `request`, newline included, at
     /// `start` (the second from `timestamps` when it is the same); returns its length. The same bytes as `ReportEvent.writeJSONLine` of the whole event.
-    func writeJSONLine(ms: Int64, visitor: String?, request: String?, to start: UnsafeMutablePointer<UInt8>,
+    func writeJSONLine(ms: Int64, visitor: VisitorID?, request: String?, to start: UnsafeMutablePointer<UInt8>,
                        timestamps: inout TimestampCache) -> Int {
         var out = JSONByteWriter(position: start)
         out.writeTimestamp(ms, cache: &timestamps)
@@ -40,6 +41,11 @@ public final class EventTemplate: Sendable, Equatable {
     }
 
     /// The event this template makes at `timestamp` for `visitor` and `request`, whole.
+    public func event(at timestamp: Date = Date(), visitor: VisitorID?, request: String?) -> ReportEvent {
+        event(at: timestamp, visitor: visitor?.text, request: request)
+    }
+
+    /// The event this template makes at `timestamp` for `visitor` (any text) and `request`, whole.
     public func event(at timestamp: Date = Date(), visitor: String?, request: String?) -> ReportEvent {
         var event = fixed
         event.timestamp = timestamp

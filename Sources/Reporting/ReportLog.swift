@@ -164,9 +164,9 @@ public final class ReportLog: Sendable {
     /// Records the event `template` makes for `visitor` and `request`, timestamped now: its line
     /// is the one `record(template.event(visitor:request:))` writes, copied from the template's
     /// pieces instead of encoded.
-    public func record(_ template: EventTemplate, visitor: String?, request: String?) {
-        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, visitor: visitor, request: request), whenWritten: nil,
-                             template: template))
+    public func record(_ template: EventTemplate, visitor: VisitorID?, request: String?) {
+        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, request: request), whenWritten: nil,
+                             template: template, visitor: visitor))
     }
 
     /// Records an event named `name`, timestamped now.

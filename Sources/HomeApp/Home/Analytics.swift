@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import MicroHTTP
 import Reporting
@@ -36,7 +37,7 @@ struct Analytics {
         self.trace = trace
     }
 
-    var visitor: String { visit.visitor.id }
+    var visitor: VisitorID { visit.visitor.id }
     var request: String { visit.request.id }
     /// The layout an experiment assigned this visitor, if one did.
     var assignedLayout: String? { visit.plan.assignedLayout }
@@ -72,14 +73,14 @@ struct Analytics {
     /// waits for it to be written).
     func event(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil,
                properties: [String: String] = [:]) -> ReportEvent {
-        ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
+        ReportEvent(name, layout: layout, item: item, visitor: visitor.text, request: request,
                     properties: lineProperties(layout: layout, properties))
     }
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
         // Through the optional in place: binding it copied the reference (a retain and a release).
         if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { return }
-        log.record(name, layout: layout, item: item, visitor: visitor, request: request,
+        log.record(name, layout: layout, item: item, visitor: visitor.text, request: request,
                    properties: lineProperties(layout: layout, properties))
     }
 

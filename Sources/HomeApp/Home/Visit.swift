@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import MicroHTTP
 import ScreenKit

@@ -116,7 +116,7 @@ struct HomeRoutes {
     /// looked up in the log off this thread: their rows come with a later request.
     func viewingHeld(for visit: Visit) -> ViewingHistory.Held? {
         guard let held = services.viewing.held(visit.visitor.id) else {
-            if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id) }
+            if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id.text) }
             return nil
         }
         return held.isEmpty ? nil : held

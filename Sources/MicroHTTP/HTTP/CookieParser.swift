@@ -52,6 +52,18 @@ public enum CookieParser {
         return found
     }
 
+    /// Where the value of the first cookie called `name` is in a header's bytes.
+    static func valueRange(of name: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        var found: Range<Int>?
+        forEachPair(in: bytes) { pair, value in
+            guard pair.count == name.utf8CodeUnitCount,
+                  memcmp(bytes.baseAddress! + pair.lowerBound, name.utf8Start, pair.count) == 0 else { return true }
+            found = value
+            return false
+        }
+        return found
+    }
+
     /// Calls `body` with the name and value ranges of each well-formed pair, in order, until it
     /// returns false or `maximumCount` pairs were read. Values lose their quotes.
     static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Bool) {

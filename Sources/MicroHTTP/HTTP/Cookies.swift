@@ -65,6 +65,15 @@ public struct Cookies: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         withHeaderBytes { bytes in bytes.isEmpty ? nil : CookieParser.value(of: name, in: bytes) }
     }
 
+    /// Calls `body` with the bytes of the first cookie called `name` (nil without one), read in
+    /// place: a value parsed at once (the visitor id) needs no `String` of its own.
+    public func withValue<Result>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        withHeaderBytes { bytes in
+            guard !bytes.isEmpty, let range = CookieParser.valueRange(of: name, in: bytes) else { return body(nil) }
+            return body(UnsafeBufferPointer(rebasing: bytes[range]))
+        }
+    }
+
     /// Every cookie, the first of duplicate names winning.
     public var all: [String: String] {
         let header = header

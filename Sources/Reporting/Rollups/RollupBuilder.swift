@@ -22,6 +22,9 @@ struct RollupBuilder {
     /// selections) are common, and hashing is the costliest step here.
     private var lastVisitor: String?
     private var lastHash: UInt64 = 0
+    /// The same for an id carried as its value.
+    private var lastID: VisitorID?
+    private var lastIDHash: UInt64 = 0
 
     init(interner: Interner) { cache = InternCache(interner: interner) }
 
@@ -67,11 +70,6 @@ struct RollupBuilder {
     @inline(__always)
     mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
                       properties: [String: String], visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
-        let minute = ExperimentCounter.minute(ms)
-        let hour = ExperimentCounter.hour(ms)
-        let name = cache.id(eventName.rawValue)
-        let layout = cache.id(eventLayout)
-        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(item)))
         var hash: UInt64?
         if let visitor {
             if !Self.sameBytes(visitor, lastVisitor) {
@@ -79,12 +77,44 @@ struct RollupBuilder {
                 lastHash = StableHash.hash(visitor)
             }
             hash = lastHash
+        }
+        return add(name: eventName, layout: eventLayout, item: item, properties: properties, visitorHash: hash, ms: ms,
+                   bytes: bytes)
+    }
+
+    /// Counts an event whose visitor is an id carried as its value: hashed over its digits, as
+    /// the same id's text is.
+    @inline(__always)
+    mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
+                      properties: [String: String], visitor: VisitorID?, ms: Int64, bytes: Int) -> UInt64? {
+        var hash: UInt64?
+        if let visitor {
+            if visitor != lastID {
+                lastID = visitor
+                lastIDHash = StableHash.hash(visitor)
+            }
+            hash = lastIDHash
+        }
+        return add(name: eventName, layout: eventLayout, item: item, properties: properties, visitorHash: hash, ms: ms,
+                   bytes: bytes)
+    }
+
+    /// Counts an event given by its parts and its visitor's hash.
+    @inline(__always)
+    private mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
+                              properties: [String: String], visitorHash hash: UInt64?, ms: Int64, bytes: Int) -> UInt64? {
+        let minute = ExperimentCounter.minute(ms)
+        let hour = ExperimentCounter.hour(ms)
+        let name = cache.id(eventName.rawValue)
+        let layout = cache.id(eventLayout)
+        counts.add(CountKey(minute: minute, event: name, layout: layout, item: cache.id(item)))
+        if let hash {
             if hour != self.hour {
                 flushHour()
                 self.hour = hour
                 hourSketch = HyperLogLog()
             }
-            if hourSketch.add(hash: lastHash) { hourSketchUsed = true }
+            if hourSketch.add(hash: hash) { hourSketchUsed = true }
         }
         if !properties.isEmpty {
             ExperimentCounter.count(properties, minute: minute, hour: hour, event: name, layout: layout, visitor: hash,

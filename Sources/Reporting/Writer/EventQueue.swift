@@ -1,3 +1,5 @@
+import Basics
+
 /// An event waiting for the writer, with the callback to tell once it is written (or dropped).
 struct PendingEvent {
     var event: ReportEvent
@@ -7,9 +9,14 @@ struct PendingEvent {
     /// The event's fixed parts, when it was made from a template: `event` then holds only its
     /// name, time, visitor and request, and the line is copied together from the template's pieces.
     var template: EventTemplate? = nil
+    /// The visitor of an event made from a template, carried as the id's value (`event.visitor`
+    /// is then nil): the line spells its digits, and nothing is allocated or released for it.
+    var visitor: VisitorID? = nil
 
     /// At least the length of the event's line.
-    var lineBound: Int { event.jsonLineBound + (template?.byteCount ?? 0) }
+    var lineBound: Int {
+        event.jsonLineBound + (template?.byteCount ?? 0) + (visitor == nil ? 0 : VisitorID.digitCount)
+    }
 }
 
 /// A bounded FIFO of events that drops the oldest when full; O(1) amortised append.
