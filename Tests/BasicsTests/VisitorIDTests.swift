@@ -37,12 +37,16 @@ import Testing
             #expect(VisitorID(text) == nil, "\(text)")
             #expect(!VisitorID.isWellFormed(text))
         }
-        // Every single byte in every position: only 0-9 and a-f pass.
-        for byte in UInt8(0)...UInt8(255) {
-            var bytes = Array("0123456789abcdef0123456789abcdef".utf8)
-            bytes[31] = byte
-            let good = (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
-            #expect(bytes.withUnsafeBufferPointer { VisitorID(utf8: $0) != nil } == good)
+        // Every byte in every position: only 0-9 and a-f pass, each read as its own value.
+        for position in 0..<32 {
+            for byte in UInt8(0)...UInt8(255) {
+                var bytes = Array("0123456789abcdef0123456789abcdef".utf8)
+                bytes[position] = byte
+                let good = (0x30...0x39).contains(byte) || (0x61...0x66).contains(byte)
+                let id = bytes.withUnsafeBufferPointer { VisitorID(utf8: $0) }
+                #expect((id != nil) == good, "byte \(byte) at \(position)")
+                if let id { #expect(id.text == String(decoding: bytes, as: UTF8.self)) }
+            }
         }
         #expect(VisitorID("0123456789abcdef0123456789abcdef"[...]) != nil)
     }

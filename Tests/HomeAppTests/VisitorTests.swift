@@ -68,3 +68,16 @@ import TestSupport
         }
     }
 }
+
+/// What is keyed by a visitor id must not move when the id is carried as its value.
+@Suite struct VisitorKeyTests {
+    @Test func anIdsViewingKeyIsTheKeyOfItsText() throws {
+        let id = try #require(VisitorID("0123456789abcdef0123456789abcdef"))
+        #expect(ViewingHistory.key(id) == ViewingHistory.key(id.text))
+        #expect(ViewingHistory.key(id) == 0xc279_83c5_33aa_68b5)
+        for _ in 0..<1000 {
+            let random = VisitorID.random()
+            #expect(ViewingHistory.key(random) == ViewingHistory.key(random.text))
+        }
+    }
+}

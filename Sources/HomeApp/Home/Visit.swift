@@ -26,7 +26,9 @@ final class Visit {
 
     init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks, decisions: FeatureDecisions) {
         self.request = request
-        visitor = Visitor(request: request)
+        // Read once: each read copies the header's storage reference (a retain and a release).
+        let cookies = request.cookies
+        visitor = Visitor(cookies: cookies)
         self.csrf = csrf
         self.assets = assets
         // Each trait is read only while an experiment targets it; the device also once the
@@ -36,8 +38,8 @@ final class Visit {
             device: targeted.device ? Self.device(of: request) : .desktop,
             cohort: visitor.isNew ? .new : .returning,
             language: targeted.language ? VisitorTraits.firstLanguage(request.headers["Accept-Language"]) : nil,
-            chosenLayout: targeted.chosenLayout ? request.cookies[Self.layoutCookie] : nil)
-        qa = QAOverride.current(in: request.cookies, csrf: csrf)
+            chosenLayout: targeted.chosenLayout ? cookies[Self.layoutCookie] : nil)
+        qa = QAOverride.current(in: cookies, csrf: csrf)
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
         if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
         device = traits.device

@@ -12,8 +12,11 @@ public struct Visitor: Sendable, Equatable {
     public let isNew: Bool
 
     /// The visitor the request's cookie names, or a new one.
-    public init(request: Request) {
-        if let id = Self.id(in: request.cookies) {
+    public init(request: Request) { self.init(cookies: request.cookies) }
+
+    /// The visitor `cookies` name, or a new one.
+    init(cookies: Cookies) {
+        if let id = Self.id(in: cookies) {
             self.id = id
             isNew = false
         } else {
@@ -25,7 +28,7 @@ public struct Visitor: Sendable, Equatable {
     /// The id the visitor cookie holds when it is well formed: parsed from the header's bytes in
     /// place, without a `String`.
     static func id(in cookies: Cookies) -> VisitorID? {
-        cookies.withValue(of: cookieName) { $0.flatMap(VisitorID.init(utf8:)) }
+        cookies.id(cookieName)
     }
 
     /// Adds the visitor cookie to `response` when the id is new.

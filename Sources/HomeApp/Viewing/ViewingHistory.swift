@@ -68,8 +68,16 @@ final class ViewingHistory: Sendable {
         return visitor.withUTF8(key(of:))
     }
 
-    /// The key of the id's digits: the same as of its text.
-    static func key(_ visitor: VisitorID) -> UInt64 { visitor.withDigits(key(of:)) }
+    /// The key of the id's digits: the same as of its text, from the digits' four words as
+    /// `key(of:)` loads them.
+    static func key(_ visitor: VisitorID) -> UInt64 {
+        let digits = visitor.digits
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(VisitorID.digitCount)
+        hash = mix(hash ^ UInt64(littleEndian: digits.0))
+        hash = mix(hash ^ UInt64(littleEndian: digits.1))
+        hash = mix(hash ^ UInt64(littleEndian: digits.2))
+        return mix(hash ^ UInt64(littleEndian: digits.3))
+    }
 
     private static func key(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)

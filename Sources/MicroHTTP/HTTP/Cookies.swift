@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// A request's cookies, read from its `Cookie` header when asked: a lookup scans the header's
@@ -65,12 +66,13 @@ public struct Cookies: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         withHeaderBytes { bytes in bytes.isEmpty ? nil : CookieParser.value(of: name, in: bytes) }
     }
 
-    /// Calls `body` with the bytes of the first cookie called `name` (nil without one), read in
-    /// place: a value parsed at once (the visitor id) needs no `String` of its own.
-    public func withValue<Result>(of name: StaticString, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+    /// The first cookie called `name` read as a 128-bit id (32 lowercase hex digits), in place:
+    /// nil without one, or when it is not an id. A visitor's cookie on every request needs no
+    /// `String` of its own.
+    public func id(_ name: StaticString) -> VisitorID? {
         withHeaderBytes { bytes in
-            guard !bytes.isEmpty, let range = CookieParser.valueRange(of: name, in: bytes) else { return body(nil) }
-            return body(UnsafeBufferPointer(rebasing: bytes[range]))
+            guard !bytes.isEmpty, let range = CookieParser.valueRange(of: name, in: bytes) else { return nil }
+            return VisitorID(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
         }
     }
 
