@@ -3,7 +3,9 @@ import MicroHTTP
 
 /// Stateless CSRF tokens: an HMAC of the visitor id under the server's secret. Any instance
 /// started with the same `--secret` accepts a token another one issued; no session store.
-public struct CSRFProtection: Sendable {
+/// A class: every visit keeps one, and the key's two hash states made a struct of some 250
+/// bytes to copy each time.
+public final class CSRFProtection: Sendable {
     private let mac: KeyedHMAC
     /// Recent visitors' tokens: a returning visitor's page costs a look-up, not an HMAC.
     private let recent = CSRFTokenCache()
