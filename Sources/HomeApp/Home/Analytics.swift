@@ -53,6 +53,21 @@ struct Analytics {
         write(name, layout: layout, item: item, properties: properties)
     }
 
+    /// Reports what a cached page's controllers reported when it was rendered, for `visit`. A
+    /// visit in no experiment and without a QA override (most) adds nothing to a line: each
+    /// template's line is recorded as it is, without building the visit's analytics, whose
+    /// groups and optional parts cost more to make and destroy than the lines to queue.
+    static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?) {
+        guard visit.plan.assignments.isEmpty, visit.qa == nil else {
+            return Analytics(log: log, visit: visit, limit: limit).replay(events)
+        }
+        let visitor = visit.visitor.id, request = visit.request.id
+        for index in events.indices {
+            if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
+            log.record(events[index].template, visitor: visitor, request: request)
+        }
+    }
+
     /// Reports what a cached page's controllers reported when it was rendered, for this visit.
     func replay(_ events: [EventTrace.Event]) {
         // By index: `for event in events` copied each event, every field retained and released.

@@ -100,7 +100,8 @@ final class Visit {
     }
 
     /// An HTML page already rendered, with the visitor cookie when the visitor is new.
-    func html(_ body: ResponseBody, status: Status = .ok, caching: Caching = .visitor) -> Response {
+    /// The body is consumed: copied, a spliced body's inline token went through its value witnesses.
+    func html(_ body: consuming ResponseBody, status: Status = .ok, caching: Caching = .visitor) -> Response {
         var response = Response(status: status, headers: caching.htmlHeaders, body: body)
         visitor.persist(in: &response)
         return response
