@@ -3,6 +3,7 @@ import CSHA256
 import Crypto
 import Foundation
 import MicroHTTP
+import Synchronization
 import Testing
 @testable import HomeApp
 
@@ -104,6 +105,23 @@ import Testing
             #expect(csrf.token(for: visitor) == expected)
             #expect(csrf.isValid(expected, for: visitor))
         }
+    }
+
+    @Test func tokensAskedFromManyThreadsAtOnceAreTheComputedOnes() {
+        let csrf = CSRFProtection(secret: "s3cret")
+        // Fewer visitors than places and more: hits, misses and replacements race on each shard.
+        let visitors = (0..<2000).map { _ in VisitorID.random() }
+        let expected = visitors.map { csrf.signature(of: $0.text, after: "csrf:") }
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<4 {
+                for index in stride(from: (thread * 97 + round) % visitors.count, to: visitors.count, by: 3)
+                where csrf.token(for: visitors[index]) != expected[index] {
+                    wrong.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
     }
 
     @Test func aReturningVisitorsTokenIsTakenFromTheCacheNotSignedAgain() {

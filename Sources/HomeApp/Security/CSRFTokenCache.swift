@@ -7,31 +7,29 @@ import Synchronization
 /// request; a returning visitor's costs a look-up here instead. Bounded: a fixed table in a few
 /// shards, each behind its own lock, where a visitor replaces whoever held their place.
 final class CSRFTokenCache: Sendable {
-    static let shardCount = 8
     private typealias Entries = InlineArray<64, Entry?>
+    private typealias Shards = InlineArray<8, Mutex<Entries>>
     static let entriesPerShard = Entries.count
+    static let shardCount = Shards.count
 
     private struct Entry {
         let visitor: VisitorID
         let filling: SplicedFilling
     }
 
-    private final class Shard: Sendable {
-        let entries = Mutex(Entries(repeating: nil))
-    }
-
-    private let shards: [Shard] = (0..<CSRFTokenCache.shardCount).map { _ in Shard() }
+    /// Held inline: an array of shard objects cost a retain and a release per look-up.
+    private let shards = Shards { _ in Mutex(Entries(repeating: nil)) }
 
     /// The token of `visitor`: kept, or made by `make` and kept in place of the one there.
     func filling(for visitor: VisitorID, make: (VisitorID) -> SplicedFilling) -> SplicedFilling {
         let (shard, slot) = Self.place(of: visitor)
-        if let kept = shards[shard].entries.withLock({ entries in
+        if let kept = shards[shard].withLock({ entries in
             entries[slot].flatMap { $0.visitor == visitor ? $0.filling : nil }
         }) { return kept }
         // Made outside the lock: the HMAC is the slow part, and two threads making one visitor's
         // token make the same bytes.
         let made = make(visitor)
-        shards[shard].entries.withLock { $0[slot] = Entry(visitor: visitor, filling: made) }
+        shards[shard].withLock { $0[slot] = Entry(visitor: visitor, filling: made) }
         return made
     }
 
