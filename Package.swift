@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "Basics", "TestSupport", "CMicroHTTPD", "CZlib", "CBrotli"]),
         .testTarget(name: "ScreenKitTests", dependencies: ["ScreenKit", "TestSupport"]),
         .testTarget(name: "HomeLayoutsTests", dependencies: ["HomeLayouts", "ScreenKit", "TestSupport"]),
-        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles", "TestSupport"]),
+        .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles", "Basics", "TestSupport"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
         // Fixtures/: JSON read at run time by path (gbstats.json comes from scripts/gbstats-fixtures.py).
@@ -97,7 +97,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
-            "HomeApp", "HomeLayouts", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
+            "HomeApp", "Basics", "HomeLayouts", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
             "CSHA256", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.

@@ -72,7 +72,14 @@ public struct FeatureDecisions: Sendable, Equatable {
     /// initializer, every string retained and released.
     public func plan(for visitor: String, traits: borrowing VisitorTraits = VisitorTraits(),
                      override: borrowing VisitorPlan.Override? = nil) -> VisitorPlan {
-        VisitorPlan(decisions: self, visitor: visitor, traits: traits, override: override)
+        VisitorPlan(decisions: self, visitor: .text(visitor), traits: traits, override: override)
+    }
+
+    /// The plan of the visitor a cookie names: their id is spelled out only if a rollout or an
+    /// experiment hashes it.
+    public func plan(for visitor: VisitorID, traits: borrowing VisitorTraits = VisitorTraits(),
+                     override: borrowing VisitorPlan.Override? = nil) -> VisitorPlan {
+        VisitorPlan(decisions: self, visitor: .id(visitor), traits: traits, override: override)
     }
 
     /// What the active experiments' targeting reads: a request works out only those (and the

@@ -1,3 +1,5 @@
+import Basics
+
 /// What the toggles decide for one visitor, made once per request: each active experiment's group
 /// is hashed once, and the layout, the notice and the report tags all follow from those groups.
 public struct VisitorPlan: Sendable, Equatable {
@@ -5,15 +7,15 @@ public struct VisitorPlan: Sendable, Equatable {
     /// override shares the one made once per toggles version (`FeatureDecisions.Prepared`), so a
     /// request neither builds nor retains and releases it field by field.
     private let decided: Decided
-    /// Only `layout` reads it (the rollout), when asked.
-    private let visitor: String
+    /// Only `layout` (the rollout) and the experiments read it: as given, spelled out only then.
+    private let visitor: Visitor
 
     /// The visitor's group in every active experiment that takes them in, in file order.
     public var assignments: [FeatureDecisions.Assignment] { decided.assignments }
     /// The layout when the visitor has not chosen one: their experiment group's, else their
     /// rollout's, else the default. Worked out when asked: a visit that names its layout never needs it.
     public var layout: String {
-        assignedLayout ?? FeatureDecisions.rolloutLayout(in: decided.rollout, for: visitor) ?? decided.defaultLayout
+        assignedLayout ?? (decided.rollout.isEmpty ? nil : FeatureDecisions.rolloutLayout(in: decided.rollout, for: visitor.text)) ?? decided.defaultLayout
     }
     /// Whether the onboarding notice is shown (unless dismissed).
     public var showsOnboarding: Bool { decided.showsOnboarding }
@@ -24,16 +26,17 @@ public struct VisitorPlan: Sendable, Equatable {
     /// The home's rows switched off for this visitor (by the `rows` toggle or their groups).
     public var hiddenRows: Set<String> { decided.hiddenRows }
 
-    init(decisions: FeatureDecisions, visitor: String, traits: borrowing VisitorTraits, override: borrowing Override?) {
+    init(decisions: FeatureDecisions, visitor: Visitor, traits: borrowing VisitorTraits, override: borrowing Override?) {
         let prepared = decisions.prepared
         self.visitor = visitor
         var assignments: [FeatureDecisions.Assignment] = []
+        let text = prepared.activeExperiments.isEmpty ? "" : visitor.text
         for experiment in prepared.activeExperiments {
             let group: Toggles.Group?
             if case .group(experiment.name, let forced)? = copy override, let named = experiment.groups.first(where: { $0.name == forced }) {
                 group = named
             } else {
-                group = experiment.assignment(for: visitor, traits: traits)
+                group = experiment.assignment(for: text, traits: traits)
             }
             if let group { assignments.append(FeatureDecisions.Assignment(experiment: experiment.name, group: group)) }
         }
@@ -42,7 +45,21 @@ public struct VisitorPlan: Sendable, Equatable {
     }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.visitor == rhs.visitor && (lhs.decided === rhs.decided || lhs.decided == rhs.decided)
+        lhs.visitor.text == rhs.visitor.text && (lhs.decided === rhs.decided || lhs.decided == rhs.decided)
+    }
+
+    /// The visitor as the caller knows them: an id from a cookie, or any text (tools, tests).
+    enum Visitor: Sendable {
+        case text(String)
+        case id(VisitorID)
+
+        /// What the groups and the rollout hash: the id's 32 digits.
+        var text: String {
+            switch self {
+            case .text(let text): text
+            case .id(let id): id.text
+            }
+        }
     }
 
     /// What the toggles and the visitor's groups decide, but the visitor's rollout.

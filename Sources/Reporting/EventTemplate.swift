@@ -1,3 +1,4 @@
+import Basics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -30,13 +31,9 @@ public final class EventTemplate: Sendable, Equatable {
         hasProperties = !properties.isEmpty
     }
 
-    /// The length of the fixed pieces: the line of an event made from this template is at most this
-    /// plus the `jsonLineBound` of its time, visitor and request.
-    var byteCount: Int { head.count + tail.count }
-
     /// Writes the line of this event at `ms` for `visitor` and `request`, newline included, at
     /// `start` (the second from `timestamps` when it is the same); returns its length. The same bytes as `ReportEvent.writeJSONLine` of the whole event.
-    func writeJSONLine(ms: Int64, visitor: String?, request: String?, to start: UnsafeMutablePointer<UInt8>,
+    func writeJSONLine(ms: Int64, visitor: VisitorID?, request: String?, to start: UnsafeMutablePointer<UInt8>,
                        timestamps: inout TimestampCache) -> Int {
         var out = JSONByteWriter(position: start)
         out.writeTimestamp(ms, cache: &timestamps)
@@ -47,6 +44,11 @@ public final class EventTemplate: Sendable, Equatable {
     }
 
     /// The event this template makes at `timestamp` for `visitor` and `request`, whole.
+    public func event(at timestamp: Date = Date(), visitor: VisitorID?, request: String?) -> ReportEvent {
+        event(at: timestamp, visitor: visitor?.text, request: request)
+    }
+
+    /// The event this template makes at `timestamp` for `visitor` (any text) and `request`, whole.
     public func event(at timestamp: Date = Date(), visitor: String?, request: String?) -> ReportEvent {
         var event = fixed
         event.timestamp = timestamp

@@ -1,3 +1,4 @@
+import Basics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -109,6 +110,18 @@ struct JSONByteWriter {
     @inline(__always)
     mutating func writeIDs(visitor: String?, request: String?) {
         if let visitor { writeField(#"","visitor":""#, visitor) }
+        if let request { writeField(#"","request":""#, request) }
+    }
+
+    /// The visitor field (the id's digits, which need no escaping) and the request field, those there are.
+    @inline(__always)
+    mutating func writeIDs(visitor: VisitorID?, request: String?) {
+        if let visitor {
+            write(#"","visitor":""#)
+            var digits = visitor.digits
+            withUnsafeBytes(of: &digits) { position.initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: VisitorID.digitCount) }
+            position += VisitorID.digitCount
+        }
         if let request { writeField(#"","request":""#, request) }
     }
 

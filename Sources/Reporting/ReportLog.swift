@@ -164,11 +164,10 @@ public final class ReportLog: Sendable {
     /// Records the event `template` makes for `visitor` and `request`, timestamped now: its line
     /// is the one `record(template.event(visitor:request:))` writes, copied from the template's
     /// pieces instead of encoded.
-    public func record(_ template: EventTemplate, visitor: String?, request: String?) {
+    public func record(_ template: EventTemplate, visitor: VisitorID?, request: String?) {
         // `Dictionary()`, not the default `[:]`: the literal's initializer ran for every event.
-        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, visitor: visitor, request: request,
-                                                properties: Dictionary()),
-                             whenWritten: nil, template: template))
+        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, request: request, properties: Dictionary()),
+                             whenWritten: nil, template: template, visitor: visitor))
     }
 
     /// Records an event named `name`, timestamped now.

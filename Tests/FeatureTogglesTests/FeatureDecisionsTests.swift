@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 
@@ -25,6 +26,21 @@ import Testing
         // Sequential ids, as a naive id scheme would give, spread as well as random ones.
         let sequential = (0..<10_000).filter { FeatureDecisions(toggles: Toggles(gridRollout: 0.3)).isInGridRollout("visitor-\($0)") }
         #expect((2700...3300).contains(sequential.count), "\(sequential.count)")
+    }
+
+    @Test func aCookiesIdGetsThePlanItsTextGets() throws {
+        let decisions = FeatureDecisions(toggles: Toggles(gridRollout: 0.3, experiment: .init(name: "home-hero", groups: ["a", "b"])))
+        for _ in 0..<2000 {
+            let id = VisitorID.random()
+            let byID = decisions.plan(for: id), byText = decisions.plan(for: id.text)
+            #expect(byID.layout == byText.layout)
+            #expect(byID.assignments == byText.assignments)
+            #expect(byID == byText)
+        }
+        // Pinned: a visitor keeps their group and layout.
+        let known = try #require(VisitorID("0123456789abcdef0123456789abcdef"))
+        #expect(decisions.plan(for: known).assignments.map(\.group.name) == ["a"])
+        #expect(FeatureDecisions(toggles: Toggles(gridRollout: 0.3)).plan(for: known).layout == "list")
     }
 
     @Test func experimentGroupIsStableAndUsesEveryGroup() {

@@ -1,7 +1,9 @@
+import Basics
 import CSHA256
 import Crypto
 import Foundation
 import MicroHTTP
+import Synchronization
 import Testing
 @testable import HomeApp
 
@@ -55,18 +57,88 @@ import Testing
 
     @Test func tokensAreStableAcrossInstancesWithOneSecretAndCheckedExactly() throws {
         let one = CSRFProtection(secret: "s3cret"), two = CSRFProtection(secret: "s3cret")
-        let token = one.token(for: "0123456789abcdef0123456789abcdef")
+        let visitor = try #require(VisitorID("0123456789abcdef0123456789abcdef"))
+        let token = one.token(for: visitor)
         #expect(token.utf8.count == 43)
-        #expect(two.isValid(token, for: "0123456789abcdef0123456789abcdef"))
-        #expect(!two.isValid(token, for: "fedcba9876543210fedcba9876543210"))
-        #expect(!CSRFProtection(secret: "other").isValid(token, for: "0123456789abcdef0123456789abcdef"))
-        #expect(!one.isValid(String(token.dropLast()), for: "0123456789abcdef0123456789abcdef"))
-        #expect(!one.isValid(token + "AA", for: "0123456789abcdef0123456789abcdef"))
-        #expect(!one.isValid(nil, for: "0123456789abcdef0123456789abcdef"))
+        #expect(two.isValid(token, for: visitor))
+        #expect(!two.isValid(token, for: VisitorID("fedcba9876543210fedcba9876543210")))
+        #expect(!CSRFProtection(secret: "other").isValid(token, for: visitor))
+        #expect(!one.isValid(String(token.dropLast()), for: visitor))
+        #expect(!one.isValid(token + "AA", for: visitor))
+        #expect(!one.isValid(nil, for: visitor))
+        #expect(!one.isValid(token, for: nil))
         // Other spellings of the same bytes are refused: padded, or with the unused low bits set.
-        #expect(!one.isValid(token + "=", for: "0123456789abcdef0123456789abcdef"))
+        #expect(!one.isValid(token + "=", for: visitor))
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
         let last = try #require(alphabet.firstIndex(of: token.last!))
-        #expect(!one.isValid(String(token.dropLast()) + String(alphabet[last + 1]), for: "0123456789abcdef0123456789abcdef"))
+        #expect(!one.isValid(String(token.dropLast()) + String(alphabet[last + 1]), for: visitor))
+    }
+
+    @Test func aTokenIsTheHMACOfTheIdsDigitsAsBefore() throws {
+        // Pinned: tokens in pages already served and forms already open must stay valid.
+        let csrf = CSRFProtection(secret: "s3cret")
+        let visitor = try #require(VisitorID("0123456789abcdef0123456789abcdef"))
+        let expected = HMAC<SHA256>.authenticationCode(for: Data("csrf:0123456789abcdef0123456789abcdef".utf8),
+                                                       using: SymmetricKey(data: Hashing.sha256("s3cret")))
+        let encoded = Data(expected).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        #expect(csrf.token(for: visitor) == encoded)
+        #expect(csrf.signature(of: visitor.text, after: "csrf:") == encoded)
+    }
+
+    @Test func aKeptTokenIsTheComputedOneForManyVisitorsAndThoseWhoShareTheirPlace() {
+        let csrf = CSRFProtection(secret: "s3cret")
+        // Far more visitors than places, so that most replace another; asked twice, in two orders.
+        var visitors = (0..<5000).map { _ in VisitorID.random() }
+        // And groups of ids that share one place, asked in turn.
+        let first = VisitorID.random()
+        var sharing = [first]
+        while sharing.count < 6 {
+            let candidate = VisitorID.random()
+            if CSRFTokenCache.place(of: candidate) == CSRFTokenCache.place(of: first) { sharing.append(candidate) }
+        }
+        visitors += Array(repeating: sharing, count: 20).flatMap { $0 }
+        for visitor in visitors + visitors.reversed() + visitors {
+            // The uncached path: the HMAC of the id's text, as every token was made before the cache.
+            let expected = csrf.signature(of: visitor.text, after: "csrf:")
+            #expect(csrf.tokenFilling(for: visitor) == SplicedFilling(Array(expected.utf8)))
+            #expect(csrf.token(for: visitor) == expected)
+            #expect(csrf.isValid(expected, for: visitor))
+        }
+    }
+
+    @Test func tokensAskedFromManyThreadsAtOnceAreTheComputedOnes() {
+        let csrf = CSRFProtection(secret: "s3cret")
+        // Fewer visitors than places and more: hits, misses and replacements race on each shard.
+        let visitors = (0..<2000).map { _ in VisitorID.random() }
+        let expected = visitors.map { csrf.signature(of: $0.text, after: "csrf:") }
+        let wrong = Mutex(0)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for round in 0..<4 {
+                for index in stride(from: (thread * 97 + round) % visitors.count, to: visitors.count, by: 3)
+                where csrf.token(for: visitors[index]) != expected[index] {
+                    wrong.withLock { $0 += 1 }
+                }
+            }
+        }
+        #expect(wrong.withLock { $0 } == 0)
+    }
+
+    @Test func aReturningVisitorsTokenIsTakenFromTheCacheNotSignedAgain() {
+        let cache = CSRFTokenCache()
+        let visitor = VisitorID.random()
+        var made = 0
+        let make = { (id: VisitorID) -> SplicedFilling in
+            made += 1
+            return SplicedFilling(Array(id.text.utf8))
+        }
+        for _ in 0..<10 { #expect(cache.filling(for: visitor, make: make) == SplicedFilling(Array(visitor.text.utf8))) }
+        #expect(made == 1)
+        // Another visitor in the same place replaces it: each is made again when it comes back.
+        var other = VisitorID.random()
+        while CSRFTokenCache.place(of: other) != CSRFTokenCache.place(of: visitor) { other = VisitorID.random() }
+        #expect(cache.filling(for: other, make: make) == SplicedFilling(Array(other.text.utf8)))
+        #expect(cache.filling(for: visitor, make: make) == SplicedFilling(Array(visitor.text.utf8)))
+        #expect(made == 3)
     }
 }

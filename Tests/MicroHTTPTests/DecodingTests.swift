@@ -1,3 +1,4 @@
+import Basics
 import Testing
 @testable import MicroHTTP
 
@@ -53,6 +54,24 @@ import Testing
         let flood = (0..<1000).map { "c\($0)=\($0)" }.joined(separator: "; ")
         #expect(Cookies(header: flood)["c63"] == "63")
         #expect(Cookies(header: flood)["c64"] == nil)
+    }
+
+    @Test func anIdCookieIsTheOneALookupFindsReadAsAnId() {
+        let id = "0123456789abcdef0123456789abcdef", other = "fedcba9876543210fedcba9876543210"
+        let headers = [
+            "visitor=\(id)", "visitor=\(id); onboarded=1", " visitor = \(id) ;", "visitor=\"\(id)\"",
+            "visitors=\(other); visitor=\(id)", "xvisitor=\(other); visitor=\(id); visitor=\(other)",
+            "bad name=1; visitor=\(id)", "visitor; visitor=\(id)", "visitor=\(id.uppercased())", "visitor=\(id)0",
+            "visitor=", "", "novisitor", "a=1;;visitor=\(other)",
+            (0..<63).map { "c\($0)=\($0)" }.joined(separator: "; ") + "; visitor=\(id)",
+            (0..<64).map { "c\($0)=\($0)" }.joined(separator: "; ") + "; visitor=\(id)",
+            (0..<64).map { "bad name\($0)=\($0)" }.joined(separator: "; ") + "; visitor=\(id)",
+        ]
+        for header in headers {
+            let cookies = Cookies(header: header)
+            #expect(cookies.id("visitor") == cookies["visitor"].flatMap { VisitorID($0) }, "\(header)")
+        }
+        #expect(Cookies(header: "a=1; visitor=\(id)").id("visitor")?.text == id)
     }
 
     @Test func keepsUTF8ValuesAndEmptyValues() {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Testing
 import TestSupport
@@ -17,7 +18,9 @@ import TestSupport
     @Test func aTemplatesLineIsTheLineTheWholeEventEncodesToByteForByte() {
         let time = ReportTimestamp.date(milliseconds: dayStart + 12_345)
         for template in Self.templates {
-            for (visitor, request) in [("0123456789abcdef0123456789abcdef", "r-17"), (nil, nil), ("v\"1", nil), (nil, "r\n2")] {
+            let ids = ["0123456789abcdef0123456789abcdef", "00000000000000000000000000000000", "ffffffffffffffffffffffffffffffff"]
+                .map { VisitorID($0)! }
+            for (visitor, request) in [(ids[0], "r-17"), (nil, nil), (ids[1], nil), (nil, "r\n2"), (ids[2], "r\"3")] {
                 let whole = template.event(at: time, visitor: visitor, request: request)
                 let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: whole.jsonLineBound + template.byteCount) {
                     buffer in
@@ -35,7 +38,7 @@ import TestSupport
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
         let fromTemplates = try ReportLog(directory: directory.path("templates"))
-        let visitors = (0..<40).map { String(format: "%032x", $0 * 7919) }
+        let visitors = (0..<40).map { VisitorID(high: 0, low: UInt64($0 * 7919)) }
         for (index, visitor) in visitors.enumerated() {
             for template in Self.templates { fromTemplates.record(template, visitor: visitor, request: "r-\(index)") }
         }

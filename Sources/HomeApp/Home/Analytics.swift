@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import MicroHTTP
 import Reporting
@@ -36,7 +37,7 @@ struct Analytics {
         self.trace = trace
     }
 
-    var visitor: String { visit.visitor.id }
+    var visitor: VisitorID { visit.visitor.id }
     var request: String { visit.request.id }
     /// The layout an experiment assigned this visitor, if one did.
     var assignedLayout: String? { visit.plan.assignedLayout }
@@ -50,6 +51,21 @@ struct Analytics {
                 properties: [String: String] = [:]) {
         trace?.append(EventTrace.Event(name: name, layout: layout, item: item, properties: properties))
         write(name, layout: layout, item: item, properties: properties)
+    }
+
+    /// Reports what a cached page's controllers reported when it was rendered, for `visit`. A
+    /// visit in no experiment and without a QA override (most) adds nothing to a line: each
+    /// template's line is recorded as it is, without building the visit's analytics, whose
+    /// groups and optional parts cost more to make and destroy than the lines to queue.
+    static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?) {
+        guard visit.plan.assignments.isEmpty, visit.qa == nil else {
+            return Analytics(log: log, visit: visit, limit: limit).replay(events)
+        }
+        let visitor = visit.visitor.id, request = visit.request.id
+        for index in events.indices {
+            if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
+            log.record(events[index].template, visitor: visitor, request: request)
+        }
     }
 
     /// Reports what a cached page's controllers reported when it was rendered, for this visit.
@@ -72,14 +88,14 @@ struct Analytics {
     /// waits for it to be written).
     func event(_ name: ReportEvent.Name, layout: String? = nil, item: String? = nil,
                properties: [String: String] = [:]) -> ReportEvent {
-        ReportEvent(name, layout: layout, item: item, visitor: visitor, request: request,
+        ReportEvent(name, layout: layout, item: item, visitor: visitor.text, request: request,
                     properties: lineProperties(layout: layout, properties))
     }
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
         // Through the optional in place: binding it copied the reference (a retain and a release).
         if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { return }
-        log.record(name, layout: layout, item: item, visitor: visitor, request: request,
+        log.record(name, layout: layout, item: item, visitor: visitor.text, request: request,
                    properties: lineProperties(layout: layout, properties))
     }
 

@@ -9,11 +9,19 @@ import Synchronization
 /// The catalogue boxed as `[any HomeItem]` once per content version, not once per request,
 /// with what makes its display change over time: the live streams' start instants.
 final class HomeItemsCache: Sendable {
-    struct Entry: Sendable {
+    /// A class: every home request takes one, and a struct's two arrays were retained and
+    /// released each time.
+    final class Entry: Sendable {
         let version: Int
         let items: [any HomeItem]
         /// Start instants of the live streams, sorted.
         let starts: [Date]
+
+        init(version: Int, items: [any HomeItem], starts: [Date]) {
+            self.version = version
+            self.items = items
+            self.starts = starts
+        }
 
         /// What a rendered page depends on besides the items: the UTC day ("Starts 19:45" or
         /// "Starts Sun 22 Nov") and how many streams are live by now ("Live now").

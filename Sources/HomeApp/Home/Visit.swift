@@ -1,3 +1,4 @@
+import Basics
 import FeatureToggles
 import MicroHTTP
 import ScreenKit
@@ -25,7 +26,9 @@ final class Visit {
 
     init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks, decisions: FeatureDecisions) {
         self.request = request
-        visitor = Visitor(request: request)
+        // Read once: each read copies the header's storage reference (a retain and a release).
+        let cookies = request.cookies
+        visitor = Visitor(cookies: cookies)
         self.csrf = csrf
         self.assets = assets
         // Each trait is read only while an experiment targets it; the device also once the
@@ -35,8 +38,8 @@ final class Visit {
             device: targeted.device ? Self.device(of: request) : .desktop,
             cohort: visitor.isNew ? .new : .returning,
             language: targeted.language ? VisitorTraits.firstLanguage(request.headers["Accept-Language"]) : nil,
-            chosenLayout: targeted.chosenLayout ? request.cookies[Self.layoutCookie] : nil)
-        qa = QAOverride.current(in: request.cookies, csrf: csrf)
+            chosenLayout: targeted.chosenLayout ? cookies[Self.layoutCookie] : nil)
+        qa = QAOverride.current(in: cookies, csrf: csrf)
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
         if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
         device = traits.device
@@ -97,7 +100,8 @@ final class Visit {
     }
 
     /// An HTML page already rendered, with the visitor cookie when the visitor is new.
-    func html(_ body: ResponseBody, status: Status = .ok, caching: Caching = .visitor) -> Response {
+    /// The body is consumed: copied, a spliced body's inline token went through its value witnesses.
+    func html(_ body: consuming ResponseBody, status: Status = .ok, caching: Caching = .visitor) -> Response {
         var response = Response(status: status, headers: caching.htmlHeaders, body: body)
         visitor.persist(in: &response)
         return response

@@ -42,7 +42,7 @@ final class EventRateLimit: Sendable {
         }
     }
 
-    let visitors: Buckets<String>?
+    let visitors: Buckets<VisitorID>?
     /// By `Request.clientKey`: no address is written as text unless a line is logged.
     let addresses: Buckets<UInt64>?
     let counts = Counts()
@@ -63,8 +63,8 @@ final class EventRateLimit: Sendable {
     }
 
     /// `POST /report`: 429 past the visitor's limit.
-    func check(visitor: String) throws(HTTPError) {
-        if let retryAfter = take(visitors, visitor, kind: "visitor", name: visitor, counter: counts.visitor,
+    func check(visitor: VisitorID) throws(HTTPError) {
+        if let retryAfter = take(visitors, visitor, kind: "visitor", name: visitor.text, counter: counts.visitor,
                                  what: "report posts limited") {
             throw Self.tooMany("visitor", retryAfter)
         }
@@ -73,10 +73,11 @@ final class EventRateLimit: Sendable {
     /// For an event the server writes as it serves a page (a launch, a search, a selection):
     /// whether this client may write one more. The same buckets as `POST /report`, one budget of
     /// events per client; past it the page is still served and only the event is left out.
-    func allowsEvent(from request: Request, visitor: String) -> Bool {
+    func allowsEvent(from request: Request, visitor: VisitorID) -> Bool {
         take(addresses, request.clientKey, kind: "address", name: request.remoteAddress, counter: counts.address,
              what: "events limited") == nil
-            && take(visitors, visitor, kind: "visitor", name: visitor, counter: counts.visitor, what: "events limited") == nil
+            && take(visitors, visitor, kind: "visitor", name: visitor.text, counter: counts.visitor,
+                    what: "events limited") == nil
     }
 
     /// Takes a token; the seconds until one is back when there is none (counted, and logged once

@@ -116,7 +116,7 @@ struct HomeRoutes {
     /// looked up in the log off this thread: their rows come with a later request.
     func viewingHeld(for visit: Visit) -> ViewingHistory.Held? {
         guard let held = services.viewing.held(visit.visitor.id) else {
-            if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id) }
+            if !visit.visitor.isNew { services.viewingLookup?.request(visit.visitor.id.text) }
             return nil
         }
         return held.isEmpty ? nil : held
@@ -175,7 +175,7 @@ struct HomeRoutes {
     /// their rows, when they have any, at its slot), and what its controllers reported when it
     /// was drawn is reported again for this visit.
     private func serve(_ cached: PageCache.Page, to visit: Visit, inserting insert: SlotInsert?) -> Response {
-        services.analytics(for: visit).replay(cached.events)
+        Analytics.replay(cached.events, for: visit, log: services.reportLog, limit: services.eventLimit)
         return visit.html(.spliced(SplicedBody(spliced: cached.spliced, filling: visit.csrfTokenFilling, inserted: insert)))
     }
 

@@ -6,7 +6,7 @@ extension CSRFProtection {
     /// cookie names (403). A visitor without a cookie has never been sent a form.
     var middleware: Middleware {
         { [self] request, next in
-            guard let visitor = request.cookies[Visitor.cookieName], Visitor.isWellFormed(visitor),
+            guard let visitor = Visitor.id(in: request.cookies),
                   isValid(request.form[RenderContext.csrfFieldName], for: visitor) else {
                 throw HTTPError(.forbidden, "This form is out of date or did not come from this site. "
                                 + "Go back, reload the page and try again.")

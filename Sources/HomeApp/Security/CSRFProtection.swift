@@ -1,9 +1,14 @@
+import Basics
 import MicroHTTP
 
 /// Stateless CSRF tokens: an HMAC of the visitor id under the server's secret. Any instance
 /// started with the same `--secret` accepts a token another one issued; no session store.
-public struct CSRFProtection: Sendable {
+/// A class: every visit keeps one, and the key's two hash states made a struct of some 250
+/// bytes to copy each time.
+public final class CSRFProtection: Sendable {
     private let mac: KeyedHMAC
+    /// Recent visitors' tokens: a returning visitor's page costs a look-up, not an HMAC.
+    private let recent = CSRFTokenCache()
 
     /// `secret` from `--secret`; nil generates one for this process.
     public init(secret: String?) {
@@ -16,18 +21,29 @@ public struct CSRFProtection: Sendable {
         }
     }
 
-    /// The token the visitor's forms carry.
-    public func token(for visitor: String) -> String { signature(of: visitor, after: "csrf:") }
-
-    /// The token as its ASCII bytes, held inline as a cached page's holes take it.
-    func tokenFilling(for visitor: String) -> SplicedFilling {
-        mac.withAuthenticationCode(for: visitor, after: "csrf:") { Base64URL.filling($0) }
+    /// The token the visitor's forms carry: the HMAC of `csrf:` and the id's 32 digits.
+    public func token(for visitor: VisitorID) -> String {
+        tokenFilling(for: visitor).withUnsafeBytes { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Whether `token` was issued for `visitor`; compared in constant time.
-    public func isValid(_ token: String?, for visitor: String?) -> Bool {
-        guard let visitor else { return false }
-        return isValidSignature(token, of: visitor, after: "csrf:")
+    /// The token as its ASCII bytes, held inline as a cached page's holes take it.
+    func tokenFilling(for visitor: VisitorID) -> SplicedFilling {
+        recent.filling(for: visitor, make: signedFilling(for:))
+    }
+
+    /// The token computed, never taken from the cache.
+    func signedFilling(for visitor: VisitorID) -> SplicedFilling {
+        visitor.withDigits { digits in mac.withAuthenticationCode(for: digits, after: "csrf:") { Base64URL.filling($0) } }
+    }
+
+    /// Whether `token` was issued for `visitor`; computed afresh and compared in constant time.
+    public func isValid(_ token: String?, for visitor: VisitorID?) -> Bool {
+        guard let visitor, var token else { return false }
+        return token.withUTF8 { given in
+            visitor.withDigits { digits in
+                mac.withAuthenticationCode(for: digits, after: "csrf:") { Base64URL.isEncoding(given, of: $0) }
+            }
+        }
     }
 
     /// An HMAC of `prefix` + `message` under the secret, URL-safe base64.

@@ -29,6 +29,14 @@ struct KeyedHMAC: Sendable {
         return withUnsafeBytes(of: &code) { body($0) }
     }
 
+    /// Calls `body` with the code of `prefix` followed by `message`'s bytes.
+    func withAuthenticationCode<Result>(
+        for message: UnsafeBufferPointer<UInt8>, after prefix: StaticString = "", _ body: (UnsafeRawBufferPointer) -> Result
+    ) -> Result {
+        var code = authenticate(message, after: prefix)
+        return withUnsafeBytes(of: &code) { body($0) }
+    }
+
     /// The code of `prefix` followed by `message`, returned by value: a closure writing into the
     /// caller's variable paid the runtime's exclusivity checks on it.
     private func authenticate(_ message: UnsafeBufferPointer<UInt8>, after prefix: StaticString) -> (UInt64, UInt64, UInt64, UInt64) {

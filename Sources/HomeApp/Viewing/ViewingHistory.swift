@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import Basics
 import Reporting
 import Synchronization
 
@@ -67,6 +68,17 @@ final class ViewingHistory: Sendable {
         return visitor.withUTF8(key(of:))
     }
 
+    /// The key of the id's digits: the same as of its text, from the digits' four words as
+    /// `key(of:)` loads them.
+    static func key(_ visitor: VisitorID) -> UInt64 {
+        let digits = visitor.digits
+        var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(VisitorID.digitCount)
+        hash = mix(hash ^ UInt64(littleEndian: digits.0))
+        hash = mix(hash ^ UInt64(littleEndian: digits.1))
+        hash = mix(hash ^ UInt64(littleEndian: digits.2))
+        return mix(hash ^ UInt64(littleEndian: digits.3))
+    }
+
     private static func key(of bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
         var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(bytes.count)
         let raw = UnsafeRawBufferPointer(bytes)
@@ -100,9 +112,12 @@ final class ViewingHistory: Sendable {
 
     /// The visitor's activity, or nil when this instance holds nothing of them (never seen, or
     /// dropped as the least recent).
-    func activity(for visitor: String) -> ViewingActivity? {
-        let key = Self.key(visitor)
-        return state.withLock { state in
+    func activity(for visitor: String) -> ViewingActivity? { activity(key: Self.key(visitor)) }
+
+    func activity(for visitor: VisitorID) -> ViewingActivity? { activity(key: Self.key(visitor)) }
+
+    private func activity(key: UInt64) -> ViewingActivity? {
+        state.withLock { state in
             // Most visitors held have done nothing yet (looked up and found empty): no words to copy.
             guard let header = state.table.header(for: key) else { return nil }
             if header == 0 { return ViewingActivity() }
@@ -112,9 +127,12 @@ final class ViewingHistory: Sendable {
 
     /// The visitor's words as held (none when they have done nothing yet), or nil when this
     /// instance holds nothing of them.
-    func held(_ visitor: String) -> Held? {
-        let key = Self.key(visitor)
-        return state.withLock { state in
+    func held(_ visitor: String) -> Held? { held(key: Self.key(visitor)) }
+
+    func held(_ visitor: VisitorID) -> Held? { held(key: Self.key(visitor)) }
+
+    private func held(key: UInt64) -> Held? {
+        state.withLock { state in
             guard let header = state.table.header(for: key) else { return nil }
             if header == 0 { return Held(key: key, generation: state.generation, words: []) }
             return Held(key: key, generation: state.generation, words: state.table.words(for: key) ?? [])

@@ -52,6 +52,31 @@ public enum CookieParser {
         return found
     }
 
+    /// Where the value of the first cookie called `name` is in a header's bytes: the pair
+    /// `forEachPair` would find. `name` must be a token; a pair with exactly its bytes is one
+    /// then, and its name is not checked byte by byte again (only the pairs before it are, as
+    /// they count towards `maximumCount`).
+    static func valueRange(of name: StaticString, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let base = bytes.baseAddress else { return nil }
+        var start = 0, read = 0
+        while start < bytes.count, read < maximumCount {
+            let end = bytes.firstOffset(of: UInt8(ascii: ";"), in: start..<bytes.count) ?? bytes.count
+            defer { start = end + 1 }
+            guard let equals = bytes.firstOffset(of: UInt8(ascii: "="), in: start..<end) else { continue }
+            let pair = trimmed(bytes, start..<equals)
+            let named = pair.count == name.utf8CodeUnitCount && memcmp(base + pair.lowerBound, name.utf8Start, pair.count) == 0
+            guard named || (!pair.isEmpty && isToken(base, pair)) else { continue }
+            read += 1
+            guard named else { continue }
+            var value = trimmed(bytes, equals + 1..<end)
+            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
+                value = value.lowerBound + 1..<value.upperBound - 1
+            }
+            return value
+        }
+        return nil
+    }
+
     /// Calls `body` with the name and value ranges of each well-formed pair, in order, until it
     /// returns false or `maximumCount` pairs were read. Values lose their quotes.
     static func forEachPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) -> Bool) {

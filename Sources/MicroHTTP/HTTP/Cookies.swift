@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 
 /// A request's cookies, read from its `Cookie` header when asked: a lookup scans the header's
@@ -63,6 +64,16 @@ public struct Cookies: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The first cookie called `name`, as `CookieParser` reads the header.
     public subscript(name: String) -> String? {
         withHeaderBytes { bytes in bytes.isEmpty ? nil : CookieParser.value(of: name, in: bytes) }
+    }
+
+    /// The first cookie called `name` read as a 128-bit id (32 lowercase hex digits), in place:
+    /// nil without one, or when it is not an id. A visitor's cookie on every request needs no
+    /// `String` of its own.
+    public func id(_ name: StaticString) -> VisitorID? {
+        withHeaderBytes { bytes in
+            guard !bytes.isEmpty, let range = CookieParser.valueRange(of: name, in: bytes) else { return nil }
+            return VisitorID(utf8: UnsafeBufferPointer(rebasing: bytes[range]))
+        }
     }
 
     /// Every cookie, the first of duplicate names winning.

@@ -27,6 +27,9 @@ struct RollupBuilder {
     private var minuteStartMs: Int64 = .max
     private var lastMinute: Int32 = 0
     private var lastHour: Int32 = 0
+    /// The same for an id carried as its value.
+    private var lastID: VisitorID?
+    private var lastIDHash: UInt64 = 0
 
     init(interner: Interner) { cache = InternCache(interner: interner) }
 
@@ -67,24 +70,41 @@ struct RollupBuilder {
             ms: ms, bytes: bytes)
     }
 
-    /// Counts an event given by its parts (an event made from a template: its fixed parts are
-    /// the template's, read field by field instead of copied whole).
+    /// Counts an event given by its parts.
     @inline(__always)
     mutating func add(name eventName: ReportEvent.Name, layout eventLayout: String?, item: String?,
                       properties: [String: String], visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
+        var hash: UInt64?
+        if let visitor {
+            if !Self.sameBytes(visitor, lastVisitor) {
+                lastVisitor = visitor
+                lastHash = StableHash.hash(visitor)
+            }
+            hash = lastHash
+        }
         let ids = TemplateIDs(name: cache.id(eventName.rawValue), layout: cache.id(eventLayout), item: cache.id(item))
-        return add(ids, properties: properties, visitor: visitor, ms: ms, bytes: bytes)
+        return add(ids, properties: properties, visitorHash: hash, ms: ms, bytes: bytes)
     }
 
-    /// Counts an event made from `template`: its fixed parts' ids are looked up once per template.
+    /// Counts an event made from `template`: its fixed parts' ids are looked up once per template,
+    /// and its visitor, an id carried as its value, is hashed over its digits, as the id's text is.
     @inline(__always)
-    mutating func add(_ template: EventTemplate, visitor: String?, ms: Int64, bytes: Int) -> UInt64? {
-        add(cache.ids(of: template), properties: template.hasProperties ? template.fixed.properties : [String: String](),
-            visitor: visitor, ms: ms, bytes: bytes)
+    mutating func add(_ template: EventTemplate, visitor: VisitorID?, ms: Int64, bytes: Int) -> UInt64? {
+        var hash: UInt64?
+        if let visitor {
+            if visitor != lastID {
+                lastID = visitor
+                lastIDHash = StableHash.hash(visitor)
+            }
+            hash = lastIDHash
+        }
+        return add(cache.ids(of: template), properties: template.hasProperties ? template.fixed.properties : [String: String](),
+                   visitorHash: hash, ms: ms, bytes: bytes)
     }
 
+    /// Counts an event given by its parts' ids and its visitor's hash.
     @inline(__always)
-    private mutating func add(_ ids: TemplateIDs, properties: [String: String], visitor: String?, ms: Int64,
+    private mutating func add(_ ids: TemplateIDs, properties: [String: String], visitorHash hash: UInt64?, ms: Int64,
                               bytes: Int) -> UInt64? {
         if ms < minuteStartMs || ms - minuteStartMs >= 60_000 {
             lastMinute = ExperimentCounter.minute(ms)
@@ -96,19 +116,13 @@ struct RollupBuilder {
         let name = ids.name
         let layout = ids.layout
         counts.add(CountKey(minute: minute, event: name, layout: layout, item: ids.item))
-        var hash: UInt64?
-        if let visitor {
-            if !Self.sameBytes(visitor, lastVisitor) {
-                lastVisitor = visitor
-                lastHash = StableHash.hash(visitor)
-            }
-            hash = lastHash
+        if let hash {
             if hour != self.hour {
                 flushHour()
                 self.hour = hour
                 hourSketch = HyperLogLog()
             }
-            if hourSketch.add(hash: lastHash) { hourSketchUsed = true }
+            if hourSketch.add(hash: hash) { hourSketchUsed = true }
         }
         if !properties.isEmpty {
             ExperimentCounter.count(properties, minute: minute, hour: hour, event: name, layout: layout, visitor: hash,

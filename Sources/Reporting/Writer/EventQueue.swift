@@ -1,3 +1,5 @@
+import Basics
+
 /// An event waiting for the writer, with the callback to tell once it is written (or dropped).
 struct PendingEvent {
     var event: ReportEvent
@@ -7,13 +9,17 @@ struct PendingEvent {
     /// The event's fixed parts, when it was made from a template: `event` then holds only its
     /// name, time, visitor and request, and the line is copied together from the template's pieces.
     var template: EventTemplate? = nil
+    /// The visitor of an event made from a template, carried as the id's value (`event.visitor`
+    /// is then nil): the line spells its digits, and nothing is allocated or released for it.
+    var visitor: VisitorID? = nil
 
     /// At least the length of the event's line.
     var lineBound: Int {
         @inline(__always) get {
             // Through the optional in place: binding the template retained and released it.
             guard let fixed = template?.lineBound else { return event.jsonLineBound }
-            return fixed + ReportEvent.lineBound(visitor: event.visitor, request: event.request)
+            return fixed + ReportEvent.lineBound(visitor: nil, request: event.request)
+                + (visitor == nil ? 0 : VisitorID.digitCount)
         }
     }
 }

@@ -227,9 +227,9 @@ final class ReportWriter: @unchecked Sendable {
         if original != ms { pending.event.timestamp = ReportTimestamp.date(milliseconds: ms) }
         if let template = pending.template {
             // The template's pieces copied around the time, visitor and request: nothing else to encode.
-            let count = template.writeJSONLine(ms: ms, visitor: pending.event.visitor, request: pending.event.request,
+            let count = template.writeJSONLine(ms: ms, visitor: pending.visitor, request: pending.event.request,
                                                to: target, timestamps: &sink.timestamps)
-            sink.commit(count, template: template, visitor: pending.event.visitor, ms: ms)
+            sink.commit(count, template: template, visitor: pending.visitor, ms: ms)
         } else {
             sink.commit(pending.event.writeJSONLine(to: target, timestamps: &sink.timestamps), &pending.event, ms: ms)
         }

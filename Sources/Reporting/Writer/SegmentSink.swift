@@ -109,16 +109,20 @@ final class SegmentSink {
         length += count
         chunkLines += 1
         lastMs = ms
-        if let hash = builder.add(name: name, layout: layout, item: item, properties: properties, visitor: visitor, ms: ms,
-                                  bytes: count) {
-            visitors.add(hash: hash)
-            tallies?.note(name, properties, visitor: hash, ms: ms, line: chunkLines - 1)
-        }
+        noteVisitor(builder.add(name: name, layout: layout, item: item, properties: properties, visitor: visitor, ms: ms,
+                                bytes: count), name, properties, ms)
+    }
+
+    @inline(__always)
+    private func noteVisitor(_ hash: UInt64?, _ name: ReportEvent.Name, _ properties: [String: String], _ ms: Int64) {
+        guard let hash else { return }
+        visitors.add(hash: hash)
+        tallies?.note(name, properties, visitor: hash, ms: ms, line: chunkLines - 1)
     }
 
     /// Takes the line just written into the chunk, for an event made from `template`.
     @inline(__always)
-    func commit(_ count: Int, template: EventTemplate, visitor: String?, ms: Int64) {
+    func commit(_ count: Int, template: EventTemplate, visitor: VisitorID?, ms: Int64) {
         length += count
         chunkLines += 1
         lastMs = ms
