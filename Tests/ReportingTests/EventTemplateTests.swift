@@ -22,11 +22,14 @@ import TestSupport
                 .map { VisitorID($0)! }
             for (visitor, request) in [(ids[0], "r-17"), (nil, nil), (ids[1], nil), (nil, "r\n2"), (ids[2], "r\"3")] {
                 let whole = template.event(at: time, visitor: visitor, request: request)
-                let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: whole.jsonLineBound + template.byteCount) {
-                    buffer in
+                // Written into the room the writer sets aside for it: the pending event's bound.
+                let bound = PendingEvent(event: ReportEvent(template.fixed.name, request: request), whenWritten: nil,
+                                         template: template, visitor: visitor).lineBound
+                let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
                     var timestamps = TimestampCache()
                     let count = template.writeJSONLine(ms: dayStart + 12_345, visitor: visitor, request: request,
                                                        to: buffer.baseAddress!, timestamps: &timestamps)
+                    #expect(count <= bound)
                     return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
                 }
                 #expect(line == whole.jsonLine + "\n")

@@ -1,3 +1,4 @@
+import Basics
 import Testing
 
 @testable import Reporting
@@ -21,7 +22,7 @@ import Testing
             let fixed = template.fixed
             _ = byParts.add(name: fixed.name, layout: fixed.layout, item: fixed.item, properties: fixed.properties,
                         visitor: visitor, ms: ms, bytes: 100)
-            _ = fromTemplates.add(template, visitor: visitor, ms: ms, bytes: 100)
+            _ = fromTemplates.add(template, visitor: VisitorID(visitor)!, ms: ms, bytes: 100)
         }
         let counted = fromTemplates.rollup
         #expect(counted == byParts.rollup)
