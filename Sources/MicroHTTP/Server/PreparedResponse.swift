@@ -14,7 +14,7 @@ final class PreparedResponse {
     let handle: OpaquePointer
     /// The handler's headers it carries; the server's own come after them.
     let headers: Headers
-    private var requestID: String
+    private var requestID: RequestID
     /// libmicrohttpd's copy of the id's value, found once: looking it up walks the header list
     /// with `strcasecmp` for every request.
     private var requestIDValue: UnsafePointer<CChar>?
@@ -24,7 +24,7 @@ final class PreparedResponse {
     private var dateSecond = 0
     private var dateValue: UnsafeMutablePointer<CChar>?
 
-    init(handle: OpaquePointer, headers: Headers, requestID: String) {
+    init(handle: OpaquePointer, headers: Headers, requestID: RequestID) {
         self.handle = handle
         self.headers = headers
         self.requestID = requestID
@@ -52,7 +52,7 @@ final class PreparedResponse {
     deinit { MHD_destroy_response(handle) }
 
     /// Replaces the request id header's value; false when the header could not be replaced.
-    func setRequestID(_ id: String) -> Bool {
+    func setRequestID(_ id: RequestID) -> Bool {
         if rewriteRequestID(id) { return true }
         let name = ServerCore.requestIDHeader.cString
         let removed = requestID.withCString { MHD_del_response_header(handle, name, $0) }
@@ -65,21 +65,21 @@ final class PreparedResponse {
     /// Writes an id as long as the last one over the last one's bytes. libmicrohttpd keeps its own
     /// copy of a header's value and reads it only when the response is queued; replacing the
     /// header instead costs it three frees and three allocations.
-    private func rewriteRequestID(_ id: String) -> Bool {
-        var old = requestID, new = id
-        guard new.utf8.count == old.utf8.count, !old.isEmpty,
+    private func rewriteRequestID(_ id: RequestID) -> Bool {
+        let count = requestID.count
+        guard id.count == count,
               let value = requestIDValue ?? MHD_get_response_header(handle, ServerCore.requestIDHeader.cString)
         else { return false }
         requestIDValue = value
-        let rewritten = old.withUTF8 { old in
-            new.withUTF8 { new in
-                // Only over the value this object set: the bytes are checked before they are changed.
-                guard strlen(value) == old.count, memcmp(value, old.baseAddress!, old.count) == 0 else { return false }
-                UnsafeMutableRawPointer(mutating: value).copyMemory(from: new.baseAddress!, byteCount: new.count)
-                return true
-            }
+        let target = UnsafeMutableRawPointer(mutating: value).assumingMemoryBound(to: UInt8.self)
+        // Only over the value this object set: the bytes are checked before they are changed.
+        let same = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RequestID.capacity) { old in
+            requestID.write(to: old.baseAddress!)
+            return strlen(value) == count && memcmp(target, old.baseAddress!, count) == 0
         }
-        if rewritten { requestID = id }
-        return rewritten
+        guard same else { return false }
+        id.write(to: target)
+        requestID = id
+        return true
     }
 }

@@ -50,7 +50,7 @@ struct RequestID: Sendable, Equatable {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.capacity + 1) { buffer in
             let base = buffer.baseAddress!
             base[write(to: base)] = 0
-            return base.withMemoryRebound(to: CChar.self, capacity: Self.capacity + 1, body)
+            return base.withMemoryRebound(to: CChar.self, capacity: Self.capacity + 1) { body($0) }
         }
     }
 }
