@@ -71,15 +71,16 @@ final class PreparedResponse {
               let value = requestIDValue ?? MHD_get_response_header(handle, ServerCore.requestIDHeader.cString)
         else { return false }
         requestIDValue = value
-        let target = UnsafeMutableRawPointer(mutating: value).assumingMemoryBound(to: UInt8.self)
-        // Only over the value this object set: the bytes are checked before they are changed.
-        let same = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: RequestID.capacity) { old in
-            requestID.write(to: old.baseAddress!)
-            return strlen(value) == count && memcmp(target, old.baseAddress!, count) == 0
+        // Written beside each other first: `write` may fill a little past an id's end.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * RequestID.capacity) { scratch in
+            let old = scratch.baseAddress!, new = old + RequestID.capacity
+            requestID.write(to: old)
+            id.write(to: new)
+            // Only over the value this object set: the bytes are checked before they are changed.
+            guard strlen(value) == count, memcmp(value, old, count) == 0 else { return false }
+            UnsafeMutableRawPointer(mutating: value).copyMemory(from: new, byteCount: count)
+            requestID = id
+            return true
         }
-        guard same else { return false }
-        id.write(to: target)
-        requestID = id
-        return true
     }
 }

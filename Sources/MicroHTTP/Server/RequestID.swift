@@ -1,9 +1,11 @@
 /// A request's id, unique within a process and unlikely to repeat across restarts: its server's
-/// random prefix and a counter, e.g. `5f3a9c1e-1a`. Kept as the two numbers and written as text
-/// only where it is shown: the response header takes its bytes (`write`), and a `String` is made
-/// only for a log line or an error page; most requests never need one.
+/// random prefix and a counter, e.g. `5f3a9c1e-1a`. Kept as numbers and written as text only
+/// where it is shown: the response header takes its bytes (`write`), and a `String` is made only
+/// when someone asks (the report log, a log line, an error page).
 struct RequestID: Sendable, Equatable {
-    let prefix: UInt32
+    /// The prefix's hex digits as ASCII, the first in the lowest byte: written with one store.
+    private let prefixText: UInt64
+    private let prefixCount: Int
     let number: UInt64
 
     /// The id before a request has one.
@@ -12,37 +14,64 @@ struct RequestID: Sendable, Equatable {
     /// The most bytes an id takes: 8 hex digits, the `-` and 16 hex digits.
     static let capacity = 25
 
+    init(prefix: UInt32, number: UInt64) {
+        var text: UInt64 = 0
+        let count = Self.digits(UInt64(prefix))
+        for index in 0..<count {
+            text |= UInt64(Self.hex(UInt64(prefix) >> (4 * (count - 1 - index)))) << (8 * index)
+        }
+        prefixText = text
+        prefixCount = count
+        self.number = number
+    }
+
+    /// The same prefix with another number.
+    private init(_ template: RequestID, number: UInt64) {
+        prefixText = template.prefixText
+        prefixCount = template.prefixCount
+        self.number = number
+    }
+
+    func numbered(_ number: UInt64) -> RequestID { RequestID(self, number: number) }
+
     /// Its length as text.
-    var count: Int { Self.digits(UInt64(prefix)) + 1 + Self.digits(number) }
+    var count: Int { prefixCount + 1 + Self.digits(number) }
 
     private static func digits(_ value: UInt64) -> Int { max(1, (64 - value.leadingZeroBitCount + 3) / 4) }
 
-    /// Writes the id's bytes at `base` (at least `capacity` of them writable); returns how many.
-    /// Through pointers: ids are written on every request.
+    /// The hex digit of the value's lowest four bits.
+    private static func hex(_ value: UInt64) -> UInt8 {
+        let digit = UInt8(truncatingIfNeeded: value & 0xF)
+        return digit < 10 ? 0x30 &+ digit : 0x57 &+ digit
+    }
+
+    /// Writes the id's bytes at `base` (at least `capacity` of them writable: the prefix's store
+    /// may fill up to eight bytes past a short id's end); returns how many. Through pointers, the
+    /// prefix in one store: ids are written on every request.
     @discardableResult
     func write(to base: UnsafeMutablePointer<UInt8>) -> Int {
-        let prefixCount = Self.digits(UInt64(prefix))
-        Self.writeHex(UInt64(prefix), count: prefixCount, to: base)
+        UnsafeMutableRawPointer(base).storeBytes(of: prefixText.littleEndian, as: UInt64.self)
         base[prefixCount] = UInt8(ascii: "-")
-        let numberCount = Self.digits(number)
-        Self.writeHex(number, count: numberCount, to: base + prefixCount + 1)
-        return prefixCount + 1 + numberCount
-    }
-
-    private static func writeHex(_ value: UInt64, count: Int, to base: UnsafeMutablePointer<UInt8>) {
-        var rest = value
-        var position = count
-        while position > 0 {
-            position -= 1
-            let digit = UInt8(truncatingIfNeeded: rest & 0xF)
-            base[position] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
+        let end = count
+        var rest = number
+        var position = end
+        repeat {
+            position &-= 1
+            base[position] = Self.hex(rest)
             rest >>= 4
-        }
+        } while position > prefixCount &+ 1
+        return end
     }
 
-    /// The id as text.
+    /// The id as text: a small string (no allocation) up to 15 bytes, as most are.
     var text: String {
-        String(unsafeUninitializedCapacity: Self.capacity) { write(to: $0.baseAddress!) }
+        String(unsafeUninitializedCapacity: count) { buffer in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.capacity) { scratch in
+                let written = write(to: scratch.baseAddress!)
+                buffer.baseAddress!.update(from: scratch.baseAddress!, count: written)
+                return written
+            }
+        }
     }
 
     /// The id's bytes, NUL-terminated, for C during `body`.

@@ -2,10 +2,11 @@ import Synchronization
 
 /// Numbers a server's requests: one random prefix per server, a counter from 1.
 final class RequestIDGenerator: Sendable {
-    private let prefix = UInt32.random(in: .min ... .max)
+    /// The prefix, its digits written once.
+    private let template = RequestID(prefix: UInt32.random(in: .min ... .max), number: 0)
     private let counter = Atomic<UInt64>(0)
 
     func next() -> RequestID {
-        RequestID(prefix: prefix, number: counter.add(1, ordering: .relaxed).newValue)
+        template.numbered(counter.add(1, ordering: .relaxed).newValue)
     }
 }
