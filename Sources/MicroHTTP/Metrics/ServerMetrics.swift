@@ -17,7 +17,6 @@ public final class ServerMetrics: Sendable {
 
     /// The route labels: the router's patterns, then `unmatched`.
     public let routes: [String]
-    private let stripes: [Stripe]
     /// `statusIndex` of every status below 600, looked up rather than searched for on every request.
     private let statusIndices: [UInt8]
     /// The buckets' bounds in nanoseconds, as the clock reads.
@@ -27,35 +26,27 @@ public final class ServerMetrics: Sendable {
     let openConnections = Atomic<Int>(0)
     let openStreams = Atomic<Int>(0)
 
-    /// One table of counters: per route, requests by status, the latency histogram and the
-    /// nanoseconds spent; then the body bytes sent. Unchecked `Sendable`: the counters are only
-    /// ever touched through their atomic operations, and the memory lives as long as the stripe.
-    final class Stripe: @unchecked Sendable {
-        let counters: UnsafeMutablePointer<Atomic<Int>>
-        let count: Int
-
-        init(count: Int) {
-            self.count = count
-            counters = .allocate(capacity: count)
-            for index in 0..<count { (counters + index).initialize(to: Atomic(0)) }
-        }
-
-        deinit {
-            counters.deinitialize(count: count)
-            counters.deallocate()
-        }
-
-        func add(_ value: Int, at index: Int) { counters[index].add(value, ordering: .relaxed) }
-        func value(at index: Int) -> Int { counters[index].load(ordering: .relaxed) }
-    }
+    /// The stripes, one table of counters each and all in one allocation: per route, requests
+    /// by status, the latency histogram and the nanoseconds spent; then the body bytes sent.
+    /// Touched only through the counters' atomic operations; freed with the metrics.
+    nonisolated(unsafe) private let counters: UnsafeMutablePointer<Atomic<Int>>
+    private static let stripes = 8
+    /// Counters in one stripe.
+    private let stripeCount: Int
 
     init(routes: [String]) {
         self.routes = routes + ["unmatched"]
         let routeCount = routes.count + 1
-        let counters = routeCount * (Self.labels.count + Self.buckets.count + 1 + 1) + 1
-        stripes = (0..<8).map { _ in Stripe(count: counters) }
+        stripeCount = routeCount * (Self.labels.count + Self.buckets.count + 1 + 1) + 1
+        counters = .allocate(capacity: Self.stripes * stripeCount)
+        for index in 0..<Self.stripes * stripeCount { (counters + index).initialize(to: Atomic(0)) }
         statusIndices = (0..<600).map { UInt8(Self.statusIndex($0)) }
         bucketBounds = Self.buckets.map { UInt64(($0 * 1e9).rounded()) }
+    }
+
+    deinit {
+        counters.deinitialize(count: Self.stripes * stripeCount)
+        counters.deallocate()
     }
 
     /// Monotonic nanoseconds, for request start and end.
@@ -86,11 +77,11 @@ public final class ServerMetrics: Sendable {
         while bucket < bucketBounds.count, nanoseconds > bucketBounds[bucket] { bucket += 1 }
         // Thread handles lie megabytes apart with the same low bits: hashed whole (multiply, top
         // three bits), so the server's threads land on different stripes and rarely share a line.
-        let stripe = stripes[Int((UInt64(pthread_self()) &* 0x9E37_79B9_7F4A_7C15) >> 61)]
-        stripe.add(1, at: routeIndex * statusCount + statusIndex)
-        stripe.add(1, at: histogramStart + routeIndex * (bucketBounds.count + 1) + bucket)
-        stripe.add(Int(truncatingIfNeeded: nanoseconds), at: nanosecondsStart + routeIndex)
-        stripe.add(bytes, at: bytesIndex)
+        let stripe = counters + Int((UInt64(pthread_self()) &* 0x9E37_79B9_7F4A_7C15) >> 61) &* stripeCount
+        stripe[routeIndex * statusCount + statusIndex].add(1, ordering: .relaxed)
+        stripe[histogramStart + routeIndex * (bucketBounds.count + 1) + bucket].add(1, ordering: .relaxed)
+        stripe[nanosecondsStart + routeIndex].add(Int(truncatingIfNeeded: nanoseconds), ordering: .relaxed)
+        stripe[bytesIndex].add(bytes, ordering: .relaxed)
     }
 
     /// A consistent-enough sum of the stripes.
@@ -110,11 +101,13 @@ public final class ServerMetrics: Sendable {
         var histogram = Array(repeating: 0, count: routes.count * (Self.buckets.count + 1))
         var nanoseconds = Array(repeating: 0, count: routes.count)
         var snapshot = Snapshot()
-        for stripe in stripes {
-            for index in requests.indices { requests[index] += stripe.value(at: index) }
-            for index in histogram.indices { histogram[index] += stripe.value(at: histogramStart + index) }
-            for index in nanoseconds.indices { nanoseconds[index] += stripe.value(at: nanosecondsStart + index) }
-            snapshot.bytesSent += stripe.value(at: bytesIndex)
+        for number in 0..<Self.stripes {
+            let stripe = counters + number * stripeCount
+            func value(_ index: Int) -> Int { stripe[index].load(ordering: .relaxed) }
+            for index in requests.indices { requests[index] += value(index) }
+            for index in histogram.indices { histogram[index] += value(histogramStart + index) }
+            for index in nanoseconds.indices { nanoseconds[index] += value(nanosecondsStart + index) }
+            snapshot.bytesSent += value(bytesIndex)
         }
         let seconds = nanoseconds.map { Double($0) / 1e9 }
         for (routeIndex, route) in routes.enumerated() {
