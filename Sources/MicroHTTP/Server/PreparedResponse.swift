@@ -18,6 +18,9 @@ final class PreparedResponse {
     /// libmicrohttpd's copy of the id's value, found once: looking it up walks the header list
     /// with `strcasecmp` for every request.
     private var requestIDValue: UnsafePointer<CChar>?
+    /// The id's bytes as last written into that value (`RequestID.write`'s room), to check the
+    /// value against before writing over it. Only this object touches it, never overlapping.
+    @exclusivity(unchecked) private var written: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     /// The second the `Date` header shows, and libmicrohttpd's copy of its value; nil when the
     /// response carries no `Date` of this object's (libmicrohttpd then adds its own).
@@ -28,6 +31,7 @@ final class PreparedResponse {
         self.handle = handle
         self.headers = headers
         self.requestID = requestID
+        withUnsafeMutableBytes(of: &written) { _ = requestID.write(to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Adds a `Date` header for `now`, kept current by `refreshDate`. Only for a response whose
@@ -59,6 +63,7 @@ final class PreparedResponse {
         requestIDValue = nil
         guard removed == .YES, id.withCString({ MHD_add_response_header(handle, name, $0) }) == .YES else { return false }
         requestID = id
+        withUnsafeMutableBytes(of: &written) { _ = id.write(to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         return true
     }
 
@@ -71,14 +76,13 @@ final class PreparedResponse {
               let value = requestIDValue ?? MHD_get_response_header(handle, ServerCore.requestIDHeader.cString)
         else { return false }
         requestIDValue = value
-        // Written beside each other first: `write` may fill a little past an id's end.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 2 * RequestID.capacity) { scratch in
-            let old = scratch.baseAddress!, new = old + RequestID.capacity
-            requestID.write(to: old)
-            id.write(to: new)
+        return withUnsafeMutableBytes(of: &written) { written in
+            let bytes = written.baseAddress!
             // Only over the value this object set: the bytes are checked before they are changed.
-            guard strlen(value) == count, memcmp(value, old, count) == 0 else { return false }
-            UnsafeMutableRawPointer(mutating: value).copyMemory(from: new, byteCount: count)
+            guard strlen(value) == count, memcmp(value, bytes, count) == 0 else { return false }
+            // Written here first: `write` may fill a little past an id's end.
+            id.write(to: bytes.assumingMemoryBound(to: UInt8.self))
+            UnsafeMutableRawPointer(mutating: value).copyMemory(from: bytes, byteCount: count)
             requestID = id
             return true
         }
