@@ -127,7 +127,7 @@ import TestSupport
     @Test func aStateGivenBackIsTheNextRequestsReset() {
         let open = OpenConnection(deadline: nil)
         var state = open.take()
-        state.start(rawTarget: "/a?b=1", queryArgumentCount: 1, id: "x-1")
+        state.start(rawTarget: "/a?b=1", queryArgumentCount: 1, id: RequestID(prefix: 0xa, number: 1))
         state.headersSeen = true
         state.body = [1, 2, 3]
         state.formFields = [FormField(name: "a", bytes: [0x31])]
@@ -136,7 +136,7 @@ import TestSupport
         open.giveBack(&state)
         let next = open.take()
         #expect(ObjectIdentifier(next) == first)
-        #expect(next.rawTarget == nil && next.id.isEmpty && next.queryArgumentCount == 0)
+        #expect(next.rawTarget == nil && next.requestID == .none && next.queryArgumentCount == 0)
         #expect(!next.headersSeen && next.body.isEmpty && next.formFields.isEmpty && next.status == 0)
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// The request id of a response kept with a page copy: rewritten in place when the new id is as
 /// long as the old one, replaced otherwise; either way the response carries exactly one.
 @Suite struct PreparedResponseTests {
-    private func prepared(id: String) throws -> PreparedResponse {
+    private func prepared(id: RequestID) throws -> PreparedResponse {
         let handle = try #require(MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT))
         id.withCString { _ = MHD_add_response_header(handle, ServerCore.requestIDHeader.cString, $0) }
         MHD_add_response_header(handle, "Referrer-Policy", "same-origin")
@@ -35,17 +35,17 @@ import Testing
     }
 
     @Test func anIdOfTheSameLengthIsWrittenOverTheOld() throws {
-        let response = try prepared(id: "1a2b-ff")
-        #expect(response.setRequestID("1a2b-fe"))
-        #expect(response.setRequestID("1a2b-fd"))
+        let response = try prepared(id: RequestID(prefix: 0x1a2b, number: 0xff))
+        #expect(response.setRequestID(RequestID(prefix: 0x1a2b, number: 0xfe)))
+        #expect(response.setRequestID(RequestID(prefix: 0x1a2b, number: 0xfd)))
         #expect(names(response) == ["X-Request-Id", "Referrer-Policy"])
         #expect(requestIDs(response) == ["1a2b-fd"])
     }
 
     @Test func anIdOfAnotherLengthReplacesTheHeader() throws {
-        let response = try prepared(id: "1a2b-ff")
-        #expect(response.setRequestID("1a2b-100"))
-        #expect(response.setRequestID("1a2b-101"))
+        let response = try prepared(id: RequestID(prefix: 0x1a2b, number: 0xff))
+        #expect(response.setRequestID(RequestID(prefix: 0x1a2b, number: 0x100)))
+        #expect(response.setRequestID(RequestID(prefix: 0x1a2b, number: 0x101)))
         #expect(names(response) == ["Referrer-Policy", "X-Request-Id"])
         #expect(requestIDs(response) == ["1a2b-101"])
     }
@@ -72,7 +72,7 @@ import Testing
 
     @Test func aReusedResponseShowsTheSecondItIsQueuedIn() throws {
         let handle = try #require(MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT))
-        let response = PreparedResponse(handle: handle, headers: Headers(), requestID: "1a2b-ff")
+        let response = PreparedResponse(handle: handle, headers: Headers(), requestID: RequestID(prefix: 0x1a2b, number: 0xff))
         response.addDate(now: 784_111_777)
         response.refreshDate(now: 784_111_777)
         response.refreshDate(now: 1_798_761_599)

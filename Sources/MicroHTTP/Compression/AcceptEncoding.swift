@@ -86,17 +86,20 @@ public enum AcceptEncoding {
         return value <= 1000 ? value : nil
     }
 
+    /// The name's bytes or-ed with 0x20 (lowercase letters; the other bytes of these names already
+    /// have that bit), first in the lowest byte, compared as one word with each known name's.
     private static func classify(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Name {
-        func equals(_ literal: StaticString) -> Bool {
-            guard end - start == literal.utf8CodeUnitCount else { return false }
-            for index in 0..<(end - start) where bytes[start + index] | 0x20 != literal.utf8Start[index] { return false }
-            return true
+        let count = end - start
+        if count == 1 { return bytes[start] == UInt8(ascii: "*") ? .star : .other }
+        guard count <= 8 else { return .other }
+        var word: UInt64 = 0
+        for index in 0..<count { word |= UInt64(bytes[start + index] | 0x20) << (8 &* index) }
+        switch (count, word) {
+        case (2, 0x7262): return .brotli  // "br"
+        case (4, 0x7069_7a67), (6, 0x7069_7a67_2d78): return .gzip  // "gzip", "x-gzip"
+        case (8, 0x7974_6974_6e65_6469): return .identity  // "identity"
+        default: return .other
         }
-        if equals("br") { return .brotli }
-        if equals("gzip") || equals("x-gzip") { return .gzip }
-        if equals("identity") { return .identity }
-        if end - start == 1, bytes[start] == UInt8(ascii: "*") { return .star }
-        return .other
     }
 
     private static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }

@@ -14,7 +14,7 @@ public struct Request: Sendable {
     var peerIsLocal = false
 
     /// A process-unique id, also sent back as `X-Request-Id` and written in logs.
-    public var id: String { storage.id }
+    public var id: String { storage.givenID ?? storage.requestID.text }
     public var method: Method { storage.method }
     /// The request target exactly as sent (path and query, still percent-encoded).
     public var target: String { storage.target }
@@ -33,24 +33,20 @@ public struct Request: Sendable {
                 query: QueryParameters = .init(), headers: Headers = .init(),
                 cookies: Cookies = [:], form: FormFields = .init(), body: [UInt8] = [],
                 remoteAddress: String = "127.0.0.1") {
-        self.init(id: id, method: method, target: target, pathSegments: pathSegments, query: query, headers: headers,
-                  cookies: cookies, form: form, body: body, clientAddress: ClientAddress(text: remoteAddress))
+        storage = Storage(requestID: .none, givenID: id, method: method, target: target, pathSegments: pathSegments,
+                          query: query, headers: headers, cookies: cookies, form: form, body: body,
+                          clientAddress: ClientAddress(text: remoteAddress))
         peerIsLocal = clientAddress.isLoopback
     }
 
-    init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
-         headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
-        storage = Storage(id: id, method: method, target: target, pathSegments: pathSegments, query: query,
-                          headers: headers, cookies: cookies, form: form, body: body, clientAddress: clientAddress)
-    }
-
     /// A request in `spare` when nothing else holds it (then kept there), else in a new object kept there.
-    init(reusing spare: inout Storage?, id: String, method: Method, target: String, pathSegments: [String],
+    init(reusing spare: inout Storage?, id: RequestID, method: Method, target: String, pathSegments: [String],
          query: QueryParameters, headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8],
          clientAddress: ClientAddress) {
         if spare != nil, isKnownUniquelyReferenced(&spare!) {
             let reused = spare!
-            reused.id = id
+            reused.requestID = id
+            if reused.givenID != nil { reused.givenID = nil }
             reused.method = method
             reused.target = target
             reused.pathSegments = pathSegments
@@ -62,8 +58,9 @@ public struct Request: Sendable {
             reused.clientAddress = clientAddress
             storage = reused
         } else {
-            storage = Storage(id: id, method: method, target: target, pathSegments: pathSegments, query: query,
-                              headers: headers, cookies: cookies, form: form, body: body, clientAddress: clientAddress)
+            storage = Storage(requestID: id, givenID: nil, method: method, target: target, pathSegments: pathSegments,
+                              query: query, headers: headers, cookies: cookies, form: form, body: body,
+                              clientAddress: clientAddress)
             spare = storage
         }
     }
@@ -97,7 +94,9 @@ public struct Request: Sendable {
     /// Unchecked `Sendable`: written only while one request state holds it alone (`init(reusing:)`,
     /// `clear`), read only once a request holds it.
     final class Storage: @unchecked Sendable {
-        fileprivate(set) var id: String
+        /// The server's id for the request; `givenID` instead when one was made with its own (tests).
+        fileprivate(set) var requestID: RequestID
+        fileprivate(set) var givenID: String?
         fileprivate(set) var method: Method
         fileprivate(set) var target: String
         fileprivate(set) var pathSegments: [String]
@@ -111,7 +110,8 @@ public struct Request: Sendable {
         /// Lets go of the last request's values once it completed (its buffers freed now, not at
         /// the next request); only while nothing else holds this object.
         func clear() {
-            id = ""
+            requestID = .none
+            if givenID != nil { givenID = nil }
             target = ""
             if !pathSegments.isEmpty { pathSegments = [] }
             query = QueryParameters()
@@ -122,9 +122,10 @@ public struct Request: Sendable {
             clientAddress = ClientAddress(text: "")
         }
 
-        init(id: String, method: Method, target: String, pathSegments: [String], query: QueryParameters,
+        init(requestID: RequestID, givenID: String?, method: Method, target: String, pathSegments: [String], query: QueryParameters,
              headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8], clientAddress: ClientAddress) {
-            self.id = id
+            self.requestID = requestID
+            self.givenID = givenID
             self.method = method
             self.target = target
             self.pathSegments = pathSegments

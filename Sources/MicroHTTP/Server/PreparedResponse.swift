@@ -14,20 +14,24 @@ final class PreparedResponse {
     let handle: OpaquePointer
     /// The handler's headers it carries; the server's own come after them.
     let headers: Headers
-    private var requestID: String
+    private var requestID: RequestID
     /// libmicrohttpd's copy of the id's value, found once: looking it up walks the header list
     /// with `strcasecmp` for every request.
     private var requestIDValue: UnsafePointer<CChar>?
+    /// The id's bytes as last written into that value (`RequestID.write`'s room), to check the
+    /// value against before writing over it. Only this object touches it, never overlapping.
+    @exclusivity(unchecked) private var written: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
 
     /// The second the `Date` header shows, and libmicrohttpd's copy of its value; nil when the
     /// response carries no `Date` of this object's (libmicrohttpd then adds its own).
     private var dateSecond = 0
     private var dateValue: UnsafeMutablePointer<CChar>?
 
-    init(handle: OpaquePointer, headers: Headers, requestID: String) {
+    init(handle: OpaquePointer, headers: Headers, requestID: RequestID) {
         self.handle = handle
         self.headers = headers
         self.requestID = requestID
+        withUnsafeMutableBytes(of: &written) { _ = requestID.write(to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
     }
 
     /// Adds a `Date` header for `now`, kept current by `refreshDate`. Only for a response whose
@@ -52,34 +56,35 @@ final class PreparedResponse {
     deinit { MHD_destroy_response(handle) }
 
     /// Replaces the request id header's value; false when the header could not be replaced.
-    func setRequestID(_ id: String) -> Bool {
+    func setRequestID(_ id: RequestID) -> Bool {
         if rewriteRequestID(id) { return true }
         let name = ServerCore.requestIDHeader.cString
         let removed = requestID.withCString { MHD_del_response_header(handle, name, $0) }
         requestIDValue = nil
         guard removed == .YES, id.withCString({ MHD_add_response_header(handle, name, $0) }) == .YES else { return false }
         requestID = id
+        withUnsafeMutableBytes(of: &written) { _ = id.write(to: $0.baseAddress!.assumingMemoryBound(to: UInt8.self)) }
         return true
     }
 
     /// Writes an id as long as the last one over the last one's bytes. libmicrohttpd keeps its own
     /// copy of a header's value and reads it only when the response is queued; replacing the
     /// header instead costs it three frees and three allocations.
-    private func rewriteRequestID(_ id: String) -> Bool {
-        var old = requestID, new = id
-        guard new.utf8.count == old.utf8.count, !old.isEmpty,
+    private func rewriteRequestID(_ id: RequestID) -> Bool {
+        let count = requestID.count
+        guard id.count == count,
               let value = requestIDValue ?? MHD_get_response_header(handle, ServerCore.requestIDHeader.cString)
         else { return false }
         requestIDValue = value
-        let rewritten = old.withUTF8 { old in
-            new.withUTF8 { new in
-                // Only over the value this object set: the bytes are checked before they are changed.
-                guard strlen(value) == old.count, memcmp(value, old.baseAddress!, old.count) == 0 else { return false }
-                UnsafeMutableRawPointer(mutating: value).copyMemory(from: new.baseAddress!, byteCount: new.count)
-                return true
-            }
+        return withUnsafeMutableBytes(of: &written) { written in
+            let bytes = written.baseAddress!
+            // Only over the value this object set: the bytes are checked before they are changed.
+            guard strlen(value) == count, memcmp(value, bytes, count) == 0 else { return false }
+            // Written here first: `write` may fill a little past an id's end.
+            id.write(to: bytes.assumingMemoryBound(to: UInt8.self))
+            UnsafeMutableRawPointer(mutating: value).copyMemory(from: bytes, byteCount: count)
+            requestID = id
+            return true
         }
-        if rewritten { requestID = id }
-        return rewritten
     }
 }

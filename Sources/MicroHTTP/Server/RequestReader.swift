@@ -57,7 +57,7 @@ struct RequestReader {
             peerIsLocal = false
         }
         var request = Request(
-            reusing: &context.requestStorage, id: context.id, method: method, target: target, pathSegments: segments,
+            reusing: &context.requestStorage, id: context.requestID, method: method, target: target, pathSegments: segments,
             query: arguments, headers: fields,
             cookies: headers.cookies,
             form: try form(), body: context.body, clientAddress: client)

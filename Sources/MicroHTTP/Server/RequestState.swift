@@ -16,7 +16,7 @@ final class RequestState {
     @exclusivity(unchecked) var rawTarget: String?
     /// Arguments in the target's query, counted before anything is decoded.
     @exclusivity(unchecked) var queryArgumentCount = 0
-    @exclusivity(unchecked) var id = ""
+    @exclusivity(unchecked) var requestID = RequestID.none
     @exclusivity(unchecked) var headersSeen = false
     /// The method as libmicrohttpd passed it on the first call: the start of the head in its read
     /// buffer, valid during that call only (`RequestFraming` checks the head's layout from it).
@@ -61,11 +61,14 @@ final class RequestState {
     }
 
     /// A new request's target, as the URI callback read it, and its id.
-    func start(rawTarget: String?, queryArgumentCount: Int, id: String) {
+    func start(rawTarget: String?, queryArgumentCount: Int, id: RequestID) {
         self.rawTarget = rawTarget
         self.queryArgumentCount = queryArgumentCount
-        self.id = id
+        requestID = id
     }
+
+    /// The request's id as text, for a log line or an error page.
+    var id: String { requestID.text }
 
     /// Back to a new state's fields, once the request completed (`complete`): nothing of it
     /// reaches the next request on the connection, and what it held is freed now, not when the
@@ -73,7 +76,7 @@ final class RequestState {
     func reset() {
         rawTarget = nil
         queryArgumentCount = 0
-        id = ""
+        requestID = .none
         headersSeen = false
         headStart = nil
         if headers != nil { headers = nil }

@@ -35,7 +35,7 @@ extension ServerCore {
                     guard let handle = MHD_create_response_from_buffer_with_free_callback(count, bytes, freeBufferCallback)
                     else { free(bytes); return refused(response) }
                     defer { MHD_destroy_response(handle) }
-                    addHeaders(of: response, encoding: Encoding(coding: coding, varies: varies), id: context.id, to: handle)
+                    addHeaders(of: response, encoding: Encoding(coding: coding, varies: varies), id: context.requestID, to: handle)
                     return MHD_queue_response(connection, status, handle)
                 }
             } else if let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding),
@@ -43,7 +43,7 @@ extension ServerCore {
                 // Given back when the request completes: the connection reads the copy until then.
                 context.lentCopy = copy
                 let encoding = Encoding(coding: coding, varies: varies)
-                guard let handle = prepare(copy, for: response, encoding: encoding, id: context.id) else {
+                guard let handle = prepare(copy, for: response, encoding: encoding, id: context.requestID) else {
                     return refused(response)
                 }
                 return MHD_queue_response(connection, status, handle)
@@ -53,7 +53,7 @@ extension ServerCore {
         }
         guard let (handle, sent) = makeHandle(response.body, coding, connection) else { return refused(response) }
         defer { MHD_destroy_response(handle) }
-        addHeaders(of: response, encoding: Encoding(coding: sent, varies: varies), id: context.id, to: handle)
+        addHeaders(of: response, encoding: Encoding(coding: sent, varies: varies), id: context.requestID, to: handle)
         return MHD_queue_response(connection, status, handle)
     }
 
@@ -73,7 +73,7 @@ extension ServerCore {
     /// The copy's response from last time when it carries the same headers, with this request's
     /// id; otherwise a new one, kept with the copy for next time. A copy belongs to one template,
     /// so its coding never changes.
-    private func prepare(_ copy: SplicedCopy, for response: Response, encoding: Encoding, id: String) -> OpaquePointer? {
+    private func prepare(_ copy: SplicedCopy, for response: Response, encoding: Encoding, id: RequestID) -> OpaquePointer? {
         if let prepared = copy.prepared, prepared.headers == response.headers, prepared.setRequestID(id) {
             prepared.refreshDate()
             return prepared.handle
@@ -94,7 +94,7 @@ extension ServerCore {
         return .NO
     }
 
-    private func addHeaders(of response: Response, encoding: Encoding, id: String, to handle: OpaquePointer) {
+    private func addHeaders(of response: Response, encoding: Encoding, id: RequestID, to handle: OpaquePointer) {
         for (name, value) in response.headers {
             // Each coding's bytes have their own tag.
             let sent = encoding.coding != .identity && name.caseInsensitiveEquals("ETag") ? encoding.coding.etag(value) : value

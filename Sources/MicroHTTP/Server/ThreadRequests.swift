@@ -13,7 +13,15 @@ import Glibc
 final class ThreadRequests {
     struct Entry {
         let connection: OpaquePointer
-        let state: RequestState
+        /// Not retained: libmicrohttpd holds the state (`con_cls`) until the request completes,
+        /// and the completion takes it off both lists first. Listing it then costs no reference count.
+        private let unretained: Unmanaged<RequestState>
+        var state: RequestState { unretained.takeUnretainedValue() }
+
+        init(connection: OpaquePointer, state: RequestState) {
+            self.connection = connection
+            unretained = Unmanaged.passUnretained(state)
+        }
     }
 
     /// Touched by its own thread only, never through overlapping accesses: no exclusivity check.
