@@ -50,6 +50,60 @@ public struct QueryParameters: Sendable, Sequence {
         }
     }
 
+    /// What `match(_:among:)` found.
+    public enum Match: Equatable, Sendable {
+        /// No argument is called `name`.
+        case absent
+        /// Its first value is `candidates[index]`.
+        case candidate(Int)
+        /// Its first value is none of them (`self[name]` spells it).
+        case other
+    }
+
+    /// The first value of `name`, told apart among `candidates` without a `String` of its own: a
+    /// handler that takes one of a few known values (a layout's name) compares the bytes in place.
+    public func match(_ name: StaticString, among candidates: [String]) -> Match {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        switch source {
+        case .pairs(let pairs):
+            return Self.match(pairs.first { $0.name.utf8.elementsEqual(wanted) }?.value, among: candidates)
+        case .received(let target, let start):
+            return target.utf8.withContiguousStorageIfAvailable { bytes -> Match in
+                guard let raw = Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: bytes[start...])) else {
+                    return .absent
+                }
+                for index in candidates.indices where Self.rawValue(raw, decodesTo: candidates[index]) {
+                    return .candidate(index)
+                }
+                return .other
+            } ?? Self.match(self[String(describing: name)], among: candidates)
+        }
+    }
+
+    /// Whether some argument is called `name`, read in place.
+    public func contains(_ name: StaticString) -> Bool {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        switch source {
+        case .pairs(let pairs): return pairs.contains { $0.name.utf8.elementsEqual(wanted) }
+        case .received(let target, let start):
+            return target.utf8.withContiguousStorageIfAvailable {
+                Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: $0[start...])) != nil
+            } ?? (self[String(describing: name)] != nil)
+        }
+    }
+
+    private static func match(_ value: String?, among candidates: [String]) -> Match {
+        guard let value else { return .absent }
+        return candidates.firstIndex(of: value).map(Match.candidate) ?? .other
+    }
+
+    /// Whether a raw value without `%` decodes to `candidate` (`+` standing for a space).
+    private static func rawValue(_ raw: UnsafeBufferPointer<UInt8>, decodesTo candidate: String) -> Bool {
+        let utf8 = candidate.utf8
+        guard utf8.count == raw.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { decodes(raw, to: $0) } ?? (component(raw) == candidate)
+    }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
 
