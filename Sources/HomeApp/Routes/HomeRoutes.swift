@@ -28,8 +28,11 @@ struct HomeRoutes {
         let visit = services.visit(request)
         // Read once: each read of a request's field retains and releases its storage.
         let query = request.query
+        // `?layout=` and whether there is a `?row=`, in one pass over the query.
+        let names = services.factory.names
+        let (asked, scrolled) = query.match("layout", among: names, andContains: "row")
         let layout: String
-        switch resolveLayout(for: visit, query: query) {
+        switch resolveLayout(asked, names: names, for: visit, query: query) {
         case .found(let name): layout = name
         case .unknown(let name): return unknownLayout(name, visit)
         }
@@ -40,7 +43,7 @@ struct HomeRoutes {
         // alone. Everything else (Trending now too) is the same for every visitor but the CSRF
         // token and their own rows, which the cached page takes at its slot.
         let held = viewingHeld(for: visit)
-        let scrollPosition = Self.scrollPosition(query)
+        let scrollPosition = scrolled ? Self.scrollPosition(query) : nil
         if scrollPosition != nil || visit.qa != nil {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
                               scrollPosition: scrollPosition, personal: held.map { personalRows($0, visit) } ?? [])
@@ -172,9 +175,15 @@ struct HomeRoutes {
     }
 
     func resolveLayout(for visit: Visit, query: QueryParameters) -> LayoutRequest {
-        // The factory's own name when the query asks for one: compared in place, no `String` made.
         let names = services.factory.names
-        switch query.match("layout", among: names) {
+        return resolveLayout(query.match("layout", among: names), names: names, for: visit, query: query)
+    }
+
+    /// The layout for what `?layout=` asked among the factory's `names`: the factory's own name
+    /// when it is one, compared in place, no `String` made.
+    func resolveLayout(_ asked: QueryParameters.Match, names: [String], for visit: Visit,
+                       query: QueryParameters) -> LayoutRequest {
+        switch asked {
         case .absent: return .found(services.defaultLayout(for: visit))
         case .candidate(let index): return .found(names[index])
         case .other: return .unknown(query["layout"] ?? "")
