@@ -161,12 +161,14 @@ public final class ReportLog: Sendable {
         if refused.first { logger.warning("report event recorded after shutdown; dropped") }
     }
 
-    /// Records the event `template` makes for `visitor` and `request`, timestamped now: its line
-    /// is the one `record(template.event(visitor:request:))` writes, copied from the template's
-    /// pieces instead of encoded.
-    public func record(_ template: EventTemplate, visitor: VisitorID?, request: String?) {
+    /// Records the event `template` makes for `visitor` and `request`, timestamped `timestamp`
+    /// (now; a caller that read the clock for the request passes its reading): its line is the one
+    /// `record(template.event(visitor:request:))` writes, copied from the template's pieces
+    /// instead of encoded.
+    public func record(_ template: EventTemplate, visitor: VisitorID?, request: String?, at timestamp: Date = Date()) {
         // `Dictionary()`, not the default `[:]`: the literal's initializer ran for every event.
-        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, request: request, properties: Dictionary()),
+        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, timestamp: timestamp, request: request,
+                                                properties: Dictionary()),
                              whenWritten: nil, template: template, visitor: visitor))
     }
 

@@ -119,6 +119,36 @@ import TestSupport
         #expect(inPlace.isEmpty == query.isEmpty, "\(query)")
     }
 
+    /// A value told apart among known ones, in place or from the decoded list: what the look-up
+    /// gives, compared.
+    @Test(arguments: ["", "layout=grid", "layout=list", "layout=gr+id", "layout=my+home", "layout=my%20home",
+                      "layout=gr%69d", "layout=grids", "layout=", "layout", "x=1&layout=list&layout=grid",
+                      "lay+out=grid", "layout=my home", "a=grid", "row=1&layout=grid", "layout=list&row=2&at=3",
+                      "layout=grid&layout=list&a"])
+    func aMatchAmongKnownValuesIsWhatTheLookUpGives(query: String) throws {
+        let candidates = ["grid", "list", "my home", ""]
+        for parameters in [try QueryParameters.decode(Substring(query)), QueryParameters(try QueryParameters.decode(Substring(query)).pairs)] {
+            let expected: QueryParameters.Match = parameters["layout"].map { value in
+                candidates.firstIndex(of: value).map(QueryParameters.Match.candidate) ?? .other
+            } ?? .absent
+            #expect(parameters.match("layout", among: candidates) == expected, "\(query)")
+            #expect(parameters.contains("layout") == (parameters["layout"] != nil), "\(query)")
+            for (other, named) in [("a", parameters.contains("a")), ("row", parameters.contains("row")),
+                                   ("lay out", parameters.contains("lay out"))] {
+                let both: (match: QueryParameters.Match, contains: Bool) = switch other {
+                case "a": parameters.match("layout", among: candidates, andContains: "a")
+                case "row": parameters.match("layout", among: candidates, andContains: "row")
+                default: parameters.match("layout", among: candidates, andContains: "lay out")
+                }
+                #expect(both.match == expected && both.contains == named, "\(query) [\(other)]")
+            }
+        }
+        #expect(try QueryParameters.decode("layout=my+home").match("layout", among: candidates) == .candidate(2))
+        #expect(try QueryParameters.decode("layout=gr%69d").match("layout", among: candidates) == .candidate(0))
+        #expect(try QueryParameters.decode("layout=grids").match("layout", among: candidates) == .other)
+        #expect(try QueryParameters.decode("a=grid").match("layout", among: candidates) == .absent)
+    }
+
     @Test func aPlusInANameOrValueIsASpace() throws {
         let query = try QueryParameters.decode("first+name=Ann+Lee&first=x")
         #expect(query["first name"] == "Ann Lee")

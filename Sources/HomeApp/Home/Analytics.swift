@@ -1,5 +1,10 @@
 import Basics
 import FeatureToggles
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
 import MicroHTTP
 import Reporting
 
@@ -56,15 +61,17 @@ struct Analytics {
     /// Reports what a cached page's controllers reported when it was rendered, for `visit`. A
     /// visit in no experiment and without a QA override (most) adds nothing to a line: each
     /// template's line is recorded as it is, without building the visit's analytics, whose
-    /// groups and optional parts cost more to make and destroy than the lines to queue.
-    static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?) {
+    /// groups and optional parts cost more to make and destroy than the lines to queue. `now`:
+    /// the request's reading of the clock, the events' time.
+    static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?,
+                       at now: Date = Date()) {
         guard visit.plan.assignments.isEmpty, visit.qa == nil else {
             return Analytics(log: log, visit: visit, limit: limit).replay(events)
         }
         let visitor = visit.visitor.id, request = visit.request.id
         for index in events.indices {
             if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
-            log.record(events[index].template, visitor: visitor, request: request)
+            log.record(events[index].template, visitor: visitor, request: request, at: now)
         }
     }
 

@@ -26,8 +26,13 @@ struct HomeRoutes {
     /// The home in the visitor's layout: the cached page when one fits, else a fresh render.
     func home(_ request: Request) -> Response {
         let visit = services.visit(request)
+        // Read once: each read of a request's field retains and releases its storage.
+        let query = request.query
+        // `?layout=` and whether there is a `?row=`, in one pass over the query.
+        let names = services.factory.names
+        let (asked, scrolled) = query.match("layout", among: names, andContains: "row")
         let layout: String
-        switch resolveLayout(for: visit) {
+        switch resolveLayout(asked, names: names, for: visit, query: query) {
         case .found(let name): layout = name
         case .unknown(let name): return unknownLayout(name, visit)
         }
@@ -38,18 +43,20 @@ struct HomeRoutes {
         // alone. Everything else (Trending now too) is the same for every visitor but the CSRF
         // token and their own rows, which the cached page takes at its slot.
         let held = viewingHeld(for: visit)
-        let scrollPosition = Self.scrollPosition(request.query)
+        let scrollPosition = scrolled ? Self.scrollPosition(query) : nil
         if scrollPosition != nil || visit.qa != nil {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
                               scrollPosition: scrollPosition, personal: held.map { personalRows($0, visit) } ?? [])
             return visit.html(.bytes(page.rendered.bytes))
         }
+        // One reading of the clock for the page's display state and its events' time.
+        let now = Date()
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
-                                display: catalogue.displayState(at: Date()), withOnboarding: withOnboarding,
+                                display: catalogue.displayState(at: now), withOnboarding: withOnboarding,
                                 assets: services.assets.version, plays: services.plays.version,
                                 trending: !visit.plan.hiddenRows.contains(ViewingRows.trending))
         if let cached = services.pages.page(for: key), held == nil || cached.spliced.slot != nil {
-            return serve(cached, to: visit, inserting: held.flatMap { rowsInsert($0, visit, layout, catalogue) })
+            return serve(cached, to: visit, inserting: held.flatMap { rowsInsert($0, visit, layout, catalogue) }, at: now)
         }
         let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding, scrollPosition: nil)
         let spliced = cache(page, for: key)
@@ -155,7 +162,8 @@ struct HomeRoutes {
 
     /// `?row=1&at=4`: where the grid's "more" button left a row (without JavaScript).
     static func scrollPosition(_ query: QueryParameters) -> HomeIndexPath? {
-        guard let row = query["row"], let at = query["at"] else { return nil }
+        // Most requests have no `row`: told without a `String` of each value.
+        guard query.contains("row"), let row = query["row"], let at = query["at"] else { return nil }
         return HomeIndexPath("\(row).\(at)")
     }
 
@@ -166,16 +174,27 @@ struct HomeRoutes {
         case unknown(String)
     }
 
-    func resolveLayout(for visit: Visit) -> LayoutRequest {
-        guard let asked = visit.request.query["layout"] else { return .found(services.defaultLayout(for: visit)) }
-        return services.factory.has(asked) ? .found(asked) : .unknown(asked)
+    func resolveLayout(for visit: Visit, query: QueryParameters) -> LayoutRequest {
+        let names = services.factory.names
+        return resolveLayout(query.match("layout", among: names), names: names, for: visit, query: query)
+    }
+
+    /// The layout for what `?layout=` asked among the factory's `names`: the factory's own name
+    /// when it is one, compared in place, no `String` made.
+    func resolveLayout(_ asked: QueryParameters.Match, names: [String], for visit: Visit,
+                       query: QueryParameters) -> LayoutRequest {
+        switch asked {
+        case .absent: return .found(services.defaultLayout(for: visit))
+        case .candidate(let index): return .found(names[index])
+        case .other: return .unknown(query["layout"] ?? "")
+        }
     }
 
     /// A cached page: no controllers, no render; the visitor's token goes into its holes (and
     /// their rows, when they have any, at its slot), and what its controllers reported when it
     /// was drawn is reported again for this visit.
-    private func serve(_ cached: PageCache.Page, to visit: Visit, inserting insert: SlotInsert?) -> Response {
-        Analytics.replay(cached.events, for: visit, log: services.reportLog, limit: services.eventLimit)
+    private func serve(_ cached: PageCache.Page, to visit: Visit, inserting insert: SlotInsert?, at now: Date) -> Response {
+        Analytics.replay(cached.events, for: visit, log: services.reportLog, limit: services.eventLimit, at: now)
         return visit.html(.spliced(SplicedBody(spliced: cached.spliced, filling: visit.csrfTokenFilling, inserted: insert)))
     }
 

@@ -32,7 +32,7 @@ struct SearchRoutes {
         }
         // Results name their layout once switched (`&layout=`), as the home does.
         let layout: String
-        switch home.resolveLayout(for: visit) {
+        switch home.resolveLayout(for: visit, query: request.query) {
         case .found(let name): layout = name
         case .unknown(let name): return home.unknownLayout(name, visit)
         }

@@ -50,6 +50,79 @@ public struct QueryParameters: Sendable, Sequence {
         }
     }
 
+    /// What `match(_:among:)` found.
+    public enum Match: Equatable, Sendable {
+        /// No argument is called `name`.
+        case absent
+        /// Its first value is `candidates[index]`.
+        case candidate(Int)
+        /// Its first value is none of them (`self[name]` spells it).
+        case other
+    }
+
+    /// The first value of `name`, told apart among `candidates` without a `String` of its own: a
+    /// handler that takes one of a few known values (a layout's name) compares the bytes in place.
+    public func match(_ name: StaticString, among candidates: [String]) -> Match {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        switch source {
+        case .pairs(let pairs):
+            return Self.match(pairs.first { $0.name.utf8.elementsEqual(wanted) }?.value, among: candidates)
+        case .received(let target, let start):
+            return target.utf8.withContiguousStorageIfAvailable { bytes -> Match in
+                guard let raw = Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: bytes[start...])) else {
+                    return .absent
+                }
+                for index in candidates.indices where Self.rawValue(raw, decodesTo: candidates[index]) {
+                    return .candidate(index)
+                }
+                return .other
+            } ?? Self.match(self[String(describing: name)], among: candidates)
+        }
+    }
+
+    /// `match(name, among: candidates)` and `contains(other)` in one pass over the query: a
+    /// handler that reads both reads the bytes once.
+    public func match(_ name: StaticString, among candidates: [String],
+                      andContains other: StaticString) -> (match: Match, contains: Bool) {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        let noted = UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount)
+        guard case .received(let target, let start) = source else {
+            return (match(name, among: candidates), contains(other))
+        }
+        return target.utf8.withContiguousStorageIfAvailable { bytes -> (match: Match, contains: Bool) in
+            let (raw, contains) = Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: bytes[start...]), noting: noted)
+            guard let raw else { return (.absent, contains) }
+            for index in candidates.indices where Self.rawValue(raw, decodesTo: candidates[index]) {
+                return (.candidate(index), contains)
+            }
+            return (.other, contains)
+        } ?? (match(name, among: candidates), contains(other))
+    }
+
+    /// Whether some argument is called `name`, read in place.
+    public func contains(_ name: StaticString) -> Bool {
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        switch source {
+        case .pairs(let pairs): return pairs.contains { $0.name.utf8.elementsEqual(wanted) }
+        case .received(let target, let start):
+            return target.utf8.withContiguousStorageIfAvailable {
+                Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: $0[start...])) != nil
+            } ?? (self[String(describing: name)] != nil)
+        }
+    }
+
+    private static func match(_ value: String?, among candidates: [String]) -> Match {
+        guard let value else { return .absent }
+        return candidates.firstIndex(of: value).map(Match.candidate) ?? .other
+    }
+
+    /// Whether a raw value without `%` decodes to `candidate` (`+` standing for a space).
+    private static func rawValue(_ raw: UnsafeBufferPointer<UInt8>, decodesTo candidate: String) -> Bool {
+        let utf8 = candidate.utf8
+        guard utf8.count == raw.count else { return false }
+        return utf8.withContiguousStorageIfAvailable { decodes(raw, to: $0) } ?? (component(raw) == candidate)
+    }
+
     /// Every value of `name`, in order.
     public func values(_ name: String) -> [String] { pairs.filter { $0.name == name }.map(\.value) }
 
@@ -148,6 +221,34 @@ extension QueryParameters {
             start = end + 1
         }
         return nil
+    }
+
+    /// `value(of: wanted, in: bytes)`, and whether an argument's name decodes to `other`, in one pass.
+    private static func value(of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>,
+                              noting other: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>?, Bool) {
+        let count = bytes.count
+        var start = 0
+        var found: UnsafeBufferPointer<UInt8>?, noted = false
+        while start < count {
+            var at = start
+            while at < count {
+                let byte = bytes[at]
+                if byte == equalsSign || byte == ampersand { break }
+                at += 1
+            }
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<at])
+            let named = found == nil && name.count == wanted.count && decodes(name, to: wanted)
+            if !noted, name.count == other.count, decodes(name, to: other) { noted = true }
+            if at < count, bytes[at] == equalsSign { at += 1 }
+            var end = at
+            while end < count, bytes[end] != ampersand { end += 1 }
+            if named {
+                found = UnsafeBufferPointer(rebasing: bytes[at..<end])
+                if noted { break }
+            }
+            start = end + 1
+        }
+        return (found, noted)
     }
 
     /// Whether a raw name without `%`, as long as `wanted`, decodes to it.
