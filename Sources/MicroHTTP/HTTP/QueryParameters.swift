@@ -204,23 +204,8 @@ extension QueryParameters {
     /// `+` standing for a space.
     private static func value(of wanted: UnsafeBufferPointer<UInt8>,
                               in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
-        let count = bytes.count
-        var start = 0
-        while start < count {
-            var at = start
-            while at < count {
-                let byte = bytes[at]
-                if byte == equalsSign || byte == ampersand { break }
-                at += 1
-            }
-            let named = at - start == wanted.count && decodes(UnsafeBufferPointer(rebasing: bytes[start..<at]), to: wanted)
-            if at < count, bytes[at] == equalsSign { at += 1 }
-            var end = at
-            while end < count, bytes[end] != ampersand { end += 1 }
-            if named { return UnsafeBufferPointer(rebasing: bytes[at..<end]) }
-            start = end + 1
-        }
-        return nil
+        // Noting the wanted name itself: the pass stops at its first argument.
+        value(of: wanted, in: bytes, noting: wanted).0
     }
 
     /// `value(of: wanted, in: bytes)`, and whether an argument's name decodes to `other`, in one pass.
