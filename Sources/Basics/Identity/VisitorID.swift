@@ -75,10 +75,6 @@ public struct VisitorID: Sendable, Hashable, CustomStringConvertible {
         return (nibbles | nibbles >> 16) & 0xFFFF_FFFF
     }
 
-    /// Whether `text` spells an id: exactly 32 lowercase hex digits.
-    @inlinable
-    public static func isWellFormed(_ text: some StringProtocol) -> Bool { VisitorID(text) != nil }
-
     /// The 32 digits, as the cookie and the report log spell them.
     public var text: String {
         String(unsafeUninitializedCapacity: Self.digitCount) { buffer in

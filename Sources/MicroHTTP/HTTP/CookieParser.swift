@@ -68,13 +68,16 @@ public enum CookieParser {
             guard named || (!pair.isEmpty && isToken(base, pair)) else { continue }
             read += 1
             guard named else { continue }
-            var value = trimmed(bytes, equals + 1..<end)
-            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
-                value = value.lowerBound + 1..<value.upperBound - 1
-            }
-            return value
+            return unquoted(bytes, trimmed(bytes, equals + 1..<end))
         }
         return nil
+    }
+
+    /// `range` without the double quotes around it, if it has them.
+    private static func unquoted(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Range<Int> {
+        guard range.count >= 2, bytes[range.lowerBound] == UInt8(ascii: "\""),
+              bytes[range.upperBound - 1] == UInt8(ascii: "\"") else { return range }
+        return range.lowerBound + 1..<range.upperBound - 1
     }
 
     /// Calls `body` with the name and value ranges of each well-formed pair, in order, until it
@@ -87,11 +90,8 @@ public enum CookieParser {
             defer { start = end + 1 }
             guard let equals = bytes.firstOffset(of: UInt8(ascii: "="), in: start..<end) else { continue }
             let name = trimmed(bytes, start..<equals)
-            var value = trimmed(bytes, equals + 1..<end)
             guard !name.isEmpty, isToken(base, name) else { continue }
-            if value.count >= 2, bytes[value.lowerBound] == UInt8(ascii: "\""), bytes[value.upperBound - 1] == UInt8(ascii: "\"") {
-                value = value.lowerBound + 1..<value.upperBound - 1
-            }
+            let value = unquoted(bytes, trimmed(bytes, equals + 1..<end))
             read += 1
             guard body(name, value) else { return }
         }
