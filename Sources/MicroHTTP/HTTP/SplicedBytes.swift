@@ -1,4 +1,5 @@
 import Basics
+import CBrotli
 import Synchronization
 
 /// Bytes with holes that every response fills with its own value: a cached page and the
@@ -97,7 +98,10 @@ public final class SplicedBytes: Sendable {
     /// stay when the pool's queue is full).
     public func prepareEncodings(on pool: WorkPool) {
         brotliCuts.withLock { $0.pool = pool }
-        _ = pool.submit { [self] in prepareEncodings() }
+        _ = pool.submit { [self] in
+            prepareEncodings()
+            Self.giveBackHeap()
+        }
     }
 
     /// The brotli form that takes an insert of `count` bytes at the slot, once made. The first
@@ -110,8 +114,21 @@ public final class SplicedBytes: Sendable {
             guard let pool = cuts.pool, cuts.asked.insert(count).inserted else { return (nil, nil) }
             return (nil, pool)
         }
-        if let pool { _ = pool.submit { [self] in prepareBrotliForInsert(count: count) } }
+        if let pool {
+            _ = pool.submit { [self] in
+                prepareBrotliForInsert(count: count)
+                Self.giveBackHeap()
+            }
+        }
         return form
+    }
+
+    /// Compressing at quality 11 and level 9 takes a few MiB of heap for a moment; glibc, which
+    /// raises its mmap threshold as big blocks are freed, would keep them resident for good.
+    private static func giveBackHeap() {
+        #if canImport(Glibc)
+            malloc_trim(0)
+        #endif
     }
 
     /// Makes the brotli form for inserts of `count` bytes now (nil when it cannot be spliced).
