@@ -6,7 +6,7 @@ import Synchronization
 /// again without drawing or compressing it again.
 public final class SlotInsert: Sendable {
     public let bytes: [UInt8]
-    private let deflated = AtomicLazyReference<Deflated>()
+    private let deflated = LazyReference<Deflated>()
 
     /// What a gzip response of the insert takes: `GzipSplicer.insertion` of the bytes and their CRC.
     final class Deflated: Sendable {

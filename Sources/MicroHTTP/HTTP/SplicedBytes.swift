@@ -23,12 +23,12 @@ public final class SplicedBytes: Sendable {
     /// The lengths of insert a brotli form is made for (`brotliForInsert`); for a brotli form,
     /// the one length its slot takes.
     let slotCapacities: [Int]
-    private let gzip = AtomicLazyReference<SplicedBytes>()
-    private let brotli = AtomicLazyReference<SplicedBytes>()
+    private let gzip = LazyReference<SplicedBytes>()
+    private let brotli = LazyReference<SplicedBytes>()
     /// The gzip form cut at the slot, for responses that insert bytes there: its parts after the
     /// slot cannot refer back before it, which costs some bytes, so a response without an
     /// insert keeps the form that has no cut.
-    private let gzipCut = AtomicLazyReference<SplicedBytes>()
+    private let gzipCut = LazyReference<SplicedBytes>()
     /// The brotli forms with an uncompressed meta-block at the slot, one per insert length
     /// made (`slotCapacities`), and the pool they are made on.
     private let brotliCuts = Mutex<BrotliCuts>(BrotliCuts())

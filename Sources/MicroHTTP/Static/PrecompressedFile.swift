@@ -9,8 +9,8 @@ final class PrecompressedFile: Sendable {
         init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 
-    private let gzip = AtomicLazyReference<Bytes>()
-    private let brotli = AtomicLazyReference<Bytes>()
+    private let gzip = LazyReference<Bytes>()
+    private let brotli = LazyReference<Bytes>()
     let identity: FileStamp
 
     init(identity: FileStamp) { self.identity = identity }
