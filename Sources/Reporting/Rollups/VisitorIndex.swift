@@ -114,71 +114,64 @@ struct VisitorIndex {
         var contents = [UInt8](repeating: 0, count: size)
         guard (try? contents.withUnsafeMutableBytes({ try readFully(fd, $0, at: 0) })) == size else { return "cannot be read" }
         return contents.withUnsafeBytes { raw -> String? in
-            if let wrong = Mapped(raw).problem(members: members, bytes: bytes) { return wrong }
+            if let wrong = Contents(raw).problem(members: members, bytes: bytes) { return wrong }
             let stored = raw.loadUnaligned(fromByteOffset: size - 4, as: UInt32.self).littleEndian
             return stored == RollupFile.checksum(contents[..<(size - 4)]) ? nil : "checksum does not match"
         }
     }
 
-    /// Calls `body` with the file mapped; nil when it cannot be mapped.
-    static func withMapped<T>(_ path: String, _ body: (Mapped) -> T) -> T? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        var info = stat()
-        guard fstat(fd, &info) == 0, info.st_size >= headerBytes + rowBytes + 4 else {
-            close(fd)
-            return nil
-        }
-        let size = Int(info.st_size)
-        // Mapped, not read: a lookup touches a few pages of a file of megabytes, and mapped pages
-        // are the page cache's, not the server's memory.
-        let address = mmap(nil, size, PROT_READ, MAP_SHARED, fd, 0)
-        close(fd)
-        guard let address, address != MAP_FAILED else { return nil }
-        defer { munmap(address, size) }
-        return body(Mapped(UnsafeRawBufferPointer(start: address, count: size)))
+    /// Calls `body` with the file to read from; nil when it cannot be read.
+    static func withContents<T>(_ path: String, _ body: (Contents<FileWindow>) -> T?) -> T? {
+        guard let file = FileWindow(path: path), file.count >= headerBytes + rowBytes + 4 else { return nil }
+        let result = body(Contents(file))
+        return file.failed ? nil : result
     }
 
     /// The members holding an id equal to `escaped` (`prefix` false) or starting with it, ascending;
     /// nil when the file is missing or not this segment's (then every member must be read).
     static func members(_ path: String, escaped: [UInt8], prefix: Bool, members: Int, bytes: Int64) -> [Int]? {
-        withMapped(path) { index -> [Int]? in
+        withContents(path) { index -> [Int]? in
             guard index.problem(members: members, bytes: bytes) == nil else { return nil }
             if prefix { return index.members(keys: keyRange(prefix: escaped), hash: nil) }
             let (key, hash) = escaped.withUnsafeBytes { keyAndHash($0) }
             return index.members(keys: key...key, hash: hash)
-        } ?? nil
+        }
     }
 
     /// The ids whose first bytes are `escaped` (8 or more of them), one row each: its key, hash and
     /// its first member; nil when the file is missing or not this segment's.
     static func ids(_ path: String, startingWith escaped: [UInt8], members: Int, bytes: Int64) -> [(key: UInt64, hash: UInt32, member: Int)]? {
-        withMapped(path) { index -> [(key: UInt64, hash: UInt32, member: Int)]? in
+        withContents(path) { index -> [(key: UInt64, hash: UInt32, member: Int)]? in
             guard index.problem(members: members, bytes: bytes) == nil else { return nil }
             return index.rows(keys: keyRange(prefix: escaped))
-        } ?? nil
+        }
     }
 
-    /// An index file's bytes, read in place.
-    struct Mapped {
-        let raw: UnsafeRawBufferPointer
+    /// An index file's bytes, read in place: from memory, or a window at a time from the file.
+    struct Contents<Bytes: IndexBytes> {
+        let raw: Bytes
 
-        init(_ raw: UnsafeRawBufferPointer) { self.raw = raw }
+        init(_ raw: Bytes) { self.raw = raw }
 
-        var width: Int { Int(raw[magic.count]) }
+        var width: Int { Int(raw.load(magic.count, as: UInt8.self)) }
         var memberCount: Int { Int(u32(8)) }
         var rowCount: Int { Int(u32(12)) }
         var listCount: Int { Int(u32(row(rowCount) + 12)) }
 
-        func u32(_ offset: Int) -> UInt32 { raw.loadUnaligned(fromByteOffset: offset, as: UInt32.self).littleEndian }
-        func u64(_ offset: Int) -> UInt64 { raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self).littleEndian }
+        func u32(_ offset: Int) -> UInt32 { raw.load(offset, as: UInt32.self) }
+        func u64(_ offset: Int) -> UInt64 { raw.load(offset, as: UInt64.self) }
         func row(_ number: Int) -> Int { headerBytes + number * rowBytes }
         func key(_ number: Int) -> UInt64 { u64(row(number)) }
+        func member(atSlot slot: Int, from listStart: Int) -> Int {
+            width == 2 ? Int(raw.load(listStart + slot * 2, as: UInt16.self)) : Int(u32(listStart + slot * 4))
+        }
 
         /// What does not fit a segment of `members` members and `bytes` bytes (nil: it fits); the
         /// sizes are checked so that no lookup reads outside the file.
         func problem(members: Int, bytes: Int64) -> String? {
-            guard raw.count >= headerBytes + rowBytes + 4, raw.starts(with: magic) else { return "not a visitor index" }
+            guard raw.count >= headerBytes + rowBytes + 4, magic.indices.allSatisfy({ raw.load($0, as: UInt8.self) == magic[$0] }) else {
+                return "not a visitor index"
+            }
             guard width == 2 || width == 4 else { return "member width \(width)" }
             guard memberCount == members, Int64(bitPattern: u64(16)) == bytes else {
                 return "made for another segment (\(memberCount) members, \(Int64(bitPattern: u64(16))) bytes)"
@@ -206,9 +199,7 @@ struct VisitorIndex {
                 let at = row(number)
                 let slot = Int(u32(at + 12))
                 if slot < min(Int(u32(at + rowBytes + 12)), listCount) {
-                    let member = width == 2
-                        ? Int(raw.loadUnaligned(fromByteOffset: listStart + slot * 2, as: UInt16.self).littleEndian)
-                        : Int(u32(listStart + slot * 4))
+                    let member = member(atSlot: slot, from: listStart)
                     if member < memberCount { found.append((key(number), u32(at + 8), member)) }
                 }
                 number += 1
@@ -236,9 +227,7 @@ struct VisitorIndex {
                 let end = min(Int(u32(at + rowBytes + 12)), total)
                 if first < end {
                     for slot in first..<end {
-                        let member = width == 2
-                            ? Int(raw.loadUnaligned(fromByteOffset: listStart + slot * 2, as: UInt16.self).littleEndian)
-                            : Int(u32(listStart + slot * 4))
+                        let member = member(atSlot: slot, from: listStart)
                         if member < memberCount { found.append(member) }
                     }
                 }

@@ -1,3 +1,4 @@
+import Basics
 import CZlib
 
 #if canImport(Glibc)
@@ -25,31 +26,32 @@ struct GzipIndex: Sendable {
     }
 
     /// Reads an index back; nil if missing, torn or inconsistent.
-    static func load(_ path: String) -> GzipIndex? {
+    static func load(_ path: String) -> GzipIndex? { load(path, checked: nil)?.index }
+
+    /// Reads an index back, and the version of the file it was read from; its checksum is not
+    /// read again when the file is still `checked`, the version whose checksum matched last time.
+    static func load(_ path: String, checked: FileStamp?) -> (index: GzipIndex, file: FileStamp)? {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_size > magic.count + 8, info.st_size < 1 << 30 else { return nil }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        let got = (try? bytes.withUnsafeMutableBytes { try readFully(fd, $0, at: 0) }) ?? 0
-        guard got == bytes.count, bytes.starts(with: magic) else { return nil }
-        var tail = RollupFile.Reader(bytes: bytes[..<got])
-        tail.index = got - 4
-        guard let stored = tail.u32(), stored == RollupFile.checksum(bytes[..<(got - 4)]) else { return nil }
-        // Read in place, not byte by byte: a visitor's query loads the index of every segment it reads.
-        return bytes.withUnsafeBytes { raw -> GzipIndex? in
-            let count = Int(raw.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self).littleEndian)
-            guard count >= 1, magic.count + 4 + count * 16 == got - 4 else { return nil }
-            var index = GzipIndex()
-            index.members.reserveCapacity(count)
-            for number in 0..<count {
-                let at = magic.count + 4 + number * 16
-                let u = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt64.self).littleEndian)
-                let c = Int64(bitPattern: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt64.self).littleEndian)
-                guard index.members.append((u, c)) else { return nil }
+        let file = FileStamp(info)
+        let size = Int(info.st_size)
+        return withUnsafeTemporaryAllocation(byteCount: size, alignment: 8) { bytes -> (GzipIndex, FileStamp)? in
+            guard (try? readFully(fd, bytes, at: 0)) == size, let start = bytes.baseAddress else { return nil }
+            let raw = UnsafeRawBufferPointer(bytes)
+            guard memcmp(start, magic, magic.count) == 0 else { return nil }
+            if file != checked {
+                let stored = raw.loadUnaligned(fromByteOffset: size - 4, as: UInt32.self).littleEndian
+                guard stored == UInt32(crc32(0, start.assumingMemoryBound(to: UInt8.self), uInt(size - 4))) else { return nil }
             }
-            return index
+            // Read in place, in one pass: a visitor's query loads the index of every segment it reads.
+            let count = Int(raw.loadUnaligned(fromByteOffset: magic.count, as: UInt32.self).littleEndian)
+            guard count >= 1, magic.count + 4 + count * 16 == size - 4,
+                  let members = GzipMembers(rows: UnsafeRawBufferPointer(rebasing: raw[(magic.count + 4)...]), count: count)
+            else { return nil }
+            return (GzipIndex(members: members), file)
         }
     }
 

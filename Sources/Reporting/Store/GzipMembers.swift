@@ -19,6 +19,26 @@ struct GzipMembers: RandomAccessCollection, Sendable {
         compressedStarts.reserveCapacity(count)
     }
 
+    /// The members of an index file's rows (`count` pairs of little-endian u64 at `rows`); nil
+    /// when one is past 4 GiB. In one pass: a visitor's query reads the index of every segment.
+    init?(rows: UnsafeRawBufferPointer, count: Int) {
+        guard rows.count >= count * 16 else { return nil }
+        var fits = true
+        func column(_ field: Int) -> [UInt32] {
+            [UInt32](unsafeUninitializedCapacity: count) { out, initialized in
+                for number in 0..<count {
+                    let value = rows.loadUnaligned(fromByteOffset: number * 16 + field, as: UInt64.self).littleEndian
+                    fits = fits && value <= UInt64(UInt32.max)
+                    out[number] = UInt32(truncatingIfNeeded: value)
+                }
+                initialized = count
+            }
+        }
+        uncompressedStarts = column(0)
+        compressedStarts = column(8)
+        guard fits else { return nil }
+    }
+
     /// False (nothing added) past 4 GiB.
     @discardableResult
     mutating func append(_ member: (uncompressed: Int64, compressed: Int64)) -> Bool {

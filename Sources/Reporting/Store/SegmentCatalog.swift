@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// The segments of one report directory and their rollups: written by the log's writer (or an
@@ -19,6 +20,9 @@ final class SegmentCatalog: Sendable {
     /// segments) hold ten days at a million events a day, which a visitor's query reads whole.
     private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
     static let cachedIndexes = 64
+    /// The version of each segment's gzip index file whose checksum matched: read again as long
+    /// as it is that file, without the check.
+    private let checkedIndexes = Mutex<[String: FileStamp]>([:])
     /// Whole days' visitor sketches, merged once (`DaySketches`).
     let daySketches = DaySketches()
     /// The experiments' exact visitor sums, as the writer last published them.
@@ -54,9 +58,11 @@ final class SegmentCatalog: Sendable {
     func index(_ entry: SegmentEntry) -> GzipIndex? {
         guard entry.compressed, entry.indexed else { return nil }
         if let cached = indexes.withLock({ $0.last { $0.stamp == entry.stamp }?.index }) { return cached }
-        guard let index = GzipIndex.load(indexPath(entry.stamp)), index.members.last?.uncompressed == entry.rollup.bytes else {
-            return nil
-        }
+        let checked = checkedIndexes.withLock { $0[entry.stamp] }
+        guard let (index, file) = GzipIndex.load(indexPath(entry.stamp), checked: checked),
+              index.members.last?.uncompressed == entry.rollup.bytes
+        else { return nil }
+        if file != checked { checkedIndexes.withLock { $0[entry.stamp] = file } }
         indexes.withLock { cache in
             cache.removeAll { $0.stamp == entry.stamp }
             cache.append((entry.stamp, index))
@@ -84,6 +90,7 @@ final class SegmentCatalog: Sendable {
 
     func remove(_ stamp: String) {
         state.withLock { $0.segments.removeAll { $0.stamp == stamp } }
+        checkedIndexes.withLock { _ = $0.removeValue(forKey: stamp) }
     }
 
     func entry(_ stamp: String) -> SegmentEntry? {
