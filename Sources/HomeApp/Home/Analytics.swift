@@ -68,7 +68,7 @@ struct Analytics {
     /// the request's reading of the clock, the events' time.
     static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?,
                        at now: Date = Date()) {
-        guard visit.plan.assignments.isEmpty, visit.qa == nil else {
+        guard !visit.plan.isAssigned, visit.qa == nil else {
             return Analytics(log: log, visit: visit, limit: limit).replay(events)
         }
         let visitor = visit.visitor.id, request = visit.request.id

@@ -43,7 +43,7 @@ struct Visit {
             chosenLayout: targeted.chosenLayout ? cookies[Self.layoutCookie] : nil)
         qa = QAOverride.current(in: cookies, mayHold: mayHoldQA, csrf: csrf)
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
-        if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
+        if !targeted.device, plan.isAssigned { traits.device = Self.device(of: request) }
         device = traits.device
         cohort = traits.cohort
     }
