@@ -28,6 +28,9 @@ public struct VisitorPlan: Sendable, Equatable {
     /// The home's rows switched off for this visitor (by the `rows` toggle or their groups).
     public var hiddenRows: Set<String> { decided.hiddenRows }
 
+    /// Whether `row` is switched off for this visitor, without a copy of `hiddenRows`.
+    public func hides(_ row: String) -> Bool { decided.hiddenRows.contains(row) }
+
     init(decisions: FeatureDecisions, visitor: Visitor, traits: borrowing VisitorTraits, override: borrowing Override?) {
         let prepared = decisions.prepared
         self.visitor = visitor
