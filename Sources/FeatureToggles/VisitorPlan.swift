@@ -12,6 +12,8 @@ public struct VisitorPlan: Sendable, Equatable {
 
     /// The visitor's group in every active experiment that takes them in, in file order.
     public var assignments: [FeatureDecisions.Assignment] { decided.assignments }
+    /// Whether the visitor is in some experiment, without a copy of `assignments`.
+    public var isAssigned: Bool { !decided.assignments.isEmpty }
     /// The layout when the visitor has not chosen one: their experiment group's, else their
     /// rollout's, else the default. Worked out when asked: a visit that names its layout never needs it.
     public var layout: String {
@@ -26,9 +28,17 @@ public struct VisitorPlan: Sendable, Equatable {
     /// The home's rows switched off for this visitor (by the `rows` toggle or their groups).
     public var hiddenRows: Set<String> { decided.hiddenRows }
 
+    /// Whether `row` is switched off for this visitor, without a copy of `hiddenRows`.
+    public func hides(_ row: String) -> Bool { decided.hiddenRows.contains(row) }
+
     init(decisions: FeatureDecisions, visitor: Visitor, traits: borrowing VisitorTraits, override: borrowing Override?) {
         let prepared = decisions.prepared
         self.visitor = visitor
+        // Most visitors: no experiment running, no override; the plan made once for them.
+        if prepared.activeExperiments.isEmpty, override == nil {
+            decided = prepared.unassigned
+            return
+        }
         var assignments: [FeatureDecisions.Assignment] = []
         let text = prepared.activeExperiments.isEmpty ? "" : visitor.text
         for experiment in prepared.activeExperiments {

@@ -28,6 +28,7 @@ import Testing
             let group = toggles.experiments[0].group(for: visitor).name
             seen.insert(group)
             #expect(plan.hiddenRows == (group == "on" ? [] : ["trending", "continue-watching"]), "\(group)")
+            for row in ["trending", "continue-watching", "my-list"] { #expect(plan.hides(row) == plan.hiddenRows.contains(row)) }
         }
         #expect(seen == ["on", "off"])
         #expect(FeatureDecisions(toggles: Toggles()).plan(for: "anyone").hiddenRows.isEmpty)

@@ -74,10 +74,14 @@ import TestSupport
     @Test func anIdsViewingKeyIsTheKeyOfItsText() throws {
         let id = try #require(VisitorID("0123456789abcdef0123456789abcdef"))
         #expect(ViewingHistory.key(id) == ViewingHistory.key(id.text))
-        #expect(ViewingHistory.key(id) == 0xc279_83c5_33aa_68b5)
+        #expect(ViewingHistory.key(id) == 0x51c7_add7_7fa4_c1cc)
         for _ in 0..<1000 {
             let random = VisitorID.random()
             #expect(ViewingHistory.key(random) == ViewingHistory.key(random.text))
         }
+        // Text that spells no id (as no cookie this site issues does) is keyed by its bytes.
+        #expect(ViewingHistory.key(id.text.uppercased()) != ViewingHistory.key(id))
+        #expect(ViewingHistory.key("alice") == ViewingHistory.key("alice"))
+        #expect(ViewingHistory.key("alice") != ViewingHistory.key("bob"))
     }
 }

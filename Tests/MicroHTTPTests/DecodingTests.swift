@@ -62,7 +62,10 @@ import Testing
             "visitor=\(id)", "visitor=\(id); onboarded=1", " visitor = \(id) ;", "visitor=\"\(id)\"",
             "visitors=\(other); visitor=\(id)", "xvisitor=\(other); visitor=\(id); visitor=\(other)",
             "bad name=1; visitor=\(id)", "visitor; visitor=\(id)", "visitor=\(id.uppercased())", "visitor=\(id)0",
-            "visitor=", "", "novisitor", "a=1;;visitor=\(other)",
+            "visitor=", "", "novisitor", "a=1;;visitor=\(other)", "visitor=\(id);", "visitor=\(id) ; visitor=\(other)",
+            "visitor=\(id)x; visitor=\(other)", "visitor=\(id)\"", "visitor=\(id.dropLast())g; visitor=\(other)",
+            "visitor=\(id.dropLast()); visitor=\(other)", "visitor=\"\(id.dropLast(2))\";", "visitor=\t\(id.dropLast())",
+            "visitor=\(id); qa=1", "qa=1; visitor=\(id)",
             (0..<63).map { "c\($0)=\($0)" }.joined(separator: "; ") + "; visitor=\(id)",
             (0..<64).map { "c\($0)=\($0)" }.joined(separator: "; ") + "; visitor=\(id)",
             (0..<64).map { "bad name\($0)=\($0)" }.joined(separator: "; ") + "; visitor=\(id)",
@@ -70,6 +73,7 @@ import Testing
         for header in headers {
             let cookies = Cookies(header: header)
             #expect(cookies.id("visitor") == cookies["visitor"].flatMap { VisitorID($0) }, "\(header)")
+            #expect(cookies.id("visitor", mayHold: "qa") == (cookies.id("visitor"), cookies.mayHold("qa")), "\(header)")
         }
         #expect(Cookies(header: "a=1; visitor=\(id)").id("visitor")?.text == id)
     }

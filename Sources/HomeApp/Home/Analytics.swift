@@ -17,8 +17,12 @@ import Reporting
 /// the event left out.
 struct Analytics {
     let log: ReportLog
-    /// The visit is a class: the container and every injected closure copy one reference.
-    private let visit: Visit
+    /// The visit's request (for the client's budget and its id), visitor and assigned layout,
+    /// not the whole visit: the container and every injected closure copy these references.
+    private let visitRequest: Request
+    let visitor: VisitorID
+    /// The layout an experiment assigned this visitor, if one did.
+    let assignedLayout: String?
     /// `experiment.<name>` → group for every experiment the visitor is in, with `device` and
     /// `cohort` when there is one, and `qa`: what every line carries.
     let groups: [String: String]
@@ -29,7 +33,9 @@ struct Analytics {
 
     init(log: ReportLog, visit: Visit, limit: EventRateLimit? = nil, trace: EventTrace? = nil) {
         self.log = log
-        self.visit = visit
+        visitRequest = visit.request
+        visitor = visit.visitor.id
+        assignedLayout = visit.plan.assignedLayout
         self.limit = limit
         var groups: [String: String] = [:]
         for assignment in visit.plan.assignments { groups[assignment.propertyKey] = assignment.group.name }
@@ -42,10 +48,7 @@ struct Analytics {
         self.trace = trace
     }
 
-    var visitor: VisitorID { visit.visitor.id }
-    var request: String { visit.request.id }
-    /// The layout an experiment assigned this visitor, if one did.
-    var assignedLayout: String? { visit.plan.assignedLayout }
+    var request: String { visitRequest.id }
 
     /// The segment properties results are split by, and the QA mark they leave out.
     static let deviceKey = "device"
@@ -65,7 +68,7 @@ struct Analytics {
     /// the request's reading of the clock, the events' time.
     static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?,
                        at now: Date = Date()) {
-        guard visit.plan.assignments.isEmpty, visit.qa == nil else {
+        guard !visit.plan.isAssigned, visit.qa == nil else {
             return Analytics(log: log, visit: visit, limit: limit).replay(events)
         }
         let visitor = visit.visitor.id, request = visit.request.id
@@ -82,7 +85,7 @@ struct Analytics {
             // Without groups a line carries the event's own properties alone (an assigned layout
             // comes with a group): its template's line is the one `write` would make.
             if groups.isEmpty {
-                if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
+                if limit?.allowsEvent(from: visitRequest, visitor: visitor) == false { continue }
                 log.record(events[index].template, visitor: visitor, request: request)
             } else {
                 let event = events[index]
@@ -101,7 +104,7 @@ struct Analytics {
 
     private func write(_ name: ReportEvent.Name, layout: String?, item: String?, properties: [String: String]) {
         // Through the optional in place: binding it copied the reference (a retain and a release).
-        if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { return }
+        if limit?.allowsEvent(from: visitRequest, visitor: visitor) == false { return }
         log.record(name, layout: layout, item: item, visitor: visitor.text, request: request,
                    properties: lineProperties(layout: layout, properties))
     }

@@ -17,6 +17,10 @@ final class HomeItemsCache: Sendable {
         /// Start instants of the live streams, sorted.
         let starts: [Date]
 
+        /// The last count of started streams and the instants it holds between: from the last
+        /// start it counts (or the earliest time) until the next (or the latest).
+        private let lastCount = Mutex<(started: Int, from: Date, until: Date)?>(nil)
+
         init(version: Int, items: [any HomeItem], starts: [Date]) {
             self.version = version
             self.items = items
@@ -26,12 +30,21 @@ final class HomeItemsCache: Sendable {
         /// What a rendered page depends on besides the items: the UTC day ("Starts 19:45" or
         /// "Starts Sun 22 Nov") and how many streams are live by now ("Live now").
         func displayState(at now: Date) -> DisplayState {
+            DisplayState(day: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)), started: started(at: now))
+        }
+
+        /// How many streams started by `now`: the count kept while `now` is before the next start
+        /// (every request asks, the count changes a few times a day), else searched again.
+        func started(at now: Date) -> Int {
+            if let kept = lastCount.withLock({ $0 }), kept.from <= now, now < kept.until { return kept.started }
             var low = 0, high = starts.count
             while low < high {
                 let middle = (low + high) / 2
                 if starts[middle] <= now { low = middle + 1 } else { high = middle }
             }
-            return DisplayState(day: Int((now.timeIntervalSince1970 / 86_400).rounded(.down)), started: low)
+            let from = low > 0 ? starts[low - 1] : .distantPast, until = low < starts.count ? starts[low] : .distantFuture
+            lastCount.withLock { $0 = (low, from, until) }
+            return low
         }
     }
 

@@ -4,9 +4,9 @@ import MicroHTTP
 import ScreenKit
 
 /// One request as the app sees it: who is visiting, their CSRF token, what they chose before.
-/// A class: a visit is handed to the container, its analytics and the page, and each copy of a
-/// struct this size retained and released every field.
-final class Visit {
+/// A struct, borrowed by what it is handed to: as a class it was allocated and freed on every
+/// request. What keeps one (`Analytics`) copies the few fields it reads.
+struct Visit {
     static let layoutCookie = "layout"
     static let onboardedCookie = "onboarded"
 
@@ -28,7 +28,9 @@ final class Visit {
         self.request = request
         // Read once: each read copies the header's storage reference (a retain and a release).
         let cookies = request.cookies
-        visitor = Visitor(cookies: cookies)
+        // The visitor's id and whether a QA cookie may be there, in one reading of the header.
+        let (id, mayHoldQA) = cookies.id(Visitor.cookieName, mayHold: "qa")
+        visitor = Visitor(cookieID: id)
         self.csrf = csrf
         self.assets = assets
         // Each trait is read only while an experiment targets it; the device also once the
@@ -39,9 +41,9 @@ final class Visit {
             cohort: visitor.isNew ? .new : .returning,
             language: targeted.language ? VisitorTraits.firstLanguage(request.headers["Accept-Language"]) : nil,
             chosenLayout: targeted.chosenLayout ? cookies[Self.layoutCookie] : nil)
-        qa = QAOverride.current(in: cookies, csrf: csrf)
+        qa = QAOverride.current(in: cookies, mayHold: mayHoldQA, csrf: csrf)
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
-        if !targeted.device, !plan.assignments.isEmpty { traits.device = Self.device(of: request) }
+        if !targeted.device, plan.isAssigned { traits.device = Self.device(of: request) }
         device = traits.device
         cohort = traits.cohort
     }

@@ -86,7 +86,12 @@ final class QAOverride: Sendable, Equatable {
     /// The override of a request's `qa` cookie, when it is valid now. Every request asks, so a
     /// header without the bytes `qa=` is passed over with `memmem`, not parsed.
     static func current(in cookies: Cookies, csrf: CSRFProtection) -> QAOverride? {
-        guard cookies.mayHold("qa"), let cookie = cookies[cookieName] else { return nil }
+        current(in: cookies, mayHold: cookies.mayHold("qa"), csrf: csrf)
+    }
+
+    /// `current(in:csrf:)` for a caller that asked `cookies.mayHold("qa")` already.
+    static func current(in cookies: Cookies, mayHold: Bool, csrf: CSRFProtection) -> QAOverride? {
+        guard mayHold, let cookie = cookies[cookieName] else { return nil }
         return try? read(cookie, csrf: csrf, now: Int(Date().timeIntervalSince1970)).get()
     }
 

@@ -54,7 +54,7 @@ struct HomeRoutes {
         let key = PageCache.Key(layout: layout, contentVersion: catalogue.version,
                                 display: catalogue.displayState(at: now), withOnboarding: withOnboarding,
                                 assets: services.assets.version, plays: services.plays.version,
-                                trending: !visit.plan.hiddenRows.contains(ViewingRows.trending))
+                                trending: !visit.plan.hides(ViewingRows.trending))
         if let cached = services.pages.page(for: key), held == nil || cached.spliced.slot != nil {
             return serve(cached, to: visit, inserting: held.flatMap { rowsInsert($0, visit, layout, catalogue) }, at: now)
         }
@@ -208,7 +208,7 @@ struct HomeRoutes {
     private func render(_ layout: String, for visit: Visit, catalogue: HomeItemsCache.Entry, withOnboarding: Bool,
                         scrollPosition: HomeIndexPath?, personal: [HomeRow] = []) -> Drawn {
         let trace = EventTrace()
-        let shared = visit.plan.hiddenRows.contains(ViewingRows.trending) ? []
+        let shared = visit.plan.hides(ViewingRows.trending) ? []
             : ViewingRows.shared(services.plays.statistics, catalog: services.content.catalog, assetURLs: services.assets.urls)
         let container = makeContainer(for: visit, catalogue: catalogue, trace: trace, rows: personal + shared)
         let child = services.factory.make(layout)!

@@ -15,9 +15,12 @@ public struct Visitor: Sendable, Equatable {
     public init(request: Request) { self.init(cookies: request.cookies) }
 
     /// The visitor `cookies` name, or a new one.
-    init(cookies: Cookies) {
-        if let id = Self.id(in: cookies) {
-            self.id = id
+    init(cookies: Cookies) { self.init(cookieID: Self.id(in: cookies)) }
+
+    /// The visitor whose cookie held `cookieID`, or a new one.
+    init(cookieID: VisitorID?) {
+        if let cookieID {
+            id = cookieID
             isNew = false
         } else {
             id = VisitorID.random()
