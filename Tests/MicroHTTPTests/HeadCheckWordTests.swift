@@ -33,6 +33,30 @@ import Testing
         }
     }
 
+    private static func isToken(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in buffer.withMemoryRebound(to: CChar.self) { dh_is_token($0.baseAddress, $0.count) != 0 } }
+    }
+
+    @Test func aNameIsATokenExactlyWhenEachOfItsBytesIsAtAnyLengthAndPosition() {
+        let plain = Array("Accept-Encoding-0123456789-abcdefghijklmnopqrstuvwxyz-ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        for length in 1...40 {
+            let name = Array(plain[(length % 7)..<(length % 7 + length)])
+            #expect(Self.isToken(name), "length \(length)")
+            for position in 0..<length {
+                for bad in Array(" \t:\"(),/;<=>?@[\\]{}".utf8) + [0x00, 0x0D, 0x7F, 0x80, 0xC3, 0xFF] {
+                    var changed = name
+                    changed[position] = bad
+                    #expect(!Self.isToken(changed), "length \(length), \(bad) at \(position)")
+                }
+                for other in Array("!#$%&'*+.^_`|~".utf8) {
+                    var changed = name
+                    changed[position] = other
+                    #expect(Self.isToken(changed), "length \(length), \(other) at \(position)")
+                }
+            }
+        }
+    }
+
     @Test func aHeaderIsCopiedByteForByteAtAnyLength() {
         for length in 0...80 {
             let name = Array("X-Name".utf8)
