@@ -123,7 +123,7 @@ public struct Request: Sendable {
             target = ""
             if !pathSegments.isEmpty { pathSegments = [] }
             query = QueryParameters()
-            headers = Headers()
+            headers = .none
             cookies = Cookies()
             if !form.fields.isEmpty { form = FormFields() }
             if !body.isEmpty { body = [] }
