@@ -9,6 +9,9 @@
 #include <string.h>
 #include <strings.h>
 #include <microhttpd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "header_copy.h"
 
@@ -66,30 +69,112 @@ static inline int dh_is_token_char(unsigned char c) {
     return dh_token_table[c];
 }
 
-/// Whether a value holds a control byte other than tab (or DEL): eight bytes a step, the bytes
-/// looked at one by one only in a word that has one below 0x20 or equal to 0x7F (a tab, mostly).
-/// Its bytes at or above 0x80 are or-ed into `high` on the way.
-static inline int dh_value_has_control(const char *value, size_t size, unsigned long long *high) {
-    const unsigned long long ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    size_t i = 0;
-    for (; i + 8 <= size; i += 8) {
-        unsigned long long word;
-        memcpy(&word, value + i, 8);
-        *high |= word & highs;
-        unsigned long long below = (word - ones * 0x20) & ~word;
-        unsigned long long del = word ^ (ones * 0x7F);
-        if (((below | ((del - ones) & ~del)) & highs) == 0) continue;
-        for (size_t j = i; j < i + 8; j++) {
-            unsigned char c = (unsigned char)value[j];
-            if ((c < 0x20 && c != '\t') || c == 0x7F) return 1;
-        }
+#if defined(__SSE2__)
+/// The `size` bytes at `bytes` (4 to 16) in one vector: two loads that overlap when the size is
+/// not a whole vector or half of one, the rest of the vector repeating them. Each byte of the
+/// vector is one of the range's, and each of the range's bytes is in it.
+static inline __m128i dh_load_range(const char *bytes, size_t size) {
+    if (size >= 16) return _mm_loadu_si128((const __m128i *)bytes);
+    if (size >= 8) {
+        long long first, last;
+        memcpy(&first, bytes, 8);
+        memcpy(&last, bytes + size - 8, 8);
+        return _mm_set_epi64x(last, first);
     }
-    for (; i < size; i++) {
-        unsigned char c = (unsigned char)value[i];
-        *high |= c & 0x80;
+    int first, last;
+    memcpy(&first, bytes, 4);
+    memcpy(&last, bytes + size - 4, 4);
+    return _mm_set_epi32(last, first, last, first);
+}
+
+/// Bytes of `v` from `low` to `high`, as unsigned bytes.
+static inline __m128i dh_in_range(__m128i v, char low, char high) {
+    __m128i offset = _mm_sub_epi8(v, _mm_set1_epi8(low));
+    return _mm_cmpeq_epi8(_mm_min_epu8(offset, _mm_set1_epi8((char)(high - low))), offset);
+}
+
+/// Bytes below 0x20 but tab, and DEL.
+static inline int dh_vector_has_control(__m128i v) {
+    __m128i low = _mm_cmpeq_epi8(_mm_max_epu8(v, _mm_set1_epi8(0x1F)), _mm_set1_epi8(0x1F));
+    __m128i bad = _mm_or_si128(_mm_andnot_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), low),
+                               _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7F)));
+    return _mm_movemask_epi8(bad) != 0;
+}
+#endif
+
+static inline int dh_bytes_have_control(const char *bytes, size_t size) {
+    for (size_t j = 0; j < size; j++) {
+        unsigned char c = (unsigned char)bytes[j];
         if ((c < 0x20 && c != '\t') || c == 0x7F) return 1;
     }
     return 0;
+}
+
+/// Whether a value holds a control byte other than tab (or DEL), sixteen bytes a step where the
+/// processor has vectors of them (the last step over the value's last sixteen, some seen twice;
+/// a shorter value in one step of two overlapping loads), else eight the same way with words.
+/// Its bytes at or above 0x80 are or-ed into `high` on the way (any bit of them: only whether
+/// there is one matters).
+static inline int dh_value_has_control(const char *value, size_t size, unsigned long long *high) {
+#if defined(__SSE2__)
+    if (size >= 4) {
+        for (size_t i = 0;; i += 16) {
+            if (size >= 16 && i + 16 > size) i = size - 16;
+            __m128i v = dh_load_range(value + i, size - i);
+            *high |= (unsigned)_mm_movemask_epi8(v);
+            if (dh_vector_has_control(v)) return 1;
+            if (i + 16 >= size) return 0;
+        }
+    }
+#else
+    const unsigned long long ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    if (size >= 4) {
+        for (size_t i = 0;; i += 8) {
+            // The last step starts eight before the end (or covers a short value with two of four).
+            if (size >= 8 && i + 8 > size) i = size - 8;
+            unsigned long long word;
+            if (size >= 8) {
+                memcpy(&word, value + i, 8);
+            } else {
+                unsigned int first, last;
+                memcpy(&first, value, 4);
+                memcpy(&last, value + size - 4, 4);
+                word = (unsigned long long)first | (unsigned long long)last << 32;
+            }
+            *high |= word & highs;
+            unsigned long long below = (word - ones * 0x20) & ~word;
+            unsigned long long del = word ^ (ones * 0x7F);
+            if (((below | ((del - ones) & ~del)) & highs) != 0
+                && dh_bytes_have_control(value + i, size >= 8 ? 8 : size)) return 1;
+            if (i + 8 >= size) return 0;
+        }
+    }
+#endif
+    for (size_t i = 0; i < size; i++) *high |= (unsigned char)value[i] & 0x80;
+    return dh_bytes_have_control(value, size);
+}
+
+/// Whether every byte of a name is a token character: letters, digits and `-` (nearly every
+/// name has only those) sixteen at a time where the processor has vectors, any other name
+/// through the table a byte at a time.
+static inline int dh_is_token(const char *key, size_t size) {
+#if defined(__SSE2__)
+    if (size >= 4) {
+        int plain = 1;
+        for (size_t i = 0; plain; i += 16) {
+            if (size >= 16 && i + 16 > size) i = size - 16;
+            __m128i v = dh_load_range(key + i, size - i);
+            __m128i letters = dh_in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 'z');
+            __m128i ok = _mm_or_si128(_mm_or_si128(letters, dh_in_range(v, '0', '9')), _mm_cmpeq_epi8(v, _mm_set1_epi8('-')));
+            plain = _mm_movemask_epi8(ok) == 0xFFFF;
+            if (i + 16 >= size) break;
+        }
+        if (plain) return 1;
+    }
+#endif
+    int token = 1;
+    for (size_t i = 0; i < size; i++) token &= dh_is_token_char((unsigned char)key[i]);
+    return token;
 }
 
 static inline void dh_head_flag(struct dh_head_check *check, enum dh_head_problem problem,
@@ -114,9 +199,7 @@ static inline void dh_head_check_one(struct dh_head_check *check, const char *ke
     check->previous_key = key;
     check->previous_key_size = key_size;
     if (key_size == 0) dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size);
-    int token = 1;
-    for (size_t i = 0; i < key_size; i++) token &= dh_is_token_char((unsigned char)key[i]);
-    if (!token) dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size);
+    if (!dh_is_token(key, key_size)) dh_head_flag(check, DH_HEAD_BAD_NAME, key, key_size);
     if (value != NULL && dh_value_has_control(value, value_size, high)) dh_head_flag(check, DH_HEAD_BAD_VALUE, key, key_size);
     if (key_size == 14 && strncasecmp(key, "Content-Length", 14) == 0) {
         check->content_lengths += 1;

@@ -31,14 +31,15 @@ public final class EventTemplate: Sendable, Equatable {
         hasProperties = !properties.isEmpty
     }
 
-    /// Writes the line of this event at `ms` for `visitor` and `request`, newline included, at
-    /// `start` (the second from `timestamps` when it is the same); returns its length. The same bytes as `ReportEvent.writeJSONLine` of the whole event.
-    func writeJSONLine(ms: Int64, visitor: VisitorID?, request: String?, to start: UnsafeMutablePointer<UInt8>,
-                       timestamps: inout TimestampCache) -> Int {
+    /// Writes the line of this event at `ms` for `visitor` and `request` (or `requestID`, whose
+    /// text it spells), newline included, at `start` (the second from `timestamps` when it is the
+    /// same); returns its length. The same bytes as `ReportEvent.writeJSONLine` of the whole event.
+    func writeJSONLine(ms: Int64, visitor: VisitorID?, request: String?, requestID: RequestID? = nil,
+                       to start: UnsafeMutablePointer<UInt8>, timestamps: inout TimestampCache) -> Int {
         var out = JSONByteWriter(position: start)
         out.writeTimestamp(ms, cache: &timestamps)
         head.withUnsafeBufferPointer { out.write($0) }
-        out.writeIDs(visitor: visitor, request: request)
+        out.writeIDs(visitor: visitor, request: request, requestID: requestID)
         tail.withUnsafeBufferPointer { out.write($0) }
         return start.distance(to: out.position)
     }

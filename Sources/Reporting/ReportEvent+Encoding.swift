@@ -113,16 +113,22 @@ struct JSONByteWriter {
         if let request { writeField(#"","request":""#, request) }
     }
 
-    /// The visitor field (the id's digits, which need no escaping) and the request field, those there are.
+    /// The visitor field (the id's digits, which need no escaping) and the request field (the
+    /// id's text, written from its value, which needs none either), those there are.
     @inline(__always)
-    mutating func writeIDs(visitor: VisitorID?, request: String?) {
+    mutating func writeIDs(visitor: VisitorID?, request: String?, requestID: RequestID? = nil) {
         if let visitor {
             write(#"","visitor":""#)
             var digits = visitor.digits
             withUnsafeBytes(of: &digits) { position.initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: VisitorID.digitCount) }
             position += VisitorID.digitCount
         }
-        if let request { writeField(#"","request":""#, request) }
+        if let requestID {
+            write(#"","request":""#)
+            position += requestID.write(to: position)
+        } else if let request {
+            writeField(#"","request":""#, request)
+        }
     }
 
     /// Bytes written before (a template's piece of a line).

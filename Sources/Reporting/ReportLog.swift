@@ -172,6 +172,13 @@ public final class ReportLog: Sendable {
                              whenWritten: nil, template: template, visitor: visitor))
     }
 
+    /// `record(_:visitor:request:at:)` for a request known by the server's id: its line spells
+    /// `requestID.text`, written from the value on the writer's thread (no `String` made here).
+    public func record(_ template: EventTemplate, visitor: VisitorID?, requestID: RequestID, at timestamp: Date = Date()) {
+        enqueue(PendingEvent(event: ReportEvent(template.fixed.name, timestamp: timestamp, properties: Dictionary()),
+                             whenWritten: nil, template: template, visitor: visitor, requestID: requestID))
+    }
+
     /// Records an event named `name`, timestamped now.
     public func record(
         _ name: ReportEvent.Name, layout: String? = nil, item: String? = nil, visitor: String? = nil,

@@ -38,6 +38,15 @@ import TestSupport
         (",,gzip,,", .gzip),
         ("gzip;q=0.001", .gzip),
         ("gzip;q=0.000", .identity),
+        // Each name length read as one word: case ignored, a byte off is another coding.
+        ("BR", .brotli),
+        ("bs, gzip;q=0.5", .gzip),
+        ("X-Gzip", .gzip),
+        ("x_gzip", .identity),
+        ("gzap", .identity),
+        ("IDENTITY;q=0, gzip;q=0", .identity),
+        ("identitz;q=0, br;q=0.5", .brotli),
+        ("identity;q=0, *", .brotli),
     ]
 
     @Test(arguments: table.indices)

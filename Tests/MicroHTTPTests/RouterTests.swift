@@ -98,3 +98,15 @@ import Testing
         #expect(throws: HTTPError.self) { try run(.post, "closed") }
     }
 }
+
+/// The method as libmicrohttpd passes it: the common three told by their bytes, any other kept as sent.
+@Suite struct MethodReadingTests {
+    @Test func theCommonMethodsAreToldByTheirBytesAndLookalikesKeptAsSent() {
+        for name in ["GET", "POST", "HEAD", "PUT", "GETS", "GE", "G", "", "POSTS", "HEADS", "POS", "HEA", "get", "Post",
+                     "DELETE", "OPTIONS", "GET\u{7F}"] {
+            let method = name.withCString { Method(cString: $0) }
+            #expect(method.rawValue == name, "\(name)")
+            #expect(method == Method(name), "\(name)")
+        }
+    }
+}

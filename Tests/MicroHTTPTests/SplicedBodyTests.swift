@@ -42,6 +42,37 @@ import Testing
         #expect(spliced.lease(filling: SplicedFilling("toolong".utf8)) == nil)  // written out whole instead
     }
 
+    /// Copies given back are kept up to `keptCopies` (one of them outside the lock),
+    /// each lent again before a new one is made; the rest are freed, and the kept ones go with
+    /// their template.
+    @Test func copiesGivenBackAreKeptUpToTheLimitAndGoWithTheirTemplate() throws {
+        var weakCopies: [Weak] = []
+        weak var weakTemplate: SplicedBytes?
+        try {
+            let spliced = SplicedBytes(base: Array("a[..]b".utf8), holes: [1..<5])
+            weakTemplate = spliced
+            let count = SplicedBytes.keptCopies + 4
+            let copies = try (0..<count).map { _ in try #require(spliced.lease(filling: SplicedFilling("1111".utf8))) }
+            weakCopies = copies.map { Weak($0) }
+            for copy in copies { copy.giveBack() }
+            #expect(spliced.idleCount == SplicedBytes.keptCopies)
+            // The one kept outside the lock (the first back, the place then empty) comes out first,
+            // then the listed ones; none is made anew.
+            let again = try (0..<SplicedBytes.keptCopies).map { _ in try #require(spliced.lease(filling: SplicedFilling("2222".utf8))) }
+            #expect(again.first === copies[0])
+            #expect(Set(again.map(ObjectIdentifier.init)).isSubset(of: Set(copies.map(ObjectIdentifier.init))))
+            #expect(spliced.idleCount == 0)
+            for copy in again { copy.giveBack() }
+        }()
+        #expect(weakTemplate == nil)
+        #expect(weakCopies.allSatisfy { $0.object == nil })
+    }
+
+    private final class Weak {
+        weak var object: SplicedCopy?
+        init(_ object: SplicedCopy) { self.object = object }
+    }
+
     /// A lent copy keeps its template alive; once every copy is back, the template and its copies go.
     @Test func aLentCopyKeepsItsSource() throws {
         weak var weakTemplate: SplicedBytes?

@@ -37,6 +37,44 @@ import TestSupport
         }
     }
 
+    @Test func aRequestIDGivenAsAValueIsWrittenAsItsTextWouldBe() {
+        let time = ReportTimestamp.date(milliseconds: dayStart + 12_345)
+        let ids = [RequestID(prefix: 0, number: 0), RequestID(prefix: 0x5f3a_9c1e, number: 0x1a),
+                   RequestID(prefix: 0xa, number: 1), RequestID(prefix: .max, number: .max)]
+        for template in Self.templates {
+            for (visitor, id) in [(VisitorID("0123456789abcdef0123456789abcdef"), ids[0]), (nil, ids[1]),
+                                  (nil, ids[2]), (VisitorID("ffffffffffffffffffffffffffffffff"), ids[3])] {
+                let whole = template.event(at: time, visitor: visitor, request: id.text)
+                let bound = PendingEvent(event: ReportEvent(template.fixed.name), whenWritten: nil,
+                                         template: template, visitor: visitor, requestID: id).lineBound
+                let line = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+                    var timestamps = TimestampCache()
+                    let count = template.writeJSONLine(ms: dayStart + 12_345, visitor: visitor, request: nil, requestID: id,
+                                                       to: buffer.baseAddress!, timestamps: &timestamps)
+                    #expect(count <= bound)
+                    return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+                }
+                #expect(line == whole.jsonLine + "\n")
+            }
+        }
+    }
+
+    @Test func aTemplateRecordedWithARequestIDValueWritesTheLineItsTextWould() async throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let log = try ReportLog(directory: directory.path("ids"))
+        let ids = (0..<20).map { RequestID(prefix: 0x5f3a_9c1e, number: UInt64($0) << ($0 * 3 % 60)) }
+        let visitor = VisitorID(high: 1, low: 2)
+        for id in ids { log.record(Self.templates[0], visitor: visitor, requestID: id) }
+        try await eventually(timeout: 20) { storeLines(log.store).count == ids.count }
+        log.shutdown()
+        let lines = storeLines(log.store)
+        for (line, id) in zip(lines, ids) {
+            let time = try ReportEvent(jsonLine: line).timestamp
+            #expect(line == Self.templates[0].event(at: time, visitor: visitor, request: id.text).jsonLine)
+        }
+    }
+
     @Test func eventsRecordedFromTemplatesAreWrittenAndCountedAsTheWholeEventsAre() async throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }

@@ -71,10 +71,19 @@ struct Analytics {
         guard !visit.plan.isAssigned, visit.qa == nil else {
             return Analytics(log: log, visit: visit, limit: limit).replay(events)
         }
-        let visitor = visit.visitor.id, request = visit.request.id
+        let visitor = visit.visitor.id
+        // The server's id goes to the log as a value: its line spells it, and no `String` is made here.
+        guard let requestID = visit.request.serverID else {
+            let request = visit.request.id
+            for index in events.indices {
+                if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
+                log.record(events[index].template, visitor: visitor, request: request, at: now)
+            }
+            return
+        }
         for index in events.indices {
             if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
-            log.record(events[index].template, visitor: visitor, request: request, at: now)
+            log.record(events[index].template, visitor: visitor, requestID: requestID, at: now)
         }
     }
 

@@ -87,18 +87,26 @@ public enum AcceptEncoding {
     }
 
     /// The name's bytes or-ed with 0x20 (lowercase letters; the other bytes of these names already
-    /// have that bit), first in the lowest byte, compared as one word with each known name's.
+    /// have that bit), first in the lowest byte, compared as one word with each known name's: read
+    /// with one or two loads, for the lengths of those names only.
     private static func classify(_ bytes: UnsafeRawBufferPointer, _ start: Int, _ end: Int) -> Name {
-        let count = end - start
-        if count == 1 { return bytes[start] == UInt8(ascii: "*") ? .star : .other }
-        guard count <= 8 else { return .other }
-        var word: UInt64 = 0
-        for index in 0..<count { word |= UInt64(bytes[start + index] | 0x20) << (8 &* index) }
-        switch (count, word) {
-        case (2, 0x7262): return .brotli  // "br"
-        case (4, 0x7069_7a67), (6, 0x7069_7a67_2d78): return .gzip  // "gzip", "x-gzip"
-        case (8, 0x7974_6974_6e65_6469): return .identity  // "identity"
-        default: return .other
+        let at = bytes.baseAddress! + start
+        switch end - start {
+        case 1:
+            return bytes[start] == UInt8(ascii: "*") ? .star : .other
+        case 2:
+            return at.loadUnaligned(as: UInt16.self).littleEndian | 0x2020 == 0x7262 ? .brotli : .other  // "br"
+        case 4:
+            return at.loadUnaligned(as: UInt32.self).littleEndian | 0x2020_2020 == 0x7069_7a67 ? .gzip : .other  // "gzip"
+        case 6:
+            let word = UInt64(at.loadUnaligned(as: UInt32.self).littleEndian)
+                | UInt64(at.loadUnaligned(fromByteOffset: 4, as: UInt16.self).littleEndian) << 32
+            return word | 0x2020_2020_2020 == 0x7069_7a67_2d78 ? .gzip : .other  // "x-gzip"
+        case 8:
+            let word = at.loadUnaligned(as: UInt64.self).littleEndian
+            return word | 0x2020_2020_2020_2020 == 0x7974_6974_6e65_6469 ? .identity : .other  // "identity"
+        default:
+            return .other
         }
     }
 

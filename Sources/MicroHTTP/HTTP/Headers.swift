@@ -22,6 +22,14 @@ public struct Headers: Sendable, Sequence {
 
     init(received: ReceivedHeaders) { storage = .received(received) }
 
+    /// No fields, made without looking at them: what a cleared request holds (`Request.Storage.clear`).
+    static var none: Headers { Headers(storage: .fields([]), compressionFields: false) }
+
+    private init(storage: Storage, compressionFields: Bool?) {
+        self.storage = storage
+        self.compressionFields = compressionFields
+    }
+
     /// No coding chosen (no `Content-Encoding`, no `Vary: Accept-Encoding`) and a type that compresses well.
     var allowCompression: Bool { compressionFields ?? Response.fieldsAllowCompression(fields) }
 

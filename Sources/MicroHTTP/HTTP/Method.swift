@@ -17,18 +17,27 @@ public struct Method: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public static var delete: Method { Method("DELETE") }
     public static var options: Method { Method("OPTIONS") }
 
-    /// The method libmicrohttpd read; the common ones without building a string.
+    /// The method libmicrohttpd read; the common ones without building a string, told by their
+    /// first four bytes as one word (read only up to the NUL or the fifth byte, so never past the
+    /// string) and the byte after them.
     init(cString: UnsafePointer<CChar>) {
-        if strcmp(cString, "GET") == 0 {
-            self = .get
-        } else if strcmp(cString, "POST") == 0 {
-            self = .post
-        } else if strcmp(cString, "HEAD") == 0 {
-            self = .head
-        } else {
-            self.init(String(cString: cString))
+        let bytes = UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self)
+        if bytes[0] != 0, bytes[1] != 0, bytes[2] != 0 {
+            let word = UnsafeRawPointer(bytes).loadUnaligned(as: UInt32.self)
+            switch UInt32(littleEndian: word) {
+            case Self.getWord: self = .get; return
+            case Self.postWord where bytes[4] == 0: self = .post; return
+            case Self.headWord where bytes[4] == 0: self = .head; return
+            default: break
+            }
         }
+        self.init(String(cString: cString))
     }
+
+    /// `GET` and its NUL, `POST` and `HEAD`, the first byte lowest.
+    private static var getWord: UInt32 { 0x0054_4547 }
+    private static var postWord: UInt32 { 0x5453_4F50 }
+    private static var headWord: UInt32 { 0x4441_4548 }
 
     /// Methods whose bodies the server decodes as forms or keeps as raw bytes.
     var carriesBody: Bool { self == .post || self == .put || self == .patch || self == .delete }

@@ -1,3 +1,5 @@
+import Basics
+
 /// One HTTP request, fully read: the server calls handlers only once the body has arrived.
 ///
 /// The fields live in one object: a request is handed down by value through routes, visits and
@@ -7,7 +9,8 @@
 public struct Request: Sendable {
     private let storage: Storage
     /// Values of the route's named parameters (`/long/:id` → `parameters["id"]`).
-    public internal(set) var parameters: [String: String] = [:]
+    /// `Dictionary()`, not the literal `[:]`: its initializer ran for every request.
+    public internal(set) var parameters = [String: String]()
     /// The client reached a trusted proxy over HTTPS (`X-Forwarded-Proto: https`).
     public internal(set) var isHTTPS = false
     /// The socket's peer is a loopback address and is not a trusted proxy.
@@ -15,6 +18,9 @@ public struct Request: Sendable {
 
     /// A process-unique id, also sent back as `X-Request-Id` and written in logs.
     public var id: String { storage.givenID ?? storage.requestID.text }
+    /// The same id as a value, for the report log to write its bytes without a `String`; nil for a
+    /// request made with an id of its own (`id` then has it).
+    public var serverID: RequestID? { storage.givenID == nil ? storage.requestID : nil }
     public var method: Method { storage.method }
     /// The request target exactly as sent (path and query, still percent-encoded).
     public var target: String { storage.target }
@@ -40,25 +46,27 @@ public struct Request: Sendable {
     }
 
     /// A request in `spare` when nothing else holds it (then kept there), else in a new object kept there.
-    init(reusing spare: inout Storage?, id: RequestID, method: Method, target: String, pathSegments: [String],
+    /// The method is borrowed and written only when it differs (the last request's, mostly the same).
+    init(reusing spare: inout Storage?, id: RequestID, method: borrowing Method, target: String, pathSegments: [String],
          query: QueryParameters, headers: Headers, cookies: Cookies, form: FormFields, body: [UInt8],
          clientAddress: ClientAddress) {
         if spare != nil, isKnownUniquelyReferenced(&spare!) {
             let reused = spare!
             reused.requestID = id
             if reused.givenID != nil { reused.givenID = nil }
-            reused.method = method
+            if reused.method != method { reused.method = copy method }
             reused.target = target
             reused.pathSegments = pathSegments
             reused.query = query
             reused.headers = headers
             reused.cookies = cookies
-            reused.form = form
-            reused.body = body
+            // A cleared storage's form and body are empty already: an empty one is not written.
+            if !form.fields.isEmpty || !reused.form.fields.isEmpty { reused.form = form }
+            if !body.isEmpty || !reused.body.isEmpty { reused.body = body }
             reused.clientAddress = clientAddress
             storage = reused
         } else {
-            storage = Storage(requestID: id, givenID: nil, method: method, target: target, pathSegments: pathSegments,
+            storage = Storage(requestID: id, givenID: nil, method: copy method, target: target, pathSegments: pathSegments,
                               query: query, headers: headers, cookies: cookies, form: form, body: body,
                               clientAddress: clientAddress)
             spare = storage
@@ -115,9 +123,9 @@ public struct Request: Sendable {
             target = ""
             if !pathSegments.isEmpty { pathSegments = [] }
             query = QueryParameters()
-            headers = Headers()
+            headers = .none
             cookies = Cookies()
-            form = FormFields()
+            if !form.fields.isEmpty { form = FormFields() }
             if !body.isEmpty { body = [] }
             clientAddress = ClientAddress(text: "")
         }

@@ -42,7 +42,18 @@ public final class SplicedBytes: Sendable {
 
     /// Copies kept for reuse; with more in flight at once, the extra ones are freed on return.
     static let keptCopies = 16
+    /// A copy given back while none waited here, taken and put back with one atomic exchange
+    /// each, without the lock: with one response of a page in flight at a time (mostly), the copy
+    /// goes back and forth through here alone. Holds a retained `SplicedCopy` as its address's bits
+    /// (0: none); the others wait in `idle`.
+    private let spare = Atomic<UInt>(0)
     private let idle = Mutex<[SplicedCopy]>([])
+
+    deinit {
+        if let raw = UnsafeRawPointer(bitPattern: spare.load(ordering: .acquiring)) {
+            Unmanaged<SplicedCopy>.fromOpaque(raw).release()
+        }
+    }
 
     /// `slot`: where a response may insert bytes; not inside a hole. `slotCapacities`: the
     /// lengths of insert the brotli form takes at the slot (the app pads its inserts to one of
@@ -165,7 +176,9 @@ public final class SplicedBytes: Sendable {
     func lease(filling: SplicedFilling) -> SplicedCopy? {
         guard holes.allSatisfy({ $0.count == filling.count }) else { return nil }
         let copy: SplicedCopy
-        if let reused = idle.withLock({ $0.popLast() }) {
+        if let raw = UnsafeRawPointer(bitPattern: spare.exchange(0, ordering: .acquiringAndReleasing)) {
+            copy = Unmanaged<SplicedCopy>.fromOpaque(raw).takeRetainedValue()
+        } else if let reused = idle.withLock({ $0.popLast() }) {
             copy = reused
         } else {
             guard let fresh = base.withUnsafeBytes(SplicedCopy.init) else { return nil }
@@ -177,12 +190,17 @@ public final class SplicedBytes: Sendable {
     }
 
     /// Copies waiting for the next response.
-    var idleCount: Int { idle.withLock { $0.count } }
+    var idleCount: Int { idle.withLock { $0.count } + (spare.load(ordering: .acquiring) == 0 ? 0 : 1) }
 
     /// Keeps a copy that came back for the next response, unless enough are kept already.
     func keep(_ copy: SplicedCopy) {
+        let raw = Unmanaged.passRetained(copy).toOpaque()
+        if spare.compareExchange(expected: 0, desired: UInt(bitPattern: raw), ordering: .acquiringAndReleasing).exchanged {
+            return
+        }
+        Unmanaged<SplicedCopy>.fromOpaque(raw).release()
         idle.withLock { idle in
-            if idle.count < Self.keptCopies { idle.append(copy) }
+            if idle.count < Self.keptCopies - 1 { idle.append(copy) }
         }
     }
 }

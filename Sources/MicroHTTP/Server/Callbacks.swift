@@ -11,7 +11,7 @@ import Glibc
 func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>?,
                     _ connection: OpaquePointer?) -> UnsafeMutableRawPointer? {
     // Validated, not repaired: raw bytes that are not UTF-8 must fail the request, not become U+FFFD.
-    let rawTarget = uri.flatMap { String(validatingCString: $0) }
+    var rawTarget = uri.flatMap { String(validatingCString: $0) }
     // After the copy: libmicrohttpd keeps the target without its query.
     let arguments = uri.map(QueryTakeover.take) ?? 0
     let context = Unmanaged<ServerCore>.fromOpaque(cls!)._withUnsafeGuaranteedRef { core in
@@ -19,7 +19,8 @@ func uriLogCallback(_ cls: UnsafeMutableRawPointer?, _ uri: UnsafePointer<CChar>
         // The connection's state from its last request, when it has one.
         let open = connection.flatMap(dh_socket_context).map { Unmanaged<OpenConnection>.fromOpaque($0) }
         let state = open?._withUnsafeGuaranteedRef { $0.take() } ?? RequestState()
-        state.start(rawTarget: rawTarget, queryArgumentCount: arguments, id: core.requestIDs.next())
+        // Moved into the state: a copy was retained here and released on return.
+        state.start(rawTarget: rawTarget.take(), queryArgumentCount: arguments, id: core.requestIDs.next())
         if core.configuration.metrics { state.startedAt = ServerMetrics.now() }
         if let connection { ThreadRequests.addPendingHead(connection, state) }
         return state

@@ -78,12 +78,9 @@ struct ReceivedHeaders: Sendable {
     /// What `read` found: the headers, the first name (or the name of the first value) that is not
     /// UTF-8, the `Cookie` header (read in place; several are joined by `; `), and the coding the
     /// first `Accept-Encoding` prefers (for the response, found in the same pass).
-    struct Reading {
-        var headers: ReceivedHeaders
-        var invalidName: String?
-        var cookies = Cookies()
-        var acceptedCoding = ContentCoding.identity
-    }
+    /// A tuple, not a struct: the reader takes its parts apart by moving them out, where a
+    /// struct's fields were copied out and the struct destroyed (every reference retained and released).
+    typealias Reading = (headers: ReceivedHeaders, invalidName: String?, cookies: Cookies, acceptedCoding: ContentCoding)
 
     private init(bytes: Bytes) { self.bytes = bytes }
 
@@ -128,7 +125,7 @@ struct ReceivedHeaders: Sendable {
             copy = Self.copy(connection, capacity: capacity(forHead: headSize))
                 ?? Self.copy(connection, capacity: 2 * headSize + 256)
         }
-        guard let copy else { return Reading(headers: ReceivedHeaders(bytes: Bytes(capacity: 0))) }
+        guard let copy else { return (ReceivedHeaders(bytes: Bytes(capacity: 0)), nil, Cookies(), .identity) }
         let headers = ReceivedHeaders(bytes: copy.bytes)
         let found = copy.bytes.header
         // All ASCII and at most one `Cookie`: what the copy's pass found is all there is to read.
@@ -139,7 +136,7 @@ struct ReceivedHeaders: Sendable {
                 }
             let cookies = found.cookies == 0 || found.cookieCount == 0 ? Cookies()
                 : Cookies(received: headers, range: found.cookieStart..<found.cookieStart + found.cookieCount)
-            return Reading(headers: headers, cookies: cookies, acceptedCoding: acceptedCoding)
+            return (headers, nil, cookies, acceptedCoding)
         }
         let high = found.high
         // Gathered apart and made into a `Reading` once: one changed in the loop was copied out
@@ -182,7 +179,7 @@ struct ReceivedHeaders: Sendable {
         } else {
             Cookies()
         }
-        return Reading(headers: headers, invalidName: invalidName, cookies: cookies, acceptedCoding: acceptedCoding)
+        return (headers, invalidName, cookies, acceptedCoding)
     }
 
     private static var cookieName: UnsafeBufferPointer<UInt8> { bytes("Cookie") }

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Numbers a server's requests: one random prefix per server, a counter from 1.

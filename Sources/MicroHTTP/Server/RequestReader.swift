@@ -9,7 +9,8 @@ struct RequestReader {
     let trustedProxies: TrustedProxies
 
     func read() throws(HTTPError) -> Request {
-        guard let target = context.rawTarget else {
+        // Moved out: the state has no more use for it, and a copy was retained and released.
+        guard let target = context.rawTarget.take() else {
             throw HTTPError(.badRequest, "The address is not valid: it holds bytes that are not UTF-8.")
         }
         // The path, where the query starts and its escapes' check, read over the target's own
@@ -41,26 +42,28 @@ struct RequestReader {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
         }
-        let headers = ReceivedHeaders.read(from: connection, copied: context.headers)
+        let (received, invalidName, cookies, acceptedCoding) = ReceivedHeaders.read(from: connection, copied: context.headers)
         context.headers = nil
-        if let name = headers.invalidName {
+        if let name = invalidName {
             throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
         }
-        context.acceptedCoding = headers.acceptedCoding
+        context.acceptedCoding = acceptedCoding
         var client = ClientAddress(dh_client_address(connection))
         var https = false
         var peerIsLocal = client.isLoopback
-        let fields = Headers(received: headers.headers)
+        let fields = Headers(received: received)
         if !trustedProxies.isEmpty, let forwarded = trustedProxies.resolve(peer: client.text, headers: fields) {
             if let address = forwarded.client { client = ClientAddress(text: address) }
             https = forwarded.https
             peerIsLocal = false
         }
+        // A request without a body (most) hands on empty values, not the state's.
+        let empty = context.formFields.isEmpty && context.body.isEmpty
+        let form = if empty { FormFields() } else { try form() }
         var request = Request(
             reusing: &context.requestStorage, id: context.requestID, method: method, target: target, pathSegments: segments,
-            query: arguments, headers: fields,
-            cookies: headers.cookies,
-            form: try form(), body: context.body, clientAddress: client)
+            query: arguments, headers: fields, cookies: cookies,
+            form: form, body: empty ? [] : context.body, clientAddress: client)
         request.isHTTPS = https
         request.peerIsLocal = peerIsLocal
         return request

@@ -1,3 +1,4 @@
+import Basics
 import CMicroHTTPD
 
 /// Per-request state that libmicrohttpd carries for us in `con_cls`, from the raw URI to the

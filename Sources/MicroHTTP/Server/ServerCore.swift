@@ -184,18 +184,16 @@ final class ServerCore: Sendable {
         return queue(response, for: context, on: connection)
     }
 
-    private func dispatch(_ incoming: Request, _ context: RequestState) -> Response {
-        var request = incoming
+    private func dispatch(_ request: Request, _ context: RequestState) -> Response {
         let (resolution, route) = router.resolveNumbered(request.method, request.pathSegments)
         context.route = route
         switch resolution {
         case .found(let handler, let parameters):
-            request.parameters = parameters
-            do {
-                return try handler(request)
-            } catch {
-                return response(for: error, requestID: request.id, path: String(request.path), request: request)
-            }
+            // A route without parameters (most) gets the request as it is: no copy to write them into.
+            guard !parameters.isEmpty else { return run(handler, request) }
+            var given = request
+            given.parameters = parameters
+            return run(handler, given)
         case .methodNotAllowed(let allowed):
             logger.notice("method not allowed", metadata: [
                 "request": "\(request.id)", "method": "\(request.method)", "path": "\(request.path)"])
@@ -206,6 +204,14 @@ final class ServerCore: Sendable {
         case .notFound:
             logger.notice("no route", metadata: ["request": "\(request.id)", "path": "\(request.path)"])
             return errorResponse(.notFound, "There is no page at \(request.path).", id: request.id, request: request)
+        }
+    }
+
+    private func run(_ handler: Handler, _ request: Request) -> Response {
+        do {
+            return try handler(request)
+        } catch {
+            return response(for: error, requestID: request.id, path: String(request.path), request: request)
         }
     }
 

@@ -12,6 +12,9 @@ struct PendingEvent {
     /// The visitor of an event made from a template, carried as the id's value (`event.visitor`
     /// is then nil): the line spells its digits, and nothing is allocated or released for it.
     var visitor: VisitorID? = nil
+    /// The request of an event made from a template, carried as the id's value (`event.request`
+    /// is then nil): the line spells it as the id's text would be.
+    var requestID: RequestID? = nil
 
     /// At least the length of the event's line.
     var lineBound: Int {
@@ -19,7 +22,7 @@ struct PendingEvent {
             // Through the optional in place: binding the template retained and released it.
             guard let fixed = template?.lineBound else { return event.jsonLineBound }
             return fixed + ReportEvent.lineBound(visitor: nil, request: event.request)
-                + (visitor == nil ? 0 : VisitorID.digitCount)
+                + (visitor == nil ? 0 : VisitorID.digitCount) + (requestID == nil ? 0 : RequestID.capacity)
         }
     }
 }

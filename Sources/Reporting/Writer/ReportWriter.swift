@@ -228,7 +228,7 @@ final class ReportWriter: @unchecked Sendable {
         if let template = pending.template {
             // The template's pieces copied around the time, visitor and request: nothing else to encode.
             let count = template.writeJSONLine(ms: ms, visitor: pending.visitor, request: pending.event.request,
-                                               to: target, timestamps: &sink.timestamps)
+                                               requestID: pending.requestID, to: target, timestamps: &sink.timestamps)
             sink.commit(count, template: template, visitor: pending.visitor, ms: ms)
         } else {
             sink.commit(pending.event.writeJSONLine(to: target, timestamps: &sink.timestamps), &pending.event, ms: ms)
