@@ -86,7 +86,8 @@ let package = Package(
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
         // Fixtures/: JSON read at run time by path (gbstats.json comes from scripts/gbstats-fixtures.py).
-        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Basics", "TestSupport", "ReportFixtures", "report-harness"],
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Basics", "TestSupport", "ReportFixtures", "report-harness",
+                                                          .product(name: "Logging", package: "swift-log")],
                     exclude: ["Fixtures"]),
         // Written to and killed by the report store's crash tests.
         .executableTarget(name: "report-harness", dependencies: ["Reporting"], path: "Tests/ReportHarness"),

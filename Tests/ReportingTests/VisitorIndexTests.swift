@@ -1,5 +1,6 @@
 import Foundation
 import ReportFixtures
+import Logging
 import Testing
 import TestSupport
 
@@ -87,6 +88,31 @@ import TestSupport
                 #expect(store.visitors(startingWith: prefix, in: range, limit: 5) == Array(expected.prefix(5)), "\(label): \(prefix)")
             }
         }
+    }
+
+    @Test func aSegmentWhoseGzipIndexIsNotKeptReadsOnlyTheEntriesOfTheVisitorsMembersAndAnswersTheSame() throws {
+        let directory = try TemporaryDirectory("visitor-index")
+        defer { directory.remove() }
+        let ids = Self.ids(seed: 31)
+        let events = Self.days(3, perDay: 6000, ids: ids, seed: 32)
+        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 256 << 10, compressed: true)
+        let kept = try ReportStore(directory: directory.path("reports"))
+        let catalog = SegmentCatalog(directory: kept.directory, segments: kept.catalog.segments, keptIndexes: 0)
+        let store = ReportStore(catalog: catalog, logger: Logger(label: "test"))
+        let closed = catalog.segments.filter(\.compressed)
+        #expect(closed.count >= 6)
+        for segment in closed {
+            let whole = try #require(catalog.index(segment), "its checksum checked, the index not kept")
+            for id in ids.prefix(24) {
+                let (partial, members) = try #require(store.indexAndMembers(holding: id, segment))
+                #expect(members == store.members(holding: id, segment, index: whole), "\(id) in \(segment.stamp)")
+                #expect(partial.members.count == whole.members.count)
+                for member in members {
+                    #expect(partial.members[member] == whole.members[member] && partial.members[member + 1] == whole.members[member + 1])
+                }
+            }
+        }
+        check(store, events, ids: ids, "not kept")
     }
 
     @Test func theIndexLeadsToExactlyTheMembersOfEachVisitorAndAFullScanAgrees() throws {

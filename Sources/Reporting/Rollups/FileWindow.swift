@@ -1,16 +1,20 @@
+import Basics
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
     import Darwin
 #endif
 
-/// A file read 4 KiB at a time around the offsets asked for. A lookup's binary search touches a
+/// A file read 1 KiB at a time around the offsets asked for. A lookup's binary search touches a
 /// few kilobytes of an index of megabytes: reading them is cheaper than mapping the file, which
 /// had the kernel map 64 KiB around every page touched and unmap it all again, per segment per
 /// query. A read that fails (the file cut short meanwhile) gives zeros and sets `failed`.
 final class FileWindow: IndexBytes {
-    static let size = 4096
+    static let size = 1024
     let count: Int
+    /// The version of the file read.
+    let stamp: FileStamp
     private(set) var failed = false
     private let descriptor: Int32
     private let buffer = UnsafeMutableRawPointer.allocate(byteCount: FileWindow.size, alignment: 8)
@@ -26,6 +30,7 @@ final class FileWindow: IndexBytes {
             return nil
         }
         count = Int(info.st_size)
+        stamp = FileStamp(info)
     }
 
     deinit {

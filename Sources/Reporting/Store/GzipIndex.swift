@@ -55,6 +55,26 @@ struct GzipIndex: Sendable {
         }
     }
 
+    /// The number of entries an index file says it has (its members and their end), when its
+    /// size agrees.
+    static func count<Bytes: IndexBytes>(in file: Bytes) -> Int? {
+        guard file.count > magic.count + 8, magic.indices.allSatisfy({ file.load($0, as: UInt8.self) == magic[$0] }) else { return nil }
+        let count = Int(file.load(magic.count, as: UInt32.self))
+        return count >= 1 && file.count == magic.count + 4 + count * 16 + 4 ? count : nil
+    }
+
+    /// The index with only the entries of `members` read (each one's start and end) and the
+    /// last; nil when one is out of range or a read failed.
+    static func load(_ file: FileWindow, count: Int, entries members: [Int]) -> GzipIndex? {
+        guard members.allSatisfy({ (0..<(count - 1)).contains($0) }) else { return nil }
+        let wanted = members + members.map { $0 + 1 } + [count - 1]
+        let row = { (number: Int) in magic.count + 4 + number * 16 }
+        guard let read = GzipMembers(count: count, entries: wanted, {
+            (file.load(row($0), as: UInt64.self), file.load(row($0) + 8, as: UInt64.self))
+        }), !file.failed else { return nil }
+        return GzipIndex(members: read)
+    }
+
     /// The member holding uncompressed `offset` (the last member for the end).
     func member(containing offset: Int64) -> Int {
         var low = 0

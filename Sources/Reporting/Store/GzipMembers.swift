@@ -39,6 +39,19 @@ struct GzipMembers: RandomAccessCollection, Sendable {
         guard fits else { return nil }
     }
 
+    /// `count` members of which only `entries` are known (the rest read as 0): for reading those
+    /// members alone. Nil when one is past 4 GiB.
+    init?(count: Int, entries: [Int], _ entry: (Int) -> (uncompressed: UInt64, compressed: UInt64)) {
+        uncompressedStarts = [UInt32](repeating: 0, count: count)
+        compressedStarts = [UInt32](repeating: 0, count: count)
+        for number in entries {
+            let (uncompressed, compressed) = entry(number)
+            guard let u = UInt32(exactly: uncompressed), let c = UInt32(exactly: compressed) else { return nil }
+            uncompressedStarts[number] = u
+            compressedStarts[number] = c
+        }
+    }
+
     /// False (nothing added) past 4 GiB.
     @discardableResult
     mutating func append(_ member: (uncompressed: Int64, compressed: Int64)) -> Bool {

@@ -62,7 +62,7 @@ extension ReportStore {
                 if found.count == want, let last = found.last { stoppedAt = last.1 }
             }
             do {
-                if let visitor = filter.visitor, let index = catalog.index(segment), let members = members(holding: visitor, segment, index: index) {
+                if let visitor = filter.visitor, let (index, members) = indexAndMembers(holding: visitor, segment) {
                     var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members,
                                                         needle: LineNeedles(ReportFilter(visitor: visitor)).needles[0], end: end)
                     try scanBackward(&scanner)

@@ -5,23 +5,34 @@ extension ReportStore {
     /// have a filter per member instead of the index: its members that may hold the visitor.
     func members(holding visitor: String, prefix: Bool = false, _ segment: SegmentEntry, index: GzipIndex? = nil) -> [Int]? {
         guard let index = index ?? catalog.index(segment) else { return nil }
+        return members(holding: visitor, prefix: prefix, segment, count: index.members.count - 1)
+    }
+
+    /// The gzip index to read `visitor`'s members of `segment` with, and those members; nil when
+    /// the segment cannot name them (then every line must be read). Only their entries of the
+    /// index are read when it is not kept (`SegmentCatalog.index(_:for:)`).
+    func indexAndMembers(holding visitor: String, prefix: Bool = false, _ segment: SegmentEntry) -> (index: GzipIndex, members: [Int])? {
+        catalog.index(segment) { members(holding: visitor, prefix: prefix, segment, count: $0) }
+    }
+
+    private func members(holding visitor: String, prefix: Bool, _ segment: SegmentEntry, count: Int) -> [Int]? {
         let escaped = LineNeedles.escaped(visitor)
         let current = segment.visitorIndexed ? segment : catalog.entry(segment.stamp) ?? segment  // indexed meanwhile?
         if current.visitorIndexed,
            let members = VisitorIndex.members(catalog.visitorIndexPath(segment.stamp), escaped: escaped, prefix: prefix,
-                                              members: index.members.count - 1, bytes: segment.rollup.bytes) {
+                                              members: count, bytes: segment.rollup.bytes) {
             return members
         }
         guard !prefix else { return nil }
         let hash = escaped.withUnsafeBytes { MemberFilter.hash($0) }
-        return MemberFilter.candidates(catalog.membersPath(segment.stamp), hash: hash, members: index.members.count - 1)
+        return MemberFilter.candidates(catalog.membersPath(segment.stamp), hash: hash, members: count)
     }
 
     /// Every line of `segment` before `end` that may hold an event of `visitor` (all lines when
     /// nil), in no promised order: a visitor's members alone where the segment's index names them.
     /// With `prefix`, of every visitor whose id starts with `visitor`.
     func forEachLine(of segment: SegmentEntry, visitor: String?, prefix: Bool = false, end: Int64, _ body: (ScannedLine) -> Void) throws {
-        if let visitor, let index = catalog.index(segment), let members = members(holding: visitor, prefix: prefix, segment, index: index) {
+        if let visitor, let (index, members) = indexAndMembers(holding: visitor, prefix: prefix, segment) {
             let needle = prefix ? Array(#""visitor":""#.utf8) + LineNeedles.escaped(visitor) : LineNeedles(ReportFilter(visitor: visitor)).needles[0]
             var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle, end: end)
             while let line = try scanner.next() { body(line) }

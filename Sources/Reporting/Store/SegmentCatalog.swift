@@ -19,7 +19,7 @@ final class SegmentCatalog: Sendable {
     /// than in memory for every segment (8.5 MiB at 100 million events); 64 (2 MiB of 64 MiB
     /// segments) hold ten days at a million events a day, which a visitor's query reads whole.
     private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
-    static let cachedIndexes = 64
+    let keptIndexes: Int
     /// The version of each segment's gzip index file whose checksum matched: read again as long
     /// as it is that file, without the check.
     private let checkedIndexes = Mutex<[String: FileStamp]>([:])
@@ -28,8 +28,9 @@ final class SegmentCatalog: Sendable {
     /// The experiments' exact visitor sums, as the writer last published them.
     let experimentTallies = ExperimentTallyBoard()
 
-    init(directory: String, interner: Interner = Interner(), segments: [SegmentEntry] = []) {
+    init(directory: String, interner: Interner = Interner(), segments: [SegmentEntry] = [], keptIndexes: Int = 64) {
         self.directory = directory
+        self.keptIndexes = keptIndexes
         self.interner = interner
         state = Mutex(State(segments: segments.sorted { $0.stamp < $1.stamp }))
     }
@@ -66,9 +67,30 @@ final class SegmentCatalog: Sendable {
         indexes.withLock { cache in
             cache.removeAll { $0.stamp == entry.stamp }
             cache.append((entry.stamp, index))
-            if cache.count > Self.cachedIndexes { cache.removeFirst() }
+            if cache.count > keptIndexes { cache.removeFirst() }
         }
         return index
+    }
+
+    /// The gzip index of `entry` for reading some of its members, and those members: `members` is
+    /// given the segment's member count and names them (nil: it cannot). A kept index is used
+    /// whole; otherwise, once the file's checksum has matched, only the entries of those members
+    /// (and the last) are read: a visitor's query over hundreds of segments read every index whole.
+    func index(_ entry: SegmentEntry, for members: (Int) -> [Int]?) -> (index: GzipIndex, members: [Int])? {
+        guard entry.compressed, entry.indexed else { return nil }
+        if let cached = indexes.withLock({ $0.last { $0.stamp == entry.stamp }?.index }) {
+            return members(cached.members.count - 1).map { (cached, $0) }
+        }
+        if let checked = checkedIndexes.withLock({ $0[entry.stamp] }), let file = FileWindow(path: indexPath(entry.stamp)),
+           file.stamp == checked {
+            guard let count = GzipIndex.count(in: file), let wanted = members(count - 1),
+                  let index = GzipIndex.load(file, count: count, entries: wanted),
+                  index.members.last?.uncompressed == entry.rollup.bytes
+            else { return nil }
+            return (index, wanted)
+        }
+        guard let whole = index(entry) else { return nil }
+        return members(whole.members.count - 1).map { (whole, $0) }
     }
 
     func add(_ entry: SegmentEntry) {
