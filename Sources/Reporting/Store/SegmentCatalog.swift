@@ -16,8 +16,9 @@ final class SegmentCatalog: Sendable {
     let interner: Interner
     let state: Mutex<State>
     /// The last gzip indexes read, newest last: at 8 bytes a member they are kept on disk rather
-    /// than in memory for every segment (8.5 MiB at 100 million events); 64 (2 MiB of 64 MiB
-    /// segments) hold ten days at a million events a day, which a visitor's query reads whole.
+    /// than in memory for every segment (8.5 MiB at 100 million events). `keptIndexes` of them
+    /// (64 by default: 2 MiB of 64 MiB segments); a visitor's query reads of the others only the
+    /// entries of its members (`index(_:for:)`).
     private let indexes = Mutex<[(stamp: String, index: GzipIndex)]>([])
     let keptIndexes: Int
     /// The version of each segment's gzip index file whose checksum matched: read again as long
