@@ -44,6 +44,14 @@ import TestSupport
         return events
     }
 
+    /// Three days of visitors written to `path` in compressed segments of 256 KiB.
+    static func written(seed: UInt64, to path: String) throws -> (ids: [String], events: [ReportEvent]) {
+        let ids = ids(seed: seed)
+        let events = days(3, perDay: 6000, ids: ids, seed: seed + 1)
+        try ReportLog.write(events, to: path, segmentBytes: 256 << 10, compressed: true)
+        return (ids, events)
+    }
+
     /// For every compressed segment, the members holding each visitor, found by inflating them all.
     static func truth(_ store: ReportStore, _ segment: SegmentEntry) throws -> [[UInt8]: Set<Int>] {
         let index = try #require(store.catalog.index(segment))
@@ -93,9 +101,7 @@ import TestSupport
     @Test func aSegmentWhoseGzipIndexIsNotKeptReadsOnlyTheEntriesOfTheVisitorsMembersAndAnswersTheSame() throws {
         let directory = try TemporaryDirectory("visitor-index")
         defer { directory.remove() }
-        let ids = Self.ids(seed: 31)
-        let events = Self.days(3, perDay: 6000, ids: ids, seed: 32)
-        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 256 << 10, compressed: true)
+        let (ids, events) = try Self.written(seed: 31, to: directory.path("reports"))
         let kept = try ReportStore(directory: directory.path("reports"))
         let catalog = SegmentCatalog(directory: kept.directory, segments: kept.catalog.segments, keptIndexes: 0)
         let store = ReportStore(catalog: catalog, logger: Logger(label: "test"))
@@ -118,9 +124,7 @@ import TestSupport
     @Test func theIndexLeadsToExactlyTheMembersOfEachVisitorAndAFullScanAgrees() throws {
         let directory = try TemporaryDirectory("visitor-index")
         defer { directory.remove() }
-        let ids = Self.ids(seed: 21)
-        let events = Self.days(3, perDay: 6000, ids: ids, seed: 22)
-        try ReportLog.write(events, to: directory.path("reports"), segmentBytes: 256 << 10, compressed: true)
+        let (ids, events) = try Self.written(seed: 21, to: directory.path("reports"))
         let store = try ReportStore(directory: directory.path("reports"))
         let closed = store.catalog.segments.filter(\.compressed)
         #expect(closed.count >= 6, "\(store.catalog.segments.count) segments")
