@@ -26,6 +26,10 @@ import TestSupport
             let expected = SlotSpliceTests.expected(page, holes: holes, slot: slot, token: token, insert: insert)
             let stream = try #require(body.brotliBytes(form: form))
             #expect(Decoders.unbrotli(stream) == expected, "seed \(seed), slot \(slot) of \(page.count), capacity \(capacity)")
+            // The copy the server sends from, reused across tokens and inserts: the same bytes.
+            let copy = try #require(body.leaseInserting(.brotli))
+            #expect(Array(UnsafeRawBufferPointer(start: copy.bytes, count: copy.count)) == stream)
+            copy.giveBack()
             // An insert of another length has no place in this form.
             let longer = SplicedBody(spliced: spliced, filling: SplicedFilling(token), insert: insert + [1])
             #expect(longer.brotliBytes(form: form) == nil)

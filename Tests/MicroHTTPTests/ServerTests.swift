@@ -133,6 +133,28 @@ import TestSupport
         #expect(try handleAfterRequest("second") == first)
     }
 
+    /// A response with bytes inserted at the slot is sent from a kept copy of its length too, with
+    /// the response built over it; each response still has its own insert and token.
+    @Test func aSplicedCopyWithAnInsertKeepsTheResponseBuiltOverIt() throws {
+        let spliced = SplicedBytes(base: Array("<p>[....]</p><i></i>".utf8), holes: [3..<9], slot: 16)
+        var router = Router()
+        router.get("/page/:value") { request in
+            let value = request.parameters["value"]!
+            return .html(.spliced(SplicedBody(spliced: spliced, filling: SplicedFilling(value.utf8), insert: Array(value.utf8))))
+        }
+        let server = try TestServer(router: router)
+        func handleAfterRequest(_ value: String) throws -> OpaquePointer? {
+            #expect(try server.client.get("/page/\(value)").text == "<p>\(value)</p><i>\(value)</i>")
+            try eventually("the copy came back") { spliced.insertedIdleCount > 0 }
+            let body = SplicedBody(spliced: spliced, filling: SplicedFilling("......".utf8), insert: Array("......".utf8))
+            let copy = try #require(body.leaseInserting(.identity))
+            defer { copy.giveBack() }
+            return copy.prepared?.handle
+        }
+        let first = try #require(try handleAfterRequest("first!"))
+        #expect(try handleAfterRequest("second") == first)
+    }
+
     @Test func headHasTheHeadersOfGetWithoutTheBody() throws {
         let response = try client.head("/hello?name=Ann")
         #expect(response.status == 200)

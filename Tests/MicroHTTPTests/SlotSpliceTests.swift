@@ -44,6 +44,14 @@ import TestSupport
             #expect(body.count == expected.count)
             let gzip = try #require(body.gzipBytes(form: cut))
             #expect(Decoders.gunzip(gzip) == expected, "seed \(seed), slot \(slot) of \(page.count), insert \(insert.count)")
+            // The copies the server sends from, reused across tokens and inserts: the same bytes.
+            guard !insert.isEmpty else { continue }
+            for coding in [ContentCoding.identity, .gzip] {
+                let copy = try #require(body.leaseInserting(coding))
+                let sent = Array(UnsafeRawBufferPointer(start: copy.bytes, count: copy.count))
+                #expect(sent == (coding == .gzip ? gzip : expected), "seed \(seed), \(coding)")
+                copy.giveBack()
+            }
         }
     }
 

@@ -42,6 +42,35 @@ import Testing
         #expect(spliced.lease(filling: SplicedFilling("toolong".utf8)) == nil)  // written out whole instead
     }
 
+    /// A copy with an insert keeps the bytes around the slot: the next response with an insert of
+    /// the same length gets it back with only its own insert and token written; another length
+    /// gets a copy of its own. Kept up to `keptInsertedCopies`, the oldest dropped first.
+    @Test func aCopyWithAnInsertIsReusedForAnInsertAsLong() throws {
+        let spliced = SplicedBytes(base: Array("a[..]b|c[..]d".utf8), holes: [1..<5, 8..<12], slot: 6)
+        func lease(_ token: String, _ insert: String) throws -> SplicedCopy {
+            let body = SplicedBody(spliced: spliced, filling: SplicedFilling(token.utf8), insert: Array(insert.utf8))
+            let copy = try #require(body.leaseInserting(.identity))
+            #expect(Array(UnsafeRawBufferPointer(start: copy.bytes, count: copy.count)) == body.bytes)
+            return copy
+        }
+        let first = try lease("1111", "xyz")
+        first.giveBack()
+        #expect(spliced.insertedIdleCount == 1 && spliced.idleCount == 0)
+        let second = try lease("2222", "XYZ")
+        #expect(second === first)
+        let longer = try lease("3333", "wxyz")
+        #expect(longer !== second)
+        second.giveBack()
+        longer.giveBack()
+        #expect(try lease("4444", "uvwx") === longer)
+        let many = try (0..<SplicedBytes.keptInsertedCopies + 3).map { try lease("5555", String(repeating: "m", count: $0 + 1)) }
+        for copy in many { copy.giveBack() }
+        #expect(spliced.insertedIdleCount == SplicedBytes.keptInsertedCopies)
+        // The three given back first went; the last given back is found first.
+        #expect(try lease("6666", "m") !== many[0])
+        #expect(try lease("6666", String(repeating: "m", count: many.count)) === many.last)
+    }
+
     /// Copies given back are kept up to `keptCopies` (one of them outside the lock),
     /// each lent again before a new one is made; the rest are freed, and the kept ones go with
     /// their template.

@@ -70,15 +70,21 @@ enum GzipSplicer {
     }
 
     /// `bytes` as the raw DEFLATE run a gzip form takes at its slot: compressed fast (it is made
-    /// per response), ending on a byte with a sync flush and no final block.
+    /// once per insert), ending on a byte with a sync flush and no final block, and padded with
+    /// empty blocks to a multiple of `runStep` bytes (`DeflatePadding`): the server keeps a copy
+    /// of the form per length of run, so runs of a few lengths keep few copies.
     static func insertion(_ bytes: UnsafeRawBufferPointer) -> [UInt8] {
         var output: [UInt8] = []
         guard bytes.count > 0 else { return output }
         // A small window and hash table: zlib clears both when a stream starts, which for the
         // defaults (32 KB and 64 KB) cost more than compressing a few kilobytes of rows.
         RawDeflate(level: OnTheFly.gzipLevel, windowBits: -12, memLevel: 6).deflate(bytes, flush: Z_SYNC_FLUSH, into: &output)
+        DeflatePadding.pad(&output, toMultipleOf: runStep)
         return output
     }
+
+    /// What the length of an insert's run is rounded up to.
+    static let runStep = 64
 
     /// One part as raw DEFLATE with `history` as its dictionary, the smaller of two strategies.
     private static func smallest(_ part: UnsafeRawBufferPointer, after history: UnsafeRawBufferPointer,

@@ -48,6 +48,9 @@ public final class SplicedBytes: Sendable {
     /// (0: none); the others wait in `idle`.
     private let spare = Atomic<UInt>(0)
     private let idle = Mutex<[SplicedCopy]>([])
+    /// Copies with bytes inserted at the slot, each as long as its insert made it, the most
+    /// recently given back last (`SplicedBytes+Insert`).
+    let insertedIdle = Mutex<[SplicedCopy]>([])
 
     deinit {
         if let raw = UnsafeRawPointer(bitPattern: spare.load(ordering: .acquiring)) {
@@ -162,7 +165,7 @@ public final class SplicedBytes: Sendable {
         return bytes
     }
 
-    private func fill(_ bytes: UnsafeMutableRawPointer, with filling: SplicedFilling) {
+    func fill(_ bytes: UnsafeMutableRawPointer, with filling: SplicedFilling) {
         filling.withUnsafeBytes { filling in
             guard let address = filling.baseAddress else { return }
             for hole in holes { (bytes + hole.lowerBound).copyMemory(from: address, byteCount: filling.count) }
@@ -194,6 +197,7 @@ public final class SplicedBytes: Sendable {
 
     /// Keeps a copy that came back for the next response, unless enough are kept already.
     func keep(_ copy: SplicedCopy) {
+        if copy.count != base.count { return keepInserted(copy) }
         let raw = Unmanaged.passRetained(copy).toOpaque()
         if spare.compareExchange(expected: 0, desired: UInt(bitPattern: raw), ordering: .acquiringAndReleasing).exchanged {
             return

@@ -15,11 +15,19 @@ final class SplicedCopy: @unchecked Sendable {
     var prepared: PreparedResponse?
 
     /// A copy of `base`; nil when memory ran out.
-    init?(_ base: UnsafeRawBufferPointer) {
-        guard let bytes = malloc(max(base.count, 1)) else { return nil }
-        if let address = base.baseAddress { bytes.copyMemory(from: address, byteCount: base.count) }
+    convenience init?(_ base: UnsafeRawBufferPointer) { self.init(base, gap: 0, at: 0) }
+
+    /// A copy of `base` with `gap` bytes left at `slot` for an insert, the bytes after it moved
+    /// by as many; nil when memory ran out.
+    init?(_ base: UnsafeRawBufferPointer, gap: Int, at slot: Int) {
+        let count = base.count + gap
+        guard let bytes = malloc(max(count, 1)) else { return nil }
+        if let address = base.baseAddress {
+            bytes.copyMemory(from: address, byteCount: slot)
+            (bytes + slot + gap).copyMemory(from: address + slot, byteCount: base.count - slot)
+        }
         self.bytes = bytes
-        count = base.count
+        self.count = count
     }
 
     deinit {

@@ -13,7 +13,8 @@ extension ServerCore {
     static let requestIDHeader: StaticString = "X-Request-Id"
 
     /// Hands `response` to libmicrohttpd: a byte body without copying, a spliced one from a reused
-    /// copy of its template (with the response built over it last time), a file through sendfile.
+    /// copy of its template (with the response built over it last time), with or without an
+    /// insert, a file through sendfile.
     /// A compressible body goes in the coding the client prefers: a spliced page from its
     /// template's compressed form when it has one, anything else compressed on the spot.
     func queue(_ response: Response, for context: RequestState, on connection: OpaquePointer) -> MHD_Result {
@@ -26,21 +27,17 @@ extension ServerCore {
         switch response.body {
         case .spliced(let body):
             context.bytesOut = body.count
+            var copy: SplicedCopy?
             if body.inserted != nil {
-                // Bytes of their own at the slot: a body of its own length, no copy to reuse. The
-                // gzip form compresses them; the brotli form carries them as they are (padded to its
-                // length), which makes it the larger: a client that takes gzip too gets gzip.
+                // Bytes of their own at the slot. The gzip form compresses them; the brotli form
+                // carries them as they are (padded to its length), which makes it the larger: a
+                // client that takes gzip too gets gzip.
                 if coding == .brotli, acceptedCoding(connection, brotli: false) == .gzip { coding = .gzip }
-                let spliced = coding == .gzip ? body.gzipInserting() : coding == .brotli ? body.brotliInserting() : nil
-                if let (bytes, count) = spliced {
-                    guard let handle = MHD_create_response_from_buffer_with_free_callback(count, bytes, freeBufferCallback)
-                    else { free(bytes); return refused(response) }
-                    defer { MHD_destroy_response(handle) }
-                    addHeaders(of: response, encoding: Encoding(coding: coding, varies: varies), id: context.requestID, to: handle)
-                    return MHD_queue_response(connection, status, handle)
-                }
-            } else if let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding),
-                      let copy = spliced.lease(filling: body.filling) {
+                copy = body.leaseInserting(coding)
+            } else if let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding) {
+                copy = spliced.lease(filling: body.filling)
+            }
+            if let copy {
                 // Given back when the request completes: the connection reads the copy until then.
                 context.lentCopy = copy
                 let encoding = Encoding(coding: coding, varies: varies)
