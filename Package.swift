@@ -29,8 +29,9 @@ let package = Package(
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CDeflate", providers: [.apt(["libdeflate-dev"])]),
         .systemLibrary(name: "CBrotli", pkgConfig: "libbrotlienc", providers: [.apt(["libbrotli-dev"])]),
-        // libpq, PostgreSQL's C client (libpq-dev): the shared report database.
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq, PostgreSQL's C client (libpq-dev): the shared report database, loaded when one
+        // is connected to.
+        .target(name: "CPostgres"),
         // What several modules need: services, worker threads and the work pool, signals, files
         // (stamps, reloading, bounded and EINTR-safe reads and writes), JSON values, the stable
         // hash, token buckets, the safe log handler.

@@ -76,6 +76,14 @@ public final class ServerProcess: Sendable {
         return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "")
     }
 
+    /// Whether a shared library whose file name starts with `name` is mapped into the process.
+    public func maps(library name: String) -> Bool {
+        // Read to its end: `String(contentsOfFile:)` stops after the first page of a /proc file.
+        let data = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")?.readDataToEndOfFile() ?? Data()
+        let maps = String(decoding: data, as: UTF8.self)
+        return maps.split(separator: "\n").contains { $0.split(separator: "/").last?.hasPrefix(name) == true }
+    }
+
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
     /// Waits for the process to end and returns its exit status.

@@ -20,6 +20,7 @@ public final class PostgresConnection {
     /// server within about 10 s (TCP keepalives and a user timeout), so a stopped database
     /// never hangs a thread for long.
     public init(url: String, applicationName: String = "dynamic-home") throws(PostgresError) {
+        try Self.loadLibrary()
         // With expand_dbname, parameters in the URL override the defaults listed before it.
         let pairs: [(String, String)] = [
             ("connect_timeout", "5"), ("keepalives", "1"), ("keepalives_idle", "5"),
@@ -50,6 +51,13 @@ public final class PostgresConnection {
     }
 
     deinit { close() }
+
+    /// Loads libpq, once: a server without a database never maps it (`CPostgres`).
+    static func loadLibrary() throws(PostgresError) {
+        var error = [CChar](repeating: 0, count: 256)
+        guard dh_pq_load(&error, error.count) == 0 else { return }
+        throw PostgresError(.unavailable, message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+    }
 
     /// Closes the connection; later calls fail as unavailable.
     public func close() {
