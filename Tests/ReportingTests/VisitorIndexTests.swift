@@ -121,6 +121,26 @@ import TestSupport
         check(store, events, ids: ids, "not kept")
     }
 
+    /// An id's start looked up over segments whose gzip indexes are checked but not kept reads
+    /// only the entries it needs: no index is read whole (which would be kept).
+    @Test func anIdsStartIsLookedUpWithoutReadingAGzipIndexWhole() throws {
+        let directory = try TemporaryDirectory("visitor-index")
+        defer { directory.remove() }
+        let (ids, _) = try Self.written(seed: 37, to: directory.path("reports"))
+        let opened = try ReportStore(directory: directory.path("reports"))
+        let catalog = SegmentCatalog(directory: opened.directory, segments: opened.catalog.segments, keptIndexes: 1)
+        let store = ReportStore(catalog: catalog, logger: Logger(label: "test"))
+        let closed = catalog.segments.filter(\.compressed)
+        #expect(closed.count >= 6)
+        for segment in closed { _ = try #require(catalog.index(segment), "its checksum checked") }
+        let kept = catalog.keptIndexStamps
+        #expect(kept == [closed.last!.stamp])
+        for id in ids.prefix(6) {
+            #expect(store.visitors(startingWith: String(id.prefix(8)), limit: 5).contains(id))
+        }
+        #expect(catalog.keptIndexStamps == kept)
+    }
+
     @Test func theIndexLeadsToExactlyTheMembersOfEachVisitorAndAFullScanAgrees() throws {
         let directory = try TemporaryDirectory("visitor-index")
         defer { directory.remove() }

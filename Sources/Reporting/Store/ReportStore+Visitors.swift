@@ -72,7 +72,7 @@ extension ReportStore {
     /// tell an ambiguous prefix): what the report pages show of an id is its first characters.
     /// Newest segments first. A segment wholly inside the range with a visitor index reads one
     /// member for each id its index has with those first 8 characters, and none for an id already
-    /// found; others read the members of those ids (or, without an index, every line, counted
+    /// found (nor, unless its gzip index is kept, more of that index than those members' entries); others read the members of those ids (or, without an index, every line, counted
     /// against `budget`: the ids a page shows are recent).
     public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2,
                          budget: Int = ReportStore.visitorLineBudget * 4) -> [String] {
@@ -97,10 +97,12 @@ extension ReportStore {
                 }
             }
             do {
-                if inside, indexed, let index = catalog.index(segment),
-                   let ids = VisitorIndex.ids(catalog.visitorIndexPath(segment.stamp), startingWith: escaped,
-                                              members: index.members.count - 1, bytes: segment.rollup.bytes) {
-                    let members = Set(ids.filter { !known.contains($0.key ^ UInt64($0.hash)) }.map(\.member)).sorted()
+                // Only the gzip index entries of the members with ids not found yet are read.
+                if inside, indexed, let (index, members) = catalog.index(segment, for: { count in
+                    VisitorIndex.ids(catalog.visitorIndexPath(segment.stamp), startingWith: escaped, members: count,
+                                     bytes: segment.rollup.bytes)
+                        .map { ids in Set(ids.filter { !known.contains($0.key ^ UInt64($0.hash)) }.map(\.member)).sorted() }
+                }) {
                     var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle,
                                                         end: segment.rollup.bytes)
                     while let line = try scanner.next() { take(line) }

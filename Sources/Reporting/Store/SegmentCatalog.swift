@@ -56,6 +56,9 @@ final class SegmentCatalog: Sendable {
 
     func visitorIndexPath(_ stamp: String) -> String { directory + "/" + SegmentName.visitorIndexFile(stamp) }
 
+    /// The segments whose gzip indexes are kept, oldest kept first: for tests.
+    var keptIndexStamps: [String] { indexes.withLock { $0.map(\.stamp) } }
+
     /// Where the gzip members of `entry` start; nil when it is plain or has no usable index.
     func index(_ entry: SegmentEntry) -> GzipIndex? {
         guard entry.compressed, entry.indexed else { return nil }
