@@ -165,7 +165,7 @@ public final class SplicedBytes: Sendable {
         return bytes
     }
 
-    func fill(_ bytes: UnsafeMutableRawPointer, with filling: SplicedFilling) {
+    private func fill(_ bytes: UnsafeMutableRawPointer, with filling: SplicedFilling) {
         filling.withUnsafeBytes { filling in
             guard let address = filling.baseAddress else { return }
             for hole in holes { (bytes + hole.lowerBound).copyMemory(from: address, byteCount: filling.count) }

@@ -72,8 +72,9 @@ extension ReportStore {
     /// tell an ambiguous prefix): what the report pages show of an id is its first characters.
     /// Newest segments first. A segment wholly inside the range with a visitor index reads one
     /// member for each id its index has with those first 8 characters, and none for an id already
-    /// found (nor, unless its gzip index is kept, more of that index than those members' entries); others read the members of those ids (or, without an index, every line, counted
-    /// against `budget`: the ids a page shows are recent).
+    /// found (of a gzip index not kept, only those members' entries); others read the members of
+    /// those ids (or, without an index, every line, counted against `budget`: the ids a page shows
+    /// are recent).
     public func visitors(startingWith prefix: String, in range: ReportRange = ReportRange(), limit: Int = 2,
                          budget: Int = ReportStore.visitorLineBudget * 4) -> [String] {
         let escaped = LineNeedles.escaped(prefix)
