@@ -4,9 +4,13 @@ import CZlib
 /// The reference decoders, called directly: zlib's `inflate` and brotli's `BrotliDecoderDecompress`.
 enum Decoders {
     /// A whole gzip member, with nothing after it; nil when zlib refuses it (a bad CRC included).
-    static func gunzip(_ bytes: [UInt8]) -> [UInt8]? {
+    static func gunzip(_ bytes: [UInt8]) -> [UInt8]? { inflated(bytes, windowBits: 15 + 16) }
+
+    /// A whole DEFLATE stream in zlib's framing for `windowBits` (-15: raw; 15 + 16: gzip); nil
+    /// when zlib refuses it or bytes are left after its end.
+    static func inflated(_ bytes: [UInt8], windowBits: Int32) -> [UInt8]? {
         var stream = z_stream()
-        guard dh_inflate_init2(&stream, 15 + 16) == Z_OK else { return nil }
+        guard dh_inflate_init2(&stream, windowBits) == Z_OK else { return nil }
         defer { inflateEnd(&stream) }
         var output = [UInt8](repeating: 0, count: max(bytes.count * 40, 1 << 20))
         var input = bytes

@@ -98,15 +98,21 @@ import TestSupport
         }
     }
 
+    /// The store in `path` opened again over a catalogue that keeps `keptIndexes` gzip indexes,
+    /// and its compressed segments (at least six).
+    static func reopened(_ path: String, keptIndexes: Int) throws -> (SegmentCatalog, ReportStore, [SegmentEntry]) {
+        let opened = try ReportStore(directory: path)
+        let catalog = SegmentCatalog(directory: opened.directory, segments: opened.catalog.segments, keptIndexes: keptIndexes)
+        let closed = catalog.segments.filter(\.compressed)
+        #expect(closed.count >= 6)
+        return (catalog, ReportStore(catalog: catalog, logger: Logger(label: "test")), closed)
+    }
+
     @Test func aSegmentWhoseGzipIndexIsNotKeptReadsOnlyTheEntriesOfTheVisitorsMembersAndAnswersTheSame() throws {
         let directory = try TemporaryDirectory("visitor-index")
         defer { directory.remove() }
         let (ids, events) = try Self.written(seed: 31, to: directory.path("reports"))
-        let kept = try ReportStore(directory: directory.path("reports"))
-        let catalog = SegmentCatalog(directory: kept.directory, segments: kept.catalog.segments, keptIndexes: 0)
-        let store = ReportStore(catalog: catalog, logger: Logger(label: "test"))
-        let closed = catalog.segments.filter(\.compressed)
-        #expect(closed.count >= 6)
+        let (catalog, store, closed) = try Self.reopened(directory.path("reports"), keptIndexes: 0)
         for segment in closed {
             let whole = try #require(catalog.index(segment), "its checksum checked, the index not kept")
             for id in ids.prefix(24) {
@@ -127,11 +133,7 @@ import TestSupport
         let directory = try TemporaryDirectory("visitor-index")
         defer { directory.remove() }
         let (ids, _) = try Self.written(seed: 37, to: directory.path("reports"))
-        let opened = try ReportStore(directory: directory.path("reports"))
-        let catalog = SegmentCatalog(directory: opened.directory, segments: opened.catalog.segments, keptIndexes: 1)
-        let store = ReportStore(catalog: catalog, logger: Logger(label: "test"))
-        let closed = catalog.segments.filter(\.compressed)
-        #expect(closed.count >= 6)
+        let (catalog, store, closed) = try Self.reopened(directory.path("reports"), keptIndexes: 1)
         for segment in closed { _ = try #require(catalog.index(segment), "its checksum checked") }
         let kept = catalog.keptIndexStamps
         #expect(kept == [closed.last!.stamp])
