@@ -118,7 +118,8 @@ import TestSupport
             for id in ids.prefix(24) {
                 let (partial, members) = try #require(store.indexAndMembers(holding: id, segment))
                 #expect(members == store.members(holding: id, segment, index: whole), "\(id) in \(segment.stamp)")
-                #expect(partial.members.count == whole.members.count)
+                // A segment without the visitor reads no gzip index at all.
+                #expect(partial.members.count == (members.isEmpty ? 0 : whole.members.count))
                 for member in members {
                     #expect(partial.members[member] == whole.members[member] && partial.members[member + 1] == whole.members[member + 1])
                 }

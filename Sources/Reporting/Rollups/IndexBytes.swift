@@ -8,6 +8,12 @@
 protocol IndexBytes {
     var count: Int { get }
     func load<T: FixedWidthInteger>(_ offset: Int, as type: T.Type) -> T
+    /// A hint that the bytes from `offset` on are read next.
+    func prefetch(_ offset: Int)
+}
+
+extension IndexBytes {
+    func prefetch(_ offset: Int) {}
 }
 
 extension UnsafeRawBufferPointer: IndexBytes {

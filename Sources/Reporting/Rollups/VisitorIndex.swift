@@ -1,3 +1,5 @@
+import Basics
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -104,33 +106,70 @@ struct VisitorIndex {
     /// Why the file at `path` is not the index of a segment of `members` members and `bytes`
     /// bytes: "missing", or what is wrong with it; nil when it is whole, checksum included.
     static func problem(_ path: String, members: Int, bytes: Int64) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "missing" }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return "cannot be read" }
-        let size = Int(info.st_size)
-        guard size >= headerBytes + rowBytes + 4 else { return "cut short: \(size) bytes" }
-        var contents = [UInt8](repeating: 0, count: size)
-        guard (try? contents.withUnsafeMutableBytes({ try readFully(fd, $0, at: 0) })) == size else { return "cannot be read" }
-        return contents.withUnsafeBytes { raw -> String? in
-            if let wrong = Contents(raw).problem(members: members, bytes: bytes) { return wrong }
-            let stored = raw.loadUnaligned(fromByteOffset: size - 4, as: UInt32.self).littleEndian
-            return stored == RollupFile.checksum(contents[..<(size - 4)]) ? nil : "checksum does not match"
+        check(path, members: members, bytes: bytes).problem
+    }
+
+    /// What reading a segment's index whole found.
+    enum Check {
+        case whole(VisitorFence)
+        case missing
+        case damaged(String)
+
+        var problem: String? {
+            switch self {
+            case .whole: nil
+            case .missing: "missing"
+            case .damaged(let problem): problem
+            }
         }
     }
 
-    /// Calls `body` with the file to read from; nil when it cannot be read.
-    static func withContents<T>(_ path: String, _ body: (Contents<FileWindow>) -> T?) -> T? {
-        guard let file = FileWindow(path: path), file.count >= headerBytes + rowBytes + 4 else { return nil }
-        let result = body(Contents(file))
+    /// The file at `path` read whole and checked as `problem` says; its fence when it is whole.
+    static func check(_ path: String, members: Int, bytes: Int64) -> Check {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .missing }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .damaged("cannot be read") }
+        let size = Int(info.st_size)
+        guard size >= headerBytes + rowBytes + 4 else { return .damaged("cut short: \(size) bytes") }
+        var contents = [UInt8](repeating: 0, count: size)
+        guard (try? contents.withUnsafeMutableBytes({ try readFully(fd, $0, at: 0) })) == size else { return .damaged("cannot be read") }
+        return contents.withUnsafeBytes { raw in
+            let index = Contents(raw)
+            if let wrong = index.problem(members: members, bytes: bytes) { return .damaged(wrong) }
+            let stored = raw.loadUnaligned(fromByteOffset: size - 4, as: UInt32.self).littleEndian
+            guard stored == RollupFile.checksum(contents[..<(size - 4)]) else { return .damaged("checksum does not match") }
+            return .whole(VisitorFence(index, file: FileStamp(info)))
+        }
+    }
+
+    /// The fence of the index just written to `path` as `bytes`; nil if the file is not those bytes.
+    static func fence(_ path: String, written bytes: [UInt8]) -> VisitorFence? {
+        var info = stat()
+        guard stat(path, &info) == 0, Int(info.st_size) == bytes.count else { return nil }
+        return bytes.withUnsafeBytes { raw -> VisitorFence? in
+            let index = Contents(raw)
+            guard raw.count >= headerBytes + rowBytes + 4,
+                  index.problem(members: index.memberCount, bytes: Int64(bitPattern: index.u64(16))) == nil else { return nil }
+            return VisitorFence(index, file: FileStamp(info))
+        }
+    }
+
+    /// Calls `body` with the file to read from; nil when it cannot be read. With `fence`, of this
+    /// version of the file, its shape is not read again and a lookup reads one block of rows.
+    static func withContents<T>(_ path: String, fence: VisitorFence?, _ body: (Contents<FileWindow>) -> T?) -> T? {
+        guard let file = FileWindow(path: path, window: fence == nil ? FileWindow.size : VisitorFence.window),
+              file.count >= headerBytes + rowBytes + 4 else { return nil }
+        let result = body(Contents(file, fence: fence.flatMap { $0.file == file.stamp ? $0 : nil }))
         return file.failed ? nil : result
     }
 
     /// The members holding an id equal to `escaped` (`prefix` false) or starting with it, ascending;
     /// nil when the file is missing or not this segment's (then every member must be read).
-    static func members(_ path: String, escaped: [UInt8], prefix: Bool, members: Int, bytes: Int64) -> [Int]? {
-        withContents(path) { index -> [Int]? in
+    static func members(_ path: String, escaped: [UInt8], prefix: Bool, members: Int, bytes: Int64,
+                        fence: VisitorFence? = nil) -> [Int]? {
+        withContents(path, fence: fence) { index -> [Int]? in
             guard index.problem(members: members, bytes: bytes) == nil else { return nil }
             if prefix { return index.members(keys: keyRange(prefix: escaped), hash: nil) }
             let (key, hash) = escaped.withUnsafeBytes { keyAndHash($0) }
@@ -140,106 +179,11 @@ struct VisitorIndex {
 
     /// The ids whose first bytes are `escaped` (8 or more of them), one row each: its key, hash and
     /// its first member; nil when the file is missing or not this segment's.
-    static func ids(_ path: String, startingWith escaped: [UInt8], members: Int, bytes: Int64) -> [(key: UInt64, hash: UInt32, member: Int)]? {
-        withContents(path) { index -> [(key: UInt64, hash: UInt32, member: Int)]? in
+    static func ids(_ path: String, startingWith escaped: [UInt8], members: Int, bytes: Int64,
+                    fence: VisitorFence? = nil) -> [(key: UInt64, hash: UInt32, member: Int)]? {
+        withContents(path, fence: fence) { index -> [(key: UInt64, hash: UInt32, member: Int)]? in
             guard index.problem(members: members, bytes: bytes) == nil else { return nil }
             return index.rows(keys: keyRange(prefix: escaped))
-        }
-    }
-
-    /// An index file's bytes, read in place: from memory, or a window at a time from the file.
-    struct Contents<Bytes: IndexBytes> {
-        let raw: Bytes
-
-        init(_ raw: Bytes) { self.raw = raw }
-
-        var width: Int { Int(raw.load(magic.count, as: UInt8.self)) }
-        var memberCount: Int { Int(u32(8)) }
-        var rowCount: Int { Int(u32(12)) }
-        var listCount: Int { Int(u32(row(rowCount) + 12)) }
-
-        func u32(_ offset: Int) -> UInt32 { raw.load(offset, as: UInt32.self) }
-        func u64(_ offset: Int) -> UInt64 { raw.load(offset, as: UInt64.self) }
-        func row(_ number: Int) -> Int { headerBytes + number * rowBytes }
-        func key(_ number: Int) -> UInt64 { u64(row(number)) }
-        func member(atSlot slot: Int, from listStart: Int) -> Int {
-            width == 2 ? Int(raw.load(listStart + slot * 2, as: UInt16.self)) : Int(u32(listStart + slot * 4))
-        }
-
-        /// What does not fit a segment of `members` members and `bytes` bytes (nil: it fits); the
-        /// sizes are checked so that no lookup reads outside the file.
-        func problem(members: Int, bytes: Int64) -> String? {
-            guard raw.count >= headerBytes + rowBytes + 4, magic.indices.allSatisfy({ raw.load($0, as: UInt8.self) == magic[$0] }) else {
-                return "not a visitor index"
-            }
-            guard width == 2 || width == 4 else { return "member width \(width)" }
-            guard memberCount == members, Int64(bitPattern: u64(16)) == bytes else {
-                return "made for another segment (\(memberCount) members, \(Int64(bitPattern: u64(16))) bytes)"
-            }
-            let rows = rowCount
-            guard raw.count >= headerBytes + (rows + 1) * rowBytes + 4 else { return "cut short" }
-            guard raw.count == headerBytes + (rows + 1) * rowBytes + listCount * width + 4 else {
-                return "\(raw.count) bytes where its rows say \(headerBytes + (rows + 1) * rowBytes + listCount * width + 4)"
-            }
-            return nil
-        }
-
-        /// The rows whose key is in `keys`: each one's key, hash and first member.
-        func rows(keys: ClosedRange<UInt64>) -> [(key: UInt64, hash: UInt32, member: Int)] {
-            var low = 0
-            var high = rowCount
-            while low < high {
-                let mid = (low + high) / 2
-                if key(mid) < keys.lowerBound { low = mid + 1 } else { high = mid }
-            }
-            let listStart = row(rowCount + 1)
-            var found: [(key: UInt64, hash: UInt32, member: Int)] = []
-            var number = low
-            while number < rowCount, keys.contains(key(number)) {
-                let at = row(number)
-                let slot = Int(u32(at + 12))
-                if slot < min(Int(u32(at + rowBytes + 12)), listCount) {
-                    let member = member(atSlot: slot, from: listStart)
-                    if member < memberCount { found.append((key(number), u32(at + 8), member)) }
-                }
-                number += 1
-            }
-            return found
-        }
-
-        /// The members of the rows whose key is in `keys` (and hash `hash`, when given), ascending, merged.
-        func members(keys: ClosedRange<UInt64>, hash: UInt32?) -> [Int] {
-            var low = 0
-            var high = rowCount
-            while low < high {
-                let mid = (low + high) / 2
-                let at = row(mid)
-                if (u64(at), u32(at + 8)) < (keys.lowerBound, hash ?? 0) { low = mid + 1 } else { high = mid }
-            }
-            let listStart = row(rowCount + 1)
-            let total = listCount
-            var found: [Int] = []
-            var number = low
-            while number < rowCount, keys.contains(key(number)) {
-                let at = row(number)
-                if let hash, u32(at + 8) != hash { break }
-                let first = Int(u32(at + 12))
-                let end = min(Int(u32(at + rowBytes + 12)), total)
-                if first < end {
-                    for slot in first..<end {
-                        let member = member(atSlot: slot, from: listStart)
-                        if member < memberCount { found.append(member) }
-                    }
-                }
-                number += 1
-            }
-            if number > low + 1 || hash == nil {
-                found.sort()
-                var unique: [Int] = []
-                for member in found where unique.last != member { unique.append(member) }
-                return unique
-            }
-            return found
         }
     }
 }

@@ -9,7 +9,8 @@
 /// the lines holding `needle` are handed out: found in the whole member, not line by line.
 struct MemberLineScanner: LineSource {
     let index: GzipIndex
-    private let reader: MemberReader
+    /// Nil when there are no members to read: the file is not opened.
+    private let reader: MemberReader?
     private let needle: [UInt8]
     /// Lines at or past this offset are not read (written after the caller looked).
     let end: Int64
@@ -21,7 +22,7 @@ struct MemberLineScanner: LineSource {
     /// `members` in ascending order, as `MemberFilter.candidates` gives them; `needle` at least two bytes.
     init(index: GzipIndex, path: String, members: [Int], needle: [UInt8], end: Int64) throws {
         self.index = index
-        reader = try MemberReader(index: index, path: path)
+        reader = members.isEmpty ? nil : try MemberReader(index: index, path: path)
         self.needle = needle
         self.end = end
         self.members = members.reversed()[...]
@@ -30,7 +31,7 @@ struct MemberLineScanner: LineSource {
     mutating func next() throws -> ScannedLine? {
         while true {
             if let line = lines.popLast() { return line }
-            guard let member = members.popFirst() else { return nil }
+            guard let member = members.popFirst(), let reader else { return nil }
             let start = index.members[member].uncompressed
             guard start < end else { continue }
             let bytes = try reader.read(member)

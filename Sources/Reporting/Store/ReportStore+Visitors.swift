@@ -20,7 +20,7 @@ extension ReportStore {
         let current = segment.visitorIndexed ? segment : catalog.entry(segment.stamp) ?? segment  // indexed meanwhile?
         if current.visitorIndexed,
            let members = VisitorIndex.members(catalog.visitorIndexPath(segment.stamp), escaped: escaped, prefix: prefix,
-                                              members: count, bytes: segment.rollup.bytes) {
+                                              members: count, bytes: segment.rollup.bytes, fence: current.visitorFence) {
             return members
         }
         guard !prefix else { return nil }
@@ -101,7 +101,7 @@ extension ReportStore {
                 // Only the gzip index entries of the members with ids not found yet are read.
                 if inside, indexed, let (index, members) = catalog.index(segment, for: { count in
                     VisitorIndex.ids(catalog.visitorIndexPath(segment.stamp), startingWith: escaped, members: count,
-                                     bytes: segment.rollup.bytes)
+                                     bytes: segment.rollup.bytes, fence: segment.visitorFence)
                         .map { ids in Set(ids.filter { !known.contains($0.key ^ UInt64($0.hash)) }.map(\.member)).sorted() }
                 }) {
                     var scanner = try MemberLineScanner(index: index, path: catalog.path(segment), members: members, needle: needle,

@@ -80,21 +80,31 @@ final class SegmentCatalog: Sendable {
     /// given the segment's member count and names them (nil: it cannot). A kept index is used
     /// whole; otherwise, once the file's checksum has matched, only the entries of those members
     /// (and the last) are read: a visitor's query over hundreds of segments read every index whole.
+    /// A segment whose visitor index has a fence names its members first, from the member count
+    /// the fence holds: of a long log most segments hold none of one visitor's, and then no gzip
+    /// index is read (the index returned is empty).
     func index(_ entry: SegmentEntry, for members: (Int) -> [Int]?) -> (index: GzipIndex, members: [Int])? {
         guard entry.compressed, entry.indexed else { return nil }
+        let named = entry.visitorFence.map { (count: $0.memberCount, members: members($0.memberCount)) }
+        if let named, named.members?.isEmpty == true { return (GzipIndex(), []) }
+        /// The members for an index of `count` members: named already, or now.
+        func wanted(_ count: Int) -> [Int]? {
+            guard let named else { return members(count) }
+            return named.count == count ? named.members : nil
+        }
         if let cached = indexes.withLock({ $0.last { $0.stamp == entry.stamp }?.index }) {
-            return members(cached.members.count - 1).map { (cached, $0) }
+            return wanted(cached.members.count - 1).map { (cached, $0) }
         }
         if let checked = checkedIndexes.withLock({ $0[entry.stamp] }), let file = FileWindow(path: indexPath(entry.stamp)),
            file.stamp == checked {
-            guard let count = GzipIndex.count(in: file), let wanted = members(count - 1),
+            guard let count = GzipIndex.count(in: file), let wanted = wanted(count - 1),
                   let index = GzipIndex.load(file, count: count, entries: wanted),
                   index.members.last?.uncompressed == entry.rollup.bytes
             else { return nil }
             return (index, wanted)
         }
         guard let whole = index(entry) else { return nil }
-        return members(whole.members.count - 1).map { (whole, $0) }
+        return wanted(whole.members.count - 1).map { (whole, $0) }
     }
 
     func add(_ entry: SegmentEntry) {

@@ -122,12 +122,12 @@ enum SegmentDirectory {
                 entry.indexed = true
                 // Checked whole (a few MiB a segment, read once): a damaged index would hide events.
                 let indexFile = SegmentName.visitorIndexFile(stamp)
-                switch VisitorIndex.problem(directory + "/" + indexFile, members: index.members.count - 1, bytes: rollup.bytes) {
-                case nil:
-                    entry.visitorIndexed = true
-                case "missing":
+                switch VisitorIndex.check(directory + "/" + indexFile, members: index.members.count - 1, bytes: rollup.bytes) {
+                case .whole(let fence):
+                    entry.visitorFence = fence
+                case .missing:
                     opened.toIndex.append(stamp)
-                case let problem?:
+                case .damaged(let problem):
                     setAside(directory, companion: indexFile, reason: problem, repair: repair, logger: logger)
                     opened.toIndex.append(stamp)
                 }

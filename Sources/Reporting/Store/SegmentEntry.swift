@@ -14,9 +14,10 @@ struct SegmentEntry: Sendable {
     /// Compressed with an index of where its gzip members start, consistent with its rollup
     /// (false: read it from the start). The index stays on disk: `SegmentCatalog.index` loads it.
     var indexed = false
-    /// Its visitor index (`VisitorIndex`) was found whole or written: a visitor's query reads the
-    /// members it names. False until then (missing, damaged and being rebuilt, or plain).
-    var visitorIndexed = false
+    /// The fence of its visitor index (`VisitorIndex`), found whole or written: a visitor's query
+    /// reads the members it names. Nil until then (missing, damaged and being rebuilt, or plain).
+    var visitorFence: VisitorFence?
+    var visitorIndexed: Bool { visitorFence != nil }
     /// Once closed and its rollup saved, its counts in compact form at three grains (`rollup.counts`
     /// and `rollup.groups` are then empty): per minute, hour and day with items folded out, per
     /// hour by item, and the experiment groups' per hour and day. A segment never spans a UTC day

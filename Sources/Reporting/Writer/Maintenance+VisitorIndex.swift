@@ -14,20 +14,23 @@ extension Maintenance {
               let index = catalog.index(entry) else { return }
         let path = catalog.visitorIndexPath(stamp)
         let file = SegmentName.visitorIndexFile(stamp)
-        switch VisitorIndex.problem(path, members: index.members.count - 1, bytes: entry.rollup.bytes) {
-        case nil:
-            break
-        case "missing":
-            guard rebuildVisitorIndex(entry, index: index, to: path) else { return }
-        case let problem?:
+        let fence: VisitorFence
+        switch VisitorIndex.check(path, members: index.members.count - 1, bytes: entry.rollup.bytes) {
+        case .whole(let found):
+            fence = found
+        case .missing:
+            guard let written = rebuildVisitorIndex(entry, index: index, to: path) else { return }
+            fence = written
+        case .damaged(let problem):
             SegmentDirectory.setAside(catalog.directory, companion: file, reason: problem, repair: true, logger: logger)
-            guard rebuildVisitorIndex(entry, index: index, to: path) else { return }
+            guard let written = rebuildVisitorIndex(entry, index: index, to: path) else { return }
+            fence = written
         }
-        catalog.update(stamp) { $0.visitorIndexed = true }
+        catalog.update(stamp) { $0.visitorFence = fence }
     }
 
-    /// Reads every member of the segment for its visitors and writes the index; false if it cannot.
-    private func rebuildVisitorIndex(_ entry: SegmentEntry, index: GzipIndex, to path: String) -> Bool {
+    /// Reads every member of the segment for its visitors and writes the index: its fence, nil if it cannot.
+    private func rebuildVisitorIndex(_ entry: SegmentEntry, index: GzipIndex, to path: String) -> VisitorFence? {
         var visitors = VisitorIndex()
         do {
             let reader = try MemberReader(index: index, path: catalog.path(entry))
@@ -38,11 +41,11 @@ extension Maintenance {
         } catch {
             logger.error("cannot read a segment to index its visitors; its visitor queries read every member",
                          metadata: ["segment": "\(SegmentName.dataFile(entry.stamp, compressed: true))", "error": "\(error)"])
-            return false
+            return nil
         }
         let bytes = visitors.encode(members: index.members.count - 1, bytes: entry.rollup.bytes)
-        guard catalog.entry(entry.stamp) != nil, RollupFile.writeAtomically(bytes, to: path, sync: sync) else { return false }
+        guard catalog.entry(entry.stamp) != nil, RollupFile.writeAtomically(bytes, to: path, sync: sync) else { return nil }
         logger.notice("indexed a segment's visitors", metadata: ["segment": "\(SegmentName.dataFile(entry.stamp, compressed: true))"])
-        return true
+        return VisitorIndex.fence(path, written: bytes)
     }
 }

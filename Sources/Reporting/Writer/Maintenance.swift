@@ -125,9 +125,9 @@ final class Maintenance: Sendable {
         // The index first: a .gz in place always has its index (or, after a crash, none: read whole).
         // The visitor index likewise; without it a visitor's query reads every member.
         guard let (index, visitors) = SegmentGzip.compress(plain, to: temporary),
+            case let visitorIndex = visitors.encode(members: index.members.count - 1, bytes: index.members.last?.uncompressed ?? 0),
             RollupFile.writeAtomically(index.encode(), to: catalog.indexPath(stamp), sync: sync),
-            RollupFile.writeAtomically(visitors.encode(members: index.members.count - 1, bytes: index.members.last?.uncompressed ?? 0),
-                                       to: catalog.visitorIndexPath(stamp), sync: sync),
+            RollupFile.writeAtomically(visitorIndex, to: catalog.visitorIndexPath(stamp), sync: sync),
             rename(temporary, target) == 0
         else {
             unlink(temporary)
@@ -136,12 +136,13 @@ final class Maintenance: Sendable {
         }
         var kept = false
         let size = SegmentDirectory.fileSize(target) ?? 0
+        let fence = VisitorIndex.fence(catalog.visitorIndexPath(stamp), written: visitorIndex)
         catalog.update(stamp) { entry in
             entry.compressed = true
             entry.fileBytes = size
             if index.members.last?.uncompressed == entry.rollup.bytes {
                 entry.indexed = true
-                entry.visitorIndexed = true
+                entry.visitorFence = fence
             }
             kept = true
         }
