@@ -4,7 +4,7 @@ import Basics
 /// the key of every `step`th row, taken while the whole file is in memory anyway (checked at open,
 /// or just written). A lookup then searches the fence in memory and reads the one block of rows it
 /// leads to, where the binary search over the file read a window per probe, a dozen reads a
-/// segment. 8 bytes per 128 rows: about 1 MiB at 100 million events.
+/// segment. 8 bytes per 128 rows: under 1 MiB at 100 million events.
 final class VisitorFence: Sendable {
     static let step = 128
     /// The bytes a lookup reads at once: the block of rows the fence leads to, with room to spare.
