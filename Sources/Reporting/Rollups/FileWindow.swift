@@ -6,8 +6,8 @@ import Basics
     import Darwin
 #endif
 
-/// A file read 1 KiB (or `window` bytes) at a time around the offsets asked for. A lookup's binary search touches a
-/// few kilobytes of an index of megabytes: reading them is cheaper than mapping the file, which
+/// A file read 1 KiB (or `window` bytes) at a time around the offsets asked for. A lookup touches
+/// a few kilobytes of an index of megabytes: reading them is cheaper than mapping the file, which
 /// had the kernel map 64 KiB around every page touched and unmap it all again, per segment per
 /// query. A read that fails (the file cut short meanwhile) gives zeros and sets `failed`.
 final class FileWindow: IndexBytes {
