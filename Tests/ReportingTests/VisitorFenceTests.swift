@@ -58,7 +58,9 @@ struct VisitorFenceTests {
             #expect(Self.members(path, id, fence: fence) == expected, "\(id)")
             #expect(Self.members(path, id, fence: nil) == expected, "\(id)")
         }
-        for start in Set(ids.map { String($0.prefix(8)) }).sorted().prefix(400) + ["00000000", "ffffffff"] {
+        // The 400 ids' shared start (one key over several blocks) among them.
+        let starts = Set(ids.map { String($0.prefix(8)) }).sorted().prefix(400) + [String(ids.last!.prefix(8)), "00000000", "ffffffff"]
+        for start in starts {
             #expect(Self.members(path, start, prefix: true, fence: fence) == Self.members(path, start, prefix: true, fence: nil), "\(start)")
             let escaped = LineNeedles.escaped(start)
             let through = VisitorIndex.ids(path, startingWith: escaped, members: Self.members, bytes: Self.bytes, fence: fence)
@@ -66,6 +68,8 @@ struct VisitorFenceTests {
             #expect(through.map { $0.map(\.key) } == whole.map { $0.map(\.key) } && through.map { $0.map(\.member) } == whole.map { $0.map(\.member) })
             #expect(through?.count == Set(ids.filter { $0.hasPrefix(start) && truth[$0] != nil }).count, "\(start)")
         }
+        #expect(VisitorIndex.ids(path, startingWith: LineNeedles.escaped(String(ids.last!.prefix(8))), members: Self.members,
+                                 bytes: Self.bytes, fence: fence)!.count > 2 * VisitorFence.step)
     }
 
     @Test func aLookupThroughTheFenceReadsTheFileTwice() throws {
