@@ -4,6 +4,7 @@ import json
 import os
 import pathlib
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -118,9 +119,12 @@ def bench_content(root, work, count=120):
     return path
 
 
-def start_dynamic_home(root, work, threads, rows=0):
-    """`rows`: titles the bench visitor has in Continue watching and in My List (`seed_rows`)."""
-    content = bench_content(root, work)
+def start_dynamic_home(root, work, threads, rows=0, content=None):
+    """`rows`: titles the bench visitor has in Continue watching and in My List (`seed_rows`);
+    `content`: a catalogue to serve instead of the bench's (copied into `work`)."""
+    if content:
+        shutil.copyfile(content, work / "content.json")
+    content = work / "content.json" if content else bench_content(root, work)
     if rows:
         seed_rows(root / ".build-release/release/dynamic-home", work, content, rows)
     toggles = work / "toggles.json"
