@@ -6,6 +6,8 @@ import subprocess
 
 # The thread that writes the report log: its dump holds the writer's own functions.
 WRITER_MARK = "12ReportWriterC"
+# The segment's flush, once per batch of events the writer takes (a batch smaller than a chunk).
+BATCH_MARK = "11SegmentSinkC5flush"
 
 
 def self_costs(path):
@@ -32,16 +34,35 @@ def self_costs(path):
     return costs
 
 
+def call_counts(path):
+    """How often each function was called (by mangled name), from one callgrind file."""
+    names, counts, callee = {}, collections.Counter(), None
+    with open(path) as lines:
+        for line in lines:
+            named = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
+            if named:
+                kind, number, name = named.groups()
+                if name:
+                    names[number] = name
+                if kind == "cfn":
+                    callee = number
+                continue
+            if line.startswith("calls="):
+                counts[names.get(callee, callee)] += int(line[6:].split()[0])
+    return counts
+
+
 def dump_costs(paths):
-    """The whole process's self costs over the thread files of one dump, and the writer thread's
-    own (the file where the report writer's functions ran)."""
-    total, writer = collections.Counter(), collections.Counter()
+    """The whole process's self costs over the thread files of one dump, the writer thread's own
+    (the file where the report writer's functions ran), and how many batches the writer wrote."""
+    total, writer, batches = collections.Counter(), collections.Counter(), 0
     for path in paths:
         costs = self_costs(path)
         total.update(costs)
         if any(WRITER_MARK in name for name in costs):
             writer.update(costs)
-    return total, writer
+            batches += sum(count for name, count in call_counts(path).items() if BATCH_MARK in name)
+    return total, writer, batches
 
 
 def demangle(names):
