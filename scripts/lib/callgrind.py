@@ -1,5 +1,5 @@
 """Reading callgrind's output for scripts/instructions: the instructions each function spent
-itself, per thread file of one dump, and the names demangled."""
+itself and how often it was called, per thread file of one dump, and the names demangled."""
 import collections
 import re
 import subprocess
@@ -10,9 +10,11 @@ WRITER_MARK = "12ReportWriterC"
 BATCH_MARK = "11SegmentSinkC5flush"
 
 
-def self_costs(path):
-    """Instructions spent in each function itself (by mangled name), from one callgrind file."""
-    names, costs, current, in_call = {}, collections.Counter(), None, False
+def read(path):
+    """From one callgrind file: the instructions spent in each function itself, and how often each
+    was called (both by mangled name)."""
+    names, costs, calls = {}, collections.Counter(), collections.Counter()
+    current, callee, in_call = None, None, False
     with open(path) as lines:
         for line in lines:
             named = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
@@ -22,8 +24,11 @@ def self_costs(path):
                     names[number] = name
                 if kind == "fn":
                     current = number
+                else:
+                    callee = number
                 continue
             if line.startswith("calls="):
+                calls[names.get(callee, callee)] += int(line[6:].split()[0])
                 in_call = True  # the next cost line is the callee's, not this function's
                 continue
             if line[:1].isdigit() or line[:1] in "+-*":
@@ -31,25 +36,7 @@ def self_costs(path):
                 if len(parts) >= 2 and not in_call:
                     costs[names.get(current, current)] += int(parts[1])
                 in_call = False
-    return costs
-
-
-def call_counts(path):
-    """How often each function was called (by mangled name), from one callgrind file."""
-    names, counts, callee = {}, collections.Counter(), None
-    with open(path) as lines:
-        for line in lines:
-            named = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
-            if named:
-                kind, number, name = named.groups()
-                if name:
-                    names[number] = name
-                if kind == "cfn":
-                    callee = number
-                continue
-            if line.startswith("calls="):
-                counts[names.get(callee, callee)] += int(line[6:].split()[0])
-    return counts
+    return costs, calls
 
 
 def dump_costs(paths):
@@ -57,11 +44,11 @@ def dump_costs(paths):
     (the file where the report writer's functions ran), and how many batches the writer wrote."""
     total, writer, batches = collections.Counter(), collections.Counter(), 0
     for path in paths:
-        costs = self_costs(path)
+        costs, calls = read(path)
         total.update(costs)
         if any(WRITER_MARK in name for name in costs):
             writer.update(costs)
-            batches += sum(count for name, count in call_counts(path).items() if BATCH_MARK in name)
+            batches += sum(count for name, count in calls.items() if BATCH_MARK in name)
     return total, writer, batches
 
 
