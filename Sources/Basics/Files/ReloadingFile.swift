@@ -58,6 +58,11 @@ public final class ReloadingFile<Value: Sendable, Failure: Error>: Sendable {
         state.withLock { ($0.value, $0.version) }
     }
 
+    /// The version in force alone: a reader that keeps what it made of a version asks this first,
+    /// and copies the value (a retain and a release of each of its references) only when it changed.
+    @inlinable
+    public var version: Int { state.withLock { $0.version } }
+
     /// Reloads refused since start (the previous value kept serving), for `/metrics`.
     public var rejectedReloads: Int { rejections.load(ordering: .relaxed) }
 

@@ -50,7 +50,7 @@ public final class ContentStore: Startable {
     public var catalog: ContentCatalog { snapshot.catalog }
 
     /// The version in force: 1 after start-up, one more after each successful reload.
-    public var version: Int { snapshot.version }
+    public var version: Int { file.version }
 
     /// Reloads refused since start (the previous catalogue kept serving).
     public var rejectedReloads: Int { file.rejectedReloads }

@@ -55,6 +55,14 @@ final class HomeItemsCache: Sendable {
 
     private let cached = Mutex<Entry?>(nil)
 
+    /// The entry of the catalogue in force. The store's version is compared first: the catalogue
+    /// is copied out of the store (four references retained and released) only when it changed.
+    func entry(for store: ContentStore) -> Entry {
+        let version = store.version
+        if let hit = cached.withLock({ $0?.version == version ? $0 : nil }) { return hit }
+        return entry(for: store.snapshot)
+    }
+
     func entry(for snapshot: ContentSnapshot) -> Entry {
         if let hit = cached.withLock({ $0?.version == snapshot.version ? $0 : nil }) { return hit }
         let entry = Entry(version: snapshot.version, items: snapshot.catalog.items.map { $0 as any HomeItem },

@@ -36,7 +36,7 @@ struct HomeRoutes {
         case .found(let name): layout = name
         case .unknown(let name): return unknownLayout(name, visit)
         }
-        let catalogue = services.homeItems.entry(for: services.content.snapshot)
+        let catalogue = services.homeItems.entry(for: services.content)
         // The New Year notice, over the home, for visitors the toggles pick until they dismiss it.
         let withOnboarding = visit.plan.showsOnboarding && !visit.hasDismissedOnboarding
         // A scrolled grid row and a QA override's banner change the markup: drawn for this request
