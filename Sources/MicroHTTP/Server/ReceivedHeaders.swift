@@ -118,7 +118,7 @@ struct ReceivedHeaders: Sendable {
     }
 
     /// Every header of `connection`, from the copy the head's check made when there is one.
-    static func read(from connection: OpaquePointer, copied: Copy? = nil) -> Reading {
+    static func read(from connection: OpaquePointer, copied: consuming Copy? = nil) -> Reading {
         var copy = copied
         if copy == nil {
             let headSize = dh_request_header_size(connection)

@@ -2,21 +2,19 @@ import CMicroHTTPD
 import Glibc
 
 /// Reads a complete `Request` off a libmicrohttpd connection, refusing what is not well-formed.
-struct RequestReader {
-    let connection: OpaquePointer
-    let context: RequestState
-    let method: Method
-    let trustedProxies: TrustedProxies
-
-    func read() throws(HTTPError) -> Request {
+/// Functions, not a struct holding its inputs: arguments are borrowed, where a struct's fields were
+/// retained when it was made and released after (the state, the method's name, the proxies' set).
+enum RequestReader {
+    static func read(_ connection: OpaquePointer, _ context: RequestState, method: Method,
+                     trustedProxies: TrustedProxies) throws(HTTPError) -> Request {
         // Moved out: the state has no more use for it, and a copy was retained and released.
         guard let target = context.rawTarget.take() else {
             throw HTTPError(.badRequest, "The address is not valid: it holds bytes that are not UTF-8.")
         }
         // The path, where the query starts and its escapes' check, read over the target's own
-        // bytes: substrings of it checked where their bounds fall on every request.
-        var text = target
-        let (origin, path, query, escapes) = text.withUTF8 { bytes -> (Bool, [String]?, Int?, Bool) in
+        // bytes: substrings of it checked where their bounds fall on every request. Read in place
+        // (a `var` copy for `withUTF8` retained the target's storage and released it).
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> (Bool, [String]?, Int?, Bool) in
             // Origin form only: absolute and asterisk forms are for proxies and OPTIONS, neither served here.
             guard bytes.first == UInt8(ascii: "/") else { return (false, nil, nil, true) }
             let question = bytes.firstOffset(of: UInt8(ascii: "?"), in: 0..<bytes.count)
@@ -25,6 +23,8 @@ struct RequestReader {
             return (true, segments, question + 1,
                     PathDecoding.hasWellFormedEscapes(UnsafeBufferPointer(rebasing: bytes[question...])))
         }
+        let (origin, path, query, escapes) = target.utf8.withContiguousStorageIfAvailable(scan)
+            ?? { var text = target; return text.withUTF8(scan) }()
         guard origin else {
             throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
         }
@@ -42,8 +42,9 @@ struct RequestReader {
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
         }
-        let (received, invalidName, cookies, acceptedCoding) = ReceivedHeaders.read(from: connection, copied: context.headers)
-        context.headers = nil
+        // Moved out, as the target is: lent, it was retained, released, and released again when cleared.
+        let (received, invalidName, cookies, acceptedCoding) = ReceivedHeaders.read(from: connection,
+                                                                                    copied: context.headers.take())
         if let name = invalidName {
             throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
         }
@@ -59,7 +60,7 @@ struct RequestReader {
         }
         // A request without a body (most) hands on empty values, not the state's.
         let empty = context.formFields.isEmpty && context.body.isEmpty
-        let form = if empty { FormFields() } else { try form() }
+        let form = if empty { FormFields() } else { try form(of: context) }
         var request = Request(
             reusing: &context.requestStorage, id: context.requestID, method: method, target: target, pathSegments: segments,
             query: arguments, headers: fields, cookies: cookies,
@@ -69,7 +70,7 @@ struct RequestReader {
         return request
     }
 
-    private func form() throws(HTTPError) -> FormFields {
+    private static func form(of context: RequestState) throws(HTTPError) -> FormFields {
         for field in context.formFields where field.filename == nil {
             guard String(validating: field.bytes, as: UTF8.self) != nil else {
                 throw HTTPError(.badRequest, "The form field \"\(field.name)\" is not valid UTF-8.")

@@ -166,8 +166,8 @@ final class ServerCore: Sendable {
         }
         let request: Request
         do {
-            request = try RequestReader(connection: connection, context: context, method: method,
-                                        trustedProxies: configuration.trustedProxies).read()
+            request = try RequestReader.read(connection, context, method: method,
+                                             trustedProxies: configuration.trustedProxies)
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
             return queue(errorResponse(error.status, error.message, id: context.id), for: context, on: connection)
