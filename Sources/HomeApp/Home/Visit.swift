@@ -12,9 +12,11 @@ struct Visit {
 
     let request: Request
     let visitor: Visitor
-    private let csrf: CSRFProtection
-    /// Versioned asset URLs, for the pages this visit renders.
-    let assets: AssetLinks
+    /// The app's services, which outlive every visit (`AppServices.visit` makes them): held
+    /// unretained, as a retain and a release are two atomic writes to an object every request
+    /// thread shares.
+    private let csrfService: Unmanaged<CSRFProtection>
+    private let assetsService: Unmanaged<AssetLinks>
     /// What the toggles decide for this visitor, read once for the whole request.
     let plan: VisitorPlan
     /// The visitor's device class and cohort, the report's segments (read once; only these two
@@ -24,15 +26,17 @@ struct Visit {
     /// The QA override the visitor's `qa` cookie carries, when it is valid now.
     let qa: QAOverride?
 
-    init(_ request: Request, csrf: CSRFProtection, assets: AssetLinks, decisions: FeatureDecisions) {
+    /// The services are borrowed: an initializer's arguments are otherwise passed retained.
+    init(_ request: Request, csrf: borrowing CSRFProtection, assets: borrowing AssetLinks,
+         decisions: borrowing FeatureDecisions) {
         self.request = request
         // Read once: each read copies the header's storage reference (a retain and a release).
         let cookies = request.cookies
         // The visitor's id and whether a QA cookie may be there, in one reading of the header.
         let (id, mayHoldQA) = cookies.id(Visitor.cookieName, mayHold: "qa")
         visitor = Visitor(cookieID: id)
-        self.csrf = csrf
-        self.assets = assets
+        csrfService = .passUnretained(csrf)
+        assetsService = .passUnretained(assets)
         // Each trait is read only while an experiment targets it; the device also once the
         // visitor is in some experiment (its events carry it). Most requests read none.
         let targeted = decisions.targeted
@@ -55,7 +59,10 @@ struct Visit {
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.
     /// Signed when asked: posts answered with a redirect never need it.
-    var csrfTokenFilling: SplicedFilling { csrf.tokenFilling(for: visitor.id) }
+    var csrfTokenFilling: SplicedFilling { csrfService._withUnsafeGuaranteedRef { $0.tokenFilling(for: visitor.id) } }
+
+    /// Versioned asset URLs, for the pages this visit renders.
+    var assets: AssetLinks { assetsService.takeUnretainedValue() }
 
     var csrfToken: String { csrfTokenFilling.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
 
