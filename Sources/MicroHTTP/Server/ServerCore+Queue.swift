@@ -34,7 +34,10 @@ extension ServerCore {
                 // client that takes gzip too gets gzip.
                 if coding == .brotli, acceptedCoding(connection, brotli: false) == .gzip { coding = .gzip }
                 copy = body.leaseInserting(coding)
-            } else if let spliced = coding == .identity ? body.spliced : body.spliced.encoded(coding) {
+            } else if coding == .identity {
+                // Leased from the body's own template, borrowed: bound to a name, it was retained.
+                copy = body.spliced.lease(filling: body.filling)
+            } else if let spliced = body.spliced.encoded(coding) {
                 copy = spliced.lease(filling: body.filling)
             }
             if let copy {
