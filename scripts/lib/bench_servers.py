@@ -43,6 +43,24 @@ def process_cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def thread_cpu_seconds(pid):
+    """{thread name: (user, system)} CPU seconds of a process's threads so far, summed by name. The
+    kernel splits user from system time by clock tick: read it over many requests. A thread that
+    ended since an earlier reading takes its time with it."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    named = {}
+    for task in pathlib.Path(f"/proc/{pid}/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue  # ended meanwhile
+        name = stat[stat.index("(") + 1:stat.rindex(")")]
+        fields = stat.rsplit(")", 1)[1].split()
+        user, system = named.get(name, (0.0, 0.0))
+        named[name] = (user + int(fields[11]) / ticks, system + int(fields[12]) / ticks)
+    return named
+
+
 def machine_busy_seconds():
     """CPU seconds all cores have spent working so far: user, nice, system, irq and softirq. Idle,
     iowait and steal are not work; guest time is already counted in user and nice."""
