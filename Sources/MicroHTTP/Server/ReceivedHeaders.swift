@@ -97,15 +97,16 @@ struct ReceivedHeaders: Sendable {
     /// Checks the head of `connection` (`dh_read_head`) and copies its headers in the same pass:
     /// the check, and the copy (nil when it did not fit: `read` then copies again, larger).
     /// The copy goes into `memory` (the connection's, which nothing else holds: `RequestState.reset`)
-    /// when it is large enough, else into new memory; `kept` is that new memory when the
-    /// connection should keep it for its next request.
+    /// when it is large enough, else into new memory; `kept` is what the connection keeps for its
+    /// next request: `memory`, or the new memory when it should replace it. Taken and given back,
+    /// not lent: lent, the connection's memory was retained for the call and released after.
     static func checked(_ connection: OpaquePointer, headStart: UnsafePointer<CChar>?, headSize: Int,
-                        span: Int, memory: Memory?) -> (check: dh_head_check, copy: Copy?, kept: Memory?) {
+                        span: Int, memory: consuming Memory?) -> (check: dh_head_check, copy: Copy?, kept: Memory?) {
         let needed = capacity(forHead: headSize)
         let bytes: Bytes
-        var kept: Memory?
-        if let memory, memory.bytes.header.capacity >= needed {
-            bytes = memory.bytes
+        var kept = memory
+        if let given = kept?.bytes, given.header.capacity >= needed {
+            bytes = given
         } else {
             bytes = Bytes(capacity: needed)
             if needed <= keptMemory { kept = Memory(bytes: bytes) }

@@ -95,9 +95,10 @@ final class ServerCore: Sendable {
         // One pass checks the head and copies the headers the request is read from.
         let (check, copy, kept) = ReceivedHeaders.checked(connection, headStart: context.headStart, headSize: headSize,
                                                           span: configuration.connectionMemoryLimit,
-                                                          memory: context.headerMemory)
-        context.headers = copy
-        if let kept { context.headerMemory = kept }
+                                                          memory: context.headerMemory.take())
+        // Moved in: assigned, each was retained for the state and its binding released at the end.
+        context.headers = consume copy
+        context.headerMemory = consume kept
         if let problem = RequestFraming.problem(check, on: connection, method: method, version: version) {
             // Answering now, before the body, makes libmicrohttpd close the connection after it.
             logger.notice("bad framing", metadata: ["request": "\(context.id)", "error": "\(problem)"])
