@@ -39,8 +39,7 @@ final class SplicedCopy: @unchecked Sendable {
 
     /// Back to the template it was lent from, for the next response.
     func giveBack() {
-        guard let spliced = lender else { return }
-        lender = nil
+        guard let spliced = lender.take() else { return }
         spliced.keep(self)
     }
 }

@@ -53,7 +53,9 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
                               _ termination: MHD_RequestTerminationCode) {
     guard let cls, let raw = conCls?.pointee else { return }
     conCls?.pointee = nil
-    var context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
+    // A constant until it is given back: methods called on a variable, and closures reading it,
+    // retained it for each call and released it after.
+    let context = Unmanaged<RequestState>.fromOpaque(raw).takeRetainedValue()
     if !context.headersSeen, let connection { ThreadRequests.removePendingHead(connection) }
     context.complete()
     Unmanaged<ServerCore>.fromOpaque(cls)._withUnsafeGuaranteedRef { core in
@@ -66,7 +68,9 @@ func requestCompletedCallback(_ cls: UnsafeMutableRawPointer?, _ connection: Opa
         core.headDeadlines.answered(context.deadline)
         core.requestFinished()
     }
-    if let owner = context.owner { owner._withUnsafeGuaranteedRef { $0.giveBack(&context) } }
+    guard let owner = context.owner else { return }
+    var returned = consume context
+    owner._withUnsafeGuaranteedRef { $0.giveBack(&returned) }
 }
 
 func acceptPolicyCallback(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?,

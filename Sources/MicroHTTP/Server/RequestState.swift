@@ -121,7 +121,7 @@ final class RequestState {
     /// The request is over: libmicrohttpd has sent the response or dropped the connection.
     func complete() {
         finish()
-        lentCopy?.giveBack()
-        lentCopy = nil
+        // Taken, not read and then cleared: a read retained it for the call.
+        lentCopy.take()?.giveBack()
     }
 }
