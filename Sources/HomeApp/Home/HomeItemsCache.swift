@@ -58,13 +58,11 @@ final class HomeItemsCache: Sendable {
     /// The entry of the catalogue in force. The store's version is compared first: the catalogue
     /// is copied out of the store (four references retained and released) only when it changed.
     func entry(for store: ContentStore) -> Entry {
-        let version = store.version
-        if let hit = cached.withLock({ $0?.version == version ? $0 : nil }) { return hit }
-        return entry(for: store.snapshot)
+        kept(store.version) ?? entry(for: store.snapshot)
     }
 
     func entry(for snapshot: ContentSnapshot) -> Entry {
-        if let hit = cached.withLock({ $0?.version == snapshot.version ? $0 : nil }) { return hit }
+        if let hit = kept(snapshot.version) { return hit }
         let entry = Entry(version: snapshot.version, items: snapshot.catalog.items.map { $0 as any HomeItem },
                           starts: snapshot.catalog.items.compactMap(\.startsAt).sorted())
         cached.withLock { $0 = entry }
@@ -72,4 +70,6 @@ final class HomeItemsCache: Sendable {
     }
 
     func items(for snapshot: ContentSnapshot) -> [any HomeItem] { entry(for: snapshot).items }
+
+    private func kept(_ version: Int) -> Entry? { cached.withLock { $0?.version == version ? $0 : nil } }
 }
