@@ -2,9 +2,10 @@
  * one file's bytes from memory through one response built at start (our security headers, no
  * per-visitor token). scripts/bench serves the home page's bytes with it beside ours and nginx, so
  * the gap between it and ours is what the Swift layer costs. Threads, event loop, connection pool
- * and timeout are dynamic-home's.
+ * and timeout are dynamic-home's. With an ENCODING (gzip), FILE holds the page in that coding and
+ * the response says so: the ceiling of the compressed home rows.
  *
- *     mhd-reference PORT THREADS FILE
+ *     mhd-reference PORT THREADS FILE [ENCODING]
  */
 #include <arpa/inet.h>
 #include <microhttpd.h>
@@ -40,7 +41,7 @@ static char *read_file(const char *path, size_t *size) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 4) { fprintf(stderr, "usage: mhd-reference PORT THREADS FILE\n"); return 2; }
+    if (argc != 4 && argc != 5) { fprintf(stderr, "usage: mhd-reference PORT THREADS FILE [ENCODING]\n"); return 2; }
     size_t size = 0;
     char *bytes = read_file(argv[3], &size);
     if (bytes == NULL) { perror(argv[3]); return 1; }
@@ -51,6 +52,10 @@ int main(int argc, char **argv) {
     MHD_add_response_header(page, "Referrer-Policy", "same-origin");
     MHD_add_response_header(page, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(page, "X-Request-Id", "00000000-1");
+    if (argc == 5) {
+        MHD_add_response_header(page, "Content-Encoding", argv[4]);
+        MHD_add_response_header(page, "Vary", "Accept-Encoding");
+    }
 
     struct sockaddr_in address = { .sin_family = AF_INET, .sin_port = htons((uint16_t)atoi(argv[1])),
                                    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };

@@ -198,9 +198,12 @@ def start_bench_server(root, work, threads):
 MHD_REFERENCE = pathlib.Path(__file__).resolve().parents[2] / ".build-release/mhd-reference"
 
 
-def start_mhd_reference(work, threads):
-    """Benchmarks/MHDReference (built by scripts/bench) serving the home page's bytes from memory."""
-    return launch([str(MHD_REFERENCE), "{port}", str(threads), str(work / "www/home-grid.html")], "/")
+def start_mhd_reference(work, threads, encoding=None):
+    """Benchmarks/MHDReference (built by scripts/bench) serving the home page's bytes from memory;
+    with `encoding` ("gzip"), the page in that coding as the file beside it holds it."""
+    if encoding is None:
+        return launch([str(MHD_REFERENCE), "{port}", str(threads), str(work / "www/home-grid.html")], "/")
+    return launch([str(MHD_REFERENCE), "{port}", str(threads), str(work / "www/home-grid.html.gz"), encoding], "/")
 
 
 def start_nginx(work, threads):
