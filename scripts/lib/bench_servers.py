@@ -201,9 +201,8 @@ MHD_REFERENCE = pathlib.Path(__file__).resolve().parents[2] / ".build-release/mh
 def start_mhd_reference(work, threads, encoding=None):
     """Benchmarks/MHDReference (built by scripts/bench) serving the home page's bytes from memory;
     with `encoding` ("gzip"), the page in that coding as the file beside it holds it."""
-    if encoding is None:
-        return launch([str(MHD_REFERENCE), "{port}", str(threads), str(work / "www/home-grid.html")], "/")
-    return launch([str(MHD_REFERENCE), "{port}", str(threads), str(work / "www/home-grid.html.gz"), encoding], "/")
+    page = [str(work / "www/home-grid.html")] if encoding is None else [str(work / "www/home-grid.html.gz"), encoding]
+    return launch([str(MHD_REFERENCE), "{port}", str(threads), *page], "/")
 
 
 def start_nginx(work, threads):
