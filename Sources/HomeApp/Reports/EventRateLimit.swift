@@ -1,8 +1,6 @@
 import Basics
-#if canImport(FoundationEssentials)
-import FoundationEssentials
-#else
-import Foundation
+#if canImport(Glibc)
+import Glibc
 #endif
 import Logging
 import MicroHTTP
@@ -32,19 +30,22 @@ final class EventRateLimit: Sendable {
     }
 
     /// A limit's buckets, and the log lines about the clients it refuses: one a minute each.
-    struct Buckets<Key: Hashable & Sendable>: Sendable {
+    /// Kept in place, never copied: taking from them retains nothing.
+    struct Buckets<Key: Hashable & Sendable>: ~Copyable, Sendable {
+        /// A rate of 0 turns the limit off.
+        let isOn: Bool
         let events: TokenBuckets<Key>
         let logLines = TokenBuckets<Key>(rate: 1.0 / 60, burst: 1)
 
-        init?(_ limit: Limit) {
-            guard limit.rate > 0 else { return nil }
+        init(_ limit: Limit) {
+            isOn = limit.rate > 0
             events = TokenBuckets(rate: limit.rate, burst: limit.burst)
         }
     }
 
-    let visitors: Buckets<VisitorID>?
+    let visitors: Buckets<VisitorID>
     /// By `Request.clientKey`: no address is written as text unless a line is logged.
-    let addresses: Buckets<UInt64>?
+    let addresses: Buckets<UInt64>
     let counts = Counts()
     let logger: Logger
 
@@ -56,16 +57,16 @@ final class EventRateLimit: Sendable {
 
     /// `POST /report`, before anything else: 429 past the client address's limit.
     func check(address request: Request) throws(HTTPError) {
-        if let retryAfter = take(addresses, request.clientKey, kind: "address", name: request.remoteAddress,
-                                 counter: counts.address, what: "report posts limited") {
+        if let retryAfter = take(addresses, request.clientKey, at: Self.now(), kind: "address",
+                                 name: request.remoteAddress, counter: counts.address, what: "report posts limited") {
             throw Self.tooMany("address", retryAfter)
         }
     }
 
     /// `POST /report`: 429 past the visitor's limit.
     func check(visitor: VisitorID) throws(HTTPError) {
-        if let retryAfter = take(visitors, visitor, kind: "visitor", name: visitor.text, counter: counts.visitor,
-                                 what: "report posts limited") {
+        if let retryAfter = take(visitors, visitor, at: Self.now(), kind: "visitor", name: visitor.text,
+                                 counter: counts.visitor, what: "report posts limited") {
             throw Self.tooMany("visitor", retryAfter)
         }
     }
@@ -74,19 +75,23 @@ final class EventRateLimit: Sendable {
     /// whether this client may write one more. The same buckets as `POST /report`, one budget of
     /// events per client; past it the page is still served and only the event is left out.
     func allowsEvent(from request: Request, visitor: VisitorID) -> Bool {
-        take(addresses, request.clientKey, kind: "address", name: request.remoteAddress, counter: counts.address,
-             what: "events limited") == nil
-            && take(visitors, visitor, kind: "visitor", name: visitor.text, counter: counts.visitor,
+        // Both limits off read no clock.
+        guard addresses.isOn || visitors.isOn else { return true }
+        let now = Self.now()
+        return take(addresses, request.clientKey, at: now, kind: "address", name: request.remoteAddress,
+                    counter: counts.address, what: "events limited") == nil
+            && take(visitors, visitor, at: now, kind: "visitor", name: visitor.text, counter: counts.visitor,
                     what: "events limited") == nil
     }
 
     /// Takes a token; the seconds until one is back when there is none (counted, and logged once
     /// a minute per client).
-    private func take<Key>(_ buckets: Buckets<Key>?, _ key: Key, kind: String, name: @autoclosure () -> String,
-                           counter: borrowing Atomic<Int>, what: Logger.Message) -> Int? {
+    private func take<Key>(_ buckets: borrowing Buckets<Key>, _ key: Key, at now: @autoclosure () -> Double,
+                           kind: String, name: @autoclosure () -> String, counter: borrowing Atomic<Int>,
+                           what: Logger.Message) -> Int? {
         // A limit that is off reads no clock.
-        guard let buckets else { return nil }
-        let now = ProcessInfo.processInfo.systemUptime
+        guard buckets.isOn else { return nil }
+        let now = now()
         guard case .limited(let retryAfter) = buckets.events.take(key, now: now) else { return nil }
         counter.add(1, ordering: .relaxed)
         // The refusals not logged since the client's last line, and this one.
@@ -94,6 +99,13 @@ final class EventRateLimit: Sendable {
             logger.notice(what, metadata: [kind: "\(name())", "refused": "\(unlogged + 1)"])
         }
         return retryAfter
+    }
+
+    /// Monotonic seconds, coarse: a rate of events a second needs no finer clock.
+    private static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private static func tooMany(_ kind: String, _ retryAfter: Int) -> HTTPError {
