@@ -31,11 +31,11 @@ final class EventRateLimit: Sendable {
 
     /// A limit's buckets, and the log lines about the clients it refuses: one a minute each.
     /// Kept in place, never copied: taking from them retains nothing.
-    struct Buckets<Key: Hashable & Sendable>: ~Copyable, Sendable {
+    struct Buckets: ~Copyable, Sendable {
         /// A rate of 0 turns the limit off.
         let isOn: Bool
-        let events: TokenBuckets<Key>
-        let logLines = TokenBuckets<Key>(rate: 1.0 / 60, burst: 1)
+        let events: TokenBuckets<MixedKey>
+        let logLines = TokenBuckets<MixedKey>(rate: 1.0 / 60, burst: 1)
 
         init(_ limit: Limit) {
             isOn = limit.rate > 0
@@ -43,9 +43,11 @@ final class EventRateLimit: Sendable {
         }
     }
 
-    let visitors: Buckets<VisitorID>
+    /// By the visitor id's two words folded into one: two visitors share a bucket by a chance in
+    /// 2^64, or when one knows the other's id (and could as well send it).
+    let visitors: Buckets
     /// By `Request.clientKey`: no address is written as text unless a line is logged.
-    let addresses: Buckets<UInt64>
+    let addresses: Buckets
     let counts = Counts()
     let logger: Logger
 
@@ -57,7 +59,7 @@ final class EventRateLimit: Sendable {
 
     /// `POST /report`, before anything else: 429 past the client address's limit.
     func check(address request: Request) throws(HTTPError) {
-        if let retryAfter = take(addresses, request.clientKey, at: Self.now(), kind: "address",
+        if let retryAfter = take(addresses, MixedKey(request.clientKey), at: Self.now(), kind: "address",
                                  name: request.remoteAddress, counter: counts.address, what: "report posts limited") {
             throw Self.tooMany("address", retryAfter)
         }
@@ -65,7 +67,7 @@ final class EventRateLimit: Sendable {
 
     /// `POST /report`: 429 past the visitor's limit.
     func check(visitor: VisitorID) throws(HTTPError) {
-        if let retryAfter = take(visitors, visitor, at: Self.now(), kind: "visitor", name: visitor.text,
+        if let retryAfter = take(visitors, Self.key(visitor), at: Self.now(), kind: "visitor", name: visitor.text,
                                  counter: counts.visitor, what: "report posts limited") {
             throw Self.tooMany("visitor", retryAfter)
         }
@@ -78,15 +80,15 @@ final class EventRateLimit: Sendable {
         // Both limits off read no clock.
         guard addresses.isOn || visitors.isOn else { return true }
         let now = Self.now()
-        return take(addresses, request.clientKey, at: now, kind: "address", name: request.remoteAddress,
-                    counter: counts.address, what: "events limited") == nil
-            && take(visitors, visitor, at: now, kind: "visitor", name: visitor.text, counter: counts.visitor,
-                    what: "events limited") == nil
+        return take(addresses, MixedKey(request.clientKey), at: now, kind: "address",
+                    name: request.remoteAddress, counter: counts.address, what: "events limited") == nil
+            && take(visitors, Self.key(visitor), at: now, kind: "visitor", name: visitor.text,
+                    counter: counts.visitor, what: "events limited") == nil
     }
 
     /// Takes a token; the seconds until one is back when there is none (counted, and logged once
     /// a minute per client).
-    private func take<Key>(_ buckets: borrowing Buckets<Key>, _ key: Key, at now: @autoclosure () -> Double,
+    private func take(_ buckets: borrowing Buckets, _ key: MixedKey, at now: @autoclosure () -> Double,
                            kind: String, name: @autoclosure () -> String, counter: borrowing Atomic<Int>,
                            what: Logger.Message) -> Int? {
         // A limit that is off reads no clock.
@@ -100,6 +102,8 @@ final class EventRateLimit: Sendable {
         }
         return retryAfter
     }
+
+    private static func key(_ visitor: VisitorID) -> MixedKey { MixedKey(visitor.high ^ visitor.low) }
 
     /// Monotonic seconds, coarse: a rate of events a second needs no finer clock.
     private static func now() -> Double {

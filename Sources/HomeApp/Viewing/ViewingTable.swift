@@ -19,28 +19,10 @@ struct ViewingTable {
         var words: (UInt32, UInt32, UInt32, UInt32)
     }
 
-    /// A visitor's key in the index, hashed with one keyed mix of its 64 bits: every home request
-    /// looks its visitor up, and SipHash over a key that is a hash already cost some 90
-    /// instructions. The process's own random key keeps anyone who chooses visitor ids from
-    /// knowing which land in the same bucket.
-    struct IndexKey: Hashable {
-        let value: UInt64
-
-        init(_ value: UInt64) { self.value = value }
-
-        private static let secret = UInt64.random(in: .min ... .max)
-
-        func hash(into hasher: inout Hasher) { hasher.combine(value) }
-
-        func _rawHashValue(seed: Int) -> Int {
-            Int(truncatingIfNeeded: StableHash.mix(value ^ Self.secret ^ UInt64(truncatingIfNeeded: seed)))
-        }
-    }
-
     let capacity: Int
     /// Bytes the activities too long for their slot may take in all.
     let overflowBudget: Int
-    private var index: [IndexKey: Int32] = [:]
+    private var index: [MixedKey: Int32] = [:]
     private var slots: [Slot] = []
     private var free: [Int32] = []
     private var overflow: [Int32: [UInt32]] = [:]
@@ -61,17 +43,17 @@ struct ViewingTable {
 
     /// The visitor's words, now the most recently used; nil when not held.
     mutating func words(for key: UInt64) -> [UInt32]? {
-        guard let slot = index[IndexKey(key)] else { return nil }
+        guard let slot = index[MixedKey(key)] else { return nil }
         touch(slot)
         return read(slot)
     }
 
-    func contains(_ key: UInt64) -> Bool { index[IndexKey(key)] != nil }
+    func contains(_ key: UInt64) -> Bool { index[MixedKey(key)] != nil }
 
     /// The visitor's first word (`ViewingWords`' header, or `overflowMark`), now the most
     /// recently used; nil when not held. Reads no more than the slot.
     mutating func header(for key: UInt64) -> UInt32? {
-        guard let slot = index[IndexKey(key)] else { return nil }
+        guard let slot = index[MixedKey(key)] else { return nil }
         touch(slot)
         return slots[Int(slot)].words.0
     }
@@ -80,7 +62,7 @@ struct ViewingTable {
     /// beyond the capacity or the overflow budget.
     mutating func set(_ words: [UInt32], for key: UInt64) {
         let slot: Int32
-        if let held = index[IndexKey(key)] {
+        if let held = index[MixedKey(key)] {
             slot = held
             clearOverflow(slot)
             touch(slot)
@@ -92,7 +74,7 @@ struct ViewingTable {
                 slot = Int32(slots.count)
                 slots.append(Slot(key: key, newer: -1, older: -1, words: (0, 0, 0, 0)))
             }
-            index[IndexKey(key)] = slot
+            index[MixedKey(key)] = slot
             linkNewest(slot)
         }
         write(words, into: slot)
@@ -143,7 +125,7 @@ struct ViewingTable {
         guard slot >= 0 else { return }
         unlink(slot)
         clearOverflow(slot)
-        index[IndexKey(slots[Int(slot)].key)] = nil
+        index[MixedKey(slots[Int(slot)].key)] = nil
         free.append(slot)
     }
 
