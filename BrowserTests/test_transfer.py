@@ -23,13 +23,24 @@ return {
 };
 """
 
+# The page's cumulative layout shift, and for each shift what moved, from where to where.
 LAYOUT_SHIFT = """
 const done = arguments[arguments.length - 1];
 let shift = 0;
+const moved = [];
 new PerformanceObserver(list => {
-  for (const entry of list.getEntries()) if (!entry.hadRecentInput) shift += entry.value;
+  for (const entry of list.getEntries()) {
+    if (entry.hadRecentInput) continue;
+    shift += entry.value;
+    for (const source of entry.sources) {
+      const node = source.node;
+      moved.push({at: Math.round(entry.startTime), value: entry.value,
+                  node: node && node.outerHTML ? node.outerHTML.slice(0, 160) : String(node),
+                  from: source.previousRect.toJSON(), to: source.currentRect.toJSON()});
+    }
+  }
 }).observe({type: 'layout-shift', buffered: true});
-setTimeout(() => done(shift), 300);
+setTimeout(() => done({shift, moved}), 300);
 """
 
 
@@ -99,7 +110,7 @@ def test_first_and_second_visit_transfer_little(server, cold_driver, layout):
         f"(page {transfers['page']}): {sorted((r['transfer'], r['url']) for r in fetched)}")
     print(f"\n{layout}: first visit {first} bytes in {1 + len(fetched)} requests", end="")
     shift = cold_driver.execute_async_script(LAYOUT_SHIFT)
-    assert shift == 0, f"{layout}: cumulative layout shift {shift}"
+    assert shift["shift"] == 0, f"{layout}: cumulative layout shift {shift['shift']}, moved: {shift['moved']}"
 
     second, transfers = visit(cold_driver, url)
     asked = [r for r in transfers["resources"]
@@ -107,7 +118,9 @@ def test_first_and_second_visit_transfer_little(server, cold_driver, layout):
     assert not asked, f"second visit of {layout} asked the server again for {asked}"
     print(f", second visit {second} bytes")
     assert second <= SECOND_VISIT_LIMIT, f"second visit of {layout}: {second} bytes: {transfers}"
-    assert cold_driver.execute_async_script(LAYOUT_SHIFT) == 0
+    shift = cold_driver.execute_async_script(LAYOUT_SHIFT)
+    assert shift["shift"] == 0, (
+        f"{layout}, second visit: cumulative layout shift {shift['shift']}, moved: {shift['moved']}")
 
 
 def test_pages_and_assets_arrive_compressed(server, cold_driver):
