@@ -89,8 +89,8 @@ final class EventRateLimit: Sendable {
     /// Takes a token; the seconds until one is back when there is none (counted, and logged once
     /// a minute per client).
     private func take(_ buckets: borrowing Buckets, _ key: MixedKey, at now: @autoclosure () -> Double,
-                           kind: String, name: @autoclosure () -> String, counter: borrowing Atomic<Int>,
-                           what: Logger.Message) -> Int? {
+                      kind: String, name: @autoclosure () -> String, counter: borrowing Atomic<Int>,
+                      what: Logger.Message) -> Int? {
         // A limit that is off reads no clock.
         guard buckets.isOn else { return nil }
         let now = now()
