@@ -49,22 +49,44 @@ extension Toggles {
         /// comes first (an operator named them), then the namespace range, then the targeting,
         /// then the hash.
         public func assignment(for visitor: String, traits: VisitorTraits) -> Group? {
-            if hasAllowlist, let listed = groups.first(where: { $0.visitors.contains(visitor) }) { return listed }
-            if let namespace, !namespace.contains(visitor) { return nil }
+            groupIndex(for: .text(visitor), salt: salt, traits: traits).map { groups[$0] }
+        }
+
+        /// `assignment(for:traits:)` as the group's index, for a visitor as the caller knows them;
+        /// `salt` is this experiment's (`salt`, worked out once per toggles by the caller).
+        func groupIndex(for visitor: VisitorPlan.Visitor, salt: UInt64, traits: borrowing VisitorTraits) -> Int? {
+            // Spelled out only for the allowlist and the namespace: the hash reads an id's digits.
+            if hasAllowlist || namespace != nil {
+                let text = visitor.text
+                if hasAllowlist, let listed = groups.firstIndex(where: { $0.visitors.contains(text) }) { return listed }
+                if let namespace, !namespace.contains(text) { return nil }
+            }
             if !targeting.matches(traits) { return nil }
-            return group(for: visitor)
+            let hash = switch visitor {
+            case .text(let text): StableHash.mix(StableHash.fnv1a(text, from: salt))
+            case .id(let id): StableHash.mix(StableHash.fnv1a(id, from: salt))
+            }
+            return groupIndex(at: Double(hash >> 11) * 0x1p-53)
         }
 
         /// The group of `visitor`: a stable position in [0, 1) salted by the experiment's name, cut
         /// into spans as wide as the groups' weights.
         public func group(for visitor: String) -> Group {
+            groups[groupIndex(at: StableHash.unitInterval("experiment\u{0}" + name + "\u{0}" + visitor))]
+        }
+
+        /// The hash's state after `experiment␀<name>␀`, where every visitor's position goes on from.
+        var salt: UInt64 { StableHash.fnv1a("experiment\u{0}" + name + "\u{0}") }
+
+        /// The group whose span holds `position`.
+        private func groupIndex(at position: Double) -> Int {
             let total = groups.reduce(0) { $0 + $1.weight }
-            var position = StableHash.unitInterval("experiment\u{0}" + name + "\u{0}" + visitor) * total
-            for group in groups {
-                if position < group.weight { return group }
+            var position = position * total
+            for (index, group) in groups.enumerated() {
+                if position < group.weight { return index }
                 position -= group.weight
             }
-            return groups[groups.count - 1]  // rounding at the top end
+            return groups.count - 1  // rounding at the top end
         }
     }
 

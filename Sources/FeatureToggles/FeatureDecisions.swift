@@ -28,6 +28,14 @@ public struct FeatureDecisions: Sendable, Equatable {
         let hiddenRows: Set<String>
         /// The plan of every visitor in no experiment and without an override (most of them).
         let unassigned: VisitorPlan.Decided
+        /// Each active experiment's `salt`, in the same order.
+        let salts: [UInt64]
+        /// The decision of every combination of groups a visitor without an override can be in,
+        /// made once so that visitors in the same groups share one: by each experiment's group
+        /// index plus one (0: not in it), digits in file order, each counting to the groups plus
+        /// one. Empty when there are more than `sharedLimit` combinations: each is then made per visitor.
+        let shared: [VisitorPlan.Decided]
+        static let sharedLimit = 256
 
         init(_ toggles: Toggles) {
             self.toggles = toggles
@@ -40,7 +48,31 @@ public struct FeatureDecisions: Sendable, Equatable {
             }
             self.targeted = targeted
             hiddenRows = Set(toggles.rows.filter { !$0.value }.keys)
-            unassigned = VisitorPlan.Decided(toggles: toggles, toggled: hiddenRows, [], nil)
+            unassigned = VisitorPlan.Decided(toggles: toggles, toggled: hiddenRows, [], nil, isShared: true)
+            salts = activeExperiments.map(\.salt)
+            shared = Self.combinations(activeExperiments, toggles: toggles, toggled: hiddenRows, unassigned: unassigned)
+        }
+
+        private static func combinations(_ experiments: [Toggles.Experiment], toggles: Toggles, toggled: Set<String>,
+                                         unassigned: VisitorPlan.Decided) -> [VisitorPlan.Decided] {
+            var count = 1
+            for experiment in experiments {
+                count *= experiment.groups.count + 1
+                if count > sharedLimit { return [] }
+            }
+            return (0..<count).map { combination in
+                var rest = combination
+                var assignments: [FeatureDecisions.Assignment] = []
+                for experiment in experiments.reversed() {
+                    let digit = rest % (experiment.groups.count + 1)
+                    rest /= experiment.groups.count + 1
+                    if digit > 0 {
+                        assignments.insert(Assignment(experiment: experiment.name, group: experiment.groups[digit - 1]), at: 0)
+                    }
+                }
+                return assignments.isEmpty ? unassigned
+                    : VisitorPlan.Decided(toggles: toggles, toggled: toggled, assignments, nil, isShared: true)
+            }
         }
     }
 

@@ -39,20 +39,42 @@ public struct VisitorPlan: Sendable, Equatable {
             decided = prepared.unassigned
             return
         }
+        // Without an override the groups pick one of the decisions made once (`shared`); the
+        // assignments are gathered only for a decision made for this visitor alone.
+        let gathers = override != nil || prepared.shared.isEmpty
         var assignments: [FeatureDecisions.Assignment] = []
-        let text = prepared.activeExperiments.isEmpty ? "" : visitor.text
-        for experiment in prepared.activeExperiments {
-            let group: Toggles.Group?
-            if case .group(experiment.name, let forced)? = copy override, let named = experiment.groups.first(where: { $0.name == forced }) {
-                group = named
-            } else {
-                group = experiment.assignment(for: text, traits: traits)
+        var combination = 0
+        // Each experiment read where it lies (through the buffer: the array's subscript copied it,
+        // retaining and releasing its every field).
+        prepared.activeExperiments.withUnsafeBufferPointer { experiments in
+            for index in experiments.indices {
+                let group: Int?
+                if override != nil, case .group(let name, let forced)? = copy override, name == experiments[index].name,
+                    let named = experiments[index].groups.firstIndex(where: { $0.name == forced }) {
+                    group = named
+                } else {
+                    group = experiments[index].groupIndex(for: visitor, salt: prepared.salts[index], traits: traits)
+                }
+                combination = combination * (experiments[index].groups.count + 1) + (group.map { $0 + 1 } ?? 0)
+                if gathers, let group {
+                    assignments.append(FeatureDecisions.Assignment(experiment: experiments[index].name,
+                                                                   group: experiments[index].groups[group]))
+                }
             }
-            if let group { assignments.append(FeatureDecisions.Assignment(experiment: experiment.name, group: group)) }
         }
-        decided = assignments.isEmpty && override == nil
-            ? prepared.unassigned : Decided(toggles: prepared.toggles, toggled: prepared.hiddenRows, assignments, copy override)
+        if !gathers {
+            decided = prepared.shared[combination]
+        } else {
+            decided = assignments.isEmpty && override == nil
+                ? prepared.unassigned
+                : Decided(toggles: prepared.toggles, toggled: prepared.hiddenRows, assignments, copy override, isShared: false)
+        }
     }
+
+    /// The decision this visitor shares with every visitor in the same groups, made once per
+    /// toggles version; nil when it was made for them alone (a QA override, or more combinations
+    /// of groups than are made ahead). Kept by what caches by it, its identity stands for the groups.
+    public var shared: (AnyObject & Sendable)? { decided.isShared ? decided : nil }
 
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.visitor.text == rhs.visitor.text && (lhs.decided === rhs.decided || lhs.decided == rhs.decided)
@@ -82,8 +104,12 @@ public struct VisitorPlan: Sendable, Equatable {
         /// The two toggles `layout` reads, not the whole toggles.
         let rollout: [String: Double]
         let defaultLayout: String
+        /// Made once per toggles for every visitor in these groups (`FeatureDecisions.Prepared.shared`).
+        let isShared: Bool
 
-        init(toggles: Toggles, toggled: Set<String>, _ assignments: [FeatureDecisions.Assignment], _ override: Override?) {
+        init(toggles: Toggles, toggled: Set<String>, _ assignments: [FeatureDecisions.Assignment], _ override: Override?,
+             isShared: Bool) {
+            self.isShared = isShared
             self.assignments = assignments
             rollout = toggles.rollout
             defaultLayout = toggles.defaultLayout

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import Basics
 
 @testable import FeatureToggles
 
@@ -31,6 +32,33 @@ import Testing
             again.defaultLayout(for: $0) == decisions.defaultLayout(for: $0)
                 && decisions.defaultLayout(for: $0) == decisions.assignments(for: $0)[0].group.layout
         })
+    }
+
+    /// A visitor's group is the same whichever way they are known (their id's text or its value)
+    /// and whichever way it is worked out (the hash of the whole text, or continued from the
+    /// experiment's salt); visitors in the same groups share one decision, made once.
+    @Test func aVisitorsGroupIsTheSameByTextByIdAndByTheWholeHash() throws {
+        let toggles = try Self.toggles(#"""
+            {"experiments": [
+              {"name": "home-layout", "groups": [{"name": "a", "weight": 1}, {"name": "b", "weight": 2}, {"name": "c", "weight": 7}]},
+              {"name": "hero", "groups": [{"name": "x"}, {"name": "y"}]}]}
+            """#)
+        let decisions = FeatureDecisions(toggles: toggles)
+        var shared: [String: ObjectIdentifier] = [:]
+        for number in 0..<2000 {
+            let text = String(format: "%032x", number &* 0x9E37_79B9)
+            let id = try #require(VisitorID(text))
+            let byText = decisions.plan(for: text), byID = decisions.plan(for: id)
+            let whole = toggles.experiments.map { $0.group(for: text).name }
+            #expect(byText.assignments.map(\.group.name) == whole)
+            #expect(byID.assignments.map(\.group.name) == whole)
+            let decision = try #require(byID.shared)
+            #expect(shared[whole.joined(separator: "/"), default: ObjectIdentifier(decision)] == ObjectIdentifier(decision))
+            shared[whole.joined(separator: "/")] = ObjectIdentifier(decision)
+        }
+        #expect(shared.count == 6)
+        // An override's decision is the visitor's own.
+        #expect(decisions.plan(for: "v", override: .group(experiment: "hero", group: "y")).shared == nil)
     }
 
     /// Pearson's chi-square statistic of a 2x2 table of counts (1 degree of freedom).

@@ -14,12 +14,12 @@ public enum StableHash {
         return hash
     }
 
-    /// 64-bit FNV-1a of the UTF-8 bytes of `string`.
+    /// 64-bit FNV-1a of the UTF-8 bytes of `string`, continuing from `hash`.
     @inlinable
-    public static func fnv1a(_ string: String) -> UInt64 {
+    public static func fnv1a(_ string: String, from hash: UInt64 = fnvOffset) -> UInt64 {
         var copy = string
         // Native strings are contiguous already: no copy, and a loop the compiler unrolls.
-        return copy.withUTF8 { fnv1a(UnsafeRawBufferPointer($0)) }
+        return copy.withUTF8 { fnv1a(UnsafeRawBufferPointer($0), from: hash) }
     }
 
     /// MurmurHash3's fmix64: every input bit moves every output bit.
