@@ -1,4 +1,5 @@
 import Foundation
+import FeatureToggles
 import HomeApp
 import HomeAppTestSupport
 import MicroHTTP
@@ -61,6 +62,53 @@ import TestSupport
         let rendered = try await reported(warm: false)
         #expect(rendered.contains { $0.name == .launch && $0.layout == "grid" })
         #expect(try await reported(warm: true) == rendered)
+    }
+
+    /// A hit's lines for a visitor in an experiment come from templates kept by their groups,
+    /// device and cohort: each visit's lines carry its own, and new toggles make new ones.
+    @Test func visitorsInAnExperimentGetTheirOwnGroupDeviceAndCohortFromTheCache() async throws {
+        let toggles = #"{"defaultLayout": "grid", "experiments": [{"name": "home-layout", "groups": ["#
+            + #"{"name": "list", "layout": "list"}, {"name": "grid", "layout": "grid"}]}]}"#
+        let fixture = try AppFixture(toggles: toggles)
+        let phone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148"
+        // Two visitors in each group, each asking once from a desktop and once from a phone.
+        let decisions = FeatureDecisions(toggles: try Toggles(json: Data(toggles.utf8), file: "toggles.json"))
+        var visitors: [String: [String]] = [:]
+        for number in 0..<64 where visitors.values.map(\.count).reduce(0, +) < 4 {
+            let visitor = String(format: "%032x", 0xfeed_0000 + number)
+            let group = try #require(decisions.assignments(for: visitor).first?.group.name)
+            if visitors[group, default: []].count < 2 { visitors[group, default: []].append(visitor) }
+        }
+        func lines(of visitor: String, agent: String, after: Int) async throws -> [ReportEvent] {
+            let response = try HTTPClient(port: fixture.port).get(
+                "/?layout=grid", headers: [("Cookie", "visitor=\(visitor); onboarded=1"), ("User-Agent", agent)])
+            #expect(response.status == 200)
+            try await eventually { try fixture.events().count > after }
+            return try fixture.events().filter { $0.request == response.header("X-Request-Id") }
+        }
+        _ = try HTTPClient(port: fixture.port).get("/?layout=grid")  // renders and caches
+        for (group, members) in visitors.sorted(by: { $0.key < $1.key }) {
+            for visitor in members {
+                for (agent, device) in [("Mozilla/5.0 (X11; Linux x86_64)", "desktop"), (phone, "phone")] {
+                    let events = try await lines(of: visitor, agent: agent, after: try fixture.events().count)
+                    #expect(events.contains { $0.name == .launch })
+                    for event in events {
+                        #expect(event.visitor == visitor)
+                        #expect(event.properties["experiment.home-layout"] == group)
+                        #expect(event.properties["device"] == device)
+                        #expect(event.properties["cohort"] == "returning")
+                        // Their group's layout is not the one they asked for: reported against it.
+                        #expect(event.properties["assigned"] == (group == "list" ? "list" : nil))
+                    }
+                }
+            }
+        }
+        // Renamed: the cached page stays, its lines take the new toggles' groups.
+        try fixture.writeToggles(toggles.replacingOccurrences(of: "home-layout", with: "home-layout-2"))
+        let visitor = try #require(visitors["grid"]?.first)
+        let events = try await lines(of: visitor, agent: "curl/8", after: try fixture.events().count)
+        #expect(!events.isEmpty)
+        #expect(events.allSatisfy { $0.properties["experiment.home-layout-2"] != nil && $0.properties["experiment.home-layout"] == nil })
     }
 
     @Test func aStreamGoingLiveIsNotHiddenByTheCache() throws {

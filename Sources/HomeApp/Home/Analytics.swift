@@ -61,30 +61,50 @@ struct Analytics {
         write(name, layout: layout, item: item, properties: properties)
     }
 
-    /// Reports what a cached page's controllers reported when it was rendered, for `visit`. A
-    /// visit in no experiment and without a QA override (most) adds nothing to a line: each
-    /// template's line is recorded as it is, without building the visit's analytics, whose
-    /// groups and optional parts cost more to make and destroy than the lines to queue. `now`:
-    /// the request's reading of the clock, the events' time.
-    static func replay(_ events: [EventTrace.Event], for visit: Visit, log: ReportLog, limit: EventRateLimit?,
+    /// Reports what a cached page's controllers reported when it was rendered, for `visit`: each
+    /// line from a template, queued as it is. A visit in no experiment (most) takes the events'
+    /// own; one in experiments those of its groups, device and cohort, made at its first visit
+    /// (`GroupedTemplates`). Only a QA override's, or groups made for one visitor alone, build the
+    /// visit's analytics and each line. `now`: the request's reading of the clock, the events' time.
+    static func replay(_ page: PageCache.Page, for visit: Visit, log: ReportLog, limit: EventRateLimit?,
                        at now: Date = Date()) {
-        guard !visit.plan.isAssigned, visit.qa == nil else {
-            return Analytics(log: log, visit: visit, limit: limit).replay(events)
+        guard visit.qa == nil else { return Analytics(log: log, visit: visit, limit: limit).replay(page.events) }
+        guard visit.plan.isAssigned else { return record(page.templates, for: visit, log: log, limit: limit, at: now) }
+        guard let decision = visit.plan.shared else {
+            return Analytics(log: log, visit: visit, limit: limit).replay(page.events)
         }
+        if let templates = page.grouped.templates(for: visit, decision: decision) {
+            return record(templates, for: visit, log: log, limit: limit, at: now)
+        }
+        let analytics = Analytics(log: log, visit: visit)
+        let templates = page.events.map(analytics.template)
+        page.grouped.keep(templates, for: visit, decision: decision)
+        record(templates, for: visit, log: log, limit: limit, at: now)
+    }
+
+    private static func record(_ templates: [EventTemplate], for visit: Visit, log: ReportLog, limit: EventRateLimit?,
+                               at now: Date) {
         let visitor = visit.visitor.id
         // The server's id goes to the log as a value: its line spells it, and no `String` is made here.
         guard let requestID = visit.request.serverID else {
             let request = visit.request.id
-            for index in events.indices {
+            for index in templates.indices {
                 if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
-                log.record(events[index].template, visitor: visitor, request: request, at: now)
+                log.record(templates[index], visitor: visitor, request: request, at: now)
             }
             return
         }
-        for index in events.indices {
+        for index in templates.indices {
             if limit?.allowsEvent(from: visit.request, visitor: visitor) == false { continue }
-            log.record(events[index].template, visitor: visitor, requestID: requestID, at: now)
+            log.record(templates[index], visitor: visitor, requestID: requestID, at: now)
         }
+    }
+
+    /// The template of `event`'s line for this visit: the event's own when the visit adds nothing.
+    func template(_ event: EventTrace.Event) -> EventTemplate {
+        groups.isEmpty ? event.template
+            : EventTemplate(event.name, layout: event.layout, item: event.item,
+                            properties: lineProperties(layout: event.layout, event.properties))
     }
 
     /// Reports what a cached page's controllers reported when it was rendered, for this visit.

@@ -1,4 +1,5 @@
 import MicroHTTP
+import Reporting
 import Synchronization
 
 /// Rendered home pages, one per layout and onboarding state, for the current content version and
@@ -24,6 +25,16 @@ final class PageCache: Sendable {
         /// visitor's own rows go.
         let spliced: SplicedBytes
         let events: [EventTrace.Event]
+        /// The events' templates, the lines of a visit in no experiment.
+        let templates: [EventTemplate]
+        /// The lines of visits in experiments, by their groups.
+        let grouped = GroupedTemplates()
+
+        init(spliced: SplicedBytes, events: [EventTrace.Event]) {
+            self.spliced = spliced
+            self.events = events
+            templates = events.map(\.template)
+        }
     }
 
     /// A handful at most (layouts × onboarding states): a scan compares fewer bytes than a

@@ -194,7 +194,7 @@ struct HomeRoutes {
     /// their rows, when they have any, at its slot), and what its controllers reported when it
     /// was drawn is reported again for this visit.
     private func serve(_ cached: PageCache.Page, to visit: Visit, inserting insert: SlotInsert?, at now: Date) -> Response {
-        Analytics.replay(cached.events, for: visit, log: services.reportLog, limit: services.eventLimit, at: now)
+        Analytics.replay(cached, for: visit, log: services.reportLog, limit: services.eventLimit, at: now)
         return visit.html(.spliced(SplicedBody(spliced: cached.spliced, filling: visit.csrfTokenFilling, inserted: insert)))
     }
 
