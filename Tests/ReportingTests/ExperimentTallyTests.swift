@@ -225,6 +225,27 @@ import TestSupport
         reopened.shutdown()
     }
 
+    /// Each visitor's sums go into the cell of the day of their first exposure, whatever the
+    /// order the days come in, and a reloaded tally adds up the same cells from its slots.
+    @Test func visitorsAreCountedInTheDayTheyCameInWhateverTheOrder() throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let tally = try #require(ExperimentTally.create(name: "days", path: directory.path("days.tally")))
+        let group = try #require(tally.groupIndex("a"))
+        for (visitor, day) in [(UInt64(1) << 40, UInt16(10)), (2 << 40, 11), (3 << 40, 10), (4 << 40, 12), (5 << 40, 11)] {
+            tally.add(visitor: visitor, group: group, kind: .view, day: day, segment: 1)
+        }
+        // Later events of a visitor stay in the day they came in.
+        tally.add(visitor: 1 << 40, group: group, kind: .long, day: 12, segment: 1)
+        let cells = tally.visitors.cells
+        let index = Int(group) * VisitorSegment.count + 1
+        #expect(cells.keys.sorted() == [10, 11, 12])
+        #expect(cells[10]?[index].visitors == 2 && cells[11]?[index].visitors == 2 && cells[12]?[index].visitors == 1)
+        #expect(cells[10]?[index].converting == 1 && cells[12]?[index].converting == 0)
+        let reloaded = try #require(ExperimentTally.load(name: "days", path: directory.path("days.tally")))
+        #expect(reloaded.visitors.cells == cells)
+    }
+
     @Test func aTableGrowsPastItsFirstSizeAndKeepsEveryVisitor() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }
@@ -238,12 +259,12 @@ import TestSupport
         let sums = tally.sums(0)
         #expect(sums.visitors == 5000 && sums.views == 5000 && sums.converting == 1000 && sums.convertingLong == 1000)
         #expect(sums.viewSelectionProducts == 1000 && sums.selectionSquares == 1000)
-        #expect(tally.cells.values.reduce(VisitorSums()) { total, row in
+        #expect(tally.visitors.cells.values.reduce(VisitorSums()) { total, row in
             var total = total
             for cell in row { total.add(cell) }
             return total
         } == sums, "the cells add up to the group")
         let reloaded = try #require(ExperimentTally.load(name: "big", path: directory.path("big.tally")))
-        #expect(reloaded.sums(0) == sums && reloaded.groupNames == ["a"] && reloaded.cells == tally.cells)
+        #expect(reloaded.sums(0) == sums && reloaded.groupNames == ["a"] && reloaded.visitors.cells == tally.visitors.cells)
     }
 }

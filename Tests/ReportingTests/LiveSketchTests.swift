@@ -1,11 +1,12 @@
+import Basics
 import Foundation
 import Testing
 import TestSupport
 
 @testable import Reporting
 
-/// The writer keeps the hour's visitor sketch across its flushes and hands it over only when a
-/// register rose; what each segment's live rollup ends up with must still be exactly what a scan
+/// The writer keeps the hour's visitor sketches (overall and each experiment group's) across its
+/// flushes and hands them over only when a register rose; what each segment's live rollup ends up with must still be exactly what a scan
 /// of its file counts, and no segment may hold the visitors of the one before it.
 @Suite struct LiveSketchTests {
     @Test func eachSegmentsLiveSketchesAreWhatItsFileHolds() throws {
@@ -18,11 +19,22 @@ import TestSupport
         // Batches written one by one (a flush each), visitors returning across batches and
         // segments, over two hours: the sketch is handed over many times, and segments close
         // in the middle of an hour.
+        // Visitors in experiment groups too, their events by their parts and from templates: the
+        // groups' sketches are kept across flushes as the hour's is.
+        let groups = (0..<6).map { ["experiment.hero": $0 % 2 == 0 ? "a" : "b", "experiment.rows": ["x", "y", "z"][$0 % 3]] }
+        let templates = groups.map { EventTemplate(.launch, layout: "grid", properties: $0) }
         var visitor = 0
         for batch in 0..<40 {
             for index in 0..<12 {
                 visitor = (visitor * 7 + batch + index) % 97
-                log.record(event(at: dayStart + Int64(batch) * 180_000 + Int64(index), visitor: "v\(visitor)"))
+                let ms = dayStart + Int64(batch) * 180_000 + Int64(index)
+                let id = String(format: "%032x", visitor)
+                switch index % 3 {
+                case 0: log.record(event(at: ms, visitor: id))
+                case 1: log.record(event(at: ms, visitor: id, properties: groups[visitor % 6]))
+                default: log.record(templates[visitor % 6], visitor: VisitorID(id), request: nil,
+                                    at: ReportTimestamp.date(milliseconds: ms))
+                }
             }
             let written = log.status.written
             log.record(event(at: dayStart + Int64(batch) * 180_000 + 20, visitor: "v\(batch)")) { _ in }
@@ -36,6 +48,20 @@ import TestSupport
             let scanned = try SegmentDirectory.scan(log.store.catalog.path(stamp: segment.stamp, compressed: false),
                                                     compressed: false, interner: log.store.catalog.interner, visitors: &visitors)
             #expect(segment.rollup.sketches == scanned.sketches, "segment \(segment.stamp)")
+            // The groups' counts by day (a closed segment keeps them by hour and day only).
+            func day(_ key: GroupKey) -> GroupKey {
+                var key = key
+                key.minute = SegmentEntry.start(of: key.minute, 1440)
+                return key
+            }
+            var live: [GroupKey: Int] = [:], expected: [GroupKey: Int] = [:]
+            for (key, count) in scanned.groups { expected[day(key), default: 0] += count }
+            let minutes = scanned.groups.keys.map(\.minute)
+            segment.forEachGroup(from: SegmentEntry.start(of: minutes.min()!, 1440),
+                                 to: SegmentEntry.start(of: minutes.max()!, 1440) + 1440, grain: 1440, minutes: { [:] }) {
+                live[day($0), default: 0] += $1
+            }
+            #expect(live == expected, "segment \(segment.stamp)")
             #expect(segment.rollup.lines == scanned.lines)
         }
     }

@@ -29,6 +29,12 @@ final class ExperimentTallies: @unchecked Sendable {
         let visitor: UInt64
     }
 
+    /// The tallies and groups an event names, and its segment.
+    struct TallyGroups {
+        var groups: [(tally: Int32, group: UInt8)] = []
+        var segment: UInt8 = 0
+    }
+
     /// Where the preparing thread left off, once it is done; guarded by `handover`.
     struct Handover {
         var ready = false
@@ -51,6 +57,13 @@ final class ExperimentTallies: @unchecked Sendable {
     @exclusivity(unchecked) private var keys: [String] = []
     @exclusivity(unchecked) private var notes: [Note] = []
     private var position: TallyPosition
+    /// What each template's events name, direct-mapped by the template's address, each slot
+    /// holding its template (as `InternCache` does). The writer's alone, made once it counts:
+    /// tallies are only added from then on, so the indices hold.
+    @exclusivity(unchecked) private var templateKeys: [ObjectIdentifier?] = []
+    @exclusivity(unchecked) private var templateGroups: [TallyGroups] = []
+    private var templates: [EventTemplate?] = []
+    private static let templateSlots = 64
     private var refused: Set<String> = []
     /// The writer's: true once it has the tallies and counts its chunks.
     @exclusivity(unchecked) private var live = false
@@ -231,19 +244,45 @@ final class ExperimentTallies: @unchecked Sendable {
         record(name, properties, visitor: visitor, ms: ms, line: line)
     }
 
-    /// One pass over the properties, comparing keys with the tallies' `experiment.<name>` keys: no
-    /// hashing, no new strings (this runs on the writer's thread for every event).
+    /// `note` for an event made from `template`: what its properties name is resolved once per
+    /// template (`TemplateGroups`), not for each event.
+    @inline(__always)
+    func note(_ template: EventTemplate, visitor: UInt64?, ms: Int64, line: Int) {
+        guard live, let visitor else { return }
+        let key = ObjectIdentifier(template)
+        let slot = Int((UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1))
+        if slot >= templateKeys.count || templateKeys[slot] != key { resolve(template, slot: slot) }
+        add(templateGroups[slot], kind: ExperimentTally.Kind(template.fixed.name), visitor: visitor, ms: ms, line: line)
+    }
+
+    private func resolve(_ template: EventTemplate, slot: Int) {
+        if templateKeys.isEmpty {
+            templateKeys = Array(repeating: nil, count: Self.templateSlots)
+            templateGroups = Array(repeating: TallyGroups(), count: Self.templateSlots)
+            templates = Array(repeating: nil, count: Self.templateSlots)
+        }
+        templateKeys[slot] = ObjectIdentifier(template)
+        templateGroups[slot] = groups(template.fixed.properties)
+        templates[slot] = template
+    }
+
     @inline(__always)
     private func record(_ name: ReportEvent.Name, _ properties: [String: String], visitor: UInt64?, ms: Int64, line: Int) {
         guard let visitor, !properties.isEmpty else { return }
-        let kind = ExperimentTally.Kind(name)
-        let first = notes.count
+        add(groups(properties), kind: ExperimentTally.Kind(name), visitor: visitor, ms: ms, line: line)
+    }
+
+    /// The tallies and groups an event's properties name, with its segment. One pass over the
+    /// properties, comparing keys with the tallies' `experiment.<name>` keys: no hashing, no new
+    /// strings for a known experiment.
+    private func groups(_ properties: [String: String]) -> TallyGroups {
+        var found = TallyGroups()
         var legacyName: String?, legacyGroup: String?, device: String?, cohort: String?
         for (key, group) in properties {
-            var found = keys.firstIndex(of: key)
-            if found == nil {
+            var tally = keys.firstIndex(of: key)
+            if tally == nil {
                 if key.utf8.count > 11, key.utf8.starts(with: "experiment.".utf8) {
-                    found = tally(String(key.dropFirst(11))).map(Int.init)
+                    tally = self.tally(String(key.dropFirst(11))).map(Int.init)
                 } else if key == "experiment" {
                     legacyName = group
                 } else if key == "group" {
@@ -253,34 +292,31 @@ final class ExperimentTallies: @unchecked Sendable {
                 } else if key == "cohort" {
                     cohort = group
                 } else if key == ReportEvent.qaMark {
-                    // A QA visitor's forced group is no result: drop what this event noted.
-                    notes.removeSubrange(first...)
-                    return
+                    // A QA visitor's forced group is no result: nothing of this event is noted.
+                    return TallyGroups()
                 }
             }
-            if let found { add(tally: found, group: group, kind: kind, line: line, visitor: visitor) }
+            if let tally, let index = tallies[tally].groupIndex(group) { found.groups.append((Int32(tally), index)) }
         }
         // The older form, unless the same experiment is also named the new way.
         if let legacyName, let legacyGroup, properties["experiment." + legacyName] == nil,
-            let found = tally(legacyName) {
-            add(tally: Int(found), group: legacyGroup, kind: kind, line: line, visitor: visitor)
+            let tally = tally(legacyName), let index = tallies[Int(tally)].groupIndex(legacyGroup) {
+            found.groups.append((tally, index))
         }
-        guard notes.count > first else { return }
-        // Kept for a visitor's first exposure only (the tally ignores them afterwards).
-        let segment = UInt8(VisitorSegment(device: device, cohort: cohort).index)
-        let day = UInt16(clamping: ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay))
-        for index in first..<notes.count {
-            let note = notes[index]
-            notes[index] = Note(tally: note.tally, group: note.group, kind: note.kind, segment: segment, day: day,
-                                line: note.line, visitor: note.visitor)
-        }
+        found.segment = UInt8(VisitorSegment(device: device, cohort: cohort).index)
+        return found
     }
 
+    /// Notes an event in each of `found`'s groups. The segment and day are kept for a visitor's
+    /// first exposure only (the tally ignores them afterwards).
     @inline(__always)
-    private func add(tally: Int, group: String, kind: ExperimentTally.Kind, line: Int, visitor: UInt64) {
-        guard let index = tallies[tally].groupIndex(group) else { return }
-        notes.append(Note(tally: Int32(tally), group: index, kind: kind, segment: 0, day: 0,
-                          line: Int32(truncatingIfNeeded: line), visitor: visitor))
+    private func add(_ found: borrowing TallyGroups, kind: ExperimentTally.Kind, visitor: UInt64, ms: Int64, line: Int) {
+        guard !found.groups.isEmpty else { return }
+        let day = UInt16(clamping: ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay))
+        for index in found.groups.indices {
+            notes.append(Note(tally: found.groups[index].tally, group: found.groups[index].group, kind: kind,
+                              segment: found.segment, day: day, line: Int32(truncatingIfNeeded: line), visitor: visitor))
+        }
     }
 
     private func tally(_ name: String) -> Int32? {

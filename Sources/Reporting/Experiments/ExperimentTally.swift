@@ -35,8 +35,12 @@ final class ExperimentTally {
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private var used: Int
     @exclusivity(unchecked) private(set) var groupNames: [String]
-    /// Day of first exposure → sums per group × segment (`ExperimentVisitors.cells`).
-    @exclusivity(unchecked) private(set) var cells: [Int32: [VisitorSums]] = [:]
+    /// Day of first exposure → sums per group × segment (`ExperimentVisitors.cells`), but for the
+    /// day last changed, whose cells are kept apart (`cellDay`, `dayCells`): most events change
+    /// that one, and a look-up in the dictionary hashed its day for each.
+    @exclusivity(unchecked) private var cells: [Int32: [VisitorSums]] = [:]
+    @exclusivity(unchecked) private var cellDay: Int32?
+    @exclusivity(unchecked) private var dayCells: [VisitorSums] = []
     /// A group beyond `maxGroups` was met, or a visitor found no room: their events are not counted.
     /// Kept in the header (offset 32), so a restart still says so.
     var uncountedGroups: Bool { base.load(fromByteOffset: 32, as: UInt64.self) != 0 }
@@ -102,6 +106,7 @@ final class ExperimentTally {
     /// The cells from the slots: each visitor's sums into the cell of their group, segment and day.
     private func addUpCells() {
         cells = [:]
+        cellDay = nil
         let slots = base + Self.headerBytes
         for index in 0..<capacity {
             let slot = slots + index * Self.slotBytes
@@ -121,8 +126,21 @@ final class ExperimentTally {
 
     @inline(__always)
     private func cell(day: Int32, _ index: Int, _ change: (inout VisitorSums) -> Void) {
-        if cells[day] == nil { cells[day] = [VisitorSums](repeating: VisitorSums(), count: Self.maxGroups * VisitorSegment.count) }
-        change(&cells[day]![index])
+        if day != cellDay {
+            if let cellDay { cells[cellDay] = dayCells }
+            cellDay = day
+            dayCells = cells.removeValue(forKey: day)
+                ?? [VisitorSums](repeating: VisitorSums(), count: Self.maxGroups * VisitorSegment.count)
+        }
+        change(&dayCells[index])
+    }
+
+    /// Every day's cells.
+    private var allCells: [Int32: [VisitorSums]] {
+        guard let cellDay else { return cells }
+        var all = cells
+        all[cellDay] = dayCells
+        return all
     }
 
     private static func map(_ path: String, capacity: Int, create: Bool) -> UnsafeMutableRawPointer? {
@@ -162,7 +180,7 @@ final class ExperimentTally {
 
     var visitors: ExperimentVisitors {
         ExperimentVisitors(name: name, groups: groupNames.indices.map { (groupNames[$0], sums($0)) },
-                           uncountedGroups: uncountedGroups, cells: cells)
+                           uncountedGroups: uncountedGroups, cells: allCells)
     }
 
     /// Counts one event of a visitor in `group` (the group, day and segment of their first event win).

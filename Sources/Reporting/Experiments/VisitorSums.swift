@@ -40,13 +40,29 @@ public struct VisitorSums: Sendable, Equatable {
     }
 
     /// Adds another set of sums (two segments of visitors never overlap).
-    public mutating func add(_ other: VisitorSums) {
-        for index in 0..<Self.fieldCount { self[field: index] &+= other[field: index] }
-    }
+    public mutating func add(_ other: VisitorSums) { combine(other, &+) }
 
     /// Takes another set of sums away: a visitor's old contribution before their new one is added.
-    public mutating func subtract(_ other: VisitorSums) {
-        for index in 0..<Self.fieldCount { self[field: index] &-= other[field: index] }
+    public mutating func subtract(_ other: VisitorSums) { combine(other, &-) }
+
+    /// Field by field: through `subscript(field:)` each went to memory and back, and the writer
+    /// adds for every event.
+    @inline(__always)
+    private mutating func combine(_ other: VisitorSums, _ operation: (Int, Int) -> Int) {
+        visitors = operation(visitors, other.visitors)
+        converting = operation(converting, other.converting)
+        convertingLong = operation(convertingLong, other.convertingLong)
+        convertingShort = operation(convertingShort, other.convertingShort)
+        convertingStream = operation(convertingStream, other.convertingStream)
+        selections = operation(selections, other.selections)
+        selectionSquares = operation(selectionSquares, other.selectionSquares)
+        views = operation(views, other.views)
+        viewSquares = operation(viewSquares, other.viewSquares)
+        viewSelectionProducts = operation(viewSelectionProducts, other.viewSelectionProducts)
+        erroring = operation(erroring, other.erroring)
+        playing = operation(playing, other.playing)
+        plays = operation(plays, other.plays)
+        playSquares = operation(playSquares, other.playSquares)
     }
 
     /// Visitors exposed who made no selection: the other guardrail.

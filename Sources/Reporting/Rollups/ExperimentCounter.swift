@@ -1,11 +1,12 @@
 import Basics
 
 /// Counts events by experiment group: per minute by experiment, group, event and layout, and the
-/// visitors per hour by experiment and group in a HyperLogLog. The one way these are counted: the
-/// rollups count each event with `count` as the writer writes it (ids from the writer's
-/// interner, into the segment's `Rollup`), and the shipper counts a batch with `add` and only
-/// turns the counts into rows. Hours and days are made from the minutes and hours, as a closed
-/// segment's are.
+/// visitors per hour by experiment and group in a HyperLogLog. Counted the same way in two places,
+/// each event under the groups `ReportEvent.forEachExperiment` finds, keyed by `GroupKey` and
+/// `SketchKey` of `minute` and `hour`: the rollups as the writer writes (`RollupBuilder`, ids from
+/// the writer's interner, through tables that hand over to the segment's `Rollup`), and the
+/// shipper a batch with `add`, only turning the counts into rows. Hours and days are made from
+/// the minutes and hours, as a closed segment's are.
 public struct ExperimentCounter: Sendable {
     /// Events, keyed by a minute, experiment group, event and layout.
     public struct Count: Hashable, Sendable {
@@ -70,12 +71,19 @@ public struct ExperimentCounter: Sendable {
                       groups: inout [GroupKey: Int], sketches: inout [SketchKey: HyperLogLog])
     {
         ReportEvent.forEachExperiment(in: properties) { experiment, group in
-            let x = cache.id(experiment)
-            let g = cache.id(group)
-            groups[GroupKey(minute: minute, experiment: x, group: g, event: event, layout: layout), default: 0] += 1
-            if let hash {
-                sketches[SketchKey(hour: hour, experiment: x, group: g), default: HyperLogLog()].add(hash: hash)
-            }
+            count(ExperimentIDs(experiment: cache.id(experiment), group: cache.id(group)), minute: minute, hour: hour,
+                  event: event, layout: layout, visitor: hash, groups: &groups, sketches: &sketches)
+        }
+    }
+
+    /// Counts one event in one experiment group, given by ids.
+    @inline(__always)
+    static func count(_ ids: ExperimentIDs, minute: Int32, hour: Int32, event: UInt32, layout: UInt32, visitor hash: UInt64?,
+                      groups: inout [GroupKey: Int], sketches: inout [SketchKey: HyperLogLog]) {
+        groups[GroupKey(minute: minute, experiment: ids.experiment, group: ids.group, event: event, layout: layout),
+               default: 0] += 1
+        if let hash {
+            sketches[SketchKey(hour: hour, experiment: ids.experiment, group: ids.group), default: HyperLogLog()].add(hash: hash)
         }
     }
 

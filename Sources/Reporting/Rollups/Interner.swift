@@ -39,6 +39,8 @@ struct InternCache {
     /// first template: the other caches (a scan's, the shipper's counters) never see one.
     private var templateKeys: [ObjectIdentifier?] = []
     private var templateIDs: [TemplateIDs] = []
+    /// The experiment groups each template's properties name, as ids (`ReportEvent.forEachExperiment`).
+    private var templateGroups: [[ExperimentIDs]] = []
     private var templates: [EventTemplate?] = []
     private static let templateSlots = 64
 
@@ -55,16 +57,29 @@ struct InternCache {
         return resolve(template, slot: slot)
     }
 
+    /// The experiment groups a template's properties name, as ids: read only for a template with
+    /// properties, after `ids(of:)` resolved it into its slot.
+    @inline(__always)
+    func experimentGroups(of template: EventTemplate) -> [ExperimentIDs] {
+        templateGroups[Int((UInt(bitPattern: ObjectIdentifier(template)) >> 4) & UInt(Self.templateSlots - 1))]
+    }
+
     private mutating func resolve(_ template: EventTemplate, slot: Int) -> TemplateIDs {
         if templateKeys.isEmpty {
             templateKeys = Array(repeating: nil, count: Self.templateSlots)
             templateIDs = Array(repeating: TemplateIDs(name: 0, layout: 0, item: 0), count: Self.templateSlots)
+            templateGroups = Array(repeating: [], count: Self.templateSlots)
             templates = Array(repeating: nil, count: Self.templateSlots)
         }
         let ids = TemplateIDs(name: id(template.fixed.name.rawValue), layout: id(template.fixed.layout),
                               item: id(template.fixed.item))
+        var groups: [ExperimentIDs] = []
+        ReportEvent.forEachExperiment(in: template.fixed.properties) { experiment, group in
+            groups.append(ExperimentIDs(experiment: id(experiment), group: id(group)))
+        }
         templateKeys[slot] = ObjectIdentifier(template)
         templateIDs[slot] = ids
+        templateGroups[slot] = groups
         templates[slot] = template
         return ids
     }
@@ -76,6 +91,12 @@ struct InternCache {
         cache.insert(string, id: id)
         return id
     }
+}
+
+/// An experiment and a group of it, as interned ids.
+struct ExperimentIDs {
+    var experiment: UInt32
+    var group: UInt32
 }
 
 /// A template's fixed parts as interned ids.

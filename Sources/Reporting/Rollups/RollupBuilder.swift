@@ -9,7 +9,10 @@ import Basics
 /// Counts events into a `Rollup`, interning through the writer's cache.
 struct RollupBuilder {
     private var counted = Rollup()
-    private var counts = CountTable()
+    private var counts = CountTable<CountKey>()
+    /// The experiment groups' counts and sketches, out of the rollup's dictionaries until handed over.
+    private var groupCounts = CountTable<GroupKey>(capacity: 64)
+    private var groupSketches = OpenSketches()
     /// The overall sketch of the hour being written, kept out of the dictionary until it ends.
     /// It lives across `reset()`: handing the same visitors again is harmless (a sketch merges by
     /// maximum), so a chunk hands it over only when one of its events raised a register, instead
@@ -37,6 +40,8 @@ struct RollupBuilder {
     var rollup: Rollup {
         mutating get {
             counts.drain(into: &counted.counts)
+            groupCounts.drain(into: &counted.groups)
+            groupSketches.hand(to: &counted.sketches)
             flushHour()
             return counted
         }
@@ -52,8 +57,10 @@ struct RollupBuilder {
     /// Starts the next chunk: its counts from zero; the hour's sketch stays (see `hourSketch`).
     mutating func reset() {
         counts.drain(into: &counted.counts)
+        groupCounts.drain(into: &counted.groups)
         counted = Rollup()
         hourSketchUsed = false
+        groupSketches.forgetRaised()
     }
 
     /// Forgets the hour's sketch: for a new segment, or a chunk not written as counted.
@@ -61,6 +68,7 @@ struct RollupBuilder {
         hour = .min
         hourSketch = HyperLogLog()
         hourSketchUsed = false
+        groupSketches.removeAll()
     }
 
     /// Counts the event; returns its visitor's hash, if it has a visitor.
@@ -83,11 +91,18 @@ struct RollupBuilder {
             hash = lastHash
         }
         let ids = TemplateIDs(name: cache.id(eventName.rawValue), layout: cache.id(eventLayout), item: cache.id(item))
-        return add(ids, properties: properties, visitorHash: hash, ms: ms, bytes: bytes)
+        count(ids, visitorHash: hash, ms: ms, bytes: bytes)
+        if !properties.isEmpty {
+            ReportEvent.forEachExperiment(in: properties) { experiment, group in
+                countExperiment(ExperimentIDs(experiment: cache.id(experiment), group: cache.id(group)), ids, visitor: hash)
+            }
+        }
+        return hash
     }
 
-    /// Counts an event made from `template`: its fixed parts' ids are looked up once per template,
-    /// and its visitor, an id carried as its value, is hashed over its digits, as the id's text is.
+    /// Counts an event made from `template`: its fixed parts' ids (and the experiment groups its
+    /// properties name) are looked up once per template, and its visitor, an id carried as its
+    /// value, is hashed over its digits, as the id's text is.
     @inline(__always)
     mutating func add(_ template: EventTemplate, visitor: VisitorID?, ms: Int64, bytes: Int) -> UInt64? {
         var hash: UInt64?
@@ -98,41 +113,48 @@ struct RollupBuilder {
             }
             hash = lastIDHash
         }
-        return add(cache.ids(of: template), properties: template.hasProperties ? template.fixed.properties : [String: String](),
-                   visitorHash: hash, ms: ms, bytes: bytes)
+        let ids = cache.ids(of: template)
+        count(ids, visitorHash: hash, ms: ms, bytes: bytes)
+        if template.hasProperties {
+            let groups = cache.experimentGroups(of: template)
+            for index in groups.indices { countExperiment(groups[index], ids, visitor: hash) }
+        }
+        return hash
     }
 
-    /// Counts an event given by its parts' ids and its visitor's hash.
+    /// Counts the line last counted (`count`) in one experiment group, as `ExperimentCounter` does.
     @inline(__always)
-    private mutating func add(_ ids: TemplateIDs, properties: [String: String], visitorHash hash: UInt64?, ms: Int64,
-                              bytes: Int) -> UInt64? {
+    private mutating func countExperiment(_ group: ExperimentIDs, _ ids: TemplateIDs, visitor hash: UInt64?) {
+        groupCounts.add(GroupKey(minute: lastMinute, experiment: group.experiment, group: group.group, event: ids.name,
+                                 layout: ids.layout))
+        if let hash {
+            groupSketches.add(SketchKey(hour: lastHour, experiment: group.experiment, group: group.group), hash: hash,
+                              handingTo: &counted.sketches)
+        }
+    }
+
+    /// Counts a line given by its parts' ids and its visitor's hash (not its experiments); leaves
+    /// its minute and hour in `lastMinute` and `lastHour`.
+    @inline(__always)
+    private mutating func count(_ ids: TemplateIDs, visitorHash hash: UInt64?, ms: Int64, bytes: Int) {
         if ms < minuteStartMs || ms - minuteStartMs >= 60_000 {
             lastMinute = ExperimentCounter.minute(ms)
             lastHour = ExperimentCounter.hour(ms)
             minuteStartMs = ReportTimestamp.floorDiv(ms, 60_000) * 60_000
         }
-        let minute = lastMinute
-        let hour = lastHour
-        let name = ids.name
-        let layout = ids.layout
-        counts.add(CountKey(minute: minute, event: name, layout: layout, item: ids.item))
+        counts.add(CountKey(minute: lastMinute, event: ids.name, layout: ids.layout, item: ids.item))
         if let hash {
-            if hour != self.hour {
+            if lastHour != self.hour {
                 flushHour()
-                self.hour = hour
+                self.hour = lastHour
                 hourSketch = HyperLogLog()
             }
             if hourSketch.add(hash: hash) { hourSketchUsed = true }
-        }
-        if !properties.isEmpty {
-            ExperimentCounter.count(properties, minute: minute, hour: hour, event: name, layout: layout, visitor: hash,
-                                    cache: &cache, groups: &counted.groups, sketches: &counted.sketches)
         }
         counted.lines += 1
         counted.bytes += Int64(bytes)
         if ms < counted.firstMs { counted.firstMs = ms }
         if ms > counted.lastMs { counted.lastMs = ms }
-        return hash
     }
 
     /// Whether the two ids have the same bytes, compared in place: the hash is of the bytes, and

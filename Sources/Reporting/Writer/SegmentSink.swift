@@ -129,9 +129,7 @@ final class SegmentSink {
         if let hash = builder.add(template, visitor: visitor, ms: ms, bytes: count) {
             visitors.add(hash: hash)
             // The tallies note nothing of an event without properties.
-            if template.hasProperties {
-                tallies?.note(template.fixed.name, template.fixed.properties, visitor: hash, ms: ms, line: chunkLines - 1)
-            }
+            if template.hasProperties { tallies?.note(template, visitor: hash, ms: ms, line: chunkLines - 1) }
         }
     }
 
