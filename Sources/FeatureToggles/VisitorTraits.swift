@@ -48,11 +48,23 @@ public enum DeviceClass: String, Sendable, CaseIterable {
     /// says `Mobi` or `iPhone`; else a desktop. One pass over the User-Agent's bytes, no
     /// allocation: it runs on every request.
     public static func classify(userAgent: String?, mobileHint: String?) -> DeviceClass {
-        var found = Found()
-        if var userAgent { userAgent.withUTF8 { found = scan($0) } }
+        var userAgent = userAgent, mobileHint = mobileHint
+        return withUTF8(&userAgent) { agent in withUTF8(&mobileHint) { classify(userAgentBytes: agent, mobileHintBytes: $0) } }
+    }
+
+    /// The same over the headers' bytes, as a request holds them.
+    public static func classify(userAgentBytes userAgent: UnsafeBufferPointer<UInt8>?,
+                                mobileHintBytes mobileHint: UnsafeBufferPointer<UInt8>?) -> DeviceClass {
+        let found = userAgent.map(scan) ?? Found()
         if found.iPad || found.tablet || (found.android && !found.mobi) { return .tablet }
-        if mobileHint == "?1" || found.mobi || found.iPhone { return .phone }
+        let hinted = mobileHint.map { $0.count == 2 && $0[0] == UInt8(ascii: "?") && $0[1] == UInt8(ascii: "1") } ?? false
+        if hinted || found.mobi || found.iPhone { return .phone }
         return .desktop
+    }
+
+    private static func withUTF8<Result>(_ text: inout String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard text != nil else { return body(nil) }
+        return text!.withUTF8 { body($0) }
     }
 
     private struct Found {

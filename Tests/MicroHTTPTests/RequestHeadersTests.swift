@@ -15,6 +15,10 @@ import TestSupport
             let name = request.query["name"] ?? ""
             return .text("first=\(request.headers[name] ?? "none") all=\(request.headers.values(name).joined(separator: "|"))")
         }
+        router.get("/pair") { request in
+            let (one, other) = request.headers.first(request.query["one"] ?? "", request.query["other"] ?? "")
+            return .text("\(one ?? "none")|\(other ?? "none")")
+        }
         router.get("/cookie") { request in .text(request.cookies[request.query["name"] ?? ""] ?? "none") }
         return router
     }
@@ -35,6 +39,15 @@ import TestSupport
         #expect(response.status == 200)
         #expect(response.text == "first=one all=one|caf\u{E9} \u{2014} two")
         #expect(try send("GET /header?name=X-Absent HTTP/1.1\r\nHost: x\r\n\r\n").text == "first=none all=")
+    }
+
+    /// Two names looked up in one pass: each one's first value, whatever the case or order.
+    @Test func twoNamesAreLookedUpAtOnce() throws {
+        let head = "Host: x\r\nsec-ch-ua-mobile: ?1\r\nUSER-AGENT: first\r\nUser-Agent: second\r\nSec-CH-UA-Mobile: ?0\r\n\r\n"
+        #expect(try send("GET /pair?one=User-Agent&other=Sec-CH-UA-Mobile HTTP/1.1\r\n" + head).text == "first|?1")
+        #expect(try send("GET /pair?one=Sec-CH-UA-Mobile&other=User-Agent HTTP/1.1\r\n" + head).text == "?1|first")
+        #expect(try send("GET /pair?one=Host&other=Absent HTTP/1.1\r\n" + head).text == "x|none")
+        #expect(try send("GET /pair?one=Absent&other=Absent HTTP/1.1\r\n" + head).text == "none|none")
     }
 
     @Test func everyHeaderIsListedInOrder() throws {

@@ -53,8 +53,7 @@ struct Visit {
     }
 
     private static func device(of request: Request) -> DeviceClass {
-        let (agent, hint) = request.headers.first("User-Agent", "Sec-CH-UA-Mobile")
-        return DeviceClass.classify(userAgent: agent, mobileHint: hint)
+        request.headers.withFirst("User-Agent", "Sec-CH-UA-Mobile") { DeviceClass.classify(userAgentBytes: $0, mobileHintBytes: $1) }
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.

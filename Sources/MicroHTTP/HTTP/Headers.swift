@@ -57,12 +57,27 @@ public struct Headers: Sendable, Sequence {
 
     /// The first values of two names in one pass over the fields.
     public func first(_ one: String, _ other: String) -> (String?, String?) {
+        withFirst(one, other) { one, other in
+            (one.map { String(decoding: $0, as: UTF8.self) }, other.map { String(decoding: $0, as: UTF8.self) })
+        }
+    }
+
+    /// Calls `body` with the first values of two names as bytes, found in one pass over the fields:
+    /// a request's are read where they were received, no `String` made.
+    public func withFirst<Result>(_ one: String, _ other: String,
+                                  _ body: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if case .received(let received) = storage { return received.withFirst(one, other, body) }
         var found: (String?, String?) = (nil, nil)
         for field in fields {
             if found.0 == nil, field.name.caseInsensitiveEquals(one) { found.0 = field.value }
             else if found.1 == nil, field.name.caseInsensitiveEquals(other) { found.1 = field.value }
         }
-        return found
+        return Self.withUTF8(found.0) { one in Self.withUTF8(found.1) { other in body(one, other) } }
+    }
+
+    private static func withUTF8<Result>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        guard var text else { return body(nil) }
+        return text.withUTF8 { body($0) }
     }
 
     /// Every value of `name`, in order.

@@ -238,6 +238,29 @@ struct ReceivedHeaders: Sendable {
         return fields
     }
 
+    /// Calls `body` with the first values of two names (compared case-insensitively), found in one
+    /// pass, as the bytes they are in the copy.
+    func withFirst<Result>(_ one: String, _ other: String,
+                           _ body: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        var found: (Range<Int>?, Range<Int>?) = (nil, nil)
+        var one = one, other = other
+        one.withUTF8 { one in
+            other.withUTF8 { other in
+                forEach { name, value, start in
+                    if found.0 == nil, Headers.equalsIgnoringCase(name, one) {
+                        found.0 = start..<start + value.count
+                    } else if found.1 == nil, Headers.equalsIgnoringCase(name, other) {
+                        found.1 = start..<start + value.count
+                    }
+                    return found.0 == nil || found.1 == nil
+                }
+            }
+        }
+        return bytes.withBuffer { all in
+            body(found.0.map { UnsafeBufferPointer(rebasing: all[$0]) }, found.1.map { UnsafeBufferPointer(rebasing: all[$0]) })
+        }
+    }
+
     /// The values of the headers called `name` (compared case-insensitively), up to `limit` of them.
     func values(_ name: String, limit: Int = .max) -> [String] {
         var found: [String] = []
