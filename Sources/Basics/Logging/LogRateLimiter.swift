@@ -1,5 +1,3 @@
-import Glibc
-
 /// Lets through at most a burst and then a steady rate of lines with the same message: a flood
 /// of bad requests would otherwise write as fast as it is sent (each 404 logs a line). Counts
 /// what it held back so the next line let through can say so.
@@ -22,9 +20,5 @@ public final class LogRateLimiter: Sendable {
     }
 
     /// Monotonic nanoseconds, coarse: a rate of lines a second needs no finer clock.
-    public static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    public static func now() -> Int64 { CoarseClock.nanoseconds }
 }

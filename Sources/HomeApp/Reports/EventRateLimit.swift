@@ -106,11 +106,7 @@ final class EventRateLimit: Sendable {
     private static func key(_ visitor: VisitorID) -> MixedKey { MixedKey(visitor.high ^ visitor.low) }
 
     /// Monotonic seconds, coarse: a rate of events a second needs no finer clock.
-    private static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
-    }
+    private static func now() -> Double { CoarseClock.seconds }
 
     private static func tooMany(_ kind: String, _ retryAfter: Int) -> HTTPError {
         var error = HTTPError(.tooManyRequests, "Too many reports from this \(kind); try again in \(retryAfter) s.",

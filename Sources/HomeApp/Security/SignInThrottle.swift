@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import Synchronization
 
@@ -76,9 +77,5 @@ final class SignInThrottle: Sendable {
         }
     }
 
-    static func seconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return Int64(time.tv_sec)
-    }
+    static func seconds() -> Int64 { CoarseClock.nanoseconds / 1_000_000_000 }
 }

@@ -78,12 +78,7 @@ final class HeadDeadlines: Sendable {
         _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(entry)) }
     }
 
-    /// Coarse monotonic nanoseconds: a deadline of seconds needs no finer clock, and this one is cheap.
-    private static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC_COARSE, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    private static func now() -> Int64 { CoarseClock.nanoseconds }
 
     /// Sweeps every quarter second until `stop`, while a connection is open. Runs without
     /// deadlines too (a timeout of 0), then always: the sweep also ends streams whose client left.
