@@ -44,22 +44,19 @@ public struct VisitorPlan: Sendable, Equatable {
         let gathers = override != nil || prepared.shared.isEmpty
         var assignments: [FeatureDecisions.Assignment] = []
         var combination = 0
-        // Each experiment read where it lies (through the buffer: the array's subscript copied it,
-        // retaining and releasing its every field).
-        prepared.activeExperiments.withUnsafeBufferPointer { experiments in
-            for index in experiments.indices {
-                let group: Int?
-                if override != nil, case .group(let name, let forced)? = copy override, name == experiments[index].name,
-                    let named = experiments[index].groups.firstIndex(where: { $0.name == forced }) {
-                    group = named
-                } else {
-                    group = experiments[index].groupIndex(for: visitor, salt: prepared.salts[index], traits: traits)
-                }
-                combination = combination * (experiments[index].groups.count + 1) + (group.map { $0 + 1 } ?? 0)
-                if gathers, let group {
-                    assignments.append(FeatureDecisions.Assignment(experiment: experiments[index].name,
-                                                                   group: experiments[index].groups[group]))
-                }
+        let experiments = prepared.activeExperiments
+        for index in experiments.indices {
+            let group: Int?
+            if override != nil, case .group(let name, let forced)? = copy override, name == experiments[index].name,
+                let named = experiments[index].groups.firstIndex(where: { $0.name == forced }) {
+                group = named
+            } else {
+                group = experiments[index].groupIndex(for: visitor, salt: prepared.salts[index], traits: traits)
+            }
+            combination = combination * (experiments[index].groups.count + 1) + (group.map { $0 + 1 } ?? 0)
+            if gathers, let group {
+                assignments.append(FeatureDecisions.Assignment(experiment: experiments[index].name,
+                                                               group: experiments[index].groups[group]))
             }
         }
         if !gathers {

@@ -245,7 +245,7 @@ final class ExperimentTallies: @unchecked Sendable {
     }
 
     /// `note` for an event made from `template`: what its properties name is resolved once per
-    /// template (`TemplateGroups`), not for each event.
+    /// template (`TallyGroups`, in slots by the template's address), not for each event.
     @inline(__always)
     func note(_ template: EventTemplate, visitor: UInt64?, ms: Int64, line: Int) {
         guard live, let visitor else { return }
