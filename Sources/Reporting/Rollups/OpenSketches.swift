@@ -2,7 +2,9 @@
 /// dictionary as the overall one is (`RollupBuilder`'s hour sketch): a short list scanned by key
 /// instead of a dictionary hashed for every event. A sketch is handed to the rollup only when one
 /// of the chunk's events raised a register (handing the same visitors again is harmless: sketches
-/// merge by maximum), and it lives across chunks until its hour is over.
+/// merge by maximum), and it lives across chunks until its hour is over. The overall sketch stays
+/// apart, in `RollupBuilder`: kept here as one more entry it cost every event about 20
+/// instructions more (the list's scan and uniqueness check), 2% of the writer's share.
 struct OpenSketches {
     private struct Open {
         let key: SketchKey
