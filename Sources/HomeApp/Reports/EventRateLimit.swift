@@ -1,7 +1,4 @@
 import Basics
-#if canImport(Glibc)
-import Glibc
-#endif
 import Logging
 import MicroHTTP
 import Synchronization
