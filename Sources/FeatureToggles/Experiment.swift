@@ -49,12 +49,15 @@ extension Toggles {
         /// comes first (an operator named them), then the namespace range, then the targeting,
         /// then the hash.
         public func assignment(for visitor: String, traits: VisitorTraits) -> Group? {
-            groupIndex(for: .text(visitor), salt: salt, traits: traits).map { groups[$0] }
+            var weights: [Double] = []
+            let split = ExperimentSplit(self, weights: &weights)
+            return groupIndex(for: .text(visitor), split: split, weights: weights, traits: traits).map { groups[$0] }
         }
 
-        /// `assignment(for:traits:)` as the group's index, for a visitor as the caller knows them;
-        /// `salt` is this experiment's (`salt`, worked out once per toggles by the caller).
-        func groupIndex(for visitor: VisitorPlan.Visitor, salt: UInt64, traits: borrowing VisitorTraits) -> Int? {
+        /// `assignment(for:traits:)` as the group's index, for a visitor as the caller knows them,
+        /// with this experiment's split (made once per toggles by the caller).
+        func groupIndex(for visitor: VisitorPlan.Visitor, split: ExperimentSplit, weights: [Double],
+                        traits: borrowing VisitorTraits) -> Int? {
             // Spelled out only for the allowlist and the namespace: the hash reads an id's digits.
             if hasAllowlist || namespace != nil {
                 let text = visitor.text
@@ -62,32 +65,19 @@ extension Toggles {
                 if let namespace, !namespace.contains(text) { return nil }
             }
             if !targeting.matches(traits) { return nil }
-            let hash = switch visitor {
-            case .text(let text): StableHash.mix(StableHash.fnv1a(text, from: salt))
-            case .id(let id): StableHash.mix(StableHash.fnv1a(id, from: salt))
-            }
-            return groupIndex(at: Double(hash >> 11) * 0x1p-53)
+            return split.group(of: visitor, weights: weights)
         }
 
         /// The group of `visitor`: a stable position in [0, 1) salted by the experiment's name, cut
         /// into spans as wide as the groups' weights.
         public func group(for visitor: String) -> Group {
-            groups[groupIndex(at: StableHash.unitInterval("experiment\u{0}" + name + "\u{0}" + visitor))]
+            let weights = groups.lazy.map(\.weight)
+            return groups[ExperimentSplit.group(at: StableHash.unitInterval("experiment\u{0}" + name + "\u{0}" + visitor),
+                                                weights: weights, total: ExperimentSplit.total(of: weights))]
         }
 
         /// The hash's state after `experiment␀<name>␀`, where every visitor's position goes on from.
         var salt: UInt64 { StableHash.fnv1a("experiment\u{0}" + name + "\u{0}") }
-
-        /// The group whose span holds `position`.
-        private func groupIndex(at position: Double) -> Int {
-            let total = groups.reduce(0) { $0 + $1.weight }
-            var position = position * total
-            for (index, group) in groups.enumerated() {
-                if position < group.weight { return index }
-                position -= group.weight
-            }
-            return groups.count - 1  // rounding at the top end
-        }
     }
 
     /// A group of an experiment and what its visitors get.

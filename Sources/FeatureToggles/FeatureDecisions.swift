@@ -28,8 +28,10 @@ public struct FeatureDecisions: Sendable, Equatable {
         let hiddenRows: Set<String>
         /// The plan of every visitor in no experiment and without an override (most of them).
         let unassigned: VisitorPlan.Decided
-        /// Each active experiment's `salt`, in the same order.
-        let salts: [UInt64]
+        /// What hashing a visitor into each active experiment reads, in the same order, and
+        /// their groups' weights (`ExperimentSplit.weights` lie in it).
+        let splits: [ExperimentSplit]
+        let weights: [Double]
         /// The decision of every combination of groups a visitor without an override can be in,
         /// made once so that visitors in the same groups share one: by each experiment's group
         /// index plus one (0: not in it), digits in file order, each counting to the groups plus
@@ -49,8 +51,31 @@ public struct FeatureDecisions: Sendable, Equatable {
             self.targeted = targeted
             hiddenRows = Set(toggles.rows.filter { !$0.value }.keys)
             unassigned = VisitorPlan.Decided(toggles: toggles, toggled: hiddenRows, [], nil, isShared: true)
-            salts = activeExperiments.map(\.salt)
+            var weights: [Double] = []
+            splits = activeExperiments.map { ExperimentSplit($0, weights: &weights) }
+            self.weights = weights
             shared = Self.combinations(activeExperiments, toggles: toggles, toggled: hiddenRows, unassigned: unassigned)
+        }
+
+        /// The decision a visitor without an override shares with everyone in their groups; nil
+        /// when none are made ahead. Read in place: a copy of the splits, the weights or the
+        /// experiments for the loop cost a reference count each.
+        func sharedDecision(for visitor: VisitorPlan.Visitor, traits: borrowing VisitorTraits) -> VisitorPlan.Decided? {
+            if shared.isEmpty { return nil }
+            var combination = 0
+            for index in splits.indices {
+                let group = group(index, of: visitor, traits: traits)
+                combination = combination * (splits[index].weights.count + 1) + (group.map { $0 + 1 } ?? 0)
+            }
+            return shared[combination]
+        }
+
+        /// The visitor's group in the active experiment at `index`, or nil when it does not take them in.
+        func group(_ index: Int, of visitor: VisitorPlan.Visitor, traits: borrowing VisitorTraits) -> Int? {
+            let split = splits[index]
+            return split.screens
+                ? activeExperiments[index].groupIndex(for: visitor, split: split, weights: weights, traits: traits)
+                : split.group(of: visitor, weights: weights)
         }
 
         private static func combinations(_ experiments: [Toggles.Experiment], toggles: Toggles, toggled: Set<String>,

@@ -39,11 +39,12 @@ public struct VisitorPlan: Sendable, Equatable {
             decided = prepared.unassigned
             return
         }
-        // Without an override the groups pick one of the decisions made once (`shared`); the
-        // assignments are gathered only for a decision made for this visitor alone.
-        let gathers = override != nil || prepared.shared.isEmpty
+        // Without an override the groups pick one of the decisions made once.
+        if override == nil, let shared = prepared.sharedDecision(for: visitor, traits: traits) {
+            decided = shared
+            return
+        }
         var assignments: [FeatureDecisions.Assignment] = []
-        var combination = 0
         let experiments = prepared.activeExperiments
         for index in experiments.indices {
             let group: Int?
@@ -51,21 +52,16 @@ public struct VisitorPlan: Sendable, Equatable {
                 let named = experiments[index].groups.firstIndex(where: { $0.name == forced }) {
                 group = named
             } else {
-                group = experiments[index].groupIndex(for: visitor, salt: prepared.salts[index], traits: traits)
+                group = prepared.group(index, of: visitor, traits: traits)
             }
-            combination = combination * (experiments[index].groups.count + 1) + (group.map { $0 + 1 } ?? 0)
-            if gathers, let group {
+            if let group {
                 assignments.append(FeatureDecisions.Assignment(experiment: experiments[index].name,
                                                                group: experiments[index].groups[group]))
             }
         }
-        if !gathers {
-            decided = prepared.shared[combination]
-        } else {
-            decided = assignments.isEmpty && override == nil
-                ? prepared.unassigned
-                : Decided(toggles: prepared.toggles, toggled: prepared.hiddenRows, assignments, copy override, isShared: false)
-        }
+        decided = assignments.isEmpty && override == nil
+            ? prepared.unassigned
+            : Decided(toggles: prepared.toggles, toggled: prepared.hiddenRows, assignments, copy override, isShared: false)
     }
 
     /// The decision this visitor shares with every visitor in the same groups, made once per

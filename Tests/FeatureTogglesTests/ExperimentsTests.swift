@@ -61,6 +61,32 @@ import Basics
         #expect(decisions.plan(for: "v", override: .group(experiment: "hero", group: "y")).shared == nil)
     }
 
+    /// Groups worked out apart from the server (FNV-1a and fmix64 over `experiment␀<name>␀<id>`,
+    /// the position walked along the weights, in another language): a release that changed the
+    /// hash or the walk would move visitors between groups mid-experiment.
+    @Test func aVisitorKeepsTheGroupWorkedOutApartFromTheServer() throws {
+        let toggles = try Self.toggles(#"""
+            {"experiments": [
+              {"name": "home-layout", "groups": [{"name": "a", "weight": 1}, {"name": "b", "weight": 2}, {"name": "c", "weight": 7}]},
+              {"name": "hero", "groups": [{"name": "x"}, {"name": "y"}]}]}
+            """#)
+        let decisions = FeatureDecisions(toggles: toggles)
+        let expected = [
+            ("00000000000000009e3779b97f4a7c15", "c", "y"), ("00000000000000013c6ef372fe94f82a", "c", "y"),
+            ("0000000000000001daa66d2c7ddf743f", "c", "y"), ("000000000000000278dde6e5fd29f054", "c", "y"),
+            ("00000000000000031715609f7c746c69", "a", "y"), ("0000000000000003b54cda58fbbee87e", "a", "x"),
+            ("0000000000000004538454127b096493", "b", "y"), ("0000000000000004f1bbcdcbfa53e0a8", "b", "x"),
+            ("00000000000000058ff34785799e5cbd", "b", "x"), ("00000000000000062e2ac13ef8e8d8d2", "c", "x"),
+            ("0000000000000006cc623af8783354e7", "c", "y"), ("00000000000000076a99b4b1f77dd0fc", "c", "y"),
+        ]
+        for (text, layout, hero) in expected {
+            let id = try #require(VisitorID(text))
+            #expect(decisions.plan(for: id).assignments.map(\.group.name) == [layout, hero], "\(text)")
+            #expect(decisions.plan(for: text).assignments.map(\.group.name) == [layout, hero], "\(text)")
+            #expect(toggles.experiments[0].assignment(for: text, traits: VisitorTraits())?.name == layout)
+        }
+    }
+
     /// Pearson's chi-square statistic of a 2x2 table of counts (1 degree of freedom).
     static func chiSquare(_ table: [[Int]]) -> Double {
         let n = Double(table.joined().reduce(0, +))
