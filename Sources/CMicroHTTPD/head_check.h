@@ -256,7 +256,7 @@ static inline struct dh_head_read dh_read_head(struct MHD_Connection *connection
     struct dh_head_read read;
     memset(&read.check, 0, sizeof(read.check));
     read.check.span = span;
-    read.copy = (struct dh_header_copy){out, capacity, 0, 0, 0, 0, 0, 0, 0, -1};
+    read.copy = dh_header_copy_into(out, capacity);
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_head_read_pair, &read);
     dh_head_check_end(&read.check, method, header_size);
     return read;

@@ -20,13 +20,23 @@ struct dh_header_copy {
     /// The buffer was too small (or a length too large): the copy stopped.
     int overflow;
     /// How many `Cookie` headers, and where the first one's value lies in the copy; where the first
-    /// `Accept-Encoding` value lies (size -1: none). Found in the copy's pass, so the request is
-    /// read without a second walk over its headers.
+    /// `Accept-Encoding`, `User-Agent` and `Sec-CH-UA-Mobile` values lie (size -1: none). Found in
+    /// the copy's pass, so the request is read without a second walk over its headers.
     unsigned int cookies;
     size_t cookie_at, cookie_size;
     size_t accept_encoding_at;
     long accept_encoding_size;
+    size_t user_agent_at;
+    long user_agent_size;
+    size_t mobile_hint_at;
+    long mobile_hint_size;
 };
+
+/// An empty copy into `out`, nothing found yet.
+static inline struct dh_header_copy dh_header_copy_into(unsigned char *out, size_t capacity) {
+    return (struct dh_header_copy){.out = out, .capacity = capacity, .accept_encoding_size = -1,
+                                   .user_agent_size = -1, .mobile_hint_size = -1};
+}
 
 /// ASCII case-insensitive equality of `key` with a lowercase `name` of the same size, 4 to 16
 /// bytes: two loads each of up to eight bytes (overlapping), each byte or-ed with 0x20.
@@ -104,14 +114,32 @@ static inline int dh_header_copy_one(struct dh_header_copy *copy, const char *ke
     dh_copy_bytes(at + 4, key, key_size);
     dh_copy_bytes(at + 4 + key_size, value, value_size);
     // Names hold token characters only, so or-ing 0x20 makes no other name equal to these.
-    if (key_size == 6 && dh_name_is(key, "cookie", 6)) {
-        if (copy->cookies++ == 0) {
-            copy->cookie_at = copy->used + 4 + key_size;
+    size_t at_value = copy->used + 4 + key_size;
+    switch (key_size) {
+    case 6:
+        if (dh_name_is(key, "cookie", 6) && copy->cookies++ == 0) {
+            copy->cookie_at = at_value;
             copy->cookie_size = value_size;
         }
-    } else if (key_size == 15 && copy->accept_encoding_size < 0 && dh_name_is(key, "accept-encoding", 15)) {
-        copy->accept_encoding_at = copy->used + 4 + key_size;
-        copy->accept_encoding_size = (long)value_size;
+        break;
+    case 10:
+        if (copy->user_agent_size < 0 && dh_name_is(key, "user-agent", 10)) {
+            copy->user_agent_at = at_value;
+            copy->user_agent_size = (long)value_size;
+        }
+        break;
+    case 15:
+        if (copy->accept_encoding_size < 0 && dh_name_is(key, "accept-encoding", 15)) {
+            copy->accept_encoding_at = at_value;
+            copy->accept_encoding_size = (long)value_size;
+        }
+        break;
+    case 16:
+        if (copy->mobile_hint_size < 0 && dh_name_is(key, "sec-ch-ua-mobile", 16)) {
+            copy->mobile_hint_at = at_value;
+            copy->mobile_hint_size = (long)value_size;
+        }
+        break;
     }
     copy->used += need;
     return 1;
@@ -130,7 +158,7 @@ static inline enum MHD_Result dh_header_copy_pair(void *cls, enum MHD_ValueKind 
 /// Copies every header of `connection` into `out` (see `dh_header_copy`).
 static inline struct dh_header_copy dh_copy_headers(struct MHD_Connection *connection, unsigned char *out,
                                                     size_t capacity) {
-    struct dh_header_copy copy = {out, capacity, 0, 0, 0, 0, 0, 0, 0, -1};
+    struct dh_header_copy copy = dh_header_copy_into(out, capacity);
     MHD_get_connection_values_n(connection, MHD_HEADER_KIND, dh_header_copy_pair, &copy);
     return copy;
 }

@@ -19,6 +19,11 @@ import TestSupport
             let (one, other) = request.headers.first(request.query["one"] ?? "", request.query["other"] ?? "")
             return .text("\(one ?? "none")|\(other ?? "none")")
         }
+        router.get("/agent") { request in
+            request.headers.withUserAgent { agent, hint in
+                .text([agent, hint].map { $0.map { String(decoding: $0, as: UTF8.self) } ?? "none" }.joined(separator: "|"))
+            }
+        }
         router.get("/cookie") { request in .text(request.cookies[request.query["name"] ?? ""] ?? "none") }
         return router
     }
@@ -48,6 +53,23 @@ import TestSupport
         #expect(try send("GET /pair?one=Sec-CH-UA-Mobile&other=User-Agent HTTP/1.1\r\n" + head).text == "?1|first")
         #expect(try send("GET /pair?one=Host&other=Absent HTTP/1.1\r\n" + head).text == "x|none")
         #expect(try send("GET /pair?one=Absent&other=Absent HTTP/1.1\r\n" + head).text == "none|none")
+    }
+
+    /// The user agent and the mobile hint come from where the head's pass noted them: the first
+    /// of each, whatever the case, beside any other header, in a head with bytes above ASCII and
+    /// two cookies (read apart from the pass), and in a head larger than the first copy's room.
+    @Test func theUserAgentAndMobileHintAreTheFirstOfEach() throws {
+        let head = "Host: x\r\nsec-ch-ua-mobile: ?1\r\nUSER-AGENT: first\r\nUser-Agent: second\r\nSec-CH-UA-Mobile: ?0\r\n"
+        #expect(try send("GET /agent HTTP/1.1\r\n" + head + "\r\n").text == "first|?1")
+        #expect(try send("GET /agent HTTP/1.1\r\nHost: x\r\nUser-Agen: no\r\nSec-CH-UA-Mobilex: no\r\n\r\n").text == "none|none")
+        #expect(try send("GET /agent HTTP/1.1\r\nHost: x\r\nUser-Agent:\r\n\r\n").text == "|none")
+        #expect(try send("GET /agent HTTP/1.1\r\nCookie: a=1\r\nX: caf\u{E9}\r\nCookie: b=2\r\n" + head + "\r\n").text
+                == "first|?1")
+        // Tiny headers take more room copied than in the head: the copy is made again, larger.
+        let large = try TestServer(router: Self.router()) { $0.connectionMemoryLimit = 256 * 1024 }
+        let connection = try HTTPConnection(port: large.port)
+        try connection.send("GET /agent HTTP/1.1\n" + (0..<300).map { "h\($0):\n" }.joined() + head + "\r\n")
+        #expect(try connection.readResponse().text == "first|?1")
     }
 
     @Test func everyHeaderIsListedInOrder() throws {

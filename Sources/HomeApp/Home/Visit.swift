@@ -53,7 +53,7 @@ struct Visit {
     }
 
     private static func device(of request: Request) -> DeviceClass {
-        request.headers.withFirst("User-Agent", "Sec-CH-UA-Mobile") { DeviceClass.classify(userAgentBytes: $0, mobileHintBytes: $1) }
+        request.headers.withUserAgent { DeviceClass.classify(userAgentBytes: $0, mobileHintBytes: $1) }
     }
 
     /// The visitor's CSRF token, as bytes held inline: a cached page takes them as they are.

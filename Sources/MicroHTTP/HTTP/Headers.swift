@@ -75,6 +75,14 @@ public struct Headers: Sendable, Sequence {
         return Self.withUTF8(found.0) { one in Self.withUTF8(found.1) { other in body(one, other) } }
     }
 
+    /// Calls `body` with the first `User-Agent` and `Sec-CH-UA-Mobile` values as bytes (nil:
+    /// absent): a request's from the places the head's pass noted, without a look-up.
+    public func withUserAgent<Result>(_ body: (_ userAgent: UnsafeBufferPointer<UInt8>?,
+                                               _ mobileHint: UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        if case .received(let received) = storage { return received.withUserAgent(body) }
+        return withFirst("User-Agent", "Sec-CH-UA-Mobile", body)
+    }
+
     private static func withUTF8<Result>(_ text: String?, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
         guard var text else { return body(nil) }
         return text.withUTF8 { body($0) }

@@ -20,10 +20,12 @@ struct ReceivedHeaders: Sendable {
             let capacity: Int
             /// What the copy's pass found (`dh_header_copy`): any byte at or above 0x80, how many
             /// `Cookie` headers and where the first one's value lies, where the first
-            /// `Accept-Encoding` value lies (a count of -1: none).
+            /// `Accept-Encoding`, `User-Agent` and `Sec-CH-UA-Mobile` values lie (a count of -1: none).
             var high = false
             var cookies = 0, cookieStart = 0, cookieCount = 0
             var acceptEncodingStart = 0, acceptEncodingCount = -1
+            var userAgentStart = 0, userAgentCount = -1
+            var mobileHintStart = 0, mobileHintCount = -1
         }
         private final class Storage: ManagedBuffer<Header, UInt8> {}
         private var storage: Storage
@@ -51,6 +53,10 @@ struct ReceivedHeaders: Sendable {
                 header.pointee.cookieCount = copy.cookie_size
                 header.pointee.acceptEncodingStart = copy.accept_encoding_at
                 header.pointee.acceptEncodingCount = copy.accept_encoding_size
+                header.pointee.userAgentStart = copy.user_agent_at
+                header.pointee.userAgentCount = copy.user_agent_size
+                header.pointee.mobileHintStart = copy.mobile_hint_at
+                header.pointee.mobileHintCount = copy.mobile_hint_size
                 return result
             }
         }
@@ -58,6 +64,18 @@ struct ReceivedHeaders: Sendable {
         func withBuffer<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
             storage.withUnsafeMutablePointers { header, elements in
                 body(UnsafeBufferPointer(start: elements, count: header.pointee.count))
+            }
+        }
+
+        /// The value of `count` bytes at `start` in the copy, if there is one (`count` -1: none).
+        func withValues<R>(_ places: (Header) -> ((Int, Int), (Int, Int)),
+                           _ body: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> R) -> R {
+            storage.withUnsafeMutablePointers { header, elements in
+                let (one, other) = places(header.pointee)
+                func value(_ place: (start: Int, count: Int)) -> UnsafeBufferPointer<UInt8>? {
+                    place.count < 0 ? nil : UnsafeBufferPointer(start: elements + place.start, count: place.count)
+                }
+                return body(value(one), value(other))
             }
         }
     }
@@ -259,6 +277,12 @@ struct ReceivedHeaders: Sendable {
         return bytes.withBuffer { all in
             body(found.0.map { UnsafeBufferPointer(rebasing: all[$0]) }, found.1.map { UnsafeBufferPointer(rebasing: all[$0]) })
         }
+    }
+
+    /// Calls `body` with the first `User-Agent` and `Sec-CH-UA-Mobile` values as the bytes they are
+    /// in the copy: the copy's pass noted where they lie, so no header is compared again.
+    func withUserAgent<Result>(_ body: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        bytes.withValues({ (($0.userAgentStart, $0.userAgentCount), ($0.mobileHintStart, $0.mobileHintCount)) }, body)
     }
 
     /// The values of the headers called `name` (compared case-insensitively), up to `limit` of them.
