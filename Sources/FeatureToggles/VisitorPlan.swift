@@ -69,6 +69,9 @@ public struct VisitorPlan: Sendable, Equatable {
     /// of groups than are made ahead). Kept by what caches by it, its identity stands for the groups.
     public var shared: (AnyObject & Sendable)? { decided.isShared ? decided : nil }
 
+    /// The identity of `shared`, for a look-up: read without retaining the decision.
+    public var sharedIdentity: ObjectIdentifier? { decided.isShared ? ObjectIdentifier(decided) : nil }
+
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.visitor.text == rhs.visitor.text && (lhs.decided === rhs.decided || lhs.decided == rhs.decided)
     }

@@ -70,15 +70,15 @@ struct Analytics {
                        at now: Date = Date()) {
         guard visit.qa == nil else { return Analytics(log: log, visit: visit, limit: limit).replay(page.events) }
         guard visit.plan.isAssigned else { return record(page.templates, for: visit, log: log, limit: limit, at: now) }
-        guard let decision = visit.plan.shared else {
+        guard let identity = visit.plan.sharedIdentity else {
             return Analytics(log: log, visit: visit, limit: limit).replay(page.events)
         }
-        if let templates = page.grouped.templates(for: visit, decision: decision) {
+        if let templates = page.grouped.templates(for: visit, decision: identity) {
             return record(templates, for: visit, log: log, limit: limit, at: now)
         }
         let analytics = Analytics(log: log, visit: visit)
         let templates = page.events.map(analytics.template)
-        page.grouped.keep(templates, for: visit, decision: decision)
+        page.grouped.keep(templates, for: visit)
         record(templates, for: visit, log: log, limit: limit, at: now)
     }
 

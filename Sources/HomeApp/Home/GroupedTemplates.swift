@@ -25,17 +25,19 @@ final class GroupedTemplates: Sendable {
     private let entries = Mutex<[Entry]>([])
     private static let capacity = 64
 
-    /// The templates kept for visitors sharing `decision`, on `visit`'s device and cohort.
-    func templates(for visit: borrowing Visit, decision: AnyObject & Sendable) -> [EventTemplate]? {
-        let key = Key(decision: ObjectIdentifier(decision), device: visit.device, cohort: visit.cohort)
+    /// The templates kept for visitors sharing the decision `decision` identifies (`VisitorPlan.sharedIdentity`),
+    /// on `visit`'s device and cohort.
+    func templates(for visit: borrowing Visit, decision: ObjectIdentifier) -> [EventTemplate]? {
+        let key = Key(decision: decision, device: visit.device, cohort: visit.cohort)
         return entries.withLock { entries in
             for index in entries.indices where entries[index].key == key { return entries[index].templates }
             return nil
         }
     }
 
-    /// Keeps `templates` for visitors sharing `decision`, on `visit`'s device and cohort.
-    func keep(_ templates: [EventTemplate], for visit: borrowing Visit, decision: AnyObject & Sendable) {
+    /// Keeps `templates` for the visitors sharing `visit`'s decision, on its device and cohort.
+    func keep(_ templates: [EventTemplate], for visit: borrowing Visit) {
+        guard let decision = visit.plan.shared else { return }
         let key = Key(decision: ObjectIdentifier(decision), device: visit.device, cohort: visit.cohort)
         entries.withLock { entries in
             if entries.count >= Self.capacity { entries.removeAll() }
