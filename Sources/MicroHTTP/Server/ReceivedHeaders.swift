@@ -67,7 +67,8 @@ struct ReceivedHeaders: Sendable {
             }
         }
 
-        /// The value of `count` bytes at `start` in the copy, if there is one (`count` -1: none).
+        /// Calls `body` with the two values whose places (start, count) `places` picks from what the
+        /// copy's pass found, as the bytes they are in the copy (a count of -1: none, nil).
         func withValues<R>(_ places: (Header) -> ((Int, Int), (Int, Int)),
                            _ body: (UnsafeBufferPointer<UInt8>?, UnsafeBufferPointer<UInt8>?) -> R) -> R {
             storage.withUnsafeMutablePointers { header, elements in
