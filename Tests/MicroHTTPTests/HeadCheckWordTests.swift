@@ -63,9 +63,7 @@ import Testing
             let value = (0..<length).map { UInt8(ascii: "a") + UInt8($0 % 26) }
             var out = [UInt8](repeating: 0xEE, count: 4 + name.count + length + 8)
             let used = out.withUnsafeMutableBufferPointer { buffer in
-                var copy = dh_header_copy(out: buffer.baseAddress, capacity: buffer.count, used: 0, high: 0, overflow: 0,
-                                          cookies: 0, cookie_at: 0, cookie_size: 0, accept_encoding_at: 0,
-                                          accept_encoding_size: -1)
+                var copy = dh_header_copy_into(buffer.baseAddress, buffer.count)
                 name.withUnsafeBufferPointer { name in
                     value.withUnsafeBufferPointer { value in
                         name.withMemoryRebound(to: CChar.self) { name in
