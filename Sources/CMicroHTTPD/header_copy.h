@@ -97,6 +97,13 @@ static inline void dh_copy_bytes(unsigned char *to, const char *from, size_t siz
     }
 }
 
+/// Notes where a value lies in the copy unless one of that name was noted before (size -1: none yet).
+static inline void dh_note_first(size_t *at, long *size, size_t value_at, size_t value_size) {
+    if (*size >= 0) return;
+    *at = value_at;
+    *size = (long)value_size;
+}
+
 /// Copies one header; 0 when it does not fit (the copy stops there).
 static inline int dh_header_copy_one(struct dh_header_copy *copy, const char *key, size_t key_size,
                                      const char *value, size_t value_size) {
@@ -123,22 +130,16 @@ static inline int dh_header_copy_one(struct dh_header_copy *copy, const char *ke
         }
         break;
     case 10:
-        if (copy->user_agent_size < 0 && dh_name_is(key, "user-agent", 10)) {
-            copy->user_agent_at = at_value;
-            copy->user_agent_size = (long)value_size;
-        }
+        if (dh_name_is(key, "user-agent", 10))
+            dh_note_first(&copy->user_agent_at, &copy->user_agent_size, at_value, value_size);
         break;
     case 15:
-        if (copy->accept_encoding_size < 0 && dh_name_is(key, "accept-encoding", 15)) {
-            copy->accept_encoding_at = at_value;
-            copy->accept_encoding_size = (long)value_size;
-        }
+        if (dh_name_is(key, "accept-encoding", 15))
+            dh_note_first(&copy->accept_encoding_at, &copy->accept_encoding_size, at_value, value_size);
         break;
     case 16:
-        if (copy->mobile_hint_size < 0 && dh_name_is(key, "sec-ch-ua-mobile", 16)) {
-            copy->mobile_hint_at = at_value;
-            copy->mobile_hint_size = (long)value_size;
-        }
+        if (dh_name_is(key, "sec-ch-ua-mobile", 16))
+            dh_note_first(&copy->mobile_hint_at, &copy->mobile_hint_size, at_value, value_size);
         break;
     }
     copy->used += need;
