@@ -34,15 +34,18 @@ import Basics
         })
     }
 
+    /// Uneven weights in the first, so the walk along them is tested past its first group.
+    static let twoExperiments = #"""
+        {"experiments": [
+          {"name": "home-layout", "groups": [{"name": "a", "weight": 1}, {"name": "b", "weight": 2}, {"name": "c", "weight": 7}]},
+          {"name": "hero", "groups": [{"name": "x"}, {"name": "y"}]}]}
+        """#
+
     /// A visitor's group is the same whichever way they are known (their id's text or its value)
     /// and whichever way it is worked out (the hash of the whole text, or continued from the
     /// experiment's salt); visitors in the same groups share one decision, made once.
     @Test func aVisitorsGroupIsTheSameByTextByIdAndByTheWholeHash() throws {
-        let toggles = try Self.toggles(#"""
-            {"experiments": [
-              {"name": "home-layout", "groups": [{"name": "a", "weight": 1}, {"name": "b", "weight": 2}, {"name": "c", "weight": 7}]},
-              {"name": "hero", "groups": [{"name": "x"}, {"name": "y"}]}]}
-            """#)
+        let toggles = try Self.toggles(Self.twoExperiments)
         let decisions = FeatureDecisions(toggles: toggles)
         var shared: [String: ObjectIdentifier] = [:]
         for number in 0..<2000 {
@@ -65,11 +68,7 @@ import Basics
     /// the position walked along the weights, in another language): a release that changed the
     /// hash or the walk would move visitors between groups mid-experiment.
     @Test func aVisitorKeepsTheGroupWorkedOutApartFromTheServer() throws {
-        let toggles = try Self.toggles(#"""
-            {"experiments": [
-              {"name": "home-layout", "groups": [{"name": "a", "weight": 1}, {"name": "b", "weight": 2}, {"name": "c", "weight": 7}]},
-              {"name": "hero", "groups": [{"name": "x"}, {"name": "y"}]}]}
-            """#)
+        let toggles = try Self.toggles(Self.twoExperiments)
         let decisions = FeatureDecisions(toggles: toggles)
         let expected = [
             ("00000000000000009e3779b97f4a7c15", "c", "y"), ("00000000000000013c6ef372fe94f82a", "c", "y"),
