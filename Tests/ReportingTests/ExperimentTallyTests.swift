@@ -246,6 +246,38 @@ import TestSupport
         #expect(reloaded.visitors.cells == cells)
     }
 
+    /// The change an event makes, worked out for its kind's fields, is the visitor's sums after it
+    /// less their sums before, for every kind, from fresh visitors to counters at their limits.
+    @Test func anEventsChangeIsTheSumsAfterLessTheSumsBefore() {
+        let kinds: [VisitorRecord.Kind] = [.exposure, .view, .long, .short, .stream, .error, .play]
+        var records = [VisitorRecord(), VisitorRecord(views: .max), VisitorRecord(selections: .max, flags: 7),
+                       VisitorRecord(plays: .max - 1), VisitorRecord(views: 3, selections: 2, flags: VisitorRecord.short | 8, plays: 5)]
+        var random = SplitMix64(state: 11)
+        for _ in 0..<200 {
+            let word = random.next()
+            records.append(VisitorRecord(views: UInt32(word & 0xFFFF), selections: UInt16(word >> 16 & 0xFF),
+                                         flags: UInt8(word >> 24 & 0xF), plays: UInt32(word >> 32 & 0x3FF)))
+        }
+        var checked = 0
+        for record in records {
+            for kind in kinds {
+                var counted = record, changed = record
+                let didCount = counted.count(kind)
+                let change = changed.change(counting: kind)
+                #expect(changed == counted, "the record after \(kind) at \(record)")
+                guard didCount else {
+                    #expect(change == nil, "\(kind) at \(record) changed nothing")
+                    continue
+                }
+                var expected = counted.sums
+                expected.subtract(record.sums)
+                #expect(change == expected, "\(kind) at \(record)")
+                checked += 1
+            }
+        }
+        #expect(checked > 1000)
+    }
+
     @Test func aTableGrowsPastItsFirstSizeAndKeepsEveryVisitor() throws {
         let directory = try TemporaryDirectory("reporting-tests")
         defer { directory.remove() }

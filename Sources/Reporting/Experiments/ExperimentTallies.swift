@@ -62,6 +62,8 @@ final class ExperimentTallies: @unchecked Sendable {
     /// tallies are only added from then on, so the indices hold.
     @exclusivity(unchecked) private var templateKeys: [ObjectIdentifier?] = []
     @exclusivity(unchecked) private var templateGroups: [TallyGroups] = []
+    /// What the template's events are to the tallies: its name compared once, not per event.
+    @exclusivity(unchecked) private var templateKinds: [ExperimentTally.Kind] = []
     private var templates: [EventTemplate?] = []
     private static let templateSlots = 64
     private var refused: Set<String> = []
@@ -252,17 +254,19 @@ final class ExperimentTallies: @unchecked Sendable {
         let key = ObjectIdentifier(template)
         let slot = Int((UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1))
         if slot >= templateKeys.count || templateKeys[slot] != key { resolve(template, slot: slot) }
-        add(templateGroups[slot], kind: ExperimentTally.Kind(template.fixed.name), visitor: visitor, ms: ms, line: line)
+        add(templateGroups[slot], kind: templateKinds[slot], visitor: visitor, ms: ms, line: line)
     }
 
     private func resolve(_ template: EventTemplate, slot: Int) {
         if templateKeys.isEmpty {
             templateKeys = Array(repeating: nil, count: Self.templateSlots)
             templateGroups = Array(repeating: TallyGroups(), count: Self.templateSlots)
+            templateKinds = Array(repeating: .exposure, count: Self.templateSlots)
             templates = Array(repeating: nil, count: Self.templateSlots)
         }
         templateKeys[slot] = ObjectIdentifier(template)
         templateGroups[slot] = groups(template.fixed.properties)
+        templateKinds[slot] = ExperimentTally.Kind(template.fixed.name)
         templates[slot] = template
     }
 

@@ -129,8 +129,13 @@ final class ExperimentTally {
         if day != cellDay {
             if let cellDay { cells[cellDay] = dayCells }
             cellDay = day
-            dayCells = cells.removeValue(forKey: day)
-                ?? [VisitorSums](repeating: VisitorSums(), count: Self.maxGroups * VisitorSegment.count)
+            dayCells = cells.removeValue(forKey: day) ?? []
+        }
+        if index >= dayCells.count {
+            // A day's row ends with the last group met that day: the published figures share the
+            // row, so the next event copies it, and two groups' cells are a quarter of eight's.
+            let end = (index / VisitorSegment.count + 1) * VisitorSegment.count
+            dayCells.append(contentsOf: repeatElement(VisitorSums(), count: end - dayCells.count))
         }
         change(&dayCells[index])
     }
@@ -171,12 +176,7 @@ final class ExperimentTally {
         return UInt8(groupNames.count - 1)
     }
 
-    func sums(_ group: Int) -> VisitorSums {
-        var sums = VisitorSums()
-        let offset = 64 + group * Self.groupBytes + 72
-        for field in 0..<VisitorSums.fieldCount { sums[field: field] = base.load(fromByteOffset: offset + field * 8, as: Int.self) }
-        return sums
-    }
+    func sums(_ group: Int) -> VisitorSums { base.load(fromByteOffset: Self.sumsOffset(group), as: VisitorSums.self) }
 
     var visitors: ExperimentVisitors {
         ExperimentVisitors(name: name, groups: groupNames.indices.map { (groupNames[$0], sums($0)) },
@@ -193,11 +193,14 @@ final class ExperimentTally {
         let slotsBase = base + Self.headerBytes
         var index = Int(truncatingIfNeeded: key >> 11) & (capacity - 1)
         var slot = slotsBase + index * Self.slotBytes
-        var before: VisitorSums?
+        var change: VisitorSums
         while true {
             let stored = slot.load(as: UInt64.self)
             if stored == key {
-                before = Self.record(slot).sums
+                var record = Self.record(slot)
+                guard let counted = record.change(counting: kind) else { return }
+                change = counted
+                Self.store(record, slot)
                 break
             }
             if stored == 0 {
@@ -205,11 +208,15 @@ final class ExperimentTally {
                     markIncomplete()
                     return
                 }
+                var record = VisitorRecord()
+                record.count(kind)
+                change = record.sums
                 slot.initializeMemory(as: UInt8.self, repeating: 0, count: Self.slotBytes)
                 slot.storeBytes(of: key, as: UInt64.self)
                 slot.storeBytes(of: group, toByteOffset: 14, as: UInt8.self)
                 slot.storeBytes(of: day, toByteOffset: 16, as: UInt16.self)
                 slot.storeBytes(of: segment, toByteOffset: 18, as: UInt8.self)
+                Self.store(record, slot)
                 used += 1
                 base.storeBytes(of: UInt64(used), toByteOffset: 16, as: UInt64.self)
                 break
@@ -217,23 +224,26 @@ final class ExperimentTally {
             index = (index + 1) & (capacity - 1)
             slot = slotsBase + index * Self.slotBytes
         }
-        var record = Self.record(slot)
-        guard record.count(kind) || before == nil else { return }
+        let own = Int(slot.load(fromByteOffset: 14, as: UInt8.self))
+        let sums = base + Self.sumsOffset(own)
+        var total = sums.load(as: VisitorSums.self)
+        total.add(change)
+        sums.storeBytes(of: total, as: VisitorSums.self)
+        cell(day: Int32(slot.load(fromByteOffset: 16, as: UInt16.self)),
+             own * VisitorSegment.count + Int(slot.load(fromByteOffset: 18, as: UInt8.self)) % VisitorSegment.count) { $0.add(change) }
+    }
+
+    @inline(__always)
+    private static func store(_ record: VisitorRecord, _ slot: UnsafeMutableRawPointer) {
         slot.storeBytes(of: record.views, toByteOffset: 8, as: UInt32.self)
         slot.storeBytes(of: record.selections, toByteOffset: 12, as: UInt16.self)
         slot.storeBytes(of: record.flags, toByteOffset: 15, as: UInt8.self)
         slot.storeBytes(of: record.plays, toByteOffset: 20, as: UInt32.self)
-        var change = record.sums
-        if let before { change.subtract(before) }
-        let own = Int(slot.load(fromByteOffset: 14, as: UInt8.self))
-        let offset = 64 + own * Self.groupBytes + 72
-        for field in 0..<VisitorSums.fieldCount where change[field: field] != 0 {
-            base.storeBytes(of: base.load(fromByteOffset: offset + field * 8, as: Int.self) &+ change[field: field],
-                            toByteOffset: offset + field * 8, as: Int.self)
-        }
-        cell(day: Int32(slot.load(fromByteOffset: 16, as: UInt16.self)),
-             own * VisitorSegment.count + Int(slot.load(fromByteOffset: 18, as: UInt8.self)) % VisitorSegment.count) { $0.add(change) }
     }
+
+    /// Where a group's fourteen sums lie in the header, in `VisitorSums`' own field order.
+    @inline(__always)
+    private static func sumsOffset(_ group: Int) -> Int { 64 + group * groupBytes + 72 }
 
     /// Doubles the table into a new file, then puts it in place of the old one.
     private func grow() {

@@ -7,8 +7,8 @@ public struct ExperimentVisitors: Sendable, Equatable {
     /// Events of groups beyond the tally's limit, not counted.
     public let uncountedGroups: Bool
     /// Day of first exposure (days since 1970-01-01, UTC) → sums per group × segment, at index
-    /// `group * VisitorSegment.count + segment.index`. Every visitor is in exactly one cell, so
-    /// each group's sums are the sum of its cells.
+    /// `group * VisitorSegment.count + segment.index`; a row ends with the last group it has
+    /// visitors of. Every visitor is in exactly one cell, so each group's sums are the sum of its cells.
     public let cells: [Int32: [VisitorSums]]
 
     public init(name: String, groups: [(group: String, sums: VisitorSums)], uncountedGroups: Bool = false,

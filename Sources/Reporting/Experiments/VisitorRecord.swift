@@ -64,6 +64,49 @@ public struct VisitorRecord: Sendable, Equatable {
         return true
     }
 
+    /// Counts one event and returns what it changed in `sums` (after less before), worked out for
+    /// the few fields its kind moves: nil when it changed nothing. The writer's tallies add this
+    /// for every event; taking `sums` before and after made and subtracted fourteen fields twice.
+    public mutating func change(counting kind: Kind) -> VisitorSums? {
+        var change = VisitorSums()
+        let v = Int(views), s = Int(selections), p = Int(plays)
+        switch kind {
+        case .exposure: return nil
+        case .view:
+            guard views < .max else { return nil }
+            views += 1
+            change.views = 1
+            change.viewSquares = 2 * v + 1
+            change.viewSelectionProducts = s
+        case .long, .short, .stream:
+            guard selections < .max else { return nil }
+            selections += 1
+            let bit: UInt8 = 1 << (kind.rawValue - 2)
+            let first = flags & bit == 0 ? 1 : 0
+            flags |= bit
+            change.converting = s == 0 ? 1 : 0
+            switch kind {
+            case .long: change.convertingLong = first
+            case .short: change.convertingShort = first
+            default: change.convertingStream = first
+            }
+            change.selections = 1
+            change.selectionSquares = 2 * s + 1
+            change.viewSelectionProducts = v
+        case .error:
+            guard flags & Self.error == 0 else { return nil }
+            flags |= Self.error
+            change.erroring = 1
+        case .play:
+            guard plays < .max else { return nil }
+            plays += 1
+            change.playing = p == 0 ? 1 : 0
+            change.plays = 1
+            change.playSquares = 2 * p + 1
+        }
+        return change
+    }
+
     /// Adds another part of the same visitor's events (counted elsewhere: another instance, a later batch).
     public mutating func merge(_ other: VisitorRecord) {
         views = UInt32(min(UInt64(views) + UInt64(other.views), UInt64(UInt32.max)))
@@ -72,7 +115,8 @@ public struct VisitorRecord: Sendable, Equatable {
         plays = UInt32(min(UInt64(plays) + UInt64(other.plays), UInt64(UInt32.max)))
     }
 
-    /// What this visitor adds to their group's sums.
+    /// What this visitor adds to their group's sums. A counter near its limit squared passes
+    /// `Int.max`: it wraps, as the sums add and take away, rather than stopping the writer.
     public var sums: VisitorSums {
         var sums = VisitorSums()
         let v = Int(views), s = Int(selections)
@@ -84,13 +128,13 @@ public struct VisitorRecord: Sendable, Equatable {
         sums.selections = s
         sums.selectionSquares = s * s
         sums.views = v
-        sums.viewSquares = v * v
-        sums.viewSelectionProducts = v * s
+        sums.viewSquares = v &* v
+        sums.viewSelectionProducts = v &* s
         sums.erroring = flags & Self.error != 0 ? 1 : 0
         let p = Int(plays)
         sums.playing = p > 0 ? 1 : 0
         sums.plays = p
-        sums.playSquares = p * p
+        sums.playSquares = p &* p
         return sums
     }
 }
