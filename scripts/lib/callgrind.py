@@ -15,8 +15,12 @@ def read(path):
     was called (both by mangled name)."""
     names, costs, calls = {}, collections.Counter(), collections.Counter()
     current, callee, in_call = None, None, False
+    cost_at = 1  # the cost column: after one position (a line), or two with --dump-instr=yes
     with open(path) as lines:
         for line in lines:
+            if line.startswith("positions:"):
+                cost_at = len(line.split()) - 1
+                continue
             named = re.match(r"^(c?fn)=\((\d+)\)(?: (.*))?$", line.rstrip("\n"))
             if named:
                 kind, number, name = named.groups()
@@ -33,8 +37,8 @@ def read(path):
                 continue
             if line[:1].isdigit() or line[:1] in "+-*":
                 parts = line.split()
-                if len(parts) >= 2 and not in_call:
-                    costs[names.get(current, current)] += int(parts[1])
+                if len(parts) > cost_at and not in_call:
+                    costs[names.get(current, current)] += int(parts[cost_at])
                 in_call = False
     return costs, calls
 
