@@ -20,7 +20,8 @@ final class PageCache: Sendable {
         let trending: Bool
     }
 
-    struct Page: Sendable {
+    /// A class: a hit hands out one reference, where a struct's four fields were retained each.
+    final class Page: Sendable {
         /// The rendered bytes with holes where the CSRF token goes, and the slot where a
         /// visitor's own rows go.
         let spliced: SplicedBytes
