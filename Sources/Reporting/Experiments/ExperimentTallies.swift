@@ -29,17 +29,16 @@ final class ExperimentTallies: @unchecked Sendable {
         let visitor: UInt64
     }
 
-    /// The tallies and groups an event names, and its segment.
+    /// The tallies and groups an event names, its segment, and what the event is to them.
     struct TallyGroups {
         var groups: [(tally: Int32, group: UInt8)] = []
         var segment: UInt8 = 0
+        var kind = ExperimentTally.Kind.exposure
     }
 
     /// Where the preparing thread left off, once it is done; guarded by `handover`.
     struct Handover {
-        var ready = false
-        var stamp = ""
-        var bytes: Int64 = 0
+        var ready = false, stamp = "", bytes: Int64 = 0
     }
 
     /// Experiments tallied at most; the toggles allow 32 active at once.
@@ -62,8 +61,6 @@ final class ExperimentTallies: @unchecked Sendable {
     /// tallies are only added from then on, so the indices hold.
     @exclusivity(unchecked) private var templateKeys: [ObjectIdentifier?] = []
     @exclusivity(unchecked) private var templateGroups: [TallyGroups] = []
-    /// What the template's events are to the tallies: its name compared once, not per event.
-    @exclusivity(unchecked) private var templateKinds: [ExperimentTally.Kind] = []
     private var templates: [EventTemplate?] = []
     private static let templateSlots = 64
     private var refused: Set<String> = []
@@ -254,33 +251,31 @@ final class ExperimentTallies: @unchecked Sendable {
         let key = ObjectIdentifier(template)
         let slot = Int((UInt(bitPattern: key) >> 4) & UInt(Self.templateSlots - 1))
         if slot >= templateKeys.count || templateKeys[slot] != key { resolve(template, slot: slot) }
-        add(templateGroups[slot], kind: templateKinds[slot], visitor: visitor, ms: ms, line: line)
+        add(templateGroups[slot], visitor: visitor, ms: ms, line: line)
     }
 
     private func resolve(_ template: EventTemplate, slot: Int) {
         if templateKeys.isEmpty {
             templateKeys = Array(repeating: nil, count: Self.templateSlots)
             templateGroups = Array(repeating: TallyGroups(), count: Self.templateSlots)
-            templateKinds = Array(repeating: .exposure, count: Self.templateSlots)
             templates = Array(repeating: nil, count: Self.templateSlots)
         }
         templateKeys[slot] = ObjectIdentifier(template)
-        templateGroups[slot] = groups(template.fixed.properties)
-        templateKinds[slot] = ExperimentTally.Kind(template.fixed.name)
+        templateGroups[slot] = groups(template.fixed.properties, kind: ExperimentTally.Kind(template.fixed.name))
         templates[slot] = template
     }
 
     @inline(__always)
     private func record(_ name: ReportEvent.Name, _ properties: [String: String], visitor: UInt64?, ms: Int64, line: Int) {
         guard let visitor, !properties.isEmpty else { return }
-        add(groups(properties), kind: ExperimentTally.Kind(name), visitor: visitor, ms: ms, line: line)
+        add(groups(properties, kind: ExperimentTally.Kind(name)), visitor: visitor, ms: ms, line: line)
     }
 
-    /// The tallies and groups an event's properties name, with its segment. One pass over the
+    /// The tallies and groups an event's properties name, with its segment and `kind`. One pass over the
     /// properties, comparing keys with the tallies' `experiment.<name>` keys: no hashing, no new
     /// strings for a known experiment.
-    private func groups(_ properties: [String: String]) -> TallyGroups {
-        var found = TallyGroups()
+    private func groups(_ properties: [String: String], kind: ExperimentTally.Kind) -> TallyGroups {
+        var found = TallyGroups(kind: kind)
         var legacyName: String?, legacyGroup: String?, device: String?, cohort: String?
         for (key, group) in properties {
             var tally = keys.firstIndex(of: key)
@@ -314,11 +309,11 @@ final class ExperimentTallies: @unchecked Sendable {
     /// Notes an event in each of `found`'s groups. The segment and day are kept for a visitor's
     /// first exposure only (the tally ignores them afterwards).
     @inline(__always)
-    private func add(_ found: borrowing TallyGroups, kind: ExperimentTally.Kind, visitor: UInt64, ms: Int64, line: Int) {
+    private func add(_ found: borrowing TallyGroups, visitor: UInt64, ms: Int64, line: Int) {
         guard !found.groups.isEmpty else { return }
         let day = UInt16(clamping: ReportTimestamp.floorDiv(ms, ReportTimestamp.msPerDay))
         for index in found.groups.indices {
-            notes.append(Note(tally: found.groups[index].tally, group: found.groups[index].group, kind: kind,
+            notes.append(Note(tally: found.groups[index].tally, group: found.groups[index].group, kind: found.kind,
                               segment: found.segment, day: day, line: Int32(truncatingIfNeeded: line), visitor: visitor))
         }
     }
