@@ -44,25 +44,7 @@ public struct VisitorRecord: Sendable, Equatable {
 
     /// Counts one event; false when it changed nothing.
     @discardableResult
-    public mutating func count(_ kind: Kind) -> Bool {
-        switch kind {
-        case .exposure: return false
-        case .view:
-            guard views < .max else { return false }
-            views += 1
-        case .long, .short, .stream:
-            guard selections < .max else { return false }
-            selections += 1
-            flags |= 1 << (kind.rawValue - 2)
-        case .error:
-            guard flags & Self.error == 0 else { return false }
-            flags |= Self.error
-        case .play:
-            guard plays < .max else { return false }
-            plays += 1
-        }
-        return true
-    }
+    public mutating func count(_ kind: Kind) -> Bool { change(counting: kind) != nil }
 
     /// Counts one event and returns what it changed in `sums` (after less before), worked out for
     /// the few fields its kind moves: nil when it changed nothing. The writer's tallies add this
