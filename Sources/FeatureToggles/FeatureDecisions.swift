@@ -38,6 +38,9 @@ public struct FeatureDecisions: Sendable, Equatable {
         /// one. Empty when there are more than `sharedLimit` combinations: each is then made per visitor.
         let shared: [VisitorPlan.Decided]
         static let sharedLimit = 256
+        /// Recent visitors' places in `shared`, while no experiment looks at more than the id
+        /// (an allowlist, a namespace or targeting: their groups may change with the request).
+        let recent: RecentGroups?
 
         init(_ toggles: Toggles) {
             self.toggles = toggles
@@ -55,6 +58,7 @@ public struct FeatureDecisions: Sendable, Equatable {
             splits = activeExperiments.map { ExperimentSplit($0, weights: &weights) }
             self.weights = weights
             shared = Self.combinations(activeExperiments, toggles: toggles, toggled: hiddenRows, unassigned: unassigned)
+            recent = shared.count > 1 && !splits.contains(where: \.screens) ? RecentGroups() : nil
         }
 
         /// The decision a visitor without an override shares with everyone in their groups; nil
@@ -62,12 +66,22 @@ public struct FeatureDecisions: Sendable, Equatable {
         /// experiments for the loop cost a reference count each.
         func sharedDecision(for visitor: VisitorPlan.Visitor, traits: borrowing VisitorTraits) -> VisitorPlan.Decided? {
             if shared.isEmpty { return nil }
+            // Through the optional, not bound: a binding retained and released the table.
+            guard recent != nil, case .id(let id) = visitor else { return shared[combination(of: visitor, traits: traits)] }
+            if let kept = recent?.combination(of: id) { return shared[kept] }
+            let combination = combination(of: visitor, traits: traits)
+            recent?.keep(combination, for: id)
+            return shared[combination]
+        }
+
+        /// The visitor's place in `shared`: their group in each experiment, hashed.
+        func combination(of visitor: VisitorPlan.Visitor, traits: borrowing VisitorTraits) -> Int {
             var combination = 0
             for index in splits.indices {
                 let group = group(index, of: visitor, traits: traits)
                 combination = combination * (splits[index].weights.count + 1) + (group.map { $0 + 1 } ?? 0)
             }
-            return shared[combination]
+            return combination
         }
 
         /// The visitor's group in the active experiment at `index`, or nil when it does not take them in.
