@@ -142,16 +142,20 @@ def bench_content(root, work, count=120):
     return path
 
 
-def start_dynamic_home(root, work, threads, rows=0, content=None):
+def start_dynamic_home(root, work, threads, rows=0, content=None, toggles=None):
     """`rows`: titles the bench visitor has in Continue watching and in My List (`seed_rows`);
-    `content`: a catalogue to serve instead of the bench's (copied into `work`)."""
+    `content`: a catalogue to serve instead of the bench's (copied into `work`); `toggles`: a
+    toggles file to serve with instead of the bench's, which has no experiment (copied too)."""
     if content:
         shutil.copyfile(content, work / "content.json")
     content = work / "content.json" if content else bench_content(root, work)
     if rows:
         seed_rows(root / ".build-release/release/dynamic-home", work, content, rows)
+    if toggles:
+        shutil.copyfile(toggles, work / "toggles.json")
+    else:
+        (work / "toggles.json").write_text(json.dumps({"defaultLayout": "grid", "onboarding": False}))
     toggles = work / "toggles.json"
-    toggles.write_text(json.dumps({"defaultLayout": "grid", "onboarding": False}))
     server = launch([str(root / ".build-release/release/dynamic-home"), "--port", "{port}", "--public", str(root / "Public"),
                      "--content", str(content), "--toggles", str(toggles),
                      "--report-log", str(work / "reports"), "--threads", str(threads), "--log-level", "warning",
