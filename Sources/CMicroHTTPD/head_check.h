@@ -23,12 +23,14 @@ enum dh_head_problem {
     DH_HEAD_REPEATED_LENGTH,   // more than one Content-Length
     DH_HEAD_BAD_CODING,        // Transfer-Encoding other than exactly one "chunked"
     DH_HEAD_HIDDEN_BYTES,      // bytes after a value that the value does not show (after a NUL, a folded line)
+    DH_HEAD_REPEATED_HOST,     // more than one Host
 };
 
 struct dh_head_check {
     enum dh_head_problem problem;
     unsigned int content_lengths;
     unsigned int transfer_encodings;
+    unsigned int hosts;
     /// Bytes of the headers as received, about: names, values and ": " and CRLF for each.
     size_t bytes;
     /// The first offending header's name (cut, NUL-terminated), for the error page.
@@ -211,6 +213,9 @@ static inline void dh_head_check_one(struct dh_head_check *check, const char *ke
         check->transfer_encodings += 1;
         if (check->transfer_encodings > 1 || value == NULL || value_size != 7 || strncasecmp(value, "chunked", 7) != 0)
             dh_head_flag(check, DH_HEAD_BAD_CODING, key, key_size);
+    } else if (key_size == 4 && strncasecmp(key, "Host", 4) == 0) {
+        check->hosts += 1;
+        if (check->hosts > 1) dh_head_flag(check, DH_HEAD_REPEATED_HOST, key, key_size);
     }
 }
 

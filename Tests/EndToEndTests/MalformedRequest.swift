@@ -79,6 +79,9 @@ extension MalformedRequest {
         .init("header line without a colon", get("/healthz", "NoColonHere\r\n"), .status(400)),
         .init("header name with a NUL byte", withHeader(text("X-") + [0] + text("A: b")), .status(400)),
         .init("header value that is not UTF-8", withHeader(text("X-Name: ") + [0xC0, 0xAF]), .status(400)),
+        // RFC 9112 §3.2; libmicrohttpd 0.9.75 answered both 200.
+        .init("HTTP/1.1 without Host", text("GET /healthz HTTP/1.1\r\nX-Note: a\r\n\r\n"), .status(400)),
+        .init("two Host headers", get("/healthz", "host: elsewhere\r\n"), .status(400)),
     ]
 
     static let encodings: [MalformedRequest] = [

@@ -92,6 +92,48 @@ import TestSupport
         #expect(try server.client.get("/healthz").status == 200)
     }
 
+    /// RFC 9112 §3.2 asks a Host of HTTP/1.1 requests only: one without it gets a page that says
+    /// so, an HTTP/1.0 request without it is served.
+    @Test func hostIsRequiredOfHTTP11RequestsOnly() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let old = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+        try old.send("GET /healthz HTTP/1.0\r\n\r\n")
+        #expect(try old.readResponse().status == 200)
+        let new = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+        try new.send("GET /healthz HTTP/1.1\r\n\r\n")
+        let response = try new.readResponse()
+        #expect(response.status == 400)
+        #expect(response.text.contains("must name its host in a Host header"))
+        try eventually("the refusal logged", timeout: 10) { server.log.contains("Host header") }
+    }
+
+    /// What libmicrohttpd refuses before any callback reaches no handler: each refusal is logged
+    /// with its status, and one the server answers itself (a bad `Content-Length`) only as that.
+    @Test func libmicrohttpdsOwnRefusalsAreLogged() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let cases: [(status: Int, request: String)] = [
+            (400, "GET /healthz FOO/1.1\r\nHost: localhost\r\n\r\n"),
+            (505, "GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n"),
+            (414, "GET /\(String(repeating: "a", count: 10_240)) HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+            (431, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n"),
+        ]
+        for (status, request) in cases {
+            let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+            try? connection.send(request)
+            _ = connection.readToEnd()
+            try eventually("\(status) logged", timeout: 10) {
+                server.log.split(separator: "\n").contains { $0.contains("refused by libmicrohttpd") && $0.contains("status=\(status)") }
+            }
+        }
+        let bad = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+        try? bad.send("POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: +3\r\n\r\nabc")
+        _ = bad.readToEnd()
+        try eventually("the bad length logged", timeout: 10) { server.log.contains("bad framing") }
+        #expect(try server.client.get("/healthz").status == 200)
+        let refusals = server.log.split(separator: "\n").filter { $0.contains("refused by libmicrohttpd") }
+        #expect(refusals.count == cases.count, "\(refusals)")
+    }
+
     /// A head too large for libmicrohttpd to answer is answered by the server itself: for `HEAD`,
     /// with the head alone.
     @Test func aHeadTooLargeForTheLibraryIsAnsweredWithoutABodyToHEAD() throws {

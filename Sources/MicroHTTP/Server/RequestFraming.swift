@@ -28,8 +28,15 @@ enum RequestFraming {
             // §6.3: unless chunked is the one and final coding the length is unknown: 400 and close.
             // 0.9.75 would instead read the body until the client closes or the timeout strikes.
             return "Only the chunked transfer coding is accepted, in one Transfer-Encoding header."
+        case DH_HEAD_REPEATED_HOST:
+            // RFC 9112 §3.2: more than one Host is refused; 0.9.75 kept the first.
+            return "The request has more than one Host header."
         default:
             break
+        }
+        // §3.2: an HTTP/1.1 request without Host gets 400; 0.9.75 answers it as any other.
+        if check.hosts == 0, let version, strcmp(version, "HTTP/1.1") == 0 {
+            return "An HTTP/1.1 request must name its host in a Host header."
         }
         let hasLength = check.content_lengths > 0, isChunked = check.transfer_encodings > 0
         // §6.1: Transfer-Encoding in an HTTP/1.0 request is faulty framing (a 1.0 sender or proxy

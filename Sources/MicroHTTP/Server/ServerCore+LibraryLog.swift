@@ -13,15 +13,37 @@ extension ServerCore {
     static let libraryErrorResponse: StaticString = "Error processing request (HTTP response code is %u"
 
     /// A line libmicrohttpd is logging: the two before a bad `Content-Length`, and the one before
-    /// its 500 for a chunk-size line too long, answer it first.
+    /// its 500 for a chunk-size line too long, answer it first. Its other error responses (a head
+    /// too large for the pool, a request line it cannot parse, an HTTP version it does not speak)
+    /// reach no handler: they are logged here, once.
     func libraryLogged(format: UnsafePointer<CChar>, arguments: CVaListPointer) {
         for refusal in Self.lengthRefusals
         where strncmp(format, refusal.format.cString, refusal.format.utf8CodeUnitCount) == 0 {
-            answerBadLength(refusal.status)
+            if answerBadLength(refusal.status) { ThreadRequests.answeredRefusal = true }
         }
-        if strncmp(format, Self.libraryErrorResponse.cString, Self.libraryErrorResponse.utf8CodeUnitCount) == 0,
-           dh_first_unsigned_argument(arguments) == UInt32(Status.internalServerError.rawValue) {
+        guard strncmp(format, Self.libraryErrorResponse.cString, Self.libraryErrorResponse.utf8CodeUnitCount) == 0 else {
+            return
+        }
+        let status = Int(dh_first_unsigned_argument(arguments))
+        if status == Status.internalServerError.rawValue {
             answerLongChunkLine()
+        } else if ThreadRequests.answeredRefusal {
+            ThreadRequests.answeredRefusal = false
+        } else {
+            // Nothing of the request in the line: a flood of these is held back by message.
+            logger.notice("refused by libmicrohttpd", metadata: ["status": "\(status)", "error": "\(Self.refusalReason(status))"])
+        }
+    }
+
+    /// What libmicrohttpd 0.9.75 refuses with each status before any callback of ours.
+    static func refusalReason(_ status: Int) -> String {
+        switch status {
+        case 400: "The request line or a header is malformed."
+        case 413: "The Content-Length is larger than this server reads."
+        case 414: "The request line is longer than the connection's memory."
+        case 431: "The request head is larger than the connection's memory."
+        case 505: "The HTTP version is not supported."
+        default: "libmicrohttpd answered this status itself."
         }
     }
 
@@ -29,17 +51,19 @@ extension ServerCore {
     /// `Content-Length`: of those waiting for their first handler call, the one whose head is
     /// whole (libmicrohttpd gives its size only then) and whose first length is not what
     /// libmicrohttpd reads as one (1 to 20 digits within 64 bits).
-    private func answerBadLength(_ status: Status) {
+    /// False when none is found: libmicrohttpd's own answer goes out.
+    private func answerBadLength(_ status: Status) -> Bool {
         let heads = ThreadRequests.pendingHeads
         guard let entry = heads.entries.first(where: {
             dh_request_header_size($0.connection) > 0 && !Self.isLength(header($0.connection, "Content-Length"))
-        }) else { return }
+        }) else { return false }
         heads.remove(entry.connection)
         let state = entry.state
         let message = status == .payloadTooLarge ? tooLargeMessage : "Content-Length must be a plain decimal number."
         logger.notice("bad framing", metadata: ["request": "\(state.id)", "error": "\(message)"])
         state.status = status.rawValue
         DirectResponse.send(errorResponse(status, message, id: state.id), id: state.id, on: dh_connection_fd(entry.connection))
+        return true
     }
 
     /// Answers with 400, on this thread, the chunked body whose line filled libmicrohttpd's read

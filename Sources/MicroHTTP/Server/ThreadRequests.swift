@@ -43,6 +43,13 @@ final class ThreadRequests {
     static var pendingHeads: ThreadRequests { lists.heads }
     static var chunkedBodies: ThreadRequests { lists.bodies }
 
+    /// The server answered the request libmicrohttpd is refusing on this thread: the error line
+    /// it logs next is not logged again.
+    static var answeredRefusal: Bool {
+        get { withLists { $0.answeredRefusal } }
+        set { withLists { $0.answeredRefusal = newValue } }
+    }
+
     /// Lists a request whose head is arriving, and takes it off once the head is in: on every
     /// request, so the thread's lists are borrowed rather than retained and released.
     static func addPendingHead(_ connection: OpaquePointer, _ state: RequestState) {
@@ -56,6 +63,7 @@ final class ThreadRequests {
     private final class Lists {
         let heads = ThreadRequests()
         let bodies = ThreadRequests()
+        var answeredRefusal = false
     }
 
     /// This thread's lists, made on first use and freed with the thread.
