@@ -93,6 +93,28 @@ import TestSupport
         #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"onboarding\": false"))
     }
 
+    /// A change form without the version it was drawn from, or with one that is no version
+    /// number, is malformed: 400 saying so, not the conflict a stale form gets; nothing applied.
+    @Test func aFormWithoutTheVersionItWasDrawnFromIsRefused() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        try browser.get("/admin")
+        let posts: [(path: String, fields: [(String, String)])] = [
+            ("/admin/toggles", [("defaultLayout", "grid"), ("note", "n"), ("action", "apply")]),
+            ("/admin/experiment", [("experiment", "home-layout"), ("action", "stop"), ("note", "n")]),
+            ("/admin/content", [("note", "n")]),
+        ]
+        for (path, fields) in posts {
+            for base in [nil, "abc", "-1"] as [String?] {
+                let response = try browser.post(path, withToken: fields + (base.map { [("base", $0)] } ?? []))
+                #expect(response.status == 400, "\(path) base=\(base ?? "none"): \(response.status)")
+                #expect(response.text.contains("which version it was drawn from"), "\(path) base=\(base ?? "none")")
+            }
+        }
+        #expect(try Self.homeLayout(server) == "list")
+        #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"list\""))
+    }
+
     @Test func aBrokenRuleIsShownBesideItsFieldAndNothingIsApplied() throws {
         let server = try start()
         let browser = Browser(port: server.port)

@@ -43,7 +43,7 @@ struct AdminContent {
 
     func post(_ request: Request) throws(HTTPError) -> Response {
         let current = versions.current
-        let base = Int(request.form["base"] ?? "") ?? -1
+        let base = try AdminBase.from(request.form)
         let note = try AdminNote.from(request.form)
         let upload = try self.upload(request)
         guard base == current.version else { return conflict(request, base: base, current: current) }

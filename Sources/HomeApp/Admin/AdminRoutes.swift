@@ -92,6 +92,7 @@ struct AdminRoutes {
     /// "Review" shows the difference and a preview; "Apply" makes the form the next version.
     func post(_ request: Request) throws(HTTPError) -> Response {
         _ = try AdminNote.from(request.form)
+        _ = try AdminBase.from(request.form)
         let form = TogglesForm(request.form, layouts: layouts)
         let current = versions.current
         guard form.base == current.version else { return conflict(request, form: form, current: current) }

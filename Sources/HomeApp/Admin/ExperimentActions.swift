@@ -92,8 +92,9 @@ struct ExperimentActions {
         let action = try Self.action(form["experiment"], form["action"], form["group"], share)
         let note = try AdminNote.from(form)
         guard !note.isEmpty else { throw HTTPError(.badRequest, "Write a note: why, for the history. Nothing was applied.") }
+        let base = try AdminBase.from(form)
         let proposed = try Self.proposed(action, from: routes.services.toggles.toggles)
-        switch routes.versions.apply(proposed.jsonText, base: Int(form["base"] ?? "") ?? -1, who: routes.who(request), note: note) {
+        switch routes.versions.apply(proposed.jsonText, base: base, who: routes.who(request), note: note) {
         case .applied(let entry): return routes.services.visit(request).redirect(to: "/admin?applied=\(entry.version)")
         case .unchanged: return routes.services.visit(request).redirect(to: "/admin?unchanged")
         case .conflict(let current):
