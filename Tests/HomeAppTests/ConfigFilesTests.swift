@@ -18,6 +18,13 @@ private typealias F = ContentFixtures
         #expect(try fixture.browser().get("/assets/app.css").status == 200)
     }
 
+    /// The 404 page names the path asked for, `/assets` included.
+    @Test func aMissingAssetsPageNamesItsWholePath() throws {
+        let response = try AppFixture().browser().get("/assets/nope.css")
+        #expect(response.status == 404)
+        #expect(response.text.contains("There is no file at /assets/nope.css."))
+    }
+
     @Test func withoutContentAndTogglesTheAppReadsConfigBesideThePublicFolder() {
         let configuration = AppConfiguration(publicFolder: AppFixture.publicFolder.path)
         #expect(configuration.contentFile == AppFixture.configFolder.appendingPathComponent("content.json").path)

@@ -53,7 +53,7 @@ public final class HomeApplication: Startable {
         let compression = WorkPool(name: "compress", workers: 1, queueLimit: 256, logger: logger)
         self.compression = compression
         do {
-            assets = try StaticFiles(folder: configuration.publicFolder, compression: compression)
+            assets = try StaticFiles(folder: configuration.publicFolder, mountedAt: "/assets", compression: compression)
         } catch {
             throw AppError.publicFolder(error.description)
         }

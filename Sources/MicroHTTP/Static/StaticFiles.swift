@@ -14,6 +14,8 @@ import Glibc
 public struct StaticFiles: Sendable {
     /// The folder, as an absolute path with every symbolic link resolved.
     public let root: String
+    /// The path the folder is served under (`/assets`), for the 404 page to name the path asked for.
+    public let mount: String
     public var cacheControl = "max-age=300"
     /// For a fingerprinted name whose fingerprint is the file's: it never changes.
     public static let immutable = "max-age=31536000, immutable"
@@ -21,19 +23,20 @@ public struct StaticFiles: Sendable {
     let cache: FileCache
 
     /// `compression` makes the compressed forms of a file that changed while serving.
-    public init(folder: String, maximumHeldFileSize: Int = 256 * 1024,
+    public init(folder: String, mountedAt mount: String = "", maximumHeldFileSize: Int = 256 * 1024,
                 heldBytes: Int = 8 * 1024 * 1024, compression: WorkPool? = nil) throws(StaticFilesError) {
         guard let resolved = Self.realPath(folder) else { throw .missingFolder(folder) }
         var info = stat()
         guard stat(resolved, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else { throw .notAFolder(folder) }
         root = resolved
+        self.mount = mount
         cache = FileCache(maximumFileSize: maximumHeldFileSize, budget: heldBytes, compression: compression)
     }
 
     /// The answer for the decoded path segments below the folder.
     public func response(for segments: ArraySlice<String>, headers: Headers) throws(HTTPError) -> Response {
         let relative = segments.joined(separator: "/")
-        let notFound = HTTPError(.notFound, "There is no file at /\(relative).")
+        let notFound = HTTPError(.notFound, "There is no file at \(mount)/\(relative).")
         guard !segments.isEmpty,
               !segments.contains(where: { $0.isEmpty || PathDecoding.isTraversal($0) || $0.hasPrefix(".") })
         else { throw notFound }
@@ -54,7 +57,7 @@ public struct StaticFiles: Sendable {
     /// The file at `relative`; `caching` picks `Cache-Control` from a held file's fingerprint.
     private func file(_ relative: String, named name: String, headers: Headers,
                       caching: (String?) -> String) throws(HTTPError) -> Response {
-        let notFound = HTTPError(.notFound, "There is no file at /\(relative).")
+        let notFound = HTTPError(.notFound, "There is no file at \(mount)/\(relative).")
         let named = root + "/" + relative
         guard let identity = FileStamp(path: named), identity.isRegularFile else {
             cache.remove(relative)
