@@ -15,28 +15,51 @@ enum ChangeMarkers {
         (change.kind == "toggles" ? "T" : "C") + (change.version.map(String.init) ?? "")
     }
 
-    /// A line from `top` to `bottom` at each change `x` places on the chart (nil: outside it).
-    static func renderLines(_ changes: [ConfigChange], top: Int, bottom: Int, x: (Date) -> Double?,
+    /// A line from `top` to `bottom` at each change `x` places on a chart `width` wide (nil:
+    /// outside it). Keys that would overlap share one label at the first's place (`T2,T3`), and a
+    /// label near an edge is drawn inward of its line, not cut.
+    static func renderLines(_ changes: [ConfigChange], top: Int, bottom: Int, width: Int, x: (Date) -> Double?,
                             into writer: inout HTMLWriter) {
-        for change in changes {
-            guard let at = x(change.at) else { continue }
-            let position = Int(at.rounded())
-            writer.write("<g class=\"chart__marker chart__marker--")
-            writer.text(change.kind)
-            writer.write("\" data-marker><title>")
-            writer.text(change.label)
-            writer.write("</title><line")
-            writer.attribute("x1", position)
-            writer.attribute("y1", top + 12)
-            writer.attribute("x2", position)
-            writer.attribute("y2", bottom)
-            writer.write("/><text class=\"chart__marker-key\"")
-            writer.attribute("x", position)
-            writer.attribute("y", top + 9)
-            writer.write(" text-anchor=\"middle\">")
-            writer.text(key(change))
-            writer.write("</text></g>")
+        let placed = changes.compactMap { change in x(change.at).map { (change: change, at: Int($0.rounded())) } }
+            .sorted { $0.at < $1.at }
+        var first = 0
+        while first < placed.count {
+            var end = first + 1
+            while end < placed.count, placed[end].at - placed[first].at < apart { end += 1 }
+            let label = placed[first..<end].map { key($0.change) }.joined(separator: ",")
+            for index in first..<end {
+                let (change, position) = placed[index]
+                writer.write("<g class=\"chart__marker chart__marker--")
+                writer.text(change.kind)
+                writer.write("\" data-marker><title>")
+                writer.text(change.label)
+                writer.write("</title><line")
+                writer.attribute("x1", position)
+                writer.attribute("y1", top + 12)
+                writer.attribute("x2", position)
+                writer.attribute("y2", bottom)
+                writer.write("/>")
+                if index == first { renderLabel(label, at: position, y: top + 9, width: width, into: &writer) }
+                writer.write("</g>")
+            }
+            first = end
         }
+    }
+
+    /// Pixels between two lines under which their keys would overlap (a key is about 12 wide).
+    private static let apart = 18
+
+    private static func renderLabel(_ label: String, at position: Int, y: Int, width: Int, into writer: inout HTMLWriter) {
+        // About 6 pixels a character at the keys' 10 px bold.
+        let half = 3 * label.count
+        let anchor = position - half < 0 ? "start" : position + half > width ? "end" : "middle"
+        writer.write("<text class=\"chart__marker-key\"")
+        writer.attribute("x", position)
+        writer.attribute("y", y)
+        writer.attribute("text-anchor", anchor)
+        writer.write(">")
+        writer.text(label)
+        writer.write("</text>")
     }
 
     /// The changes in words, keyed as on the chart.

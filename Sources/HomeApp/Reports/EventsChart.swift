@@ -12,10 +12,13 @@ import ScreenKit
 enum EventsChart {
     static let width = 600, height = 140, chartHeight = 110
     static let minimumSlots = 60
+    /// The widest bar: a range of a few buckets (an hour by the hour) draws narrow bars, not slabs.
+    static let widestBar = 24
 
-    /// `changes` are marked where they fall on the chart, and listed under it.
-    static func render(_ series: [(start: Date, count: Int)], bucket: TimeInterval, changes: [ConfigChange] = [],
-                       into writer: inout HTMLWriter) {
+    /// `changes` are marked where they fall on the chart, and listed under it. `from` is the
+    /// range's start when it has one: the series then covers the range, and the axis is the range.
+    static func render(_ series: [(start: Date, count: Int)], bucket: TimeInterval, from: Date? = nil,
+                       changes: [ConfigChange] = [], into writer: inout HTMLWriter) {
         let peak = max(1, series.map(\.count).max() ?? 0)
         let total = series.reduce(0) { $0 + $1.count }
         let unit = unitName(bucket)
@@ -26,26 +29,28 @@ enum EventsChart {
                          + (changes.isEmpty ? "" : "; \(changes.count) change\(changes.count == 1 ? "" : "s") marked, listed below"))
         writer.write("><line class=\"chart__axis\" x1=\"0\" y1=\"110\" x2=\"600\" y2=\"110\"/>")
         if let first = series.first, let last = series.last {
-            // At least `minimumSlots` slots, so a short series is not one wide bar; the padding goes
-            // before the first point: the series ends at now or the range's end, and so does the axis.
+            // Over the whole log, at least `minimumSlots` slots, so a short log is not one wide bar;
+            // the padding goes before the first point: the series ends at now, and so does the axis.
+            // A range with a start is drawn as it is: padding would run the axis before its start.
             let points = Int((last.start.timeIntervalSince(first.start) / bucket).rounded()) + 1
-            let buckets = max(Self.minimumSlots, points)
+            let buckets = from == nil ? max(Self.minimumSlots, points) : points
             let slot = Double(width) / Double(buckets)
             let start = first.start.addingTimeInterval(-Double(buckets - points) * bucket)
+            let barWidth = min(Self.widestBar, max(1, Int(slot) - 2))
             for point in series where point.count > 0 {
                 let index = (point.start.timeIntervalSince(start) / bucket).rounded()
                 let barHeight = max(2, Int(Double(chartHeight - 18) * Double(point.count) / Double(peak)))  // under the peak label
                 writer.write("<rect class=\"chart__bar\"")
-                writer.attribute("x", Int(index * slot + 1))
+                writer.attribute("x", Int(index * slot + (slot - Double(barWidth)) / 2))
                 writer.attribute("y", chartHeight - barHeight)
-                writer.attribute("width", max(1, Int(slot) - 2))
+                writer.attribute("width", barWidth)
                 writer.attribute("height", barHeight)
                 writer.write("><title>")
                 writer.text("\(label(point.start, bucket)): \(point.count) event\(point.count == 1 ? "" : "s")")
                 writer.write("</title></rect>")
             }
             let end = last.start.addingTimeInterval(bucket)
-            ChangeMarkers.renderLines(changes, top: 0, bottom: chartHeight, x: { at in
+            ChangeMarkers.renderLines(changes, top: 0, bottom: chartHeight, width: width, x: { at in
                 at >= start && at < end ? at.timeIntervalSince(start) / bucket * slot : nil
             }, into: &writer)
             writer.write("<text class=\"chart__label\" x=\"0\" y=\"132\">")

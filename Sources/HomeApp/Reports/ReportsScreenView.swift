@@ -64,7 +64,8 @@ final class ReportsScreenView: RootView {
         counts("By event", model.summary.byEvent, key: "event", into: &writer)
         counts("By layout", model.summary.byLayout, key: "layout", into: &writer)
         writer.write("</section>")
-        EventsChart.render(model.summary.series, bucket: model.summary.bucket, changes: model.changes, into: &writer)
+        EventsChart.render(model.summary.series, bucket: model.summary.bucket, from: model.summary.from,
+                           changes: model.changes, into: &writer)
         writer.write("</div>")
         DatabaseReportsView.renderShipping(model.source, lag: model.lag, into: &writer)
         events(model, into: &writer)

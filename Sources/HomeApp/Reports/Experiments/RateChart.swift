@@ -62,7 +62,7 @@ enum RateChart {
                 writer.write("</title></circle>")
             }
         }
-        ChangeMarkers.renderLines(changes, top: 4, bottom: chartHeight, x: { at in
+        ChangeMarkers.renderLines(changes, top: 4, bottom: chartHeight, width: width, x: { at in
             // Between the points of the day it falls in and the next day (one day's step past the last).
             let step = days.count == 1 ? 0 : Double(width - left - 16) / Double(span)
             guard let index = days.lastIndex(where: { $0 <= at }), at < days[index].addingTimeInterval(86_400) else { return nil }
