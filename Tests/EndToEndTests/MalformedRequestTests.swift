@@ -108,14 +108,14 @@ import TestSupport
     }
 
     /// What libmicrohttpd refuses before any callback reaches no handler: each refusal is logged
-    /// with its status, and one the server answers itself (a bad `Content-Length`) only as that.
+    /// with its status, and one the server answers itself (a bad `Content-Length`, a head too
+    /// large) only as that.
     @Test func libmicrohttpdsOwnRefusalsAreLogged() throws {
         let server = try ServerProcess(arguments: Self.arguments)
         let cases: [(status: Int, request: String)] = [
             (400, "GET /healthz FOO/1.1\r\nHost: localhost\r\n\r\n"),
             (505, "GET /healthz HTTP/9.9\r\nHost: localhost\r\n\r\n"),
             (414, "GET /\(String(repeating: "a", count: 10_240)) HTTP/1.1\r\nHost: localhost\r\n\r\n"),
-            (431, "GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n"),
         ]
         for (status, request) in cases {
             let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
@@ -129,9 +129,30 @@ import TestSupport
         try? bad.send("POST /healthz HTTP/1.1\r\nHost: localhost\r\nContent-Length: +3\r\n\r\nabc")
         _ = bad.readToEnd()
         try eventually("the bad length logged", timeout: 10) { server.log.contains("bad framing") }
+        let large = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+        try? large.send("GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Big: \(String(repeating: "a", count: 100_000))\r\n\r\n")
+        _ = large.readToEnd()
+        try eventually("the large head logged", timeout: 10) { server.log.contains("request head too large") }
         #expect(try server.client.get("/healthz").status == 200)
         let refusals = server.log.split(separator: "\n").filter { $0.contains("refused by libmicrohttpd") }
         #expect(refusals.count == cases.count, "\(refusals)")
+    }
+
+    /// A long address with a browser's headers fills the connection's memory before the head is
+    /// in: libmicrohttpd refuses it, and the server answers with its own page, saying why.
+    @Test func aHeadLargerThanTheConnectionsMemoryGetsTheServersPage() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let browserHeaders = (0..<12).map { "X-Browser-\($0): \(String(repeating: "v", count: 100))\r\n" }.joined()
+        for head in ["GET /search?q=\(String(repeating: "a", count: 7_000)) HTTP/1.1\r\nHost: localhost\r\n\(browserHeaders)\r\n",
+                     "GET /healthz HTTP/1.1\r\nHost: localhost\r\nCookie: \((0..<5000).map { "c\($0)=v" }.joined(separator: "; "))\r\n\r\n"] {
+            let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+            try? connection.send(head)
+            let response = String(decoding: connection.readToEnd(), as: UTF8.self)
+            #expect(response.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "\(response.prefix(200))")
+            #expect(response.contains("its address and headers) is larger than the 6656 bytes"), "\(response.prefix(600))")
+            #expect(response.components(separatedBy: "HTTP/1.1 ").count == 2, "one response")
+        }
+        #expect(try server.client.get("/healthz").status == 200)
     }
 
     /// A head too large for libmicrohttpd to answer is answered by the server itself: for `HEAD`,

@@ -12,10 +12,10 @@ extension ServerCore {
     /// is the status. Its only 500 is a chunked body's line longer than the read buffer.
     static let libraryErrorResponse: StaticString = "Error processing request (HTTP response code is %u"
 
-    /// A line libmicrohttpd is logging: the two before a bad `Content-Length`, and the one before
-    /// its 500 for a chunk-size line too long, answer it first. Its other error responses (a head
-    /// too large for the pool, a request line it cannot parse, an HTTP version it does not speak)
-    /// reach no handler: they are logged here, once.
+    /// A line libmicrohttpd is logging: the two before a bad `Content-Length`, and the ones before
+    /// its 500 for a chunk-size line too long and its 431 for a head larger than the connection's
+    /// memory, answer it first. Its other error responses (a request line too long or that it
+    /// cannot parse, an HTTP version it does not speak) reach no handler: logged here, once.
     func libraryLogged(format: UnsafePointer<CChar>, arguments: CVaListPointer) {
         for refusal in Self.lengthRefusals
         where strncmp(format, refusal.format.cString, refusal.format.utf8CodeUnitCount) == 0 {
@@ -29,6 +29,8 @@ extension ServerCore {
             answerLongChunkLine()
         } else if ThreadRequests.answeredRefusal {
             ThreadRequests.answeredRefusal = false
+        } else if status == Status.requestHeaderFieldsTooLarge.rawValue, answerHeadTooLarge() {
+            return
         } else {
             // Nothing of the request in the line: a flood of these is held back by message.
             logger.notice("refused by libmicrohttpd", metadata: ["status": "\(status)", "error": "\(Self.refusalReason(status))"])
@@ -63,6 +65,23 @@ extension ServerCore {
         logger.notice("bad framing", metadata: ["request": "\(state.id)", "error": "\(message)"])
         state.status = status.rawValue
         DirectResponse.send(errorResponse(status, message, id: state.id), id: state.id, on: dh_connection_fd(entry.connection))
+        return true
+    }
+
+    /// Answers, on this thread, the request whose head libmicrohttpd is refusing as larger than the
+    /// connection's memory (a long address with a browser's headers, a flood of cookies): its
+    /// request line was read, so it waits among the thread's pending heads. Only when it is the
+    /// one waiting: with more, which is refused is unknown, and libmicrohttpd's own page goes out.
+    /// Its method is not known yet: a `HEAD` gets the page's body too, then the close.
+    private func answerHeadTooLarge() -> Bool {
+        let heads = ThreadRequests.pendingHeads
+        guard heads.entries.count == 1, let entry = heads.entries.first else { return false }
+        heads.remove(entry.connection)
+        let state = entry.state
+        logger.notice("request head too large", metadata: ["request": "\(state.id)"])
+        state.status = Status.requestHeaderFieldsTooLarge.rawValue
+        DirectResponse.send(errorResponse(.requestHeaderFieldsTooLarge, headTooLargeMessage, id: state.id), id: state.id,
+                            on: dh_connection_fd(entry.connection))
         return true
     }
 

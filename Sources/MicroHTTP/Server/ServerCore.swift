@@ -86,9 +86,8 @@ final class ServerCore: Sendable {
             // libmicrohttpd builds the response's head in the memory the request's head still fills,
             // and near the pool's size it has none left: it would close without a word.
             logger.notice("request head too large", metadata: ["request": "\(context.id)"])
-            let message = "The request head is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts."
             context.status = Status.requestHeaderFieldsTooLarge.rawValue
-            DirectResponse.send(errorResponse(.requestHeaderFieldsTooLarge, message, id: context.id), id: context.id,
+            DirectResponse.send(errorResponse(.requestHeaderFieldsTooLarge, headTooLargeMessage, id: context.id), id: context.id,
                                 headOnly: method == .head, on: dh_connection_fd(connection))
             return .NO
         }
@@ -217,6 +216,10 @@ final class ServerCore: Sendable {
     }
 
     var tooLargeMessage: String { tooLargeMessage(configuration.bodyLimit) }
+
+    var headTooLargeMessage: String {
+        "The request head (its address and headers) is larger than the \(configuration.connectionMemoryLimit - Self.answerReserve) bytes this server accepts."
+    }
 
     func tooLargeMessage(_ limit: Int) -> String {
         "The request body is larger than the \(limit / 1024) KiB this server accepts."
