@@ -1,5 +1,8 @@
 """Journeys 6 and 7: the grid's sideways scroll reported once per gesture, and /reports updating
 live in a second window. Plus the grid's "More" button, which does the scroll without JavaScript."""
+import secrets
+import urllib.request
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
@@ -103,3 +106,23 @@ def test_journey_7_reports_update_live_in_second_window(js_browser):
     assert cells[1:4] == [SELECTED[item["kind"]], "grid", item["id"]]
     assert newest.is_displayed()
     assert len(browser.find_all("tbody[data-events] tr")) == rows + int(browser.find("[data-total]").text) - total
+
+
+def test_reports_visitors_follow_a_new_visitor_live(js_browser):
+    """/reports counts a visitor new to the range while it is open: the visitors follow the events."""
+    browser = js_browser
+    driver = browser.driver
+    browser.open("/reports")
+    browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-status]").text == "Live", 10,
+                 "/reports never said Live")
+    driver.execute_script("window.__sameDocument = true")
+    visitors = int(browser.find("[data-visitors]").text)
+    newcomer = secrets.token_hex(16)
+    request = urllib.request.Request(browser.server.url + "/", headers={"Cookie": f"visitor={newcomer}; onboarded=1"})
+    with urllib.request.urlopen(request) as response:
+        assert response.status == 200
+    browser.log.wait_for(0, visitor=newcomer)
+    browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-visitors]").text == str(visitors + 1), 10,
+                 f"the visitors on /reports stayed at {visitors}")
+    assert driver.execute_script("return window.__sameDocument === true"), "/reports reloaded instead of updating"
+

@@ -243,8 +243,10 @@
   };
   const rows = root.querySelector('[data-events]');
   const total = root.querySelector('[data-total]');
+  const visitors = root.querySelector('[data-visitors]');
   const status = root.querySelector('[data-live-status]');
   const source = new EventSource('/reports/stream');
+  let recount = null;
 
   source.addEventListener('open', () => {
     status.textContent = 'Live';
@@ -266,7 +268,25 @@
     total.textContent = String(Number(total.textContent) + 1);
     bump('event', event.event);
     if (event.layout) bump('layout', event.layout);
+    if (event.visitor) recountVisitors();
   });
+
+  // Whether an event's visitor is new to the range is not known here: the page's figures are
+  // asked again, at most every two seconds while events come.
+  function recountVisitors() {
+    if (!visitors || recount) return;
+    recount = setTimeout(async () => {
+      try {
+        const response = await fetch(`/reports.json${location.search}`, { headers: { Accept: 'application/json' } });
+        const figures = response.ok ? await response.json() : null;
+        if (figures && typeof figures.visitors === 'number' && String(figures.visitorsExact) === visitors.dataset.exact) {
+          visitors.textContent = figures.visitorsExact ? String(figures.visitors)
+            : `\u2248\u202F${figures.visitors} \u00B1\u202F${figures.visitorsError}`;
+        }
+      } catch { /* the next event asks again */ }
+      recount = null;
+    }, 2000);
+  }
 
   function row(event) {
     const tr = document.createElement('tr');
