@@ -17,6 +17,9 @@ extension ServerCore {
     /// memory, answer it first. Its other error responses (a request line too long or that it
     /// cannot parse, an HTTP version it does not speak) reach no handler: logged here, once.
     func libraryLogged(format: UnsafePointer<CChar>, arguments: CVaListPointer) {
+        // Set by the line just before (a bad length the server answered): its error line is this one.
+        let answered = ThreadRequests.answeredRefusal
+        if answered { ThreadRequests.answeredRefusal = false }
         for refusal in Self.lengthRefusals
         where strncmp(format, refusal.format.cString, refusal.format.utf8CodeUnitCount) == 0 {
             if answerBadLength(refusal.status) { ThreadRequests.answeredRefusal = true }
@@ -27,8 +30,8 @@ extension ServerCore {
         let status = Int(dh_first_unsigned_argument(arguments))
         if status == Status.internalServerError.rawValue {
             answerLongChunkLine()
-        } else if ThreadRequests.answeredRefusal {
-            ThreadRequests.answeredRefusal = false
+        } else if answered {
+            return
         } else if status == Status.requestHeaderFieldsTooLarge.rawValue, answerHeadTooLarge() {
             return
         } else {

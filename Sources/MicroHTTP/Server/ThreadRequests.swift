@@ -44,7 +44,7 @@ final class ThreadRequests {
     static var chunkedBodies: ThreadRequests { lists.bodies }
 
     /// The server answered the request libmicrohttpd is refusing on this thread: the error line
-    /// it logs next is not logged again.
+    /// it logs next, right after, is not logged again.
     static var answeredRefusal: Bool {
         get { withLists { $0.answeredRefusal } }
         set { withLists { $0.answeredRefusal = newValue } }
