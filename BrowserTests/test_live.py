@@ -16,6 +16,14 @@ def swipes(browser, mark, visitor):
     return browser.log.matching(mark, event="horizontal_swipe", visitor=visitor)
 
 
+def open_live_reports(browser):
+    """Opens /reports, waits until it follows the stream, and marks the document to tell a reload."""
+    browser.open("/reports")
+    browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-status]").text == "Live", 10,
+                 "/reports never said Live")
+    browser.driver.execute_script("window.__sameDocument = true")
+
+
 def test_journey_6_horizontal_scroll_reports_one_swipe(js_browser):
     """A real wheel scroll of a grid row sideways writes exactly one horizontal_swipe line."""
     browser = js_browser
@@ -84,10 +92,7 @@ def test_journey_7_reports_update_live_in_second_window(js_browser):
 
     driver.switch_to.new_window("window")
     reports = driver.current_window_handle
-    browser.open("/reports")
-    browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-status]").text == "Live", 10,
-                 "/reports never said Live")
-    driver.execute_script("window.__sameDocument = true")
+    open_live_reports(browser)
     total = int(browser.find("[data-total]").text)
     rows = len(browser.find_all("tbody[data-events] tr"))
 
@@ -112,10 +117,7 @@ def test_reports_visitors_follow_a_new_visitor_live(js_browser):
     """/reports counts a visitor new to the range while it is open: the visitors follow the events."""
     browser = js_browser
     driver = browser.driver
-    browser.open("/reports")
-    browser.wait(lambda d: d.find_element(By.CSS_SELECTOR, "[data-live-status]").text == "Live", 10,
-                 "/reports never said Live")
-    driver.execute_script("window.__sameDocument = true")
+    open_live_reports(browser)
     visitors = int(browser.find("[data-visitors]").text)
     newcomer = secrets.token_hex(16)
     request = urllib.request.Request(browser.server.url + "/", headers={"Cookie": f"visitor={newcomer}; onboarded=1"})
