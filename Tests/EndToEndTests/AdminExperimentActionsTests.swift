@@ -52,6 +52,25 @@ import TestSupport
         #expect(try browser.get("/admin/history").text.contains(": b wins"))
     }
 
+    /// A share typed after the difference was drawn is not applied unseen: the page is drawn again
+    /// for it, and the next press applies what it shows.
+    @Test func aShareTypedAfterTheDifferenceIsShownBeforeItIsApplied() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let html = try confirmation("Roll out group b's layout (grid)…", with: browser)
+        let button = try #require(html.all("button").first { $0.text == "Roll out and stop the experiment" })
+        let redrawn = try browser.press(button, setting: ["share": "50", "note": "half first"])
+        #expect(redrawn.status == 409 && redrawn.text.contains("the share was changed to 50% after the difference was drawn for 100%"),
+                "\(redrawn.text)")
+        #expect(!(try String(contentsOfFile: togglesPath, encoding: .utf8)).contains("\"rollout\": {\"grid\""))
+        let again = try HTMLDocument.parse(redrawn.text)
+        #expect(try #require(again.first { $0.hasClass("admin-diff") }).text.contains("+ \"rollout\": {\"grid\": 0.5},"))
+        #expect(again.first { $0["name"] == "note" }?["value"] == "half first", "the note typed is kept")
+        let confirm = try #require(again.all("button").first { $0.text == "Roll out and stop the experiment" })
+        #expect(try browser.press(confirm).status == 303)
+        #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"rollout\": {\"grid\": 0.5}"))
+    }
+
     @Test func stoppingNeedsANoteAndAStaleConfirmationConflicts() throws {
         let server = try start()
         let browser = Browser(port: server.port)

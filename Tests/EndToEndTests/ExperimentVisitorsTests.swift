@@ -139,6 +139,19 @@ import TestSupport
         let grid = Self.groupSums(member)["b"]?["playing"] ?? -1
         #expect(page.text.contains(#"data-metric="playing""#) && page.text.contains(#"data-metric="playsPerVisitor""#)
                 && page.text.contains("data-playing=\"\(grid)\""))
+        // Each interval has its own p-value beside it: the difference's and the lift's can disagree.
+        let table = try #require(try HTMLDocument.parse(page.text).first { $0.hasClass("experiment__comparisons") })
+        for comparison in comparisons {
+            let row = try #require(table.all("tr").first {
+                $0["data-metric"] == comparison["metric"] as? String && $0["data-group"] == comparison["group"] as? String
+            })
+            for difference in ["absolute", "relative"] {
+                let estimate = try #require((comparison["sequential"] as? [String: Any])?[difference] as? [String: Any])
+                let p = try #require(estimate["pValue"] as? Double)
+                let shown = estimate["problem"] is String ? "\u{2014}" : p < 0.001 ? "< 0.001" : String(format: "%.3f", p)
+                #expect(row.first { $0["data-p"] == difference }?.text == shown, "\(difference) in \(comparison)")
+            }
+        }
         let fixed = try server.client.get("/reports/experiments?test=fixed")
         #expect(fixed.status == 200 && fixed.text.contains(#"data-test="fixed""#))
         let wrong = try server.client.get("/reports/experiments?test=bayesian")

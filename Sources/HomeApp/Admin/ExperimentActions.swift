@@ -33,44 +33,60 @@ struct ExperimentActions {
         writer.write("</p>")
     }
 
-    /// What was asked: the experiment, stop or roll out, the group and the share (0…1).
+    /// What was asked: the experiment, stop or roll out, the group and the share.
     struct Action {
         let experiment: String
-        let rollout: (group: String, share: Double)?
+        /// The share as typed, in percent.
+        let rollout: (group: String, percent: Double)?
     }
 
     func confirmation(_ request: Request) throws(HTTPError) -> Response {
         let action = try Self.action(request.query["experiment"], request.query["action"], request.query["group"], request.query["share"])
+        return try confirmation(request, action, note: "")
+    }
+
+    /// The difference the action makes and one form: for a roll-out the share is typed there, and
+    /// "Show the difference" draws the page again for it, so what is applied is what was shown.
+    private func confirmation(_ request: Request, _ action: Action, note: String, notice: String? = nil,
+                              status: Status = .ok) throws(HTTPError) -> Response {
         let current = routes.versions.current
         let proposed = try Self.proposed(action, from: routes.services.toggles.toggles)
         return routes.page(request, title: action.rollout == nil ? "Stop \(action.experiment)" : "Roll out from \(action.experiment)",
-                           section: .toggles) { [self] writer, context in
+                           section: .toggles, status: status) { [self] writer, context in
+            if let notice {
+                writer.write("<div class=\"admin__problem\" role=\"alert\"><p>")
+                writer.text(notice)
+                writer.write("</p></div>")
+            }
             routes.inForce(current, into: &writer)
             writer.write("<h2>Difference from version ")
             writer.write(current.version)
             writer.write("</h2>")
             LineDiffView.render(LineDiff(from: current.text, to: proposed.jsonText), label: "Difference from the version in force", into: &writer)
-            if let rollout = action.rollout {
-                // The share is chosen here and shown again with its difference before anything is applied.
-                writer.write("<form class=\"admin-form\" method=\"get\"")
-                writer.urlAttribute("action", Self.path)
-                writer.write(">")
-                Self.hidden([("experiment", action.experiment), ("action", "rollout"), ("group", rollout.group)], into: &writer)
-                writer.write("<div class=\"admin-form__field\"><label for=\"field-share\">Share of visitors (%)</label>")
-                writer.write("<input type=\"text\" inputmode=\"decimal\" id=\"field-share\" name=\"share\" aria-describedby=\"field-share-hint\"")
-                writer.attribute("value", JSONText.number(rollout.share * 100))
-                writer.write("><p class=\"admin-form__hint\" id=\"field-share-hint\">0 to 100; with the other layouts' rollout shares at most 100 in all.</p></div>")
-                writer.write("<div class=\"admin-form__actions\"><button class=\"button button--secondary\" type=\"submit\">Show the difference for this share</button></div></form>")
-            }
             writer.write("<form class=\"admin-form\" method=\"post\"")
             writer.urlAttribute("action", Self.path)
             writer.write(">")
             writer.csrfField(context)
             Self.hidden([("base", "\(current.version)"), ("experiment", action.experiment),
-                         ("action", action.rollout == nil ? "stop" : "rollout"), ("group", action.rollout?.group ?? ""),
-                         ("share", action.rollout.map { JSONText.number($0.share * 100) } ?? "")], into: &writer)
-            writer.write("<div class=\"admin-form__field\"><label for=\"field-note\">Note</label><input type=\"text\" id=\"field-note\" name=\"note\" maxlength=\"500\" required aria-describedby=\"field-note-hint\"><p class=\"admin-form__hint\" id=\"field-note-hint\">Required: why, for the history.</p></div>")
-            writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\">")
+                         ("action", action.rollout == nil ? "stop" : "rollout"), ("group", action.rollout?.group ?? "")], into: &writer)
+            if let rollout = action.rollout {
+                let percent = JSONText.number(rollout.percent)
+                Self.hidden([("shown", percent)], into: &writer)
+                writer.write("<div class=\"admin-form__field\"><label for=\"field-share\">Share of visitors (%)</label>")
+                writer.write("<input type=\"text\" inputmode=\"decimal\" id=\"field-share\" name=\"share\" aria-describedby=\"field-share-hint\"")
+                writer.attribute("value", percent)
+                writer.write("><p class=\"admin-form__hint\" id=\"field-share-hint\">0 to 100; with the other layouts' rollout shares at most 100 in all. The difference above is for ")
+                writer.text(percent)
+                writer.write("%.</p></div>")
+            }
+            writer.write("<div class=\"admin-form__field\"><label for=\"field-note\">Note</label><input type=\"text\" id=\"field-note\" name=\"note\" maxlength=\"500\" required aria-describedby=\"field-note-hint\"")
+            writer.attribute("value", note)
+            writer.write("><p class=\"admin-form__hint\" id=\"field-note-hint\">Required: why, for the history.</p></div>")
+            writer.write("<div class=\"admin-form__actions\">")
+            if action.rollout != nil {
+                writer.write("<button class=\"button button--secondary\" type=\"submit\" name=\"step\" value=\"show\" formnovalidate>Show the difference for this share</button>")
+            }
+            writer.write("<button class=\"button button--primary\" type=\"submit\">")
             writer.text(action.rollout == nil ? "Stop the experiment" : "Roll out and stop the experiment")
             writer.write("</button></div></form>")
         }
@@ -90,6 +106,15 @@ struct ExperimentActions {
         let form = request.form
         let share = form["share"].flatMap { $0.isEmpty ? nil : $0 }
         let action = try Self.action(form["experiment"], form["action"], form["group"], share)
+        if form["step"] == "show" { return try confirmation(request, action, note: form["note"] ?? "") }
+        if let rollout = action.rollout, let shown = form["shown"].flatMap({ Double($0.trimmingWhitespace()) }),
+           shown != rollout.percent {
+            return try confirmation(request, action, note: form["note"] ?? "", notice: """
+                Nothing was applied: the share was changed to \(JSONText.number(rollout.percent))% after the difference was \
+                drawn for \(JSONText.number(shown))%. Below is the difference for \(JSONText.number(rollout.percent))%; \
+                roll out again to apply it.
+                """, status: .conflict)
+        }
         let note = try AdminNote.from(form)
         guard !note.isEmpty else { throw HTTPError(.badRequest, "Write a note: why, for the history. Nothing was applied.") }
         let base = try AdminBase.from(form)
@@ -117,7 +142,7 @@ struct ExperimentActions {
             guard let percent, percent.isFinite, (0...100).contains(percent) else {
                 throw HTTPError(.badRequest, "The share must be a number from 0 to 100.")
             }
-            return Action(experiment: experiment, rollout: (group, percent / 100))
+            return Action(experiment: experiment, rollout: (group, percent))
         default: throw HTTPError(.badRequest, "The action must be stop or rollout.")
         }
     }
@@ -134,7 +159,7 @@ struct ExperimentActions {
             guard let group = proposed.experiments[index].groups.first(where: { $0.name == rollout.group }), let layout = group.layout else {
                 throw HTTPError(.notFound, "The experiment \(action.experiment) has no group \(rollout.group) with a layout.")
             }
-            proposed.rollout[layout] = rollout.share > 0 ? rollout.share : nil
+            proposed.rollout[layout] = rollout.percent > 0 ? rollout.percent / 100 : nil
         }
         return proposed
     }

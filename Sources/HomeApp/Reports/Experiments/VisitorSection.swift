@@ -197,8 +197,8 @@ enum VisitorSection {
         writer.text("Against group \(first), \(test == .sequential ? "sequential" : "fixed-horizon") test, 95% intervals")
         writer.write("""
             </caption><thead><tr><th scope="col">Metric</th><th scope="col">Group</th>\
-            <th scope="col">Difference (absolute)</th><th scope="col">Lift (relative to the first group)</th>\
-            <th scope="col">p</th></tr></thead><tbody>
+            <th scope="col">Difference (absolute)</th><th scope="col">p of the difference</th>\
+            <th scope="col">Lift (relative to the first group)</th><th scope="col">p of the lift</th></tr></thead><tbody>
             """)
         for comparison in result.comparisons {
             let absolute = comparison.absolute[test]!, relative = comparison.relative[test]!
@@ -211,14 +211,20 @@ enum VisitorSection {
             writer.text(comparison.group)
             writer.write("</td><td data-label=\"Difference\">")
             writer.text(describe(absolute, share: comparison.metric.isShare))
+            writer.write("</td><td data-p=\"absolute\" data-label=\"p of the difference\">")
+            writer.text(pValue(absolute))
             writer.write("</td><td data-label=\"Lift\">")
             writer.text(describe(relative, share: false))
-            writer.write("</td><td data-p data-label=\"p\">")
-            writer.text(absolute.problem == nil ? ExperimentResult.p(relative.problem == nil ? relative.pValue : absolute.pValue)
-                .replacing("p = ", with: "").replacing("p ", with: "") : "\u{2014}")
+            writer.write("</td><td data-p=\"relative\" data-label=\"p of the lift\">")
+            writer.text(pValue(relative))
             writer.write("</td></tr>")
         }
         writer.write("</tbody></table></div>")
+    }
+
+    /// Each interval beside its own p-value: they answer different questions and can disagree.
+    private static func pValue(_ estimate: EffectEstimate) -> String {
+        estimate.problem == nil ? ExperimentResult.p(estimate.pValue).replacing("p = ", with: "").replacing("p ", with: "") : "\u{2014}"
     }
 
     /// "+3.1 pts (−0.4 to +6.6)" for a share, "+0.087 (−0.012 to +0.186)" for a mean, "+11.2% (…)" relative.
