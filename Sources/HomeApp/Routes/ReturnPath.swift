@@ -19,13 +19,24 @@ enum ReturnPath {
     /// own page, which is never the way back (it would open the modal again).
     static func resolve(_ request: Request, isModal: (String) -> Bool) -> String {
         if let named = request.query[field] ?? request.form[field], let path = local(named), !isModal(path) {
-            return path
+            return shownAgain(path)
         }
         if let referer = request.headers["Referer"], let path = onSite(referer, host: request.headers["Host"]),
            !isModal(path) {
-            return path
+            return shownAgain(path)
         }
         return home
+    }
+
+    /// The query field that marks search results shown again on the way back, not searched anew.
+    static let again = "again"
+
+    /// Search results gone back to are marked, so showing them again writes no second search.
+    static func shownAgain(_ path: String) -> String {
+        guard path.hasPrefix("/search?"), !isSearchBox(path) else { return path }
+        let fields = path.dropFirst("/search?".count).split(separator: "&").map { $0.prefix { $0 != "=" } }
+        guard !fields.contains(where: { $0 == again || $0 == "layout" || $0 == "row" }) else { return path }
+        return path + "&\(again)=1"
     }
 
     /// The hidden field that carries `path` through the modal's own forms; none for the home.

@@ -43,9 +43,10 @@ struct SearchRoutes {
         container.show(child)
         child.baseViewModel.heading = "Results for \u{201C}\(query)\u{201D}"
         child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
-        // Results the server sent the visitor back to (after a switch or a row's "more") are
-        // the same search: it was reported when submitted.
-        if request.query["layout"] == nil && HomeRoutes.scrollPosition(request.query) == nil {
+        // Results the server sent the visitor back to (after a switch, a row's "more" or closing a
+        // modal) are the same search: it was reported when submitted.
+        if request.query["layout"] == nil && HomeRoutes.scrollPosition(request.query) == nil
+            && request.query[ReturnPath.again] == nil {
             services.analytics(for: visit).record(.searchSubmitted, layout: layout,
                                                   properties: ["query": query, "results": "\(child.baseViewModel.items.count)"])
         }
