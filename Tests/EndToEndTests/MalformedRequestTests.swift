@@ -92,6 +92,31 @@ import TestSupport
         #expect(try server.client.get("/healthz").status == 200)
     }
 
+    /// A form's `%`-escape cut short or not hexadecimal is refused (libmicrohttpd drops one cut
+    /// short at the end), and each refusal of a form or its length is logged.
+    @Test func aFormsBrokenEscapeIsRefusedAndEveryFormRefusalIsLogged() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        func post(_ body: String, length: String? = nil) throws -> HTTPResponse {
+            let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+            try connection.send("POST /settings HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                                + "Content-Length: \(length ?? "\(body.utf8.count)")\r\nConnection: close\r\n\r\n\(body)")
+            return try connection.readResponse()
+        }
+        for body in ["layout=grid%", "layout=grid%2", "layout=%ZZ", "layout=g%2rid"] {
+            let response = try post(body)
+            #expect(response.status == 400 && response.text.contains("malformed %-escape"), "\(body): \(response.status)")
+        }
+        #expect(try post("layout=grid%20").status == 403, "a whole escape reaches the form's token check")
+        #expect(try post("x=a=b&layout=grid").status == 400)
+        #expect(try post("abc", length: "1000000000000").status == 413)
+        try eventually("the refusals logged", timeout: 10) {
+            let lines = server.log.split(separator: "\n")
+            return lines.filter { $0.contains("bad request") && $0.contains("%-escape") }.count == 4
+                && lines.contains { $0.contains("bad request") && $0.contains("could not be decoded") }
+                && lines.contains { $0.contains("request body too large") && $0.contains("1000000000000") }
+        }
+    }
+
     /// RFC 9112 §3.2 asks a Host of HTTP/1.1 requests only: one without it gets a page that says
     /// so, an HTTP/1.0 request without it is served.
     @Test func hostIsRequiredOfHTTP11RequestsOnly() throws {

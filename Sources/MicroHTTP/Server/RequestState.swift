@@ -38,6 +38,9 @@ final class RequestState {
     var chunkedBodyArriving = false
     /// The form body could not be decoded; answered once it has finished arriving.
     var formIsMalformed = false
+    /// An URL-encoded body's `%`-escapes are checked as it arrives: libmicrohttpd's post
+    /// processor drops one cut short at the end without a word.
+    var escapes: PercentEscapes?
     /// The largest body this request's path takes (`ServerConfiguration.bodyLimits`).
     @exclusivity(unchecked) var bodyLimit = 0
     /// The spliced copy the response is sent from, given back once the request completes.
@@ -91,6 +94,7 @@ final class RequestState {
         receivedBytes = 0
         chunkedBodyArriving = false
         formIsMalformed = false
+        escapes = nil
         bodyLimit = 0
         if lentCopy != nil { lentCopy = nil }
         acceptedCoding = nil

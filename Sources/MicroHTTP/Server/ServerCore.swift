@@ -109,6 +109,7 @@ final class ServerCore: Sendable {
         if method != .get, method != .head, let length = header(connection, "Content-Length").flatMap({ Int($0) }),
            length > context.bodyLimit {
             // Refused before any of the body is read: libmicrohttpd skips it and closes.
+            logger.notice("request body too large", metadata: ["request": "\(context.id)", "bytes": "\(length)"])
             return queueError(.payloadTooLarge, tooLargeMessage(context.bodyLimit), for: context, on: connection)
         }
         if carriesBody, MHD_lookup_connection_value(connection, .HEADER_KIND, StaticString("Transfer-Encoding").cString) != nil {
@@ -119,6 +120,7 @@ final class ServerCore: Sendable {
         guard carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
               type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
         else { return .YES }
+        if type.hasPrefix("application/x-www-form-urlencoded") { context.escapes = PercentEscapes() }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         context.postProcessor = MHD_create_post_processor(connection, 16 * 1024, postDataCallback, cls)
         if context.postProcessor == nil { context.formIsMalformed = true }
@@ -128,6 +130,7 @@ final class ServerCore: Sendable {
     private func consume(_ chunk: UnsafeBufferPointer<UInt8>, _ context: RequestState) {
         guard !context.formIsMalformed else { return }
         if let processor = context.postProcessor {
+            context.escapes?.check(chunk)
             let accepted = chunk.withMemoryRebound(to: CChar.self) {
                 MHD_post_process(processor, $0.baseAddress, $0.count)
             }
@@ -161,8 +164,10 @@ final class ServerCore: Sendable {
         if let pending = context.deferredResponse { return sendDeferred(pending, method: method, for: context, on: connection) }
         // Destroying the post processor flushes a last field it was holding back (`…&empty=`).
         context.finish()
-        if context.formIsMalformed {
-            return queueError(.badRequest, "The form data could not be decoded.", for: context, on: connection)
+        if context.formIsMalformed || context.escapes?.endsMalformed == true {
+            let message = context.escapes?.endsMalformed == true ? PercentEscapes.message : "The form data could not be decoded."
+            logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(message)"])
+            return queueError(.badRequest, message, for: context, on: connection)
         }
         let request: Request
         do {
