@@ -80,6 +80,23 @@ import TestSupport
         #expect(event.properties["row"] == "1" && event.properties["to"] == "4")
     }
 
+    /// The script's beacon says how the row moved; a layout whose rows do not scroll sideways has
+    /// no swipe to report.
+    @Test func aSwipeBeaconIsTheGridsAndSaysWhetherMoreOrAScrollMovedTheRow() async throws {
+        let fixture = try AppFixture()
+        let session = fixture.browser()
+        try session.get("/?layout=grid")
+        let list = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "list"), ("row", "0")])
+        #expect(list.status == 400 && list.text.contains("rows do not scroll sideways"))
+        let wrong = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0"), ("via", "teleport")])
+        #expect(wrong.status == 400 && wrong.text.contains("scroll or more"))
+        for via in ["more", "scroll"] {
+            #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1"), ("via", via)]).status == 204)
+        }
+        let swipes = try await fixture.events(named: .horizontalSwipe, count: 2)
+        #expect(swipes.map { $0.properties["via"] } == ["more", "scroll"] && swipes.allSatisfy { $0.layout == "grid" }, "\(swipes)")
+    }
+
     @Test func theSameItemChosenInBothLayoutsReachesTheSamePageThroughDifferentIndexPaths() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()

@@ -33,6 +33,12 @@ struct SwipeBeacon {
         guard let layout = request.form["layout"], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
+        guard child.scrollsRowsSideways else {
+            throw HTTPError(.badRequest, "The \(layout) layout's rows do not scroll sideways: it has no swipe to report.")
+        }
+        // The script's own scroll, or its "More", which scrolls the row in place.
+        let via = request.form["via"] ?? "scroll"
+        guard via == "scroll" || via == "more" else { throw HTTPError(.badRequest, "\"via\" must be scroll or more.") }
         // The rows are the layout's own: its child arranges the catalogue as the page did.
         child.baseViewModel.items = services.items
         guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
@@ -46,9 +52,9 @@ struct SwipeBeacon {
             item = id
             to = named.item
         }
-        // The line a "more" press writes, but by the script's scroll, and naming the item it reached.
+        // The line a "more" post writes, naming the item the row reached.
         let event = services.analytics(for: visit).event(.horizontalSwipe, layout: child.layoutName, item: item,
-                                                         properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
+                                                         properties: ["row": "\(row)", "to": "\(to)", "via": via])
         let acknowledgement = WriteAcknowledgement()
         return .deferred { [deadlines, log = services.reportLog] responder in
             // Refused at once (the server is shutting down): answered 503, so never written.

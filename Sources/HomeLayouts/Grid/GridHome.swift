@@ -4,6 +4,7 @@
 final class GridHome: BaseHomeLayout<GridHomeViewModel, GridHomeView>, HomeLayout {
     static let layoutName = "grid"
     static let displayName = "Grid"
+    static let scrollsRowsSideways = true
 
     required init() {
         super.init()

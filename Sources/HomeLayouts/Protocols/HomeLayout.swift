@@ -7,6 +7,8 @@ public protocol HomeLayout: ViewController, HomeActions, HomeReporting, HasViewM
     static var layoutName: String { get }
     /// The layout's name for people ("List", "Grid").
     static var displayName: String { get }
+    /// Whether its rows scroll sideways, and so may report a horizontal swipe.
+    static var scrollsRowsSideways: Bool { get }
 
     init()
 
@@ -23,4 +25,6 @@ public protocol HomeLayout: ViewController, HomeActions, HomeReporting, HasViewM
 
 extension HomeLayout {
     public var layoutName: String { Self.layoutName }
+    public static var scrollsRowsSideways: Bool { false }
+    public var scrollsRowsSideways: Bool { Self.scrollsRowsSideways }
 }
