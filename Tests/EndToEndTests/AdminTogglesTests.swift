@@ -216,6 +216,29 @@ import TestSupport
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">sign-in</span>: signed in"))
     }
 
+    /// An operator page refused for want of a sign-in links to it, the sign-in comes back to that
+    /// page, and every admin page offers to sign out.
+    @Test func aSignInAskedForByAnAdminPageReturnsThereAndTheAdminPagesSignOut() throws {
+        let server = try start(["--report-token", Self.token])
+        let browser = Browser(port: server.port)
+        let (refused, html) = try browser.page("/admin/history?kind=x")
+        #expect(refused.status == 401)
+        let link = try #require(html.all("a").first { $0.text == "Sign in" }?["href"])
+        #expect(HTMLDocument.decode(link) == "/reports/login?next=%2Fadmin%2Fhistory%3Fkind%3Dx", "\(link)")
+        let (_, form) = try browser.page(HTMLDocument.decode(link))
+        let signIn = try #require(form.all("button").first { $0.text == "Sign in" })
+        let signedIn = try browser.press(signIn, setting: ["token": Self.token])
+        #expect(signedIn.status == 303 && signedIn.header("Location") == "/admin/history?kind=x", "\(signedIn.header("Location") ?? "")")
+        for elsewhere in ["//evil.example/", "/reports/logout", "/", "https://evil.example/admin"] {
+            let response = try browser.post("/reports/login", withToken: [("token", Self.token), ("next", elsewhere)])
+            #expect(response.header("Location") == "/reports", "next=\(elsewhere)")
+        }
+        let (_, admin) = try browser.page("/admin")
+        let signOut = try #require(admin.all("button").first { $0.text == "Sign out" })
+        #expect(try browser.press(signOut).status == 303)
+        #expect(try browser.get("/admin").status == 401)
+    }
+
     @Test func rowsAreSwitchedInTheFormAndKeptByOtherApplies() throws {
         try Data(#"""
             {"defaultLayout": "list", "rows": {"my-list": false},

@@ -53,7 +53,8 @@ struct AdminRoutes {
 
     func page(_ request: Request, title: String, section: AdminSection, status: Status = .ok,
               body: @escaping (inout HTMLWriter, RenderContext) -> Void) -> Response {
-        services.visit(request).page(AdminScreen(viewModel: AdminPage(title: title, section: section, body: body)),
+        services.visit(request).page(AdminScreen(viewModel: AdminPage(title: title, section: section, body: body,
+                                                                      signedIn: access.hasValidCookie(request))),
                                      status: status, caching: .nowhere, configuration: services.operatorPage)
     }
 

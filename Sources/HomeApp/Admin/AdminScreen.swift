@@ -10,6 +10,8 @@ struct AdminPage {
     /// Which navigation link is the current page.
     let section: AdminSection
     let body: (inout HTMLWriter, RenderContext) -> Void
+    /// Opened by a sign-in, which the page offers to end.
+    var signedIn = false
 }
 
 enum AdminSection: CaseIterable {
@@ -52,7 +54,9 @@ final class AdminScreenView: RootView {
             writer.text(section.label)
             writer.write("</a>")
         }
-        writer.write("<a href=\"/reports/experiments\">Experiment results</a></nav><h1>")
+        writer.write("<a href=\"/reports/experiments\">Experiment results</a>")
+        if model.signedIn { ReportsSignIn.renderSignOut(into: &writer, context: scope.context, cssClass: "admin__sign-out") }
+        writer.write("</nav><h1>")
         writer.text(model.title)
         writer.write("</h1>")
         model.body(&writer, scope.context)

@@ -198,8 +198,12 @@ public final class HomeApplication: Startable {
     public var errorPage: ErrorPage {
         ErrorPage { [services] error in
             if let request = error.request { Self.reportErrorShown(error.status, request: request, services: services) }
-            let screen = ErrorScreen(viewModel: ErrorScreenModel(status: error.status, message: error.message,
-                                                                 requestID: error.requestID))
+            var model = ErrorScreenModel(status: error.status, message: error.message, requestID: error.requestID)
+            // Refused for want of a sign-in: the way to it, coming back here.
+            if error.status == .unauthorized, let request = error.request {
+                model.links = [("Sign in", ReportsSignIn.link(for: request))]
+            }
+            let screen = ErrorScreen(viewModel: model)
             let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))
             // An error is about this request: kept nowhere, so a fixed page is never hidden behind it.
             var response = Response.html(bytes, status: error.status)

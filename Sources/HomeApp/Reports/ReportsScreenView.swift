@@ -21,11 +21,7 @@ final class ReportsScreenView: RootView {
             <div class="reports__body"><div class="reports__title"><h1>Report log</h1>\
             <p class="reports__live" data-live-status>Updates when you reload</p>
             """)
-        if model.signedIn {
-            writer.write("<form class=\"reports__sign-out\" method=\"post\" action=\"/reports/logout\">")
-            writer.csrfField(scope.context)
-            writer.write("<button class=\"button button--secondary\" type=\"submit\">Sign out</button></form>")
-        }
+        if model.signedIn { ReportsSignIn.renderSignOut(into: &writer, context: scope.context, cssClass: "reports__sign-out") }
         writer.write("""
             </div>\
             <p class="reports__intro">Every home render and every action, newest first. \

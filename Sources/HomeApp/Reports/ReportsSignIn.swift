@@ -18,9 +18,34 @@ struct ReportsSignIn {
         }
     }
 
+    /// The "Sign out" button of every operator page a sign-in opened.
+    static func renderSignOut(into writer: inout HTMLWriter, context: RenderContext, cssClass: StaticString) {
+        writer.write("<form class=\"")
+        writer.write(cssClass)
+        writer.write("\" method=\"post\" action=\"/reports/logout\">")
+        writer.csrfField(context)
+        writer.write("<button class=\"button button--secondary\" type=\"submit\">Sign out</button></form>")
+    }
+
+    /// Where a sign-in goes on: the operator page that asked for it (`next`), else the report log.
+    static func next(_ value: String?) -> String? {
+        guard let value, let path = ReturnPath.local(value), !path.hasPrefix(Self.path), !path.hasPrefix(Self.signOutPath),
+              ["/reports", "/admin", "/metrics"].contains(where: { path == $0 || path.hasPrefix($0 + "/") || path.hasPrefix($0 + "?")
+                                                                  || path.hasPrefix($0 + ".") })
+        else { return nil }
+        return path
+    }
+
+    /// The sign-in page for a request that was refused for want of one: it comes back there.
+    static func link(for request: Request) -> String {
+        guard let next = next(request.target) else { return path }
+        return path + "?next=" + URLQuery.component(next)
+    }
+
     func form(_ request: Request, failed: Bool = false) -> Response {
         let model = ReportsSignInModel(failed: failed, available: access.token != nil,
-                                      signedOut: request.query["signed-out"] != nil)
+                                      signedOut: request.query["signed-out"] != nil,
+                                      next: Self.next(request.query["next"] ?? request.form["next"]))
         return services.visit(request).page(ReportsSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
                                             caching: .nowhere,
                                             configuration: services.operatorPage)
@@ -37,7 +62,7 @@ struct ReportsSignIn {
         let visit = services.visit(request)
         switch access.signIn(with: request.form["token"], from: request.remoteAddress) {
         case .signedIn(let cookie):
-            var response = visit.redirect(to: "/reports")
+            var response = visit.redirect(to: Self.next(request.form["next"]) ?? "/reports")
             response.setCookie(cookie)
             return response
         case .wrong:
@@ -59,6 +84,8 @@ struct ReportsSignInModel {
     let failed: Bool
     let available: Bool
     let signedOut: Bool
+    /// The operator page the sign-in goes on to.
+    let next: String?
 }
 
 final class ReportsSignInView: RootView {
@@ -77,6 +104,11 @@ final class ReportsSignInView: RootView {
         if model.signedOut { writer.write("<p class=\"sign-in__notice\" role=\"status\">You are signed out.</p>") }
         writer.write("<form class=\"sign-in__form\" method=\"post\" action=\"/reports/login\">")
         writer.csrfField(scope.context)
+        if let next = model.next {
+            writer.write("<input type=\"hidden\" name=\"next\"")
+            writer.attribute("value", next)
+            writer.write(">")
+        }
         writer.write("<label class=\"field\"><span class=\"field__label\">Report token</span>")
         writer.write("<input type=\"password\" name=\"token\" required autocomplete=\"current-password\"")
         if model.failed { writer.write(" aria-invalid=\"true\" aria-describedby=\"token-error\"") }
