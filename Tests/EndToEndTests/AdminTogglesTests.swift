@@ -154,8 +154,9 @@ import TestSupport
         #expect(try Self.homeLayout(server) == "list")
         let after = try browser.get("/admin/history").text
         #expect(after.contains("Version 3 (in force)") && after.contains(": back to the list"))
-        // The same form again is drawn from version 2: stale now.
-        #expect(try browser.press(rollback, setting: ["note": "again"]).status == 409)
+        // The same form again, drawn from version 2: what it asks is in force already.
+        let again = try browser.press(rollback, setting: ["note": "again"])
+        #expect(again.status == 303 && again.header("Location") == "/admin?unchanged")
     }
 
     @Test func anEditOfTheFileBecomesAVersionAndAStaleFormThenConflicts() throws {
@@ -214,6 +215,26 @@ import TestSupport
         #expect(try Self.homeLayout(server) == "list")
         #expect(try Self.apply(["defaultLayout": "grid"], note: "signed in", with: browser).status == 303)
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">sign-in</span>: signed in"))
+    }
+
+    /// The same apply sent twice says its change is in force, and the banner after an apply is
+    /// told from the history, not from the address alone.
+    @Test func anApplySentTwiceIsInForceAndTheBannerFollowsTheHistory() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        let review = try browser.press(try Self.button("Review the difference", in: form), setting: ["defaultLayout": "grid"])
+        let reviewed = try HTMLDocument.parse(review.text)
+        let apply = try Self.button("Apply", in: reviewed)
+        #expect(try browser.press(apply, setting: ["note": "grid"]).header("Location") == "/admin?applied=2")
+        let again = try browser.press(apply, setting: ["note": "grid"])
+        #expect(again.status == 303 && again.header("Location") == "/admin?unchanged", "\(again.status) \(again.text)")
+        #expect(try browser.get("/admin?unchanged").text.contains("Nothing to apply: what you sent is the version in force already."))
+        #expect(try browser.get("/admin?applied=2").text.contains("Version 2 applied."))
+        #expect(!(try browser.get("/admin?applied=999").text.contains("Version 999")))
+        #expect(try Self.apply(["onboarding": "true"], note: "on", with: browser).status == 303)
+        let replaced = try browser.get("/admin/history?applied=2").text
+        #expect(replaced.contains("Version 2 was applied; version 3 has been applied since.") && !replaced.contains("Version 2 applied."))
     }
 
     /// An operator page refused for want of a sign-in links to it, the sign-in comes back to that

@@ -25,13 +25,9 @@ struct AdminContent {
 
     func page(_ request: Request) -> Response {
         let current = versions.current
-        let applied = request.query["applied"].flatMap { Int($0) }
+        let notice = AppliedNotice(request)
         return routes.page(request, title: "Catalogue", section: .content) { [self] writer, context in
-            if let applied {
-                writer.write("<p class=\"admin__notice\" role=\"status\">Version ")
-                writer.write(applied)
-                writer.write(" applied.</p>")
-            }
+            notice.render(current: current, history: versions.history, into: &writer)
             routes.inForce(current, history: versions.history, historyPath: AdminSection.contentHistory.path, into: &writer)
             writer.write("<p>")
             writer.write(versions.document.store.catalog.items.count)
@@ -46,7 +42,11 @@ struct AdminContent {
         let base = try AdminBase.from(request.form)
         let note = try AdminNote.from(request.form)
         let upload = try self.upload(request)
-        guard base == current.version else { return conflict(request, base: base, current: current) }
+        guard base == current.version else {
+            // The same upload sent twice: its catalogue is in force.
+            if upload.text == current.text { return routes.services.visit(request).redirect(to: "\(Self.path)?unchanged") }
+            return conflict(request, base: base, current: current)
+        }
         do throws(ContentCatalogError) {
             _ = try CatalogueDocument.validate(upload.text, store: versions.document.store)
         } catch {
@@ -66,7 +66,7 @@ struct AdminContent {
                 if let id = request.form["staged"] { staged.remove(id) }
                 return routes.services.visit(request).redirect(to: "\(Self.path)?applied=\(entry.version)")
             case .unchanged:
-                return routes.services.visit(request).redirect(to: Self.path)
+                return routes.services.visit(request).redirect(to: "\(Self.path)?unchanged")
             case .conflict(let newer):
                 return conflict(request, base: base, current: newer)
             case .invalid(let error):

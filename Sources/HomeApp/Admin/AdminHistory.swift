@@ -28,7 +28,7 @@ struct AdminHistory {
         let history = self.history
         let all = history.all
         let current = self.current
-        let applied = request.query["applied"].flatMap { Int($0) }
+        let notice = AppliedNotice(request)
         let recent = Array(all.suffix(Self.shown).reversed())
         var texts: [Int: String] = [:]
         for summary in recent {
@@ -37,11 +37,7 @@ struct AdminHistory {
             }
         }
         return routes.page(request, title: section.label, section: section) { [self] writer, context in
-            if let applied {
-                writer.write("<p class=\"admin__notice\" role=\"status\">Version ")
-                writer.write(applied)
-                writer.write(" applied.</p>")
-            }
+            notice.render(current: current, history: history, into: &writer)
             writer.write(kind == .toggles ? "<p>Every version of the toggles, from the admin pages or edits of the file. "
                          : "<p>Every version of the catalogue, from uploads or edits of the file. ")
             if all.count > Self.shown {

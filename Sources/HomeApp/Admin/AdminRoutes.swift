@@ -62,17 +62,9 @@ struct AdminRoutes {
     func togglesPage(_ request: Request) -> Response {
         let current = versions.current
         let form = TogglesForm(toggles: services.toggles.toggles, base: current.version)
-        let applied = request.query["applied"].flatMap { Int($0) }
-        let unchanged = request.query["unchanged"] != nil
+        let notice = AppliedNotice(request)
         return page(request, title: "Toggles", section: .toggles) { [self] writer, context in
-            if let applied {
-                writer.write("<p class=\"admin__notice\" role=\"status\">Version ")
-                writer.write(applied)
-                writer.write(" applied.</p>")
-            }
-            if unchanged {
-                writer.write("<p class=\"admin__notice\" role=\"status\">Nothing to apply: the form equals the version in force.</p>")
-            }
+            notice.render(current: current, history: versions.history, into: &writer)
             inForce(current, into: &writer)
             if let problem = versions.document.fileProblem {
                 writer.write("<p class=\"admin__problem\" role=\"alert\" data-file-problem>The toggles file has an edit the server refused: ")
@@ -150,6 +142,8 @@ struct AdminRoutes {
         var redrawn = form
         redrawn.base = current.version
         let proposed = (try? Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts))?.jsonText
+        // The same form sent twice (a double press, or again after Back): its change is in force.
+        if proposed == current.text { return services.visit(request).redirect(to: "/admin?unchanged") }
         return page(request, title: "Changed since your form", section: .toggles, status: .conflict) { [self] writer, context in
             writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: your form was drawn from version ")
             writer.write(form.base)
