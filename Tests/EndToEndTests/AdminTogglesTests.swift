@@ -217,6 +217,19 @@ import TestSupport
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">sign-in</span>: signed in"))
     }
 
+    /// "Clear a group's name to remove it", as the form's hint says, whatever its other fields hold.
+    @Test func aGroupWhoseNameIsClearedIsRemoved() throws {
+        try Data(#"""
+            {"defaultLayout": "list", "experiments": [{"name": "e", "groups": [
+              {"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}, {"name": "third", "weight": 2, "layout": "grid"}]}]}
+            """#.utf8).write(to: URL(fileURLWithPath: togglesPath))
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let applied = try Self.apply(["experiments[0].groups[2].name": ""], note: "without it", with: browser)
+        #expect(applied.status == 303, "\(applied.text)")
+        #expect(!(try String(contentsOfFile: togglesPath, encoding: .utf8)).contains("\"third\""))
+    }
+
     /// The same apply sent twice says its change is in force, and the banner after an apply is
     /// told from the history, not from the address alone.
     @Test func anApplySentTwiceIsInForceAndTheBannerFollowsTheHistory() throws {

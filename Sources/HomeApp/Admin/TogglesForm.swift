@@ -165,7 +165,9 @@ struct TogglesForm: Sendable {
     /// else) are dropped. Indexes are the form's, for naming fields.
     var keptExperiments: [(index: Int, experiment: Experiment, groups: [(index: Int, group: Group)])] {
         experiments.enumerated().filter { !$0.element.isBlank }.map { index, experiment in
-            (index, experiment, experiment.groups.enumerated().filter { !$0.element.isBlank }.map { ($0.offset, $0.element) })
+            // A group whose name was cleared is removed, whatever its other fields still say.
+            (index, experiment, experiment.groups.enumerated().filter { !$0.element.name.trimmingWhitespace().isEmpty }
+                .map { ($0.offset, $0.element) })
         }
     }
 
