@@ -87,7 +87,8 @@ extension Toggles {
         }
         let total = shares.values.reduce(0, +)
         guard total <= 1 + 1e-9 else {
-            throw fail("rollout", "shares add up to \(JSONValue.number(total).kind); they must add up to at most 1")
+            // Rounded: a sum of decimal shares in binary reads 1.2999999999999998.
+            throw fail("rollout", "shares add up to \(JSONText.rounded(total)); they must add up to at most 1")
         }
         return shares
     }

@@ -202,6 +202,7 @@ import Basics
             + #"{"name": "two", "groups": [{"name": "c"}, {"name": "d", "onboarding": false}]}]}"#,
          #"t.json: experiments "one" and "two" are active and each sets the onboarding notice, so a visitor in more than one would get several; stop all but one with "active": false"#),
         (#"{"rollout": {"grid": 0.6, "compact": 0.5}}"#, "t.json: rollout shares add up to 1.1; they must add up to at most 1"),
+        (#"{"rollout": {"list": 0.6, "grid": 0.7}}"#, "t.json: rollout shares add up to 1.3; they must add up to at most 1"),
         (#"{"rollout": {"grid": 1.5}}"#, "t.json: rollout.grid must be a number between 0 and 1 (got 1.5)"),
         (#"{"rollout": 0.5}"#, #"t.json: rollout must be an object of layout names and shares, like {"grid": 0.1} (got 0.5)"#),
         (#"{"rollout": {"grid": 0.1}, "gridRollout": 0.1}"#,
