@@ -92,6 +92,15 @@ import TestSupport
         #expect(day["total"] as? Int == 0)
     }
 
+    /// The event filter offers every event the log has a name for, the changes of the toggles
+    /// and the catalogue too.
+    @Test func theEventFilterOffersEveryEventIncludingChanges() throws {
+        let html = try HTMLDocument.parse(try server.client.get("/reports").text)
+        let select = try #require(html.first { $0.tag == "select" && $0["name"] == "event" })
+        let offered = Set(select.all("option").compactMap { $0["value"] })
+        #expect(offered.isSuperset(of: ["launch", "error_shown", "toggles_changed", "content_changed"]), "\(offered)")
+    }
+
     @Test func badRangesAndPositionsGet400SayingWhat() throws {
         for (target, says) in [("/reports?from=yesterday", "\"from\" must be"), ("/reports.json?to=soon", "\"to\" must be"),
                                ("/reports?last=fortnight", "\"last\" must be one of"),

@@ -40,7 +40,7 @@ struct ReportsRoutes {
         }
         return try pool.respond { [services] in
             let reading = try ReportsReading.read(asked, services: services, limit: Self.pageSize)
-            var model = ReportsScreenModel(reading: reading, eventNames: ReportEvent.Name.known.map(\.rawValue),
+            var model = ReportsScreenModel(reading: reading, eventNames: ReportEvent.Name.known.map(\.rawValue) + ConfigChange.names,
                                            layouts: services.factory.names, refused: refused)
             model.lag = services.shipper?.status.lag()
             model.signedIn = access.hasValidCookie(request)
