@@ -117,6 +117,16 @@ import TestSupport
         }
     }
 
+    /// A post of another type than a form gets 415 naming the types it takes, not "form expired".
+    @Test func aPostThatIsNoFormIsRefusedForItsType() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let json = try server.client.post("/settings", body: Array("{\"layout\":\"grid\"}".utf8), contentType: "application/json")
+        #expect(json.status == 415 && json.text.contains("must be application/x-www-form-urlencoded or multipart/form-data, and it was application/json"))
+        let none = try HTTPConnection(port: server.port).request("POST", "/watch/m-001/progress", body: Array("position=10".utf8))
+        #expect(none.status == 415 && none.text.contains("and none was given"), "\(none.status)")
+        #expect(try server.client.post("/settings", form: [("layout", "grid")]).status == 403, "a form without its token")
+    }
+
     /// RFC 9112 §3.2 asks a Host of HTTP/1.1 requests only: one without it gets a page that says
     /// so, an HTTP/1.0 request without it is served.
     @Test func hostIsRequiredOfHTTP11RequestsOnly() throws {

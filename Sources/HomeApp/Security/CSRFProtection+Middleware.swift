@@ -6,6 +6,13 @@ extension CSRFProtection {
     /// cookie names (403). A visitor without a cookie has never been sent a form.
     var middleware: Middleware {
         { [self] request, next in
+            // A body of another type carries no form, so no token: say that, not that the form expired.
+            let type = request.headers["Content-Type"]?.lowercased() ?? ""
+            guard type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data") else {
+                let sent = type.isEmpty ? "none was given" : "it was \(type.prefix(80).filter { $0.isASCII && !$0.isNewline })"
+                throw HTTPError(.unsupportedMediaType, "This address takes a form: the request's Content-Type must be "
+                                + "application/x-www-form-urlencoded or multipart/form-data, and \(sent).")
+            }
             guard let visitor = Visitor.id(in: request.cookies),
                   isValid(request.form[RenderContext.csrfFieldName], for: visitor) else {
                 throw HTTPError(.forbidden, "This form is out of date or did not come from this site. "
