@@ -44,6 +44,19 @@ import TestSupport
         #expect(page.header("Content-Type")?.hasPrefix("text/html") == true)
     }
 
+    /// Refused before any handler (an address it cannot decode, a method the route does not
+    /// take, too many arguments): still JSON at a JSON URL.
+    @Test func refusalsBeforeTheHandlerAreAnsweredAsJSONToo() throws {
+        let (server, _) = try start()
+        #expect(try jsonError(server.client.get("/reports.jsonl?since=%FF"), 400).contains("since"))
+        _ = try jsonError(server.client.get("/reports.json?from=%ZZ"), 400)
+        let post = try server.client.post("/reports.json", form: [("a", "b")])
+        #expect(try jsonError(post, 405).contains("does not accept POST") && post.header("Allow") != nil)
+        let many = (0..<150).map { "a\($0)=1" }.joined(separator: "&")
+        _ = try jsonError(server.client.get("/reports.json?" + many), 414)
+        #expect(try server.client.get("/reports?from=%ZZ").header("Content-Type")?.hasPrefix("text/html") == true)
+    }
+
     @Test func theAccessCheckAnswersJSONURLsAsJSON() throws {
         let (open, _) = try start()
         for path in ["/reports.json", "/reports.jsonl"] {

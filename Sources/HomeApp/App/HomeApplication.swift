@@ -197,6 +197,10 @@ public final class HomeApplication: Startable {
     /// Every 4xx and 5xx page, drawn like the rest of the app.
     public var errorPage: ErrorPage {
         ErrorPage { [services] error in
+            // The report URLs a script reads answer every error as JSON, those refused before a handler too.
+            if let path = error.path, JSONErrors.answersJSON(path) {
+                return JSONErrors.answer(error.status, error.message, requestID: error.requestID)
+            }
             if let request = error.request { Self.reportErrorShown(error.status, request: request, services: services) }
             var model = ErrorScreenModel(status: error.status, message: error.message, requestID: error.requestID)
             // Refused for want of a sign-in: the way to it, coming back here.

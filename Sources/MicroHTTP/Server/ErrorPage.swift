@@ -6,6 +6,12 @@ public struct ErrorDescription: Sendable {
     /// The request answered, when it got as far as a handler or the router (its cookies say who
     /// was shown the error); nil for a request refused while it was being read.
     public var request: Request? = nil
+    /// The address asked for (its path and query), when it is known: a request refused while it
+    /// was read has one, so its error can take the form the address answers in.
+    public var target: String? = nil
+
+    /// The path asked for: the request's, else the target's up to its query.
+    public var path: Substring? { request?.path ?? target.map { $0.prefix { $0 != "?" } } }
 }
 
 /// Renders error pages. The app supplies its own styled page; `plain` is MicroHTTP's fallback.

@@ -25,20 +25,25 @@ enum RequestReader {
         }
         let (origin, path, query, escapes) = target.utf8.withContiguousStorageIfAvailable(scan)
             ?? { var text = target; return text.withUTF8(scan) }()
+        // A refusal puts the target back: its error page takes the form the address answers in.
         guard origin else {
+            context.rawTarget = target
             throw HTTPError(.badRequest, "The address is not valid: it must be a path that starts with /.")
         }
         guard let segments = path else {
+            context.rawTarget = target
             throw HTTPError(.badRequest, "The address is not valid: a %-escape is malformed or not UTF-8.")
         }
         var arguments = QueryParameters()
         if let query {
             guard escapes else {
+                context.rawTarget = target
                 throw HTTPError(.badRequest, "The query is not valid: a %-escape is malformed or encodes NUL.")
             }
             do {
                 arguments = try QueryParameters.decode(target, from: query, expected: context.queryArgumentCount)
             } catch {
+                context.rawTarget = target
                 throw HTTPError(.badRequest, "The query parameter \"\(error.name)\" is not valid UTF-8.")
             }
         }
@@ -46,6 +51,7 @@ enum RequestReader {
         let (received, invalidName, cookies, acceptedCoding) = ReceivedHeaders.read(from: connection,
                                                                                     copied: context.headers.take())
         if let name = invalidName {
+            context.rawTarget = target
             throw HTTPError(.badRequest, "The header \"\(name)\" is not valid UTF-8.")
         }
         context.acceptedCoding = acceptedCoding

@@ -175,7 +175,7 @@ final class ServerCore: Sendable {
                                              trustedProxies: configuration.trustedProxies)
         } catch {
             logger.notice("bad request", metadata: ["request": "\(context.id)", "error": "\(error.message)"])
-            return queue(errorResponse(error.status, error.message, id: context.id), for: context, on: connection)
+            return queue(errorResponse(error.status, error.message, id: context.id, target: context.rawTarget), for: context, on: connection)
         }
         var response = dispatch(request, context)
         if request.isHTTPS {
@@ -232,11 +232,12 @@ final class ServerCore: Sendable {
 
     private func queueError(_ status: Status, _ message: String, for context: RequestState,
                             on connection: OpaquePointer) -> MHD_Result {
-        queue(errorResponse(status, message, id: context.id), for: context, on: connection)
+        queue(errorResponse(status, message, id: context.id, target: context.rawTarget), for: context, on: connection)
     }
 
-    func errorResponse(_ status: Status, _ message: String, id: String, request: Request? = nil) -> Response {
-        configuration.errorPage.render(ErrorDescription(status: status, message: message, requestID: id, request: request))
+    func errorResponse(_ status: Status, _ message: String, id: String, request: Request? = nil, target: String? = nil) -> Response {
+        configuration.errorPage.render(ErrorDescription(status: status, message: message, requestID: id, request: request,
+                                                        target: target))
     }
 
     /// A static name passes its own NUL-terminated bytes to C; a `String` would be copied first.
