@@ -76,6 +76,9 @@ import TestSupport
         // play statistics would otherwise find it first), so the raw log is the first to meet it.
         let server = try start()
         try eventually { server.log.contains("viewing history loaded") && server.log.contains("play statistics rebuilt") }
+        // The key names the unit; the figure does not repeat it.
+        let rebuilt = try #require(server.log.split(separator: "\n").first { $0.contains("play statistics rebuilt") })
+        #expect(rebuilt.contains(/seconds=\d+\.\d{3}( |$)/), "\(rebuilt)")
         let (name, lines) = try damageASegment(.flipped, keepRollup: true)
         #expect(try server.client.get("/").status == 200)
         let connection = try HTTPConnection(port: server.port)

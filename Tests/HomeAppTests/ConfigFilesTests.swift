@@ -25,6 +25,14 @@ private typealias F = ContentFixtures
         #expect(response.text.contains("There is no file at /assets/nope.css."))
     }
 
+    /// A quoted address's control characters, which HTML may not hold, show as U+FFFD.
+    @Test func anErrorPageQuotesNoControlCharacter() throws {
+        let response = try AppFixture().browser().get("/long/%1B%5B31mX%E2%80%A8")
+        #expect(response.status == 404)
+        #expect(response.text.contains("nothing called \u{201C}\u{FFFD}[31mX\u{FFFD}\u{201D}") && !response.text.contains("\u{1B}"),
+                "\(response.text)")
+    }
+
     @Test func withoutContentAndTogglesTheAppReadsConfigBesideThePublicFolder() {
         let configuration = AppConfiguration(publicFolder: AppFixture.publicFolder.path)
         #expect(configuration.contentFile == AppFixture.configFolder.appendingPathComponent("content.json").path)

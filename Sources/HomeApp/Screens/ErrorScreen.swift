@@ -42,7 +42,7 @@ final class ErrorScreenView: RootView {
         writer.write("</p><h1>")
         writer.text(model.heading)
         writer.write("</h1><p class=\"error-screen__message\">")
-        writer.text(model.message)
+        writer.text(Self.printable(model.message))
         writer.write("</p>")
         if !model.links.isEmpty {
             writer.write("<ul class=\"error-screen__links\">")
@@ -59,5 +59,17 @@ final class ErrorScreenView: RootView {
         writer.write("<p class=\"error-screen__request\">Request id <code>")
         writer.text(model.requestID)
         writer.write("</code></p></div>")
+    }
+
+    /// A message may quote what was asked for: control characters (which HTML may not hold) and
+    /// line separators show as U+FFFD.
+    static func printable(_ message: String) -> String {
+        guard message.unicodeScalars.contains(where: isUnprintable) else { return message }
+        return String(String.UnicodeScalarView(message.unicodeScalars.map { isUnprintable($0) ? "\u{FFFD}" : $0 }))
+    }
+
+    private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.properties.generalCategory == .control && scalar != "\t" && scalar != "\n")
+            || scalar == "\u{2028}" || scalar == "\u{2029}"
     }
 }

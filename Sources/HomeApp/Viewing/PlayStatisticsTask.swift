@@ -90,7 +90,7 @@ final class PlayStatisticsTask: Startable {
         guard finished else { return nil }
         logger.info("play statistics rebuilt", metadata: [
             "starts": "\(counts.added)", "visitors": "\(counts.visitorCount)",
-            "from": "\(events.database == nil ? "log" : "report database")", "seconds": "\(began.duration(to: .now))"])
+            "from": "\(events.database == nil ? "log" : "report database")", "seconds": "\(Self.seconds(began.duration(to: .now)))"])
         return counts
     }
 
@@ -107,5 +107,11 @@ final class PlayStatisticsTask: Startable {
         currentVersion.store(kept.version, ordering: .releasing)
         let lost = dropped.exchange(0, ordering: .relaxed)
         if lost > 0 { logger.warning("play statistics left starts out: too many waited", metadata: ["starts": "\(lost)"]) }
+    }
+
+    /// `0.002`: the metadata's key names the unit; a `Duration` prints it again.
+    static func seconds(_ duration: Duration) -> String {
+        let (whole, attoseconds) = duration.components
+        return String(printf: "%.3f", Double(whole) + Double(attoseconds) / 1e18)
     }
 }

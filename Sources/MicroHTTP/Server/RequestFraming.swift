@@ -16,7 +16,7 @@ enum RequestFraming {
         case DH_HEAD_BAD_NAME:
             return "A header name holds a character a name cannot have (such as a space before the colon): \"\(name)\"."
         case DH_HEAD_BAD_VALUE:
-            return "The header \"\(name)\" holds a control character (NUL, CR or LF)."
+            return "The header \"\(name)\" holds a control character (a byte below 0x20 other than tab, or 0x7F)."
         case DH_HEAD_BAD_LENGTH:
             return "Content-Length must be a plain decimal number."
         case DH_HEAD_REPEATED_LENGTH:
