@@ -217,6 +217,26 @@ import TestSupport
         #expect(try browser.get("/admin/history").text.contains("by <span class=\"admin__who\">sign-in</span>: signed in"))
     }
 
+    /// A form drawn before another change comes back as the version in force with its own
+    /// changes: applying it keeps the other change.
+    @Test func aConflictRedrawsTheFormWithBothChanges() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, stale) = try browser.page("/admin")
+        #expect(try Self.apply(["onboarding": "true"], note: "notice on", with: browser).status == 303)
+        let conflict = try browser.press(try Self.button("Review the difference", in: stale), setting: ["defaultLayout": "grid"])
+        #expect(conflict.status == 409)
+        let redrawn = try HTMLDocument.parse(conflict.text)
+        #expect(redrawn.first { $0["name"] == "onboarding" && $0["type"] == "checkbox" }?["checked"] != nil, "the other change kept")
+        #expect(redrawn.first { $0["name"] == "base" }?["value"] == "2")
+        let review = try browser.press(try Self.button("Review the difference", in: redrawn))
+        #expect(review.status == 200, "\(review.text)")
+        let reviewed = try HTMLDocument.parse(review.text)
+        #expect(try browser.press(try Self.button("Apply", in: reviewed), setting: ["note": "grid too"]).status == 303)
+        let file = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        #expect(file.contains("\"defaultLayout\": \"grid\"") && file.contains("\"onboarding\": true"), "\(file)")
+    }
+
     /// "Clear a group's name to remove it", as the form's hint says, whatever its other fields hold.
     @Test func aGroupWhoseNameIsClearedIsRemoved() throws {
         try Data(#"""

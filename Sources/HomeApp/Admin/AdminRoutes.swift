@@ -126,6 +126,17 @@ struct AdminRoutes {
         }
     }
 
+    /// `form`'s own changes against the version it was drawn from, made to the version in force
+    /// instead; nil when any of the three will not load.
+    func rebased(_ form: TogglesForm, from drawnFrom: ConfigHistory.Entry?, onto current: ConfigHistory.Entry) -> Toggles? {
+        let load = { (text: String) in try? Toggles(json: Data(text.utf8), file: "toggles", layouts: layouts) }
+        let value = { (toggles: Toggles) in try? JSONValue(reading: Data(toggles.jsonText.utf8)) }
+        guard let drawnFrom, let base = load(drawnFrom.text).flatMap(value), let mine = load(form.json).flatMap(value),
+              let theirs = load(current.text).flatMap(value)
+        else { return nil }
+        return load(JSONMerge.merge(base: base, mine: mine, theirs: theirs).text)
+    }
+
     /// A rule of the loader fails: the form again, the message beside its field; 400.
     func invalid(_ request: Request, form: TogglesForm, error: TogglesError) -> Response {
         page(request, title: "Toggles", section: .toggles, status: .badRequest) { [self] writer, context in
@@ -136,14 +147,21 @@ struct AdminRoutes {
     }
 
     /// The form was drawn from an older version: what changed since, what this form would change,
-    /// and the form again, now based on the version in force; 409.
+    /// and the form again: the version in force with this form's own changes; 409.
     func conflict(_ request: Request, form: TogglesForm, current: ConfigHistory.Entry) -> Response {
         let drawnFrom = versions.history.entry(form.base)
-        var redrawn = form
-        redrawn.base = current.version
-        let proposed = (try? Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts))?.jsonText
+        let asSent = (try? Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts))?.jsonText
         // The same form sent twice (a double press, or again after Back): its change is in force.
-        if proposed == current.text { return services.visit(request).redirect(to: "/admin?unchanged") }
+        if asSent == current.text { return services.visit(request).redirect(to: "/admin?unchanged") }
+        var redrawn = form
+        var proposed = asSent
+        if let merged = rebased(form, from: drawnFrom, onto: current) {
+            redrawn = TogglesForm(toggles: merged, base: current.version)
+            redrawn.note = form.note
+            redrawn.previewVisitor = form.previewVisitor
+            proposed = merged.jsonText
+        }
+        redrawn.base = current.version
         return page(request, title: "Changed since your form", section: .toggles, status: .conflict) { [self] writer, context in
             writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: your form was drawn from version ")
             writer.write(form.base)
@@ -160,9 +178,9 @@ struct AdminRoutes {
                 LineDiffView.render(LineDiff(from: current.text, to: proposed), label: "Your changes against the version in force",
                                     into: &writer)
             }
-            writer.write("<p>Review the form again below: applying it now replaces version ")
+            writer.write("<p>The form below is version ")
             writer.write(current.version)
-            writer.write(".</p>")
+            writer.write(" with your changes made to it: review it again to apply them.</p>")
             TogglesFormView(form: redrawn, layouts: layouts).render(into: &writer, context: context)
         }
     }
