@@ -117,6 +117,30 @@ import TestSupport
         }
     }
 
+    /// A body that trickles past the timeout gets a 408 that says so, and the connection closes;
+    /// the server serves others meanwhile.
+    @Test func aBodyThatTricklesPastTheTimeoutGets408() throws {
+        let server = try ServerProcess(arguments: Self.arguments)
+        let connection = try HTTPConnection(port: server.port, timeoutSeconds: Self.hangSeconds)
+        try connection.send("POST /settings HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                            + "Content-Length: 1000\r\n\r\nlayout=")
+        let started = Date()
+        // Written from one thread, read from this one: the socket takes both at once.
+        nonisolated(unsafe) let writer = connection
+        let trickle = Thread {
+            for _ in 0..<16 {
+                Thread.sleep(forTimeInterval: 0.5)
+                guard (try? writer.send("g")) != nil else { return }
+            }
+        }
+        trickle.start()
+        #expect(try server.client.get("/healthz").status == 200)
+        let response = try connection.readResponse()
+        #expect(response.status == 408 && response.text.contains("did not arrive within the 3 seconds"), "\(response.status)")
+        #expect(Date().timeIntervalSince(started) < 8)
+        try eventually("the close logged", timeout: 10) { server.log.contains("closed connections without a complete request in time") }
+    }
+
     /// A post of another type than a form gets 415 naming the types it takes, not "form expired".
     @Test func aPostThatIsNoFormIsRefusedForItsType() throws {
         let server = try ServerProcess(arguments: Self.arguments)

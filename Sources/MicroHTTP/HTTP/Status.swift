@@ -12,6 +12,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
     public static let forbidden = Status(rawValue: 403)
     public static let notFound = Status(rawValue: 404)
     public static let methodNotAllowed = Status(rawValue: 405)
+    public static let requestTimeout = Status(rawValue: 408)
     public static let conflict = Status(rawValue: 409)
     public static let gone = Status(rawValue: 410)
     public static let payloadTooLarge = Status(rawValue: 413)
@@ -34,6 +35,7 @@ public struct Status: RawRepresentable, Hashable, Sendable {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 408: "Request Timeout"
         case 409: "Conflict"
         case 410: "Gone"
         case 413: "Content Too Large"

@@ -34,12 +34,19 @@ final class HeadDeadlines: Sendable {
     private let reclaimAbove: Int
     /// Run on every sweep (a quarter second), on the sweeper thread.
     private let onSweep: @Sendable () -> Void
+    /// The 408 a body that came too slowly gets before its connection closes.
+    private let lateBody: Response?
+    /// How long a client has to read that 408 before the connection closes: closed at once, the
+    /// body bytes still arriving would make the kernel reset it, and the answer with it.
+    static let lingering: Int64 = 2_000_000_000
 
     /// `seconds` of 0 turns the deadlines off, as it turns off libmicrohttpd's timeout.
-    init(seconds: UInt32, connectionLimit: UInt32 = 1024, logger: Logger, onSweep: @escaping @Sendable () -> Void = {}) {
+    init(seconds: UInt32, connectionLimit: UInt32 = 1024, logger: Logger, lateBody: Response? = nil,
+         onSweep: @escaping @Sendable () -> Void = {}) {
         limit = Int64(seconds) * 1_000_000_000
         reclaimAbove = Int(connectionLimit) * 3 / 4
         self.logger = logger
+        self.lateBody = lateBody
         self.onSweep = onSweep
     }
 
@@ -66,10 +73,23 @@ final class HeadDeadlines: Sendable {
         entry?.deadline.store(0, ordering: .relaxed)
     }
 
+    /// The head announced a body: until it is in, a late one is answered 408.
+    func bodyExpected(_ entry: ConnectionDeadline?) {
+        entry?.awaitingBody.store(true, ordering: .relaxed)
+    }
+
+    /// The body is in. False when the sweeper answered 408 first: the request is not answered again.
+    func bodyArrived(_ entry: ConnectionDeadline?) -> Bool {
+        guard let entry else { return true }
+        return entry.awaitingBody.exchange(false, ordering: .relaxed)
+    }
+
     func answered(_ entry: ConnectionDeadline?) {
         guard let entry else { return }
         entry.deadline.store(Self.now() + limit, ordering: .relaxed)
         entry.idle.store(true, ordering: .relaxed)
+        // A request answered before its body (refused by its head) leaves none to wait for.
+        entry.awaitingBody.store(false, ordering: .relaxed)
     }
 
     /// libmicrohttpd reports the close before it closes the descriptor, so the sweeper, holding
@@ -116,6 +136,12 @@ final class HeadDeadlines: Sendable {
                 if isLate { closedCount.add(1, ordering: .relaxed); late += 1 } else {
                     reclaimedCount.add(1, ordering: .relaxed); reclaimed += 1
                 }
+                if isLate, let lateBody, entry.awaitingBody.exchange(false, ordering: .relaxed) {
+                    // Told why, then closed after the lingering time (the next sweep past it).
+                    _ = DirectResponse.send(lateBody, id: "-", on: entry.descriptor)
+                    entry.deadline.store(now + Self.lingering, ordering: .relaxed)
+                    continue
+                }
                 shutdown(entry.descriptor, Int32(SHUT_RDWR))
             }
             return (late, reclaimed)
@@ -136,6 +162,8 @@ final class ConnectionDeadline: Sendable {
     let deadline: Atomic<Int64>
     /// Between a response and the next request's head: a keep-alive connection that may be reclaimed.
     let idle = Atomic<Bool>(false)
+    /// Between a head that announced a body and that body's end; the sweeper takes it to answer 408.
+    let awaitingBody = Atomic<Bool>(false)
 
     init(descriptor: Int32, deadline: Int64) {
         self.descriptor = descriptor

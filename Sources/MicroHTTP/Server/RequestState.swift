@@ -36,6 +36,8 @@ final class RequestState {
     @exclusivity(unchecked) var receivedBytes = 0
     /// Listed in this thread's `ThreadRequests.chunkedBodies` until the body is in.
     var chunkedBodyArriving = false
+    /// The head announced a body (its method carries one), whose arrival the deadlines follow.
+    var expectsBody = false
     /// The form body could not be decoded; answered once it has finished arriving.
     var formIsMalformed = false
     /// An URL-encoded body's `%`-escapes are checked as it arrives: libmicrohttpd's post
@@ -94,6 +96,7 @@ final class RequestState {
         receivedBytes = 0
         chunkedBodyArriving = false
         formIsMalformed = false
+        expectsBody = false
         escapes = nil
         bodyLimit = 0
         if lentCopy != nil { lentCopy = nil }

@@ -58,12 +58,15 @@ public final class Server: Startable {
                     "wanted": "\(configuration.connectionLimit)", "limit": "\(connectionLimit)"])
             }
             let retained = Unmanaged.passRetained(core)
+            // libmicrohttpd's idle timeout closes without a word: set a second past the deadlines,
+            // the sweeper meets a silent client first and can answer a late body 408.
+            let timeout = configuration.connectionTimeout == 0 ? 0 : configuration.connectionTimeout + 1
             var options = dh_daemon_options(
                 flags: flags, listen_socket: socket.descriptor,
                 handler: accessHandlerCallback, completed: requestCompletedCallback, uri_log: uriLogCallback,
                 notify_connection: connectionNotifyCallback, accept_policy: acceptPolicyCallback, logger: libraryLogCallback,
                 context: retained.toOpaque(), thread_pool_size: UInt32(max(1, configuration.threads)),
-                connection_timeout_seconds: configuration.connectionTimeout,
+                connection_timeout_seconds: timeout,
                 connection_limit: connectionLimit,
                 per_ip_connection_limit: configuration.perIPConnectionLimit,
                 connection_memory_limit: configuration.connectionMemoryLimit)

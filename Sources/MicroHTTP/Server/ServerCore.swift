@@ -30,8 +30,12 @@ final class ServerCore: Sendable {
         self.logger = logger
         let streams = OpenStreams()
         openStreams = streams
+        let lateBody = configuration.errorPage.render(ErrorDescription(
+            status: .requestTimeout,
+            message: "The request body did not arrive within the \(configuration.connectionTimeout) seconds this server waits for it.",
+            requestID: "-"))
         headDeadlines = HeadDeadlines(seconds: configuration.connectionTimeout,
-                                      connectionLimit: configuration.connectionLimit, logger: logger,
+                                      connectionLimit: configuration.connectionLimit, logger: logger, lateBody: lateBody,
                                       onSweep: { streams.finishThoseWhosePeerLeft() })
         metrics = ServerMetrics(routes: router.labels)
     }
@@ -105,6 +109,10 @@ final class ServerCore: Sendable {
         }
         // The methods' names compared once: a GET, the most common, carries none.
         let carriesBody = method != .get && method.carriesBody
+        if carriesBody {
+            context.expectsBody = true
+            headDeadlines.bodyExpected(context.deadline)
+        }
         // A GET or HEAD past the framing check has no length but 0: no look-up.
         if method != .get, method != .head, let length = header(connection, "Content-Length").flatMap({ Int($0) }),
            length > context.bodyLimit {
@@ -159,6 +167,11 @@ final class ServerCore: Sendable {
     }
 
     private func respond(_ connection: OpaquePointer, _ method: Method, _ context: RequestState) -> MHD_Result {
+        // Answered 408 by the sweeper while the body was late: closed, not answered twice.
+        if context.expectsBody {
+            context.expectsBody = false
+            if !headDeadlines.bodyArrived(context.deadline) { return .NO }
+        }
         headDeadlines.requestArrived(context.deadline)
         bodyArrived(connection, context)
         if let pending = context.deferredResponse { return sendDeferred(pending, method: method, for: context, on: connection) }
