@@ -83,5 +83,9 @@ import TestSupport
         let fresh = try #require(again.all("button").first { $0.text == "Stop the experiment" })
         #expect(try browser.press(fresh, setting: ["note": "stop it"]).status == 303)
         #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"active\": false"))
+        // Stopped already: the refusal leads back to the admin pages.
+        let (stopped, page) = try browser.page("/admin/experiment?experiment=e&action=stop")
+        #expect(stopped.status == 409 && stopped.text.contains("is stopped already"))
+        #expect(page.all("a").contains { $0.text == "Back to the admin pages" && $0["href"] == "/admin" })
     }
 }

@@ -206,6 +206,13 @@ public final class HomeApplication: Startable {
             // Refused for want of a sign-in: the way to it, coming back here.
             if error.status == .unauthorized, let request = error.request {
                 model.links = [("Sign in", ReportsSignIn.link(for: request))]
+            } else if let path = error.path {
+                // An operator's refusal leads back to the operator's pages, not only to the home.
+                if path == "/admin" || path.hasPrefix("/admin/") {
+                    model.links = [("Back to the admin pages", "/admin")]
+                } else if path.hasPrefix("/reports") {
+                    model.links = [("Back to the report log", "/reports"), ("Experiments", "/reports/experiments")]
+                }
             }
             let screen = ErrorScreen(viewModel: model)
             let bytes = Page(root: screen, configuration: services.page).render(context: services.assets.apply(to: RenderContext(csrfToken: "")))

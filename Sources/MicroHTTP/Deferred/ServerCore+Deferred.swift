@@ -48,11 +48,11 @@ extension ServerCore {
         if let error = error as? HTTPError {
             if error.logged { logger.notice("request refused", metadata: [
                 "request": "\(requestID)", "status": "\(error.status.rawValue)", "error": "\(error.message)"]) }
-            var response = errorResponse(error.status, error.message, id: requestID, request: request)
+            var response = errorResponse(error.status, error.message, id: requestID, request: request, target: path)
             for (name, value) in error.headers { response.headers.set(name, value) }
             return response
         }
         logger.error("handler failed", metadata: ["request": "\(requestID)", "path": "\(path)", "error": "\(error)"])
-        return errorResponse(.internalServerError, Self.internalErrorMessage, id: requestID, request: request)
+        return errorResponse(.internalServerError, Self.internalErrorMessage, id: requestID, request: request, target: path)
     }
 }
