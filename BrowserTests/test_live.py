@@ -1,6 +1,7 @@
 """Journeys 6 and 7: the grid's sideways scroll reported once per gesture, and /reports updating
 live in a second window. Plus the grid's "More" button, which does the scroll without JavaScript."""
 import secrets
+import time
 import urllib.request
 
 from selenium.webdriver.common.action_chains import ActionChains
@@ -14,6 +15,36 @@ from test_journeys import assert_home
 
 def swipes(browser, mark, visitor):
     return browser.log.matching(mark, event="horizontal_swipe", visitor=visitor)
+
+
+# The first tile of a row on the screen, by what is drawn: the first whose left edge is at the
+# row's start (its scroll padding) or at most half a tile before it.
+FIRST_SHOWN = """
+const row = arguments[0];
+const box = row.getBoundingClientRect();
+const start = box.left + row.clientLeft + parseFloat(getComputedStyle(row).scrollPaddingLeft || '0');
+const tiles = [...row.querySelectorAll('.grid-tile')];
+return String(tiles.findIndex((tile) => {
+  const edge = tile.getBoundingClientRect();
+  return edge.left >= start - edge.width / 2;
+}));
+"""
+
+
+def settled(browser, row, quiet=0.5):
+    """Waits until the row has not moved for `quiet` seconds; returns its first tile shown."""
+    last = {"left": None, "since": 0.0}
+
+    def still(driver):
+        left = driver.execute_script("return arguments[0].scrollLeft", row)
+        now = time.monotonic()
+        if left != last["left"]:
+            last.update(left=left, since=now)
+            return False
+        return now - last["since"] >= quiet
+
+    browser.wait(still, 10, "the row kept moving")
+    return browser.driver.execute_script(FIRST_SHOWN, row)
 
 
 def open_live_reports(browser):
@@ -45,9 +76,15 @@ def test_journey_6_horizontal_scroll_reports_one_swipe(js_browser):
     browser.wait(lambda d: d.execute_script("return arguments[0].scrollLeft", row) > 0, 5,
                  "the row did not scroll sideways")
     assert browser.driver.execute_script("return window.scrollX") == 0, "the page scrolled instead of the row"
+    shown = settled(browser, row)
+    assert shown != "0"
     swipe = browser.log.wait_for(mark, event="horizontal_swipe", visitor=visitor)[0]
     assert swipe["layout"] == "grid"
-    assert swipe["properties"].get("row") == "1" and swipe["properties"].get("via") == "scroll"
+    # The line says where the row went: the first tile now shown, as "More" without JavaScript.
+    assert (swipe["properties"].get("row"), swipe["properties"].get("to"), swipe["properties"].get("via")) \
+        == ("1", shown, "scroll"), swipe
+    first = browser.find(f"#grid-tile-1-{shown} .grid-tile__title").text
+    assert swipe.get("item") == browser.catalog.by_title(first)["id"], swipe
     # The gesture is over: a second gesture, on the next row, is reported, and the first row still
     # has its one line (the page reports in order, so a late second line would be in by now).
     other = browser.find("ul.grid-row__tiles[data-row='2']")
@@ -80,6 +117,33 @@ def test_grid_more_button_scrolls_row_without_javascript(nojs_browser):
     browser.wait(lambda _: row.get_property("scrollLeft") > 0, 5, "the row did not move on")
     line = browser.log.wait_for(mark, event="horizontal_swipe", visitor=visitor)
     assert [(e["layout"], e["properties"]["row"], e["properties"]["via"]) for e in line] == [("grid", section, "more")]
+
+
+def test_grid_more_button_reports_where_the_row_went_with_javascript(js_browser):
+    """With JavaScript "More" scrolls the row in place and writes the line it writes without:
+    one per press, `via=more`, `to` the first tile the press brought into view."""
+    browser = js_browser
+    browser.open("/?layout=grid")
+    assert_home(browser, "grid", "/?layout=grid")
+    visitor = browser.visitor()
+    row = browser.find("ul.grid-row__tiles[data-row='1']")
+    more = browser.find("#grid-section-1").find_element(By.XPATH, "following-sibling::button[@name='more']")
+    browser.driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+    seen = []
+    for press in range(2):
+        mark = browser.log.mark()
+        more.click()
+        shown = settled(browser, row)
+        assert int(shown) > (int(seen[-1]) if seen else 0), f"press {press + 1} did not move the row on"
+        assert browser.path() == "/?layout=grid", "the press left the page"
+        line = browser.log.wait_for(mark, event="horizontal_swipe", visitor=visitor)
+        # Anything more this press writes is in by now: the page sends it as the row starts moving.
+        time.sleep(0.5)
+        line = swipes(browser, mark, visitor)
+        assert [(e["layout"], e["properties"]["row"], e["properties"]["to"], e["properties"]["via"]) for e in line] \
+            == [("grid", "1", shown, "more")], line
+        seen.append(shown)
+    assert not browser.log.matching(0, event="launch", visitor=visitor)[1:], "a press loaded the home again"
 
 
 def test_journey_7_reports_update_live_in_second_window(js_browser):

@@ -55,47 +55,74 @@
   const homeForm = () => document.querySelector('form.home-form');
   const scrollBehavior = () => (reducedMotion.matches ? 'auto' : 'smooth');
 
-  function report(fields) {
+  // A tile not found in that row (a poster not named after its item) is a 400: sent again without.
+  function report(fields, retry) {
     const body = new URLSearchParams({ ...fields, _csrf: csrfToken() });
-    if (navigator.sendBeacon && navigator.sendBeacon('/report', body)) return;
-    fetch('/report', { method: 'POST', body, credentials: 'same-origin', keepalive: true }).catch(() => {});
+    fetch('/report', { method: 'POST', body, credentials: 'same-origin', keepalive: true })
+      .then((response) => { if (response.status === 400 && retry) report(retry); }).catch(() => {});
   }
 
   // Grid rows ----------------------------------------------------------------
-  // A gesture starts with user input on the row (or a "More" click), moves the row, and ends on
+  // Written as "More" is without JavaScript (`to` the first tile shown, `via`): a press posts its
+  // form, a person's scroll names that tile.
+
+  // Per tile, the scrollLeft that snaps it to the row's start.
+  const tilePositions = (row) => {
+    const start = row.getBoundingClientRect().left + row.clientLeft + (parseFloat(getComputedStyle(row).scrollPaddingLeft) || 0);
+    return [...row.querySelectorAll('.grid-tile')].map((tile) => row.scrollLeft + tile.getBoundingClientRect().left - start);
+  };
+  // The end of a row does not snap: the first tile at least half shown counts.
+  const firstShown = (row, positions, left) => {
+    const half = (row.querySelector('.grid-tile')?.offsetWidth ?? 0) / 2;
+    const index = positions.findIndex((position) => position >= left - half);
+    return index < 0 ? Math.max(0, positions.length - 1) : index;
+  };
+  // A tile names its item only by its poster, images/posters/ID.svg (served as ID.<hash>.svg).
+  const itemOf = (tile) => (tile?.querySelector('img')?.getAttribute('src') ?? '').split('/').pop().split('.')[0];
+
+  // A gesture starts with user input on the row (or a "More" press), moves the row, and ends on
   // scrollend (or SETTLE_MS after the last scroll event). Scrolls nobody asked for (page load,
-  // anchor restoration) are ignored: the row is not armed then.
+  // anchor restoration) are ignored: the row is not armed then. A press reports itself.
   const armRow = new WeakMap();
 
   function enhanceRow(row) {
     if (row.dataset.enhanced) return;
     row.dataset.enhanced = 'true';
     let armedUntil = 0;
+    let personUntil = 0;
+    let byPerson = false;
     let moving = false;
     let startLeft = row.scrollLeft;
     let settle = 0;
 
-    const arm = () => {
+    const arm = (person) => {
       if (!moving) startLeft = row.scrollLeft;
       armedUntil = performance.now() + ARMED_MS;
+      personUntil = person ? armedUntil : 0;
     };
     const end = () => {
       clearTimeout(settle);
       if (!moving) return;
       moving = false;
       armedUntil = 0;
-      if (Math.abs(row.scrollLeft - startLeft) < 1) return;
+      if (byPerson && Math.abs(row.scrollLeft - startLeft) >= 1) {
+        const swipe = { event: 'horizontal_swipe', layout: 'grid', row: row.dataset.row ?? '' };
+        const item = itemOf(row.querySelectorAll('.grid-tile')[firstShown(row, tilePositions(row), row.scrollLeft)]);
+        report(item ? { ...swipe, item } : swipe, item && swipe);
+      }
+      byPerson = false;
       startLeft = row.scrollLeft;
-      report({ event: 'horizontal_swipe', layout: 'grid', row: row.dataset.row ?? '' });
     };
 
     for (const type of ['pointerdown', 'wheel', 'keydown', 'touchstart']) {
-      row.addEventListener(type, arm, { passive: true });
+      row.addEventListener(type, () => arm(true), { passive: true });
     }
     row.addEventListener('scroll', () => {
-      if (!moving && performance.now() > armedUntil) { startLeft = row.scrollLeft; return; }
+      const now = performance.now();
+      if (!moving && now > armedUntil) { startLeft = row.scrollLeft; return; }
       moving = true;
-      armedUntil = performance.now() + ARMED_MS;  // momentum keeps the gesture alive
+      if (now <= personUntil) byPerson = true;
+      armedUntil = now + ARMED_MS;  // momentum keeps the gesture alive
       if (!supportsScrollEnd) {
         clearTimeout(settle);
         settle = setTimeout(end, SETTLE_MS);
@@ -105,14 +132,22 @@
     armRow.set(row, arm);
   }
 
-  // "More": about one screenful of tiles on, back to the start after the end.
-  function scrollRowOn(row) {
+  // "More": about one screenful of tiles on, back to the start after the end; its redirect is
+  // not followed, the row shows that already.
+  function scrollRowOn(button, row) {
+    const positions = tilePositions(row);
     const tile = row.querySelector('.grid-tile');
     const step = tile ? tile.getBoundingClientRect().width + parseFloat(getComputedStyle(row).columnGap || '0') : row.clientWidth;
     const visible = Math.max(1, Math.floor((row.clientWidth - step * 0.25) / step));
-    const atEnd = row.scrollLeft + row.clientWidth >= row.scrollWidth - 2;
-    armRow.get(row)?.();
-    row.scrollTo({ left: atEnd ? 0 : row.scrollLeft + visible * step, behavior: scrollBehavior() });
+    const last = row.scrollWidth - row.clientWidth;
+    const next = positions[Math.min(firstShown(row, positions, row.scrollLeft) + visible, positions.length - 1)];
+    const left = row.scrollLeft >= last - 2 || next === undefined ? 0 : Math.min(Math.max(0, next), last);
+    const body = new URLSearchParams(new FormData(button.form));
+    body.set(button.name, `${row.dataset.row ?? ''}.${firstShown(row, positions, left)}`);
+    fetch(button.form.action, { method: 'POST', body, credentials: 'same-origin', redirect: 'manual', keepalive: true })
+      .catch(() => {});
+    armRow.get(row)?.(false);
+    row.scrollTo({ left, behavior: scrollBehavior() });
   }
 
   document.addEventListener('click', (event) => {
@@ -121,7 +156,7 @@
     const row = more.closest('.grid-row')?.querySelector('.grid-row__tiles');
     if (!row) return;
     event.preventDefault();
-    scrollRowOn(row);
+    scrollRowOn(more, row);
   });
 
   function enhanceHome() {
