@@ -1,6 +1,7 @@
 """Play, progress and My List, with JavaScript on and off: open a title, Play, move the position,
 see it kept on the title's page; add the title to My List and remove it. Each step checks the page
 and the events the report log gains for this visitor."""
+import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -48,6 +49,51 @@ def test_play_and_progress(browser):
     browser.open(f"/long/{film['id']}")
     assert browser.button("Resume")
     assert browser.find(".item-screen__progress").text.startswith("Watched 1:30 of")
+
+
+# A phone; a 1280×900 desktop window (757 px of page under the browser's bars) and a laptop.
+CONTROL_SIZES = [(390, 844, True), (1280, 757, False), (1280, 720, False)]
+CONTROL = """
+const box = (selector) => document.querySelector(selector).getBoundingClientRect();
+const form = document.querySelector('form.watch-progress');
+const range = box('input[type=range]');
+return {range: [range.top, range.bottom, range.width], save: box('.watch-progress__save').bottom,
+        form: form.clientWidth, height: window.innerHeight, scrollY: window.scrollY,
+        text: document.querySelector('output').textContent};
+"""
+
+
+@pytest.mark.parametrize("size", CONTROL_SIZES, ids=[f"{w}x{h}" for w, h, _ in CONTROL_SIZES])
+def test_position_control_is_wide_and_in_view(browser, size):
+    """The range spans the control's whole width (and keeps it when the time's text grows), and
+    the range and Save position show under the poster without scrolling."""
+    width, height, mobile = size
+    film = max((item for item in browser.catalog.items if item["kind"] == "long"), key=lambda item: len(item["title"]))
+    driver = browser.driver
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    try:
+        browser.open(f"/watch/{film['id']}")
+        browser.wait(lambda d: d.execute_script("return document.readyState") == "complete")
+        seen = driver.execute_script(CONTROL)
+        top, bottom, wide = seen["range"]
+        problems = []
+        if wide < seen["form"] - 1:
+            problems.append(f"the range is {wide} px of the control's {seen['form']} px")
+        if seen["scrollY"] != 0 or top < 0 or bottom > seen["height"] or seen["save"] > seen["height"]:
+            problems.append(f"the range ({top}–{bottom}) or Save position (to {seen['save']}) is off the "
+                            f"{seen['height']} px screen")
+        assert not problems, f"at {width}x{height}: " + "; ".join(problems)
+        if browser.javascript:
+            move_position(browser, [Keys.END])
+            browser.wait(lambda _: browser.find("form.watch-progress").get_attribute("data-saved"),
+                         message="the position was not saved by the script")
+            saved = driver.execute_script(CONTROL)
+            assert "saved" in saved["text"]
+            assert saved["range"][2] == wide, f"at {width}: the range went from {wide} to {saved['range'][2]} px " \
+                                              f"when the time said {saved['text']!r}"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_my_list(browser):
