@@ -75,6 +75,11 @@ public struct Headers: Sendable, Sequence {
         return Self.withUTF8(found.0) { one in Self.withUTF8(found.1) { other in body(one, other) } }
     }
 
+    /// Calls `body` with the first value of `name` as bytes, no `String` made for a request's.
+    public func withFirst<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Result) -> Result {
+        withFirst(name, name) { first, _ in body(first) }
+    }
+
     /// Calls `body` with the first `User-Agent` and `Sec-CH-UA-Mobile` values as bytes (nil:
     /// absent): a request's from the places the head's pass noted, without a look-up.
     public func withUserAgent<Result>(_ body: (_ userAgent: UnsafeBufferPointer<UInt8>?,

@@ -1,18 +1,25 @@
+import Glibc
+
 /// Whether every `%` in bytes that arrive in pieces is followed by two hexadecimal digits.
 struct PercentEscapes: Sendable {
     /// The digits still owed by the last `%`.
     private var owed = 0
     private(set) var isMalformed = false
 
+    /// Looks only where a `%` is (found with `memchr`): most bodies have none.
     mutating func check(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !isMalformed else { return }
-        for byte in bytes {
+        guard !isMalformed, let base = bytes.baseAddress else { return }
+        var index = 0
+        while index < bytes.count {
             if owed > 0 {
-                guard byte.isHexDigit else { isMalformed = true; return }
+                guard bytes[index].isHexDigit else { isMalformed = true; return }
                 owed -= 1
-            } else if byte == UInt8(ascii: "%") {
-                owed = 2
+                index += 1
+                continue
             }
+            guard let found = memchr(base + index, Int32(UInt8(ascii: "%")), bytes.count - index) else { return }
+            index = UnsafeRawPointer(found) - UnsafeRawPointer(base) + 1
+            owed = 2
         }
     }
 
