@@ -83,8 +83,8 @@ def test_journey_6_horizontal_scroll_reports_one_swipe(js_browser):
     # The line says where the row went: the first tile now shown, as "More" without JavaScript.
     assert (swipe["properties"].get("row"), swipe["properties"].get("to"), swipe["properties"].get("via")) \
         == ("1", shown, "scroll"), swipe
-    first = browser.find(f"#grid-tile-1-{shown} .grid-tile__title").text
-    assert swipe.get("item") == browser.catalog.by_title(first)["id"], swipe
+    # The place, not an item: search results arrange fewer items in a row than the home.
+    assert "item" not in swipe, swipe
     # The gesture is over: a second gesture, on the next row, is reported, and the first row still
     # has its one line (the page reports in order, so a late second line would be in by now).
     other = browser.find("ul.grid-row__tiles[data-row='2']")

@@ -55,11 +55,10 @@
   const homeForm = () => document.querySelector('form.home-form');
   const scrollBehavior = () => (reducedMotion.matches ? 'auto' : 'smooth');
 
-  // A tile not found in that row (a poster not named after its item) is a 400: sent again without.
-  function report(fields, retry) {
+  function report(fields) {
     const body = new URLSearchParams({ ...fields, _csrf: csrfToken() });
-    fetch('/report', { method: 'POST', body, credentials: 'same-origin', keepalive: true })
-      .then((response) => { if (response.status === 400 && retry) report(retry); }).catch(() => {});
+    if (navigator.sendBeacon && navigator.sendBeacon('/report', body)) return;
+    fetch('/report', { method: 'POST', body, credentials: 'same-origin', keepalive: true }).catch(() => {});
   }
 
   // Grid rows ----------------------------------------------------------------
@@ -77,8 +76,8 @@
     const index = positions.findIndex((position) => position >= left - half);
     return index < 0 ? Math.max(0, positions.length - 1) : index;
   };
-  // A tile names its item only by its poster, images/posters/ID.svg (served as ID.<hash>.svg).
-  const itemOf = (tile) => (tile?.querySelector('img')?.getAttribute('src') ?? '').split('/').pop().split('.')[0];
+  // A tile's place in its row, from its id: grid-tile-S-I.
+  const placeOf = (tile) => tile?.id.split('-').pop() ?? '';
 
   // A gesture starts with user input on the row (or a "More" press), moves the row, and ends on
   // scrollend (or SETTLE_MS after the last scroll event). Scrolls nobody asked for (page load,
@@ -107,8 +106,7 @@
       armedUntil = 0;
       if (byPerson && Math.abs(row.scrollLeft - startLeft) >= 1) {
         const swipe = { event: 'horizontal_swipe', layout: 'grid', row: row.dataset.row ?? '' };
-        const item = itemOf(row.querySelectorAll('.grid-tile')[firstShown(row, tilePositions(row), row.scrollLeft)]);
-        report(item ? { ...swipe, item } : swipe, item && swipe);
+        report({ ...swipe, at: placeOf(row.querySelectorAll('.grid-tile')[firstShown(row, tilePositions(row), row.scrollLeft)]) });
       }
       byPerson = false;
       startLeft = row.scrollLeft;

@@ -80,21 +80,22 @@ import TestSupport
         #expect(event.properties["row"] == "1" && event.properties["to"] == "4")
     }
 
-    /// The script's beacon says how the row moved; a layout whose rows do not scroll sideways has
+    /// The script's beacon says where the row went; a layout whose rows do not scroll sideways has
     /// no swipe to report.
-    @Test func aSwipeBeaconIsTheGridsAndSaysWhetherMoreOrAScrollMovedTheRow() async throws {
+    @Test func aSwipeBeaconIsTheGridsAndSaysWhereTheRowWent() async throws {
         let fixture = try AppFixture()
         let session = fixture.browser()
         try session.get("/?layout=grid")
         let list = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "list"), ("row", "0")])
         #expect(list.status == 400 && list.text.contains("rows do not scroll sideways"))
-        let wrong = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0"), ("via", "teleport")])
-        #expect(wrong.status == 400 && wrong.text.contains("scroll or more"))
-        for via in ["more", "scroll"] {
-            #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1"), ("via", via)]).status == 204)
+        for at in ["-1", "999", "x"] {
+            let wrong = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1"), ("at", at)])
+            #expect(wrong.status == 400 && wrong.text.contains("must be a place in row 1"), "at=\(at)")
         }
-        let swipes = try await fixture.events(named: .horizontalSwipe, count: 2)
-        #expect(swipes.map { $0.properties["via"] } == ["more", "scroll"] && swipes.allSatisfy { $0.layout == "grid" }, "\(swipes)")
+        #expect(try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1"), ("at", "4")]).status == 204)
+        let swipes = try await fixture.events(named: .horizontalSwipe, count: 1)
+        #expect(swipes.map { $0.properties["to"] } == ["4"] && swipes.allSatisfy { $0.layout == "grid" && $0.properties["via"] == "scroll" },
+                "\(swipes)")
     }
 
     @Test func theSameItemChosenInBothLayoutsReachesTheSamePageThroughDifferentIndexPaths() throws {

@@ -36,9 +36,6 @@ struct SwipeBeacon {
         guard child.scrollsRowsSideways else {
             throw HTTPError(.badRequest, "The \(layout) layout's rows do not scroll sideways: it has no swipe to report.")
         }
-        // The script's own scroll, or its "More", which scrolls the row in place.
-        let via = request.form["via"] ?? "scroll"
-        guard via == "scroll" || via == "more" else { throw HTTPError(.badRequest, "\"via\" must be scroll or more.") }
         // The rows are the layout's own: its child arranges the catalogue as the page did.
         child.baseViewModel.items = services.items
         guard let row = request.form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
@@ -51,10 +48,17 @@ struct SwipeBeacon {
             }
             item = id
             to = named.item
+        } else if let at = request.form["at"] {
+            // The place the page's script read off the tile (`grid-tile-S-I`): search results
+            // arrange fewer items in a row, so the place is kept, not an item named from it.
+            guard let place = Int(at), child.baseViewModel.sections[row].items.indices.contains(place) else {
+                throw HTTPError(.badRequest, "\"at\" must be a place in row \(row), from 0.")
+            }
+            to = place
         }
-        // The line a "more" post writes, naming the item the row reached.
+        // The line a "more" post writes, but by the script's scroll, where the row reached.
         let event = services.analytics(for: visit).event(.horizontalSwipe, layout: child.layoutName, item: item,
-                                                         properties: ["row": "\(row)", "to": "\(to)", "via": via])
+                                                         properties: ["row": "\(row)", "to": "\(to)", "via": "scroll"])
         let acknowledgement = WriteAcknowledgement()
         return .deferred { [deadlines, log = services.reportLog] responder in
             // Refused at once (the server is shutting down): answered 503, so never written.
