@@ -68,7 +68,7 @@ def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
             "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b", "previewVisitor": "v1"}
     cases = {"review": (dict(base, defaultLayout="grid", action="review"), 200),
              "broken-rule": (dict(base, **{"rollout.grid": "1.5", "action": "review"}), 400),
-             "conflict": (dict(base, base="0", action="review"), 409)}
+             "conflict": (dict(base, base="0", defaultLayout="grid", action="review"), 409)}
     for name, (fields, status) in cases.items():
         data = urllib.parse.urlencode(fields).encode()
         try:
