@@ -101,6 +101,15 @@ import TestSupport
         #expect(offered.isSuperset(of: ["launch", "error_shown", "toggles_changed", "content_changed"]), "\(offered)")
     }
 
+    /// A count links to the events it counts, keeping the range and the other filters.
+    @Test func eachCountLinksToItsEvents() throws {
+        let html = try HTMLDocument.parse(try server.client.get("/reports?layout=list&last=all").text)
+        let launch = try #require(html.first { $0.tag == "tr" && $0["data-count"] == "launch" }?.first { $0.tag == "a" })
+        #expect(HTMLDocument.decode(launch["href"] ?? "") == "/reports?last=all&event=launch&layout=list")
+        let page = try HTMLDocument.parse(try server.client.get(HTMLDocument.decode(launch["href"] ?? "")).text)
+        #expect(page.first { $0["data-total"] != nil }?.text == "15", "the list layout's launches")
+    }
+
     @Test func badRangesAndPositionsGet400SayingWhat() throws {
         for (target, says) in [("/reports?from=yesterday", "\"from\" must be"), ("/reports.json?to=soon", "\"to\" must be"),
                                ("/reports?last=fortnight", "\"last\" must be one of"),

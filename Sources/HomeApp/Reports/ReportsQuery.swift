@@ -60,6 +60,17 @@ struct ReportsQuery {
             .joined(separator: "&")
     }
 
+    /// The range and filters with `key` (`event` or `layout`) set to `value`: a count's link to
+    /// the events it counts.
+    func narrowed(_ key: String, to value: String) -> String {
+        let pairs: [(String, String?)] = [
+            ("last", preset?.rawValue), ("from", from), ("to", to), ("event", key == "event" ? value : filter.event),
+            ("layout", key == "layout" ? value : filter.layout), ("item", filter.item), ("visitor", filter.visitor),
+        ]
+        return pairs.compactMap { name, value in value.map { "\(name)=\(QueryEncoding.encode($0))" } }
+            .joined(separator: "&")
+    }
+
     /// The range alone, and `visitor`: the events table's link to one visitor's events.
     func visitorQuery(_ visitor: String) -> String {
         [("last", preset?.rawValue), ("from", from), ("to", to), ("visitor", visitor)]

@@ -57,8 +57,8 @@ final class ReportsScreenView: RootView {
         writer.write(" refused by the rate limit")
         if case .database = model.source { writer.write(" (both on this instance)") }
         writer.write("</p>")
-        counts("By event", model.summary.byEvent, key: "event", into: &writer)
-        counts("By layout", model.summary.byLayout, key: "layout", into: &writer)
+        counts("By event", model.summary.byEvent, key: "event", query: model.query, into: &writer)
+        counts("By layout", model.summary.byLayout, key: "layout", query: model.query, into: &writer)
         writer.write("</section>")
         EventsChart.render(model.summary.series, bucket: model.summary.bucket, from: model.summary.from,
                            changes: model.changes, into: &writer)
@@ -68,7 +68,9 @@ final class ReportsScreenView: RootView {
         writer.write("</div>")
     }
 
-    private func counts(_ caption: StaticString, _ counts: [String: Int], key: StaticString, into writer: inout HTMLWriter) {
+    /// Each name links to the events it counts, in the same range and filters.
+    private func counts(_ caption: StaticString, _ counts: [String: Int], key: StaticString, query: ReportsQuery,
+                        into writer: inout HTMLWriter) {
         writer.write("<table class=\"counts\"><caption>")
         writer.write(caption)
         writer.write("</caption><tbody data-counts-")
@@ -77,9 +79,11 @@ final class ReportsScreenView: RootView {
         for (name, count) in counts.sorted(by: { ($0.value, $1.key) > ($1.value, $0.key) }) {
             writer.write("<tr")
             writer.attribute("data-count", name)
-            writer.write("><th scope=\"row\">")
+            writer.write("><th scope=\"row\"><a")
+            writer.attribute("href", "/reports?" + query.narrowed("\(key)", to: name))
+            writer.write(">")
             writer.text(name)
-            writer.write("</th><td>")
+            writer.write("</a></th><td>")
             writer.write(count)
             writer.write("</td></tr>")
         }
