@@ -65,7 +65,7 @@ def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
     token = re.search(r'<meta name="csrf-token" content="([^"]+)"', form).group(1)
     base = {"_csrf": token, "base": "1", "defaultLayout": "list", "rollout.grid": "", "rollout.list": "",
             "experiments[0].name": "home-hero", "experiments[0].active": "true",
-            "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b", "previewVisitor": "v1"}
+            "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b", "previewVisitor": "0123456789abcdef0123456789abcdef"}
     cases = {"review": (dict(base, defaultLayout="grid", action="review"), 200),
              "broken-rule": (dict(base, **{"rollout.grid": "1.5", "action": "review"}), 400),
              "conflict": (dict(base, base="0", defaultLayout="grid", action="review"), 409)}

@@ -45,7 +45,7 @@ import TestSupport
         let browser = Browser(port: server.port)
         let (_, form) = try browser.page("/admin")
         let review = try browser.press(try Self.button("Review the difference", in: form),
-                                       setting: ["defaultLayout": "grid", "previewVisitor": "visitor-1"])
+                                       setting: ["defaultLayout": "grid", "previewVisitor": "0123456789abcdef0123456789abcdef"])
         #expect(review.status == 200)
         #expect(review.text.contains("<del class=\"admin-diff__removed\">-   &quot;defaultLayout&quot;: &quot;list&quot;,</del>"), "\(review.text)")
         #expect(review.text.contains("<ins class=\"admin-diff__added\">+   &quot;defaultLayout&quot;: &quot;grid&quot;,</ins>"))
@@ -140,6 +140,21 @@ import TestSupport
         #expect(longNote.status == 400 && longNote.text.contains("The note is 501 characters long; at most 500 are kept."))
         #expect(try String(contentsOfFile: togglesPath, encoding: .utf8) == before)
         #expect(try Self.homeLayout(server) == "list")
+    }
+
+    /// A preview is for a whole visitor id: a prefix or a typo would be hashed as an id all the same.
+    @Test func aPreviewForSomethingThatIsNoVisitorIdIsRefusedBesideItsField() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        for id in ["zzz", "0123abcd", "0123456789ABCDEF0123456789ABCDEF"] {
+            let refused = try browser.press(try Self.button("Review the difference", in: form),
+                                            setting: ["defaultLayout": "grid", "previewVisitor": id])
+            #expect(refused.status == 400, "\(id)")
+            let html = try HTMLDocument.parse(refused.text)
+            #expect(html.first { $0["name"] == "previewVisitor" }?["aria-invalid"] == "true", "\(id)")
+            #expect(refused.text.contains("must be a whole visitor id"), "\(id)")
+        }
     }
 
     @Test func aRollbackIsANewVersionEqualToTheOldOne() throws {

@@ -95,6 +95,14 @@ struct AdminRoutes {
         } catch {
             return invalid(request, form: form, error: error)
         }
+        // Any other text would be hashed as an id all the same, and preview a visitor nobody is.
+        if !form.previewVisitor.isEmpty, VisitorID(form.previewVisitor) == nil {
+            return page(request, title: "Toggles", section: .toggles, status: .badRequest) { [self] writer, context in
+                TogglesFormView(form: form, layouts: layouts, problem: .init(field: "previewVisitor", message:
+                    "must be a whole visitor id, 32 hexadecimal digits as in the visitor's cookie (the report log shows "
+                    + "the first 8: follow one to see the whole id)")).render(into: &writer, context: context)
+            }
+        }
         let isApply = request.form["action"] == "apply"
         if isApply, !form.note.isEmpty {
             switch versions.apply(form.json, base: form.base, who: who(request), note: form.note) {
