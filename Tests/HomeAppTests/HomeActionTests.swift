@@ -98,6 +98,25 @@ import TestSupport
                 "\(swipes)")
     }
 
+    /// A field each form sends once, sent twice, is refused rather than guessed at; nothing is written.
+    @Test func aFieldSentTwiceIsRefusedAndWritesNothing() throws {
+        let fixture = try AppFixture()
+        let session = fixture.browser()
+        try session.get("/?layout=grid")
+        let posts: [(String, [(String, String)])] = [
+            ("/home/actions", [("layout", "grid"), ("open", "0.0"), ("open", "0.1")]),
+            ("/my-list/m-002", [("action", "add"), ("action", "remove")]),
+            ("/watch/m-001/progress", [("position", "10"), ("position", "20")]),
+            ("/settings", [("layout", "grid"), ("layout", "list")]),
+        ]
+        for (path, fields) in posts {
+            let response = try session.post(path, withToken: fields)
+            #expect(response.status == 400 && response.text.contains("more than once; it takes one"), "\(path): \(response.status)")
+        }
+        let written = try fixture.events().map(\.name)
+        #expect(![.longSelected, .myListAdded, .myListRemoved, .playProgress].contains { written.contains($0) }, "\(written)")
+    }
+
     @Test func theSameItemChosenInBothLayoutsReachesTheSamePageThroughDifferentIndexPaths() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()

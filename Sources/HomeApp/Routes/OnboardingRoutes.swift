@@ -41,7 +41,7 @@ struct OnboardingRoutes {
 
     func choose(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        guard let layout = request.form["layout"], services.factory.has(layout) else {
+        guard let layout = try request.form.single("layout"), services.factory.has(layout) else {
             throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
         services.analytics(for: visit).record(.layoutChosen, layout: layout, properties: ["via": "onboarding"])

@@ -47,7 +47,7 @@ struct SceneRoutes {
             response.setCookie(.deletion(of: Visit.layoutCookie))
             return response
         }
-        guard let layout = request.form["layout"], services.factory.has(layout) else {
+        guard let layout = try request.form.single("layout"), services.factory.has(layout) else {
             throw HTTPError(.badRequest, "Choose one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
         services.analytics(for: visit).record(.layoutChosen, layout: layout, properties: ["via": "settings"])

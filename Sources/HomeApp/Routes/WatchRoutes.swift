@@ -48,7 +48,7 @@ struct WatchRoutes {
     func progress(_ request: Request) throws(HTTPError) -> Response {
         let item = try playable(request)
         let duration = Self.duration(item)
-        guard let text = request.form["position"], text.utf8.count <= 9, let position = Int(text), (0...duration).contains(position)
+        guard let text = try request.form.single("position"), text.utf8.count <= 9, let position = Int(text), (0...duration).contains(position)
         else {
             throw HTTPError(.badRequest, "The position must be a whole number of seconds from 0 to \(duration).")
         }
@@ -65,7 +65,7 @@ struct WatchRoutes {
         let id = request.parameters["id"] ?? ""
         guard let item = catalog.item(id: id) else { throw Self.notFound(id) }
         let adding: Bool
-        switch request.form["action"] {
+        switch try request.form.single("action") {
         case "add": adding = true
         case "remove": adding = false
         default: throw HTTPError(.badRequest, "Say whether to add the title to My List or remove it (action add or remove).")

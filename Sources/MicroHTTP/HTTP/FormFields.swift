@@ -30,6 +30,17 @@ public struct FormFields: Sendable, Sequence {
     /// Every text value called `name`, in order.
     public func values(_ name: String) -> [String] { fields.filter { $0.name == name }.map(\.value) }
 
+    /// The one text value called `name`: a field a form has once, sent twice, is a 400 rather than
+    /// a guess at which was meant.
+    public func single(_ name: String) throws(HTTPError) -> String? {
+        var found: String?
+        for field in fields where field.name == name {
+            guard found == nil else { throw HTTPError(.badRequest, "The form gives \"\(name)\" more than once; it takes one.") }
+            found = field.value
+        }
+        return found
+    }
+
     /// The first uploaded file called `name`.
     public func file(_ name: String) -> FormField? { fields.first { $0.name == name && $0.filename != nil } }
 
