@@ -37,12 +37,12 @@ final class RequestState {
     /// Listed in this thread's `ThreadRequests.chunkedBodies` until the body is in.
     var chunkedBodyArriving = false
     /// The head announced a body (its method carries one), whose arrival the deadlines follow.
-    var expectsBody = false
+    @exclusivity(unchecked) var expectsBody = false
     /// The form body could not be decoded; answered once it has finished arriving.
     var formIsMalformed = false
     /// An URL-encoded body's `%`-escapes are checked as it arrives: libmicrohttpd's post
     /// processor drops one cut short at the end without a word.
-    var escapes: PercentEscapes?
+    @exclusivity(unchecked) var escapes: PercentEscapes?
     /// The largest body this request's path takes (`ServerConfiguration.bodyLimits`).
     @exclusivity(unchecked) var bodyLimit = 0
     /// The spliced copy the response is sent from, given back once the request completes.
