@@ -74,13 +74,8 @@ struct HomeRoutes {
     /// The child that drew the form decodes it into one of the container's actions.
     func action(_ request: Request) throws(HTTPError) -> Response {
         let visit = services.visit(request)
-        var form: [String: String] = [:]
-        for field in request.form {
-            // The home's forms send each name once: twice is a made-up post, not a choice to guess.
-            guard form.updateValue(field.value, forKey: field.name) == nil else {
-                throw HTTPError(.badRequest, "The form gives \"\(field.name)\" more than once; it takes one.")
-            }
-        }
+        // The home's forms send each name once: twice is a made-up post, not a choice to guess.
+        let form = try request.form.singles()
         guard let layout = form[HomeFormField.layout], let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The form did not name a layout this site has.")
         }

@@ -7,11 +7,11 @@ extension CSRFProtection {
     var middleware: Middleware {
         { [self] request, next in
             // A body of another type carries no form, so no token: say that, not that the form expired.
-            guard request.headers.withFirst("Content-Type", Self.isForm) else {
+            guard request.headers.withFirst("Content-Type", { FormType($0) != nil }) else {
                 let type = request.headers["Content-Type"] ?? ""
                 let sent = type.isEmpty ? "none was given" : "it was \(type.prefix(80).filter { $0.isASCII && !$0.isNewline })"
                 throw HTTPError(.unsupportedMediaType, "This address takes a form: the request's Content-Type must be "
-                                + "application/x-www-form-urlencoded or multipart/form-data, and \(sent).")
+                                + "\(FormType.names), and \(sent).")
             }
             guard let visitor = Visitor.id(in: request.cookies),
                   isValid(request.form[RenderContext.csrfFieldName], for: visitor) else {
@@ -20,16 +20,5 @@ extension CSRFProtection {
             }
             return try next(request)
         }
-    }
-
-    /// Whether a `Content-Type` names a form, its letters in any case: read in place, on every post.
-    static func isForm(_ type: UnsafeBufferPointer<UInt8>?) -> Bool {
-        guard let type else { return false }
-        func starts(with prefix: StaticString) -> Bool {
-            guard type.count >= prefix.utf8CodeUnitCount else { return false }
-            let bytes = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
-            return zip(type, bytes).allSatisfy { ($0 | 0x20) == $1 || $0 == $1 }
-        }
-        return starts(with: "application/x-www-form-urlencoded") || starts(with: "multipart/form-data")
     }
 }

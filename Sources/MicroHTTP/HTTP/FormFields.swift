@@ -35,10 +35,23 @@ public struct FormFields: Sendable, Sequence {
     public func single(_ name: String) throws(HTTPError) -> String? {
         var found: String?
         for field in fields where field.name == name {
-            guard found == nil else { throw HTTPError(.badRequest, "The form gives \"\(name)\" more than once; it takes one.") }
+            guard found == nil else { throw Self.repeated(name) }
             found = field.value
         }
         return found
+    }
+
+    /// Every text value by its name, for a form that has each name once (a 400 otherwise).
+    public func singles() throws(HTTPError) -> [String: String] {
+        var values: [String: String] = [:]
+        for field in fields where values.updateValue(field.value, forKey: field.name) != nil {
+            throw Self.repeated(field.name)
+        }
+        return values
+    }
+
+    private static func repeated(_ name: String) -> HTTPError {
+        HTTPError(.badRequest, "The form gives \"\(name)\" more than once; it takes one.")
     }
 
     /// The first uploaded file called `name`.

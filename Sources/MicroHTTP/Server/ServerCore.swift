@@ -125,10 +125,11 @@ final class ServerCore: Sendable {
             context.chunkedBodyArriving = true
             ThreadRequests.chunkedBodies.add(connection, context)
         }
-        guard carriesBody, let type = header(connection, "Content-Type")?.lowercased(),
-              type.hasPrefix("application/x-www-form-urlencoded") || type.hasPrefix("multipart/form-data")
-        else { return .YES }
-        if type.hasPrefix("application/x-www-form-urlencoded") { context.escapes = PercentEscapes() }
+        guard carriesBody, let type = FormType(MHD_lookup_connection_value(connection, .HEADER_KIND,
+                                                                          StaticString("Content-Type").cString).map {
+            UnsafeRawBufferPointer(start: $0, count: strlen($0)).bindMemory(to: UInt8.self)
+        }) else { return .YES }
+        if type == .urlEncoded { context.escapes = PercentEscapes() }
         let cls = Unmanaged.passUnretained(context).toOpaque()
         context.postProcessor = MHD_create_post_processor(connection, 16 * 1024, postDataCallback, cls)
         if context.postProcessor == nil { context.formIsMalformed = true }
