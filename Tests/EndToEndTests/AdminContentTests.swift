@@ -64,6 +64,24 @@ import TestSupport
         }
     }
 
+    /// A catalogue cut short while the server was down: set aside, and the server starts from the
+    /// history's newest version, saying so on /admin/content.
+    @Test func aTruncatedCatalogueIsRestoredFromItsHistoryAtStart() throws {
+        var server = try start()
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let whole = try Data(contentsOf: URL(fileURLWithPath: contentPath))
+        try whole.prefix(whole.count / 2).write(to: URL(fileURLWithPath: contentPath))
+        server = try start()
+        #expect(try server.client.get("/").status == 200)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: contentPath)) == whole, "the catalogue of the last run")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("content.json.damaged-") }
+        #expect(try kept.map { try Data(contentsOf: URL(fileURLWithPath: folder.path($0))) } == [whole.prefix(whole.count / 2)])
+        let page = try HTMLDocument.parse(try server.client.get("/admin/content").text)
+        let notice = page.first { $0["data-restored"] != nil }?.text ?? ""
+        #expect(notice.contains("could not be loaded") && notice.contains("started from version 1"), "\(notice)")
+    }
+
     @Test func aBrokenCatalogueGetsTheMessageItGetsAtStartAndNothingChanges() throws {
         var broken = items
         broken[3]["kind"] = "podcast"

@@ -215,6 +215,43 @@ import TestSupport
         #expect(page.contains("data-version=\"3\""), "\(page)")
     }
 
+    /// A toggles file damaged or deleted while the server was down: set aside, and the server
+    /// starts from the history's newest version, saying so; without a history it still refuses.
+    @Test func aDamagedOrMissingTogglesFileIsRestoredFromItsHistoryAtStart() throws {
+        var server = try start()
+        #expect(try Self.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: server.port)).status == 303)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        let damaged = #"{"defaultLayout": "grid", oops"#
+        try damaged.write(toFile: togglesPath, atomically: true, encoding: .utf8)
+        server = try start()
+        #expect(try Self.homeLayout(server) == "grid")
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("toggles.json.damaged-") }
+        #expect(kept.count == 1)
+        #expect(try kept.first.map { try String(contentsOfFile: folder.path($0), encoding: .utf8) } == damaged, "nothing lost")
+        let page = try HTMLDocument.parse(try server.client.get("/admin").text)
+        let notice = page.first { $0["data-restored"] != nil }?.text ?? ""
+        #expect(notice.contains("is not valid JSON") && notice.contains("kept as \(folder.path(kept.first ?? ""))")
+                    && notice.contains("started from version 2"), "\(notice)")
+        #expect(page.first { $0.hasClass("admin__version") }?["data-version"] == "2", "restored, not a new version")
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+
+        try FileManager.default.removeItem(atPath: togglesPath)
+        server = try start()
+        #expect(try Self.homeLayout(server) == "grid")
+        #expect(try server.client.get("/admin").text.contains("It was missing, and this instance started from version 2"))
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+
+        // A first start has no version to fall back on: the server refuses, naming the file.
+        let other = try folder.write("other-toggles.json", damaged)
+        let refused = try ServerProcess(arguments: ["--port", "0", "--toggles", other, "--report-log", folder.path("other")],
+                                        waitForListening: false)
+        #expect(refused.waitForExit() != 0)
+        #expect(refused.log.contains("--toggles: ") && refused.log.contains("is not valid JSON"), "\(refused.log)")
+    }
+
     @Test func theAdminPagesNeedTheReportAccessAndPostsTheFormsToken() throws {
         let server = try start(["--report-token", Self.token])
         #expect(try server.client.get("/admin").status == 401)

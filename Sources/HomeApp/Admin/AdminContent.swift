@@ -28,7 +28,7 @@ struct AdminContent {
         let notice = AppliedNotice(request)
         return routes.page(request, title: "Catalogue", section: .content) { [self] writer, context in
             notice.render(current: current, history: versions.history, into: &writer)
-            routes.inForce(current, history: versions.history, historyPath: AdminSection.contentHistory.path, into: &writer)
+            routes.inForce(current, versions: versions, historyPath: AdminSection.contentHistory.path, into: &writer)
             writer.write("<p>")
             writer.write(versions.document.store.catalog.items.count)
             writer.write(" items in force.</p>")
@@ -77,7 +77,7 @@ struct AdminContent {
         }
         let id = request.form["staged"] ?? staged.stage(upload.text, filename: upload.filename)
         return routes.page(request, title: "Review the catalogue", section: .content, status: isApply ? .badRequest : .ok) { [self] writer, context in
-            routes.inForce(current, history: versions.history, historyPath: AdminSection.contentHistory.path, into: &writer)
+            routes.inForce(current, versions: versions, historyPath: AdminSection.contentHistory.path, into: &writer)
             writer.write("<h2>Difference from version ")
             writer.write(current.version)
             writer.write("</h2>")

@@ -204,11 +204,13 @@ struct AdminRoutes {
     }
 
     func inForce(_ entry: ConfigHistory.Entry, into writer: inout HTMLWriter) {
-        inForce(entry, history: versions.history, historyPath: AdminSection.history.path, into: &writer)
+        inForce(entry, versions: versions, historyPath: AdminSection.history.path, into: &writer)
     }
 
-    /// "Version N, applied <time> by <who>: <note>", and the version files set aside, if any.
-    func inForce(_ entry: ConfigHistory.Entry, history: ConfigHistory, historyPath: String, into writer: inout HTMLWriter) {
+    /// "Version N, applied <time> by <who>: <note>", and the files set aside, if any.
+    func inForce<Document>(_ entry: ConfigHistory.Entry, versions: ConfigVersions<Document>, historyPath: String,
+                           into writer: inout HTMLWriter) {
+        let history = versions.history
         writer.write("<p class=\"admin__version\" data-version=\"")
         writer.write(entry.version)
         writer.write("\">In force: version ")
@@ -228,6 +230,11 @@ struct AdminRoutes {
             writer.write(" (in ")
             writer.text(history.folder)
             writer.write(").</p>")
+        }
+        if let restored = versions.restored {
+            writer.write("<p class=\"admin__problem\" role=\"alert\" data-restored>")
+            writer.text(restored)
+            writer.write("</p>")
         }
     }
 }

@@ -38,7 +38,8 @@ public final class HomeApplication: Startable {
     /// With a report database: installs the toggles' new versions as they are announced.
     private let configFollower: ConfigFollower?
 
-    /// Loads everything the app serves; a missing or invalid file fails here, before listening.
+    /// Loads everything the app serves; a missing or invalid file fails here, before listening,
+    /// unless its history holds a version to start from (`FileRestore`).
     public init(configuration: AppConfiguration, factory: HomeFactory = .standard,
                 logger: Logger = Logger(label: "dynamic-home")) throws {
         self.configuration = configuration
@@ -57,19 +58,35 @@ public final class HomeApplication: Startable {
         } catch {
             throw AppError.publicFolder(error.description)
         }
+        // With a database its numbering rules, so its versions are kept apart from this machine's own.
+        let databaseConfig = configuration.reportDatabase.map { DatabaseConfigVersions(url: $0) }
+        let historyFolder = configuration.reportLog + (databaseConfig == nil ? "/config-history/" : "/config-history/shared/")
+        let loadContent = { () throws(ContentCatalogError) -> ContentStore in
+            try ContentStore(contentsOf: URL(fileURLWithPath: configuration.contentFile),
+                             publicDirectory: URL(fileURLWithPath: configuration.publicFolder),
+                             pollInterval: configuration.reloadInterval, logger: logger)
+        }
         let content: ContentStore
+        var contentRestored: String?
         do {
-            content = try ContentStore(contentsOf: URL(fileURLWithPath: configuration.contentFile),
-                                       publicDirectory: URL(fileURLWithPath: configuration.publicFolder),
-                                       pollInterval: configuration.reloadInterval, logger: logger)
+            content = try loadContent()
         } catch {
-            throw AppError.content(error.description)
+            contentRestored = FileRestore.fromHistory(configuration.contentFile, folder: historyFolder + CatalogueDocument.names.kind,
+                                                      kind: CatalogueDocument.names.kind, problem: error.description, logger: logger)
+            guard contentRestored != nil, let restored = try? loadContent() else { throw AppError.content(error.description) }
+            content = restored
         }
         let toggles: ToggleRouter
+        var togglesRestored: String?
         do {
             toggles = try ToggleRouter(path: configuration.togglesFile, layouts: factory.names)
         } catch {
-            throw AppError.toggles(error.description)
+            togglesRestored = FileRestore.fromHistory(configuration.togglesFile, folder: historyFolder + TogglesDocument.names.kind,
+                                                      kind: TogglesDocument.names.kind, problem: error.description, logger: logger)
+            guard togglesRestored != nil, let restored = try? ToggleRouter(path: configuration.togglesFile, layouts: factory.names) else {
+                throw AppError.toggles(error.description)
+            }
+            toggles = restored
         }
         for warning in toggles.toggles.interplayWarnings { logger.warning("toggles: \(warning)") }
         if let url = configuration.reportDatabase {
@@ -126,15 +143,14 @@ public final class HomeApplication: Startable {
         adminPool = RequestPool(WorkPool(name: "admin", workers: 2, queueLimit: 32, logger: logger),
                                 busyMessage: "The server is busy with other admin work; try again in 1 s.")
         do {
-            // With a database its numbering rules, so its versions are kept apart from this machine's own.
-            let databaseConfig = configuration.reportDatabase.map { DatabaseConfigVersions(url: $0) }
-            let historyFolder = configuration.reportLog + (databaseConfig == nil ? "/config-history/" : "/config-history/shared/")
             let versions = try ToggleVersions(TogglesDocument(router: toggles), folder: historyFolder + TogglesDocument.names.kind,
-                                              log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance)
+                                              log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance,
+                                              restored: togglesRestored)
             toggleVersions = versions
             metrics.attach(versions)
             let catalogue = try ContentVersions(CatalogueDocument(store: content), folder: historyFolder + CatalogueDocument.names.kind,
-                                                log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance)
+                                                log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance,
+                                                restored: contentRestored)
             contentVersions = catalogue
             configFollower = databaseConfig.map { ConfigFollower([versions, catalogue], database: $0, logger: logger) }
         } catch {

@@ -46,13 +46,17 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
     let status = ConfigSyncStatus()
     /// Whether the database has been reached since start (and an empty one seeded).
     let contacted = Atomic<Bool>(false)
+    /// The file could not be loaded at start and was restored from the history: what the admin
+    /// pages say about it.
+    let restored: String?
 
     /// Loads the history in `folder`. Alone, records the file in force if it differs from the
     /// newest version (the first start, or an edit while the server was down); with a database,
     /// the follower compares it with the database's once it answers.
     init(_ document: Document, folder: String, log: ReportLog, logger: Logger, database: DatabaseConfigVersions? = nil,
-         instance: String = "") throws(AtomicFile.Failure) {
+         instance: String = "", restored: String? = nil) throws(AtomicFile.Failure) {
         self.document = document
+        self.restored = restored
         history = try ConfigHistory(folder: folder, logger: logger)
         self.log = log
         self.logger = logger
