@@ -252,6 +252,30 @@ import TestSupport
         #expect(refused.log.contains("--toggles: ") && refused.log.contains("is not valid JSON"), "\(refused.log)")
     }
 
+    /// The review page draws the form again as posted: the blank experiment, group, ramp and step
+    /// drawn for it come back once, however often it is reviewed.
+    @Test func reviewingAgainAddsNoBlankRows() throws {
+        try #"{"defaultLayout": "list", "onboarding": false, "experiments": [{"name": "hero", "groups": [{"name": "a"}, {"name": "b"}]}], "ramps": [{"layout": "grid", "steps": [{"at": "2099-01-01T00:00:00Z", "share": 0.5}]}]}"#
+            .write(toFile: togglesPath, atomically: true, encoding: .utf8)
+        let server = try start()
+        let browser = Browser(port: server.port)
+        var (_, page) = try browser.page("/admin")
+        func legends(_ page: HTMLElement) -> [String] { page.all("legend").map(\.text) }
+        func groupNames(_ page: HTMLElement) -> Int { page.all("input").filter { ($0["name"] ?? "").hasSuffix(".name") && ($0["name"] ?? "").contains("groups[") }.count }
+        func steps(_ page: HTMLElement) -> Int { page.all("input").filter { ($0["name"] ?? "").hasSuffix(".at") }.count }
+        let drawn = (legends(page), groupNames(page), steps(page))
+        #expect(drawn.0.filter { $0.hasPrefix("Experiment") } == ["Experiment hero"] && drawn.0.filter { $0.hasPrefix("Ramp of") } == ["Ramp of grid"])
+        for round in 1...3 {
+            let review = try browser.press(try Self.button("Review the difference", in: page), setting: ["onboarding": round % 2 == 1 ? "true" : "false"])
+            #expect(review.status == 200, "\(review.text)")
+            page = try HTMLDocument.parse(review.text)
+            #expect(legends(page).filter { $0.hasPrefix("Experiment") || $0.hasPrefix("New experiment") } == ["Experiment hero", "New experiment"],
+                    "round \(round): \(legends(page))")
+            #expect(legends(page).filter { $0.hasPrefix("Ramp of") || $0 == "New ramp" } == ["Ramp of grid", "New ramp"], "round \(round)")
+            #expect(groupNames(page) == drawn.1 && steps(page) == drawn.2, "round \(round): groups \(groupNames(page)), steps \(steps(page))")
+        }
+    }
+
     @Test func theAdminPagesNeedTheReportAccessAndPostsTheFormsToken() throws {
         let server = try start(["--report-token", Self.token])
         #expect(try server.client.get("/admin").status == 401)

@@ -82,7 +82,10 @@ struct TogglesFormView {
         writer.write("</fieldset><h2>Experiments</h2>")
         hint("experiments", "At most one running experiment may set the layout, and one the onboarding notice. A group's name goes into the report log; its weight is its share beside the other groups'.", into: &writer)
         error(for: "experiments", into: &writer)
+        // A form posted back (a review, a refusal) carries the blank rows drawn for it: those are
+        // drawn once more, not kept beside new ones. Only trailing ones, so no field's index moves.
         var experiments = form.experiments
+        while experiments.last?.isBlank == true { experiments.removeLast() }
         experiments.append(TogglesForm.Experiment(name: "", active: true, groups: [.init(), .init()]))
         for (index, experiment) in experiments.enumerated() {
             self.experiment(experiment, at: index, isNew: index == experiments.count - 1, into: &writer)
@@ -91,6 +94,7 @@ struct TogglesFormView {
         hint("ramps", "A layout's rollout share that rises on a schedule: at each step's time (UTC) the servers make a new version with that share. Remove a ramp to stop it; the share reached stays.", into: &writer)
         error(for: "ramps", into: &writer)
         var ramps = form.ramps
+        while ramps.last?.isBlank == true { ramps.removeLast() }
         ramps.append(TogglesForm.Ramp(layout: layouts.first { $0 != form.defaultLayout } ?? layouts.first ?? "", steps: [("", ""), ("", ""), ("", "")]))
         for (index, ramp) in ramps.enumerated() {
             self.ramp(ramp, at: index, isNew: index == ramps.count - 1, into: &writer)
@@ -140,7 +144,10 @@ struct TogglesFormView {
         hint("\(path).groups", "At least two, with different names; clear a group's name to remove it.", into: &writer)
         error(for: "\(path).groups", into: &writer)
         var groups = experiment.groups
-        if !isNew { groups.append(TogglesForm.Group()) }
+        if !isNew {
+            while groups.last?.isBlank == true { groups.removeLast() }
+            groups.append(TogglesForm.Group())
+        }
         for (groupIndex, group) in groups.enumerated() {
             let groupPath = "\(path).groups[\(groupIndex)]"
             writer.write("<div class=\"admin-form__group\">")
@@ -244,7 +251,10 @@ struct TogglesFormView {
         hint("\(path).steps", "Times in order, like 2026-01-01T12:00:00Z; shares between 0 and 1. Leave a row empty for none." + (isNew ? " Leave every row empty to add no ramp." : ""), into: &writer)
         error(for: "\(path).steps", into: &writer)
         var steps = ramp.steps
-        if !isNew { steps.append(("", "")) }
+        if !isNew {
+            while let last = steps.last, last.at.isEmpty && last.share.isEmpty { steps.removeLast() }
+            steps.append(("", ""))
+        }
         for (stepIndex, step) in steps.enumerated() {
             let stepPath = "\(path).steps[\(stepIndex)]"
             writer.write("<div class=\"admin-form__group\">")
