@@ -276,6 +276,20 @@ import TestSupport
         }
     }
 
+    /// New weights for a running experiment move some of its visitors: the review says how many.
+    @Test func theReviewSaysHowManyVisitorsNewWeightsMove() throws {
+        try #"{"defaultLayout": "list", "onboarding": false, "experiments": [{"name": "hero", "groups": [{"name": "a", "weight": 4}, {"name": "b", "weight": 3}]}]}"#
+            .write(toFile: togglesPath, atomically: true, encoding: .utf8)
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        let review = try browser.press(try Self.button("Review the difference", in: form), setting: ["experiments[0].groups[0].weight": "1"])
+        let note = try HTMLDocument.parse(review.text).first { $0["data-reassign"] != nil }?.text ?? ""
+        #expect(note.contains(#"experiment "hero" is running"#) && note.contains("about 32% of its visitors"), "\(note)")
+        let unmoved = try browser.press(try Self.button("Review the difference", in: form), setting: ["onboarding": "true"])
+        #expect(try HTMLDocument.parse(unmoved.text).first { $0["data-reassign"] != nil } == nil)
+    }
+
     @Test func theAdminPagesNeedTheReportAccessAndPostsTheFormsToken() throws {
         let server = try start(["--report-token", Self.token])
         #expect(try server.client.get("/admin").status == 401)

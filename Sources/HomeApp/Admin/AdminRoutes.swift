@@ -126,6 +126,11 @@ struct AdminRoutes {
             LineDiffView.render(LineDiff(from: current.text, to: proposed.jsonText), label: "Difference from the version in force",
                                 into: &writer)
             interplay(proposed, into: &writer)
+            for warning in proposed.reassignmentWarnings(from: services.toggles.toggles) {
+                writer.write("<p class=\"admin__notice\" data-reassign>Note: ")
+                writer.text(warning)
+                writer.write(".</p>")
+            }
             if !form.previewVisitor.isEmpty {
                 AdminPreview(visitor: form.previewVisitor, before: services.toggles.toggles, after: proposed)
                     .render(into: &writer)
