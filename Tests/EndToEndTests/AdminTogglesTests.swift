@@ -58,6 +58,8 @@ import TestSupport
 
         let applied = try browser.press(try Self.button("Apply", in: reviewed), setting: ["note": "grid for everyone"])
         #expect(applied.status == 303 && applied.header("Location") == "/admin?applied=2")
+        #expect(server.log.contains("version in force") && server.log.contains("kind=toggles") && server.log.contains("version=2"),
+                "\(server.log)")
         #expect(try Self.homeLayout(server) == "grid", "the next request sees the new version")
         let file = try String(contentsOfFile: togglesPath, encoding: .utf8)
         #expect(file.contains("\"defaultLayout\": \"grid\""))

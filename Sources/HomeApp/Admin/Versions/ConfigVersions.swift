@@ -145,6 +145,8 @@ final class ConfigVersions<Document: VersionedDocument>: Sendable {
         // Checked before, so only a change on disk since (an image removed) is refused here.
         if let problem = document.reload() { return "Version \(version) was written but not loaded: \(problem)" }
         seenLoad.store(document.loadedVersion, ordering: .relaxed)
+        // Applied here or learnt from the database: every instance's log says when each version came in force.
+        logger.info("version in force", metadata: ["kind": "\(Document.names.kind)", "version": "\(version)"])
         return nil
     }
 
