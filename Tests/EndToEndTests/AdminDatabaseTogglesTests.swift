@@ -120,8 +120,14 @@ final class AdminDatabaseTogglesTests {
             try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
         }
         #expect(try instances[1].client.get("/admin").text.contains("This instance cannot reach the database"))
-        let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: Browser(port: instances[1].port))
+        let sender = Browser(port: instances[1].port)
+        let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: sender)
         #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.text)")
+        #expect(refused.header("Retry-After") == "5")
+        // The change is not lost: the form comes back as sent, its note with it, to apply again.
+        let refusedPage = try HTMLDocument.parse(refused.text)
+        #expect(refusedPage.all("input").first { $0["name"] == "note" }?["value"] == "during the outage")
+        #expect(refusedPage.all("input").contains { $0["name"] == "defaultLayout" && $0["value"] == "list" && $0["checked"] != nil })
         for instance in instances { #expect(try AdminTogglesTests.homeLayout(instance) == "grid") }
 
         #expect(fixture.stop(2) == 0)
@@ -133,7 +139,7 @@ final class AdminDatabaseTogglesTests {
         try eventually(timeout: 20) {
             try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
         }
-        let after = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "after the outage", with: Browser(port: instances[1].port))
+        let after = try sender.press(try AdminTogglesTests.button("Apply", in: refusedPage))
         #expect(after.status == 303, "\(after.status) \(after.text.suffix(3000))")
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" } }
     }

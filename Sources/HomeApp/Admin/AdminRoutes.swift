@@ -111,11 +111,15 @@ struct AdminRoutes {
             case .conflict(let newer): return conflict(request, form: form, current: newer)
             case .invalid(let error): return invalid(request, form: form, error: error)
             case .failed(let message):
-                return page(request, title: "Not applied", section: .toggles, status: .serviceUnavailable) { writer, _ in
+                // The form comes back as sent, note included, to apply again once the cause is gone.
+                var response = page(request, title: "Not applied", section: .toggles, status: .serviceUnavailable) { [self] writer, context in
                     writer.write("<p class=\"admin__problem\" role=\"alert\">")
                     writer.text(message)
-                    writer.write("</p>")
+                    writer.write("</p><p>Your form is below as you sent it: apply it again when the cause is gone.</p>")
+                    TogglesFormView(form: form, layouts: layouts, offersApply: true).render(into: &writer, context: context)
                 }
+                response.headers.set("Retry-After", "5")
+                return response
             }
         }
         return page(request, title: "Review the change", section: .toggles, status: isApply ? .badRequest : .ok) { [self] writer, context in
