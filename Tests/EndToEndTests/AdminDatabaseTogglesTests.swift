@@ -112,6 +112,15 @@ final class AdminDatabaseTogglesTests {
         }
     }
 
+    /// An instance down while a version was applied answers its very first request with it: the
+    /// start waits for the first catch-up, not only for the file it kept.
+    @Test func anInstanceRestartedAfterAnApplyServesTheNewVersionFromItsFirstRequest() throws {
+        #expect(fixture.stop(2) == 0)
+        #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "while 2 was down", with: Browser(port: instances[0].port)).status == 303)
+        try fixture.start(2, waitingForTheDatabase: false)
+        #expect(try AdminTogglesTests.homeLayout(instances[2]) == "grid", "the first answer after the restart")
+    }
+
     @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }

@@ -22,6 +22,11 @@ final class ConfigFollower: Startable {
     private let thread = Mutex<WorkerThread?>(nil)
     /// The fallback: versions are asked for at least this often.
     static let pollInterval = 1.0
+    /// Rung once the first catch-up was tried, answered or not.
+    private let firstTry = Doorbell()
+    /// How long the start waits for that first catch-up: a restarted instance would otherwise
+    /// answer its first requests with the version its file held while it was down.
+    static let startWait = 2.0
 
     init(_ followed: [any DatabaseFollowing], database: DatabaseConfigVersions, logger: Logger) {
         self.followed = followed
@@ -32,6 +37,10 @@ final class ConfigFollower: Startable {
     func start() throws {
         let worker = try WorkerThread(name: "config-follower") { [self] in run() }
         thread.withLock { $0 = worker }
+        // Bounded: a database that does not answer leaves the instance serving its last version.
+        if !firstTry.wait(seconds: Self.startWait) {
+            logger.warning("the report database did not answer at start; serving the last versions kept here")
+        }
     }
 
     func shutdown() {
@@ -58,6 +67,7 @@ final class ConfigFollower: Startable {
                 let listener = try database.listener()
                 defer { listener.close() }
                 try catchUp()
+                firstTry.ring()
                 if warned { logger.notice("the report database answers again; the toggles and the catalogue follow it") }
                 warned = false
                 var asked = Date()
@@ -70,6 +80,7 @@ final class ConfigFollower: Startable {
                 }
             } catch {
                 for versions in followed { versions.status.failed(error) }
+                firstTry.ring()  // the start waits for a first answer, not for a good one
                 if !warned {
                     logger.warning("cannot follow the versions in the report database; serving the last ones",
                                    metadata: ["error": "\(error)"])
