@@ -57,6 +57,8 @@ import TestSupport
         #expect(applied.status == 303 && applied.header("Location") == "/admin/content?applied=2", "\(applied.text)")
         #expect(try server.client.get("/").text.contains("A Title Changed In The Admin"))
         #expect(try String(contentsOfFile: contentPath, encoding: .utf8).contains("m-new-1"))
+        // The number /admin gives it, the one to compare across instances.
+        #expect(try server.client.get("/metrics").text.contains("\ndynamic_home_config_content_version 2\n"))
         let history = try browser.get("/admin/content/history").text
         #expect(history.contains("by <span class=\"admin__who\">loopback</span>: new title"))
         try eventually(timeout: 10) {

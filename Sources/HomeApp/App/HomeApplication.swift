@@ -147,11 +147,11 @@ public final class HomeApplication: Startable {
                                               log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance,
                                               restored: togglesRestored)
             toggleVersions = versions
-            metrics.attach(versions)
             let catalogue = try ContentVersions(CatalogueDocument(store: content), folder: historyFolder + CatalogueDocument.names.kind,
                                                 log: reportLog, logger: logger, database: databaseConfig, instance: configuration.instance,
                                                 restored: contentRestored)
             contentVersions = catalogue
+            metrics.attach(versions, catalogue)
             configFollower = databaseConfig.map { ConfigFollower([versions, catalogue], database: $0, logger: logger) }
         } catch {
             throw AppError.reportLog("\(error)")

@@ -13,6 +13,7 @@ struct MetricsPage {
     let server: ServerMetrics.Snapshot?
     let requestsInFlight: Int?
     var toggleVersions: ToggleVersions? = nil
+    var contentVersions: ContentVersions? = nil
 
     func render() -> String {
         var out = MetricsText()
@@ -22,11 +23,11 @@ struct MetricsPage {
         }
         reportLog(into: &out)
         if let shipper = services.shipper { shipping(shipper.status, into: &out) }
-        out.single("dynamic_home_content_version", "gauge", "The content catalogue's version (1 at start, +1 per accepted change).",
+        out.single("dynamic_home_content_version", "gauge", "This process's loads of the content catalogue (1 at start, +1 per accepted change).",
                    Double(services.content.version))
         out.single("dynamic_home_content_reload_failures_total", "counter", "Content reloads refused (the previous catalogue kept serving).",
                    Double(services.content.rejectedReloads))
-        out.single("dynamic_home_toggles_version", "gauge", "The feature toggles' version (1 at start, +1 per accepted change).",
+        out.single("dynamic_home_toggles_version", "gauge", "This process's loads of the feature toggles (1 at start, +1 per accepted change).",
                    Double(services.toggles.version))
         out.single("dynamic_home_toggles_reload_failures_total", "counter", "Toggles reloads refused (the previous toggles kept serving).",
                    Double(services.toggles.rejectedReloads))
@@ -58,6 +59,11 @@ struct MetricsPage {
     private func configuration(_ versions: ToggleVersions, into out: inout MetricsText) {
         out.single("dynamic_home_config_toggles_version", "gauge", "The toggles' version in force, as /admin numbers it.",
                    Double(versions.current.version))
+        if let contentVersions {
+            // The same number on every instance over one database: what to compare across them.
+            out.single("dynamic_home_config_content_version", "gauge", "The catalogue's version in force, as /admin/content numbers it.",
+                       Double(contentVersions.current.version))
+        }
         guard versions.database != nil else { return }
         let status = versions.status.snapshot
         out.single("dynamic_home_config_database_reachable", "gauge",

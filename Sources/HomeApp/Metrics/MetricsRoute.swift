@@ -6,10 +6,10 @@ import Synchronization
 /// app's router, so it cannot be given at init).
 final class MetricsRoute: Sendable {
     private let source = Mutex<(@Sendable () -> (ServerMetrics.Snapshot, Int))?>(nil)
-    private let versions = Mutex<ToggleVersions?>(nil)
+    private let versions = Mutex<(toggles: ToggleVersions, content: ContentVersions)?>(nil)
 
-    /// The toggles' versions, for their number and whether the report database answers.
-    func attach(_ versions: ToggleVersions) { self.versions.withLock { $0 = versions } }
+    /// The versions in force, numbered as /admin numbers them, and whether the report database answers.
+    func attach(_ toggles: ToggleVersions, _ content: ContentVersions) { versions.withLock { $0 = (toggles, content) } }
 
     func attach(_ server: Server) {
         source.withLock { $0 = { [weak server] in (server?.metrics() ?? .init(), server?.requestsInFlight ?? 0) } }
@@ -20,8 +20,9 @@ final class MetricsRoute: Sendable {
         router.get("/metrics") { [self] _ in
             try pool.respond { [self] in
                 let server = source.withLock { $0 }?()
+                let versions = versions.withLock { $0 }
                 let text = MetricsPage(services: services, server: server?.0, requestsInFlight: server?.1,
-                                       toggleVersions: versions.withLock { $0 }).render()
+                                       toggleVersions: versions?.toggles, contentVersions: versions?.content).render()
                 return Response(headers: Headers([("Content-Type", "text/plain; version=0.0.4; charset=utf-8"),
                                                   ("Cache-Control", "no-store")]),
                                 body: .bytes(Array(text.utf8)))
