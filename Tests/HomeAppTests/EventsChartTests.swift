@@ -40,6 +40,39 @@ import TestSupport
         #expect(Self.startLabel(everything) == "11-26 19:00", "58 hours of padding before the first point")
     }
 
+    /// Thirty changes in an hour, in bursts and spread out: no two labels overlap, every change
+    /// keeps its line, and each label names its first key and how many more it stands for.
+    @Test func manyChangesInAnHourDrawLabelsThatNeverOverlap() throws {
+        let series = (0..<60).map { (start: Self.origin.addingTimeInterval(Double($0) * 60), count: 1) }
+        // A burst of 16 a quarter-minute apart from minute 10, then 14 every two and a half minutes from minute 25.
+        let burst: [TimeInterval] = (0..<16).map { index in 600 + 15 * TimeInterval(index) }
+        let spread: [TimeInterval] = (0..<14).map { index in 1_500 + 150 * TimeInterval(index) }
+        let times = burst + spread
+        let changes = try times.enumerated().map { try Self.change($0.offset + 2, at: Self.origin.addingTimeInterval($0.element)) }
+        let chart = try Self.chart(series, bucket: 60, changes: changes)
+        #expect(chart.all { $0["data-marker"] != nil }.count == 30)
+        let keys = chart.all(class: "chart__marker-key")
+        let spans = keys.compactMap { key -> ClosedRange<Int>? in
+            guard let x = Int(key["x"] ?? "") else { return nil }
+            let width = 6 * key.text.count
+            switch key["text-anchor"] {
+            case "start": return x...(x + width)
+            case "end": return (x - width)...x
+            default: return (x - width / 2)...(x + width / 2)
+            }
+        }
+        #expect(spans.count == keys.count && spans.count > 1)
+        for (left, right) in zip(spans, spans.dropFirst()) { #expect(left.upperBound < right.lowerBound, "\(keys.map(\.text)) \(spans)") }
+        func stands(for label: String) -> Int {
+            let parts = label.components(separatedBy: " +")
+            if parts.count == 2, let more = Int(parts[1]) { return more + 1 }
+            return label.split(separator: ",").count
+        }
+        let counted = keys.map { stands(for: $0.text) }.reduce(0, +)
+        #expect(counted == 30, "\(keys.map(\.text))")
+        #expect(keys.first?.text == "T2 +15", "the burst of 16 as one label")
+    }
+
     /// Two changes a few pixels apart share one label, and a label at the right edge is drawn
     /// leftward of its line, not cut by the chart's edge; each change keeps its own line and title.
     @Test func nearbyMarkersShareALabelAndNoneIsCutAtTheEdge() throws {

@@ -16,18 +16,16 @@ enum ChangeMarkers {
     }
 
     /// A line from `top` to `bottom` at each change `x` places on a chart `width` wide (nil:
-    /// outside it). Keys that would overlap share one label at the first's place (`T2,T3`), and a
-    /// label near an edge is drawn inward of its line, not cut.
+    /// outside it). A change whose key would overlap the label before it joins that label: two
+    /// keys read `T2,T3`, more the first and how many follow (`T2 +15`); the list under the chart
+    /// names them all. A label near an edge is drawn inward of its line, not cut.
     static func renderLines(_ changes: [ConfigChange], top: Int, bottom: Int, width: Int, x: (Date) -> Double?,
                             into writer: inout HTMLWriter) {
         let placed = changes.compactMap { change in x(change.at).map { (change: change, at: Int($0.rounded())) } }
             .sorted { $0.at < $1.at }
-        var first = 0
-        while first < placed.count {
-            var end = first + 1
-            while end < placed.count, placed[end].at - placed[first].at < apart { end += 1 }
-            let label = placed[first..<end].map { key($0.change) }.joined(separator: ",")
-            for index in first..<end {
+        for group in groups(placed, width: width) {
+            let label = label(placed[group])
+            for index in group {
                 let (change, position) = placed[index]
                 writer.write("<g class=\"chart__marker chart__marker--")
                 writer.text(change.kind)
@@ -39,27 +37,72 @@ enum ChangeMarkers {
                 writer.attribute("x2", position)
                 writer.attribute("y2", bottom)
                 writer.write("/>")
-                if index == first { renderLabel(label, at: position, y: top + 9, width: width, into: &writer) }
+                if index == group.lowerBound {
+                    let span = extent(label, at: position, width: width)
+                    writer.write("<text class=\"chart__marker-key\"")
+                    writer.attribute("x", position)
+                    writer.attribute("y", top + 9)
+                    writer.attribute("text-anchor", span.lowerBound == position ? "start" : span.upperBound == position ? "end" : "middle")
+                    writer.write(">")
+                    writer.text(label)
+                    writer.write("</text>")
+                }
                 writer.write("</g>")
             }
-            first = end
         }
     }
 
-    /// Pixels between two lines under which their keys would overlap (a key is about 12 wide).
-    private static let apart = 18
+    /// The changes cut into runs that share a label, no label overlapping the next: each run
+    /// first takes the changes whose keys would overlap its label, then neighbouring runs whose
+    /// labels still overlap (a label grows with its count, an edge turns it inward) are joined.
+    static func groups(_ placed: [(change: ConfigChange, at: Int)], width: Int) -> [Range<Int>] {
+        var groups: [Range<Int>] = []
+        var first = 0
+        while first < placed.count {
+            var end = first + 1
+            while end < placed.count,
+                  extent(key(placed[end].change), at: placed[end].at, width: width).lowerBound
+                    < extent(label(placed[first..<end]), at: placed[first].at, width: width).upperBound + gap {
+                end += 1
+            }
+            groups.append(first..<end)
+            first = end
+        }
+        var index = 0
+        while index + 1 < groups.count {
+            let left = extent(label(placed[groups[index]]), at: placed[groups[index].lowerBound].at, width: width)
+            let right = extent(label(placed[groups[index + 1]]), at: placed[groups[index + 1].lowerBound].at, width: width)
+            if right.lowerBound < left.upperBound + gap {
+                groups[index] = groups[index].lowerBound..<groups[index + 1].upperBound
+                groups.remove(at: index + 1)
+                index = max(0, index - 1)  // the wider label may now meet the one before
+            } else {
+                index += 1
+            }
+        }
+        return groups
+    }
 
-    private static func renderLabel(_ label: String, at position: Int, y: Int, width: Int, into writer: inout HTMLWriter) {
-        // About 6 pixels a character at the keys' 10 px bold.
-        let half = 3 * label.count
-        let anchor = position - half < 0 ? "start" : position + half > width ? "end" : "middle"
-        writer.write("<text class=\"chart__marker-key\"")
-        writer.attribute("x", position)
-        writer.attribute("y", y)
-        writer.attribute("text-anchor", anchor)
-        writer.write(">")
-        writer.text(label)
-        writer.write("</text>")
+    /// Pixels kept between two labels.
+    private static let gap = 4
+
+    /// About 6 pixels a character at the keys' 10 px bold.
+    private static func halfWidth(of label: String) -> Int { 3 * label.count }
+
+    private static func label(_ group: ArraySlice<(change: ConfigChange, at: Int)>) -> String {
+        guard let head = group.first else { return "" }
+        if group.count <= 2 { return group.map { key($0.change) }.joined(separator: ",") }
+        return key(head.change) + " +" + String(group.count - 1)
+    }
+
+    /// Where a label at `position` is drawn: a key centred on its line, a shared label rightward
+    /// from its first line (it grows away from the labels before it), and inward at an edge.
+    static func extent(_ label: String, at position: Int, width: Int) -> ClosedRange<Int> {
+        let half = halfWidth(of: label)
+        let shared = label.contains(",") || label.contains("+")
+        if position + 2 * half > width, shared || position + half > width { return (position - 2 * half)...position }
+        if shared || position - half < 0 { return position...(position + 2 * half) }
+        return (position - half)...(position + half)
     }
 
     /// The changes in words, keyed as on the chart.
