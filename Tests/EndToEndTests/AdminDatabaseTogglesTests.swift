@@ -110,6 +110,21 @@ final class AdminDatabaseTogglesTests {
             #expect(try Self.version(instance) == 1, "nothing was pushed to the others")
             #expect(try AdminTogglesTests.homeLayout(instance) == "list")
         }
+        // The banner's link draws the form from the kept edit; reviewed and applied, every instance serves it.
+        let browser = Browser(port: instances[2].port)
+        let (_, admin) = try browser.page("/admin")
+        let link = try #require(admin.first { $0["data-review-kept"] != nil }?["href"])
+        let (_, form) = try browser.page(link)
+        #expect(form.first { $0["data-kept-form"] != nil }?.text.contains("toggles-2.json.local-") == true)
+        #expect(form.all("input").contains { $0["name"] == "defaultLayout" && $0["value"] == "grid" && $0["checked"] != nil })
+        let review = try browser.press(try AdminTogglesTests.button("Review the difference", in: form))
+        #expect(review.status == 200, "\(review.text)")
+        let reviewed = try HTMLDocument.parse(review.text)
+        let applied = try browser.press(try AdminTogglesTests.button("Apply", in: reviewed), setting: ["note": "the edit made while it was down"])
+        #expect(applied.status == 303, "\(applied.text)")
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
+        #expect(try HTMLDocument.parse(try instances[2].client.get("/admin").text).first { $0["data-conflict"] != nil } == nil,
+                "applied, the kept edit is no longer announced")
     }
 
     /// An instance down while a version was applied answers its very first request with it: the

@@ -48,6 +48,10 @@ struct AdminInstances {
         if let conflict = status.conflict {
             writer.write("<p class=\"admin__problem\" role=\"alert\" data-conflict>")
             writer.text(conflict)
+            // The toggles' form can be drawn from it; a catalogue is uploaded from its file.
+            if kind == TogglesDocument.names.kind, status.kept != nil {
+                writer.write(" <a href=\"/admin?kept\" data-review-kept>Review the kept edit as a change</a>.")
+            }
             writer.write("</p>")
         }
         writer.write("<h2>Instances</h2>")

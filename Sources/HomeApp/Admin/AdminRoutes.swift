@@ -58,13 +58,29 @@ struct AdminRoutes {
                                      status: status, caching: .nowhere, configuration: services.operatorPage)
     }
 
-    /// The form for the version in force.
+    /// The form for the version in force; with `?kept`, drawn from the edit this instance kept
+    /// aside at start (with a database), to review and apply it as a change.
     func togglesPage(_ request: Request) -> Response {
         let current = versions.current
-        let form = TogglesForm(toggles: services.toggles.toggles, base: current.version)
+        var form = TogglesForm(toggles: services.toggles.toggles, base: current.version)
+        var keptNote: String?
+        if request.query["kept"] != nil, let path = versions.status.snapshot.kept {
+            do {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                form = TogglesForm(toggles: try Toggles(json: data, file: path, layouts: layouts), base: current.version)
+                keptNote = "The form below holds the edit kept in \(path), drawn over version \(current.version): review it to apply it."
+            } catch {
+                keptNote = "The kept edit cannot be drawn as a form: \(ErrorText.describe(error)). The form below is the version in force."
+            }
+        }
         let notice = AppliedNotice(request)
         return page(request, title: "Toggles", section: .toggles) { [self] writer, context in
             notice.render(current: current, history: versions.history, into: &writer)
+            if let keptNote {
+                writer.write("<p class=\"admin__notice\" data-kept-form>")
+                writer.text(keptNote)
+                writer.write("</p>")
+            }
             inForce(current, into: &writer)
             if let problem = versions.document.fileProblem {
                 writer.write("<p class=\"admin__problem\" role=\"alert\" data-file-problem>The toggles file has an edit the server refused: ")

@@ -17,6 +17,8 @@ final class ConfigSyncStatus: Sendable {
         var failingSince: Date?
         /// A file that differed from the database's version at start, set aside.
         var conflict: String?
+        /// Where that file's edit is kept, to review it as a change.
+        var kept: String?
 
         /// Whether the database answered lately (the follower asks at least once a second).
         var isReachable: Bool { failure == nil && contact != nil }
@@ -41,5 +43,18 @@ final class ConfigSyncStatus: Sendable {
         }
     }
 
-    func conflict(_ message: String) { state.withLock { $0.conflict = message } }
+    /// The kept edit was applied: nothing is left to say of it.
+    func conflictResolved() {
+        state.withLock {
+            $0.conflict = nil
+            $0.kept = nil
+        }
+    }
+
+    func conflict(_ message: String, kept: String? = nil) {
+        state.withLock {
+            $0.conflict = message
+            $0.kept = kept
+        }
+    }
 }

@@ -32,6 +32,10 @@ extension ConfigVersions: DatabaseFollowing {
         let entry = Self.entry(proposed)
         if let failure = install(entry) { return .failed(failure) }
         record(entry)
+        if let kept = status.snapshot.kept, let data = FileManager.default.contents(atPath: kept),
+           document.same(String(decoding: data, as: UTF8.self), text) {
+            status.conflictResolved()
+        }
         return .applied(entry)
     }
 
@@ -74,8 +78,8 @@ extension ConfigVersions: DatabaseFollowing {
             try? AtomicFile.write(Array(inForce.utf8), to: aside)
             logger.warning("the file differs from the database's newest version", metadata: ["kind": "\(Document.names.kind)", "kept": "\(aside)"])
             status.conflict("The file \(document.path) was edited on this instance after the database's version \(latest.version) of "
-                            + "\(Document.names.title); this instance serves the database's version, and the edit is kept in \(aside). "
-                            + "Apply it from \(Document.names.page) to share it.")
+                            + "\(Document.names.title); this instance serves the database's versions, and the edit is kept in \(aside). "
+                            + "Apply it from \(Document.names.page) to share it.", kept: aside)
         }
         // The database's version is the one served, whatever this file held.
         if !(inForce.map { document.same(latest.text, $0) } ?? false) {
