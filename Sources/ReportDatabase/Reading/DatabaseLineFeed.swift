@@ -102,6 +102,7 @@ public final class DatabaseLineFeed: Startable {
         while !stopped {
             do {
                 let connection = try PostgresConnection(url: url, applicationName: application)
+                try ReportSchema.migrate(connection)  // a new database: its tables before the first query
                 try connection.listen("report_events")
                 if cursors == nil { cursors = try initialCursors(connection) }
                 // After a reconnect, whatever was shipped meanwhile.

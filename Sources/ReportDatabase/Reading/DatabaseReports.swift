@@ -28,8 +28,11 @@ public final class DatabaseReports: Sendable {
 
     public init(url: String) {
         self.url = url
+        // Migrated on connecting, as every part does: on a new database the first to connect makes
+        // the schema, and no reader meets a table that is not there yet.
         held = HeldConnection(url: url, applicationName: "dynamic-home reports", retryAfter: 5,
-                              unreachable: "the report database was unreachable moments ago", brokenUseFails: true)
+                              unreachable: "the report database was unreachable moments ago", brokenUseFails: true,
+                              prepare: { try ReportSchema.migrate($0) })
     }
 
     /// How far each instance has shipped; throws when the database cannot answer.

@@ -90,6 +90,7 @@ final class VisitorFoldRunner: Sendable {
             do {
                 if connection == nil {
                     let opened = try PostgresConnection(url: url, applicationName: "dynamic-home visitor fold")
+                    try ReportSchema.migrate(opened)  // a new database: its tables before the first query
                     connection = opened
                     try opened.execute(ExperimentVisitorRows.stagingSQL)
                 }
