@@ -57,6 +57,11 @@ import TestSupport
         #expect(applied.status == 303 && applied.header("Location") == "/admin/content?applied=2", "\(applied.text)")
         #expect(try server.client.get("/").text.contains("A Title Changed In The Admin"))
         #expect(try String(contentsOfFile: contentPath, encoding: .utf8).contains("m-new-1"))
+        // The version in force downloads as its file, to edit and upload again.
+        let (_, contentPage) = try browser.page("/admin/content")
+        let download = try browser.get(try #require(contentPage.first { $0["data-download"] != nil }?["href"]))
+        #expect(download.status == 200 && download.header("Content-Disposition") == "attachment; filename=\"content-v2.json\"")
+        #expect(download.text == (try String(contentsOfFile: contentPath, encoding: .utf8)))
         // The number /admin gives it, the one to compare across instances.
         #expect(try server.client.get("/metrics").text.contains("\ndynamic_home_config_content_version 2\n"))
         let history = try browser.get("/admin/content/history").text

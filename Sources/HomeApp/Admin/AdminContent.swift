@@ -11,6 +11,8 @@ import ScreenKit
 /// and applied with a note as the next version.
 struct AdminContent {
     static let path = "/admin/content"
+    /// The catalogue in force as a file, to edit and upload again.
+    static let downloadPath = "/admin/content/catalogue.json"
     /// The upload's body: the largest content file and room for the form's other parts.
     static let bodyLimit = ContentCatalog.maximumFileBytes + 64 * 1024
     let routes: AdminRoutes
@@ -31,10 +33,22 @@ struct AdminContent {
             routes.inForce(current, versions: versions, historyPath: AdminSection.contentHistory.path, into: &writer)
             writer.write("<p>")
             writer.write(versions.document.store.catalog.items.count)
-            writer.write(" items in force.</p>")
+            writer.write(" items in force. <a")
+            writer.urlAttribute("href", Self.downloadPath)
+            writer.write(" download data-download>Download version ")
+            writer.write(current.version)
+            writer.write("</a> to edit it and upload it below.</p>")
             AdminInstances(versions).render(into: &writer)
             uploadForm(base: current.version, into: &writer, context: context)
         }
+    }
+
+    /// The version in force, as its file holds it; named after its number.
+    func download() -> Response {
+        let current = versions.current
+        return Response(headers: Headers([("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                                          ("Content-Disposition", "attachment; filename=\"content-v\(current.version).json\"")]),
+                        body: .bytes(Array(current.text.utf8)))
     }
 
     func post(_ request: Request) throws(HTTPError) -> Response {

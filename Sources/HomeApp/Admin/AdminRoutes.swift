@@ -29,6 +29,7 @@ struct AdminRoutes {
         router.get(ExperimentActions.path) { request in try pool.respond { try experiments.confirmation(request) } }
         let catalogue = AdminContent(routes: self)
         router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
+        router.get(AdminContent.downloadPath) { _ in try pool.respond { catalogue.download() } }
         let qaLinks = AdminQALinks(routes: self)
         router.get(AdminQALinks.path) { request in try pool.respond { qaLinks.page(request) } }
         router.group(services.csrf.middleware) { posts in
