@@ -20,7 +20,19 @@ struct AdminHistory {
 
     var section: AdminSection { kind == .toggles ? .history : .contentHistory }
     var path: String { section.path }
-    var rollbackPath: String { kind == .toggles ? "/admin/toggles/rollback" : "/admin/content/rollback" }
+    var rollbackPath: String { Self.rollbackPath(kind) }
+
+    static func rollbackPath(_ kind: Kind) -> String { kind == .toggles ? "/admin/toggles/rollback" : "/admin/content/rollback" }
+
+    /// The page an operator's refused post came from, for the error page's link back; nil: `/admin`.
+    static func origin(ofPost path: some StringProtocol) -> (title: String, url: String)? {
+        switch String(path) {
+        case rollbackPath(.toggles): ("Back to the toggles' history", AdminSection.history.path)
+        case rollbackPath(.content): ("Back to the catalogue's history", AdminSection.contentHistory.path)
+        case AdminContent.path: ("Back to the catalogue", AdminContent.path)
+        default: nil
+        }
+    }
     var history: ConfigHistory { kind == .toggles ? routes.versions.history : routes.content.history }
     var current: ConfigHistory.Entry { kind == .toggles ? routes.versions.current : routes.content.current }
 

@@ -225,7 +225,7 @@ public final class HomeApplication: Startable {
             } else if let path = error.path {
                 // An operator's refusal leads back to the operator's pages, not only to the home.
                 if path == "/admin" || path.hasPrefix("/admin/") {
-                    model.links = [("Back to the admin pages", "/admin")]
+                    model.links = (AdminHistory.origin(ofPost: path).map { [$0] } ?? []) + [("Back to the admin pages", "/admin")]
                 } else if path.hasPrefix("/reports") {
                     model.links = [("Back to the report log", "/reports"), ("Experiments", "/reports/experiments")]
                 }
