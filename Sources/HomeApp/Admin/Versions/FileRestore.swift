@@ -17,6 +17,8 @@ enum FileRestore {
     static func fromHistory(_ path: String, folder: String, kind: String, problem: String, logger: Logger) -> String? {
         guard FileManager.default.fileExists(atPath: folder),
               let history = try? ConfigHistory(folder: folder, logger: logger), let latest = history.latestEntry else { return nil }
+        // The same text would fail the same way (an image gone, say): the file is left as it is.
+        if let bytes = FileManager.default.contents(atPath: path), String(decoding: bytes, as: UTF8.self) == latest.text { return nil }
         var kept: String?
         if FileManager.default.fileExists(atPath: path) {
             let aside = path + ".damaged-\(Int(Date().timeIntervalSince1970))"
