@@ -100,7 +100,7 @@ let package = Package(
         ], path: "Tests/HomeAppTestSupport"),
         .testTarget(name: "HomeAppTests", dependencies: [
             "HomeApp", "Basics", "HomeLayouts", "FeatureToggles", "Reporting", "MicroHTTP", "TestSupport", "HomeAppTestSupport",
-            "CSHA256", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+            "ReportDatabase", "CSHA256", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
         ]),
         // A third layout added through the factory alone, served by the unchanged container.
         .testTarget(name: "ThirdLayoutTests", dependencies: [

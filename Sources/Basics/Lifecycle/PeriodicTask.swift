@@ -47,6 +47,10 @@ public final class PeriodicTask: Startable {
         if idle != nil, sleeping.exchange(false, ordering: .sequentiallyConsistent) { doorbell.ring() }
     }
 
+    /// Runs the work now instead of at the end of the period, which starts again after it: for
+    /// work that should reach others sooner than the next tick.
+    public func runNow() { doorbell.ring() }
+
     /// Stops at once, or after the run in progress.
     public func shutdown() {
         stopping.store(true, ordering: .relaxed)

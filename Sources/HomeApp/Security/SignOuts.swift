@@ -11,8 +11,9 @@ import Synchronization
 
 /// Report sign-ins ended before they lapse ("Sign out"): each session id is kept until the
 /// moment its cookie would have expired. They are appended to a file beside the report log, so
-/// a restart still refuses them, and with a report database recorded in a table every instance
-/// reads once a second, so a sign-out on one instance ends the session on all of them.
+/// a restart still refuses them, and with a report database recorded there at once, in a table
+/// every instance reads once a second: a sign-out on one instance ends the session on all of
+/// them within about a second.
 final class SignOuts: Startable {
     let name = "sign-outs"
     static let fileName = "sign-outs"
@@ -31,9 +32,12 @@ final class SignOuts: Startable {
     private let logger: Logger
     private let now: @Sendable () -> Int
     private let poller = Mutex<PeriodicTask?>(nil)
+    /// Seconds between two reads of the other instances' sign-outs.
+    private let interval: Double
 
-    init(directory: String, database: DatabaseReports?, logger: Logger,
+    init(directory: String, database: DatabaseReports?, logger: Logger, interval: Double = 1,
          now: @escaping @Sendable () -> Int = { Int(Date().timeIntervalSince1970) }) {
+        self.interval = interval
         path = PathText.join(directory, Self.fileName)
         self.database = database
         self.logger = logger
@@ -47,7 +51,8 @@ final class SignOuts: Startable {
     }
 
     /// Ends `session`, which lapses by itself at `expiry`: in memory at once, then on disk and,
-    /// with a database, there on the next poll.
+    /// with a database, there from the poller's thread, woken for it: waiting for its next tick
+    /// made the other instances learn of it up to two periods late.
     func add(_ session: String, until expiry: Int) {
         state.withLock { state in
             state.sessions[session] = expiry
@@ -55,11 +60,12 @@ final class SignOuts: Startable {
             Self.trim(&state.sessions, now: now())
         }
         append("\(expiry) \(session)\n")
+        if database != nil { poller.withLock { $0 }?.runNow() }
     }
 
     func start() throws {
         guard let database else { return }
-        let task = PeriodicTask(name: "sign-outs", every: 1) { [self] in share(with: database) }
+        let task = PeriodicTask(name: "sign-outs", every: interval) { [self] in share(with: database) }
         poller.withLock { $0 = task }
         try task.start()
     }
