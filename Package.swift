@@ -85,7 +85,8 @@ let package = Package(
         .testTarget(name: "HomeLayoutsTests", dependencies: ["HomeLayouts", "ScreenKit", "TestSupport"]),
         .testTarget(name: "FeatureTogglesTests", dependencies: ["FeatureToggles", "Basics", "TestSupport"]),
         .testTarget(name: "BasicsTests", dependencies: ["Basics", "TestSupport", .product(name: "Logging", package: "swift-log")]),
-        .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport"], path: "Tests/ReportFixtures"),
+        .target(name: "ReportFixtures", dependencies: ["Reporting", "TestSupport", .product(name: "Logging", package: "swift-log")],
+                path: "Tests/ReportFixtures"),
         // Fixtures/: JSON read at run time by path (gbstats.json comes from scripts/gbstats-fixtures.py).
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "Basics", "TestSupport", "ReportFixtures", "report-harness",
                                                           .product(name: "Logging", package: "swift-log")],

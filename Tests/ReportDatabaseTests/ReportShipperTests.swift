@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ReportDatabase
+import ReportFixtures
 import Reporting
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReportFixtures
 import Testing
 import TestSupport
@@ -160,6 +161,25 @@ import TestSupport
         if problem != "behind" { for event in events.dropFirst(2000) { reopened.record(event) } }
         try await eventually("\(problem): \(Self.describe(reopened.store.experimentVisitors())) vs \(Self.describe(expected))", timeout: 20) { Self.same(reopened.store.experimentVisitors(), expected) }
         reopened.shutdown()
+    }
+
+    /// A position file that holds no position is said to be damaged, not taken for a new log's.
+    @Test func aDamagedPositionFileIsSaidSoAndTheTalliesRebuilt() async throws {
+        let directory = try TemporaryDirectory("reporting-tests")
+        defer { directory.remove() }
+        let events = RandomReportLog.events(1000, seed: 9, start: dayStart + 80_000_000)
+        let expected = Self.naive(events)
+        let log = try ReportLog(configuration: configuration(directory))
+        for event in events { log.record(event) }
+        log.shutdown()
+        try Data([1, 2, 3, 4, 5]).write(to: URL(fileURLWithPath: directory.path("reports/experiments/position")))
+        let capture = LogCapture()
+        let reopened = try ReportLog(configuration: configuration(directory), logger: Logger(label: "test") { _ in capture.handler })
+        try await eventually(timeout: 20) { Self.same(reopened.store.experimentVisitors(), expected) }
+        reopened.shutdown()
+        let rebuilt = capture.metadata(of: "experiment tallies rebuilt from the report log")
+        #expect(rebuilt.map { $0["reason"] } == ["their position file was damaged"], "\(capture.messages)")
+        #expect(capture.messages.contains("warning experiment tallies rebuilt from the report log"))
     }
 
     /// Every visitor is in one cell (group × device × cohort × day of first exposure): each segment

@@ -23,5 +23,22 @@ import TestSupport
         let reopened = try #require(TallyPosition(path: path))
         #expect(reopened.stamp == "a")
         #expect(reopened.bytes == 8)
+        #expect(!position.damaged && !reopened.damaged)
+    }
+
+    /// Another size, or a stamp's length out of range: read as never applied, and said to be damaged.
+    @Test func aFileThatHoldsNoPositionIsDamaged() throws {
+        let directory = try TemporaryDirectory("tally-position")
+        defer { directory.remove() }
+        var wrongStamp = [UInt8](repeating: 0, count: TallyPosition.bytes)
+        wrongStamp[24] = 200
+        for (name, bytes) in [("short", [UInt8](repeating: 7, count: 5)), ("long", [UInt8](repeating: 7, count: 300)),
+                              ("stamp", wrongStamp)] {
+            let path = directory.path(name)
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let position = try #require(TallyPosition(path: path))
+            #expect(position.damaged, "\(name)")
+            #expect(position.stamp == "" && !position.applying, "\(name)")
+        }
     }
 }

@@ -131,6 +131,7 @@ final class ExperimentTallies: @unchecked Sendable {
 
     /// Opens every tally; the reason they cannot be trusted, nil when they match the log's end.
     private func loadAll(expecting end: (stamp: String, bytes: Int64)) -> String? {
+        guard !position.damaged else { return "their position file was damaged" }
         guard !position.applying else { return "the server stopped while applying events" }
         guard position.stamp == end.stamp, position.bytes == end.bytes else {
             return position.stamp.isEmpty && position.bytes == 0 ? "new" : "they end elsewhere than the log"

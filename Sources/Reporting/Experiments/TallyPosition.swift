@@ -10,6 +10,9 @@
 final class TallyPosition {
     static let bytes = 128
     private let base: UnsafeMutableRawPointer
+    /// The file was there but held no position (another size, a stamp's length out of range):
+    /// read as "never applied", and the tallies' rebuild says why.
+    let damaged: Bool
 
     init?(path: String) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -22,8 +25,9 @@ final class TallyPosition {
         let pointer = mmap(nil, Self.bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
         guard let pointer, pointer != MAP_FAILED else { return nil }
         base = pointer
-        // A stamp length out of range is a damaged file: read as "never applied".
-        if Int(base.load(fromByteOffset: 24, as: UInt8.self)) > 64 { set(stamp: "", bytes: -1) }
+        let badStamp = Int(pointer.load(fromByteOffset: 24, as: UInt8.self)) > 64
+        damaged = (fresh && info.st_size != 0) || badStamp
+        if badStamp { set(stamp: "", bytes: -1) }
     }
 
     deinit { munmap(base, Self.bytes) }
