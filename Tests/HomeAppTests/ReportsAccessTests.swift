@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import MicroHTTP
 import Synchronization
@@ -96,6 +97,35 @@ import TestSupport
         let restarted = self.access(clock: clock, signOuts: signOuts(clock: clock))
         #expect(throws: HTTPError.self) { try restarted.authorize(request(cookie: first.value)) }
         #expect(throws: Never.self) { try restarted.authorize(request(cookie: second.value)) }
+    }
+
+    /// A byte that is not UTF-8 costs the sign-outs file its line alone (it cost every sign-out):
+    /// the others are still refused after a restart, and the damaged file is kept aside.
+    @Test func aDamagedLineInTheSignOutsFileIsSkippedAndTheFileSetAside() throws {
+        let clock = Clock()
+        let access = access(clock: clock)
+        guard case .signedIn(let first) = access.signIn(with: Self.token, from: "192.0.2.7"),
+              case .signedIn(let second) = access.signIn(with: Self.token, from: "192.0.2.7") else {
+            Issue.record("refused"); return
+        }
+        _ = access.signOut(request(cookie: first.value))
+        _ = access.signOut(request(cookie: second.value))
+        let path = folder.path(SignOuts.fileName)
+        var bytes = try #require(FileManager.default.contents(atPath: path)).map { $0 }
+        bytes.insert(contentsOf: [0xFF, 0xFE, 0x20, 0x31, 0x0A], at: try #require(bytes.firstIndex(of: 0x0A)) + 1)
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+
+        let restarted = self.access(clock: clock, signOuts: signOuts(clock: clock))
+        #expect(throws: HTTPError.self) { try restarted.authorize(request(cookie: first.value)) }
+        #expect(throws: HTTPError.self) { try restarted.authorize(request(cookie: second.value)) }
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.url.path)
+        let aside = names.filter { $0.hasPrefix(SignOuts.fileName + ".damaged-") }
+        #expect(aside.count == 1, "\(names)")
+        #expect(aside.first.flatMap { FileManager.default.contents(atPath: folder.path($0)) } == Data(bytes), "kept as it was")
+        // Written anew with what counts: the next start finds nothing to set aside.
+        let again = self.access(clock: clock, signOuts: signOuts(clock: clock))
+        #expect(throws: HTTPError.self) { try again.authorize(request(cookie: second.value)) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.contains(".damaged-") }.count == 1)
     }
 
     @Test func aTamperedSessionIsRefused() throws {

@@ -74,6 +74,15 @@ enum Base64URL {
 
     static func encodedCount(_ count: Int) -> Int { (count * 4 + 2) / 3 }
 
+    /// Whether `byte` is one of the encoding's 64 characters.
+    static func isAlphabet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"): true
+        default: false
+        }
+    }
+
     /// Whether `text` is the encoding of `bytes`, in time that depends only on the lengths.
     static func isEncoding(_ text: UnsafeBufferPointer<UInt8>, of bytes: UnsafeRawBufferPointer) -> Bool {
         let count = encodedCount(bytes.count)

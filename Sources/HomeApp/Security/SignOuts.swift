@@ -103,23 +103,34 @@ final class SignOuts: Startable {
     }
 
     private func loadFile() {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return }
+        // Read as bytes: one byte that is not UTF-8 costs its line, not every sign-out (read as a
+        // `String`, the whole file failed and a restart forgot them all).
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            logger.error("the sign-outs file cannot be read; sign-outs before this start are not refused",
+                         metadata: ["file": "\(path)"])
+            return
+        }
         let now = now()
         var sessions: [String: Int] = [:]
         var unreadable = 0, lapsed = 0
-        for line in text.split(separator: "\n") {
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             let words = line.split(separator: " ")
-            guard words.count == 2, let expiry = Int(words[0]), words[1].count <= 64 else { unreadable += 1; continue }
+            guard words.count == 2, let expiry = Int(words[0]), words[1].utf8.count <= 64,
+                  words[1].utf8.allSatisfy(Base64URL.isAlphabet) else { unreadable += 1; continue }
             if expiry > now { sessions[String(words[1])] = expiry } else { lapsed += 1 }
         }
         if unreadable > 0 {
+            // Kept as it was for whoever looks into it; the file is written anew below.
+            let aside = path + ".damaged-\(now)"
+            let kept = rename(path, aside) == 0 ? aside : "nothing: it could not be renamed"
             logger.warning("lines of the sign-outs file could not be read and were skipped",
-                           metadata: ["file": "\(path)", "lines": "\(unreadable)"])
+                           metadata: ["file": "\(path)", "lines": "\(unreadable)", "kept": "\(kept)"])
         }
-        if unreadable + lapsed > sessions.count {
-            // Mostly lapsed or damaged: written anew with what still counts, so it never grows for ever.
+        if unreadable > 0 || lapsed > sessions.count {
+            // Damaged, or mostly lapsed: written anew with what still counts, so it never grows for ever.
             let kept = sessions.map { "\($0.value) \($0.key)\n" }.joined()
-            try? kept.write(toFile: path, atomically: true, encoding: .utf8)
+            try? AtomicFile.write(Array(kept.utf8), to: path)
         }
         state.withLock { state in
             state.sessions = sessions
