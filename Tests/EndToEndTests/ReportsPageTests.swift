@@ -149,6 +149,21 @@ import TestSupport
         #expect(try json("/reports.json?last=all")["total"] as? Int == 120)
     }
 
+    /// Filtering on a preset keeps it: the form sends it again, and a day typed into the form wins.
+    @Test func theFilterFormKeepsThePresetItWasDrawnOn() throws {
+        let html = try HTMLDocument.parse(try server.client.get("/reports?last=hour").text)
+        let form = try #require(html.first { $0.tag == "form" && $0.hasClass("reports-filter") })
+        let fields = form.all("input").filter { $0["type"] != "date" }.compactMap { input in
+            input["name"].map { "\($0)=\(HTMLDocument.decode(input["value"] ?? ""))" }
+        }
+        #expect(fields.contains("last=hour"), "\(fields)")
+        let filtered = try server.client.get("/reports?" + (fields + ["event=launch", "from=", "to="]).joined(separator: "&"))
+        let keepsThePreset = filtered.text.contains("aria-current=\"page\">Last hour")
+        #expect(keepsThePreset, "the page filtered is still the last hour")
+        #expect(try json("/reports.json?last=hour&event=launch&from=&to=")["total"] as? Int == 0, "the seeded events are days old")
+        #expect(try json("/reports.json?last=hour&from=2026-11-20&to=2026-11-20")["total"] as? Int == 120, "the day typed wins")
+    }
+
     @Test func theRawLogStartsAtSince() throws {
         let response = try server.client.get("/reports.jsonl?since=2026-11-20T11:50:00.000Z")
         #expect(response.status == 200)

@@ -4,6 +4,12 @@ import ScreenKit
 enum ReportsFilterForm {
     static func render(_ model: ReportsScreenModel, into writer: inout HTMLWriter) {
         writer.write("<form class=\"reports-filter\" method=\"get\" action=\"/reports\">")
+        // Filtering keeps the preset on screen (unless a day is typed, which wins over it).
+        if let preset = model.query.preset {
+            writer.write("<input type=\"hidden\" name=\"last\"")
+            writer.attribute("value", preset.rawValue)
+            writer.write(">")
+        }
         select("event", "Event", "All events", model.eventNames, model.filter.event, into: &writer)
         select("layout", "Layout", "All layouts", model.layouts, model.filter.layout, into: &writer)
         input("item", "Item", model.filter.item, into: &writer)

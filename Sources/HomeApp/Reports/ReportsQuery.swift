@@ -9,7 +9,8 @@ import Reporting
 
 /// What `/reports` and `/reports.json` were asked: a range (`from`/`to`, or a preset `last`),
 /// filters (event, layout, item, visitor) and, for the event list, `before` (an "Older events"
-/// position). Invalid values are refused with a 400 that says which and how.
+/// position); a `from` or `to` given beside `last` wins. Invalid values are refused with a 400 that
+/// says which and how.
 struct ReportsQuery {
     /// The filters; a visitor given by the start of an id becomes the whole id (`VisitorPrefix`).
     var filter: ReportFilter
@@ -25,10 +26,12 @@ struct ReportsQuery {
     init(_ query: QueryParameters, now: Date = Date()) throws(HTTPError) {
         func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
         filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
-        if let last = value("last") {
-            guard let preset = ReportsPreset(rawValue: last) else {
-                throw HTTPError(.badRequest, "\"last\" must be one of: \(ReportsPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
-            }
+        let last = value("last")
+        if let last, ReportsPreset(rawValue: last) == nil {
+            throw HTTPError(.badRequest, "\"last\" must be one of: \(ReportsPreset.allCases.map(\.rawValue).joined(separator: ", ")).")
+        }
+        // The filter form carries the preset it was drawn on; a day typed into it takes the range over.
+        if let preset = last.flatMap(ReportsPreset.init(rawValue:)), value("from") == nil, value("to") == nil {
             self.preset = preset
             range = ReportRange(from: preset.span.map { now.addingTimeInterval(-$0) }, to: nil)
             from = nil
