@@ -98,6 +98,18 @@ import TestSupport
         #expect(try json("/reports.json?visitor=bbbbbbbb")["total"] as? Int == 0)
     }
 
+    /// An id pasted with spaces around it, or in capitals, finds the visitor as the table shows it.
+    @Test func aWholeIdPastedWithSpacesOrInCapitalsFindsTheVisitor() throws {
+        for typed in ["%20\(Self.third)%20", Self.third.uppercased(), "%09\(Self.third.prefix(8))%20"] {
+            let numbers = try json("/reports.json?visitor=\(typed)")
+            #expect(numbers["total"] as? Int == 4, "\(typed)")
+            #expect(numbers["visitors"] as? Int == 1, "\(typed)")
+        }
+        let filtered = try page("/reports?visitor=%20\(Self.third.uppercased())%20")
+        #expect(filtered.first { $0.tag == "input" && $0["name"] == "visitor" }?["value"] == Self.third)
+        #expect(filtered.all(class: "visitor-link").count == 4)
+    }
+
     @Test func anAmbiguousStartOfAnIdSaysSo() throws {
         let response = try server.client.get("/reports?visitor=aaaaaaaa")
         #expect(response.status == 400)

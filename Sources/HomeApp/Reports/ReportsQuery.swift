@@ -25,7 +25,8 @@ struct ReportsQuery {
 
     init(_ query: QueryParameters, now: Date = Date()) throws(HTTPError) {
         func value(_ name: String) -> String? { query[name].flatMap { $0.isEmpty ? nil : $0 } }
-        filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"), visitor: value("visitor"))
+        filter = ReportFilter(event: value("event"), layout: value("layout"), item: value("item"),
+                              visitor: value("visitor").flatMap(VisitorPrefix.typed))
         let last = value("last")
         if let last, ReportsPreset(rawValue: last) == nil {
             throw HTTPError(.badRequest, "\"last\" must be one of: \(ReportsPreset.allCases.map(\.rawValue).joined(separator: ", ")).")

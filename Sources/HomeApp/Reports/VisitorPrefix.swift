@@ -27,6 +27,16 @@ enum VisitorPrefix {
         return found.first ?? given
     }
 
+    /// A visitor filter as typed or pasted: without the spaces around it, and in lower case when it
+    /// is hex digits, as ids are written (the start of one is found so already); nil when empty.
+    static func typed(_ text: String) -> String? {
+        var trimmed = Substring(text)
+        while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+        while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+        guard !trimmed.isEmpty else { return nil }
+        return trimmed.allSatisfy { $0.isASCII && $0.isHexDigit } ? trimmed.lowercased() : String(trimmed)
+    }
+
     /// Whether `text` can be the start of an id rather than a whole one: 8 to 31 hex digits.
     static func isPrefix(_ text: String) -> Bool {
         (shown..<fullLength).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
