@@ -62,6 +62,26 @@ import TestSupport
         #expect(try fixture.events().filter { $0.name == .searchSubmitted }.isEmpty)
     }
 
+    /// Search after search, each from a box opened over the last results: the box closes back to
+    /// those results every time, their address not growing with the searches before them.
+    @Test func searchAfterSearchClosesBackToTheLastResults() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        browser.sendsReferrer = true
+        var page = try browser.page("/search?q=harbour").html
+        var shown = "harbour"
+        for word in ["light", "salt", "train", "rain", "ice", "aurora", "piano", "street", "live", "news", "night", "cast"] {
+            let modal = try browser.page(try Self.searchLink(page)).html
+            let close = modal.first { $0.hasClass("modal__close") }
+            #expect(close?["href"] == "/search?q=\(shown)&again=1", "after \(shown): \(close?["href"]?.count ?? 0) characters")
+            let form = try #require(modal.first { $0.tag == "form" && $0["action"] == "/search" })
+            let results = try browser.press(try #require(form.all("button").first), setting: ["q": word])
+            #expect(results.status == 200, "\(word)")
+            page = try results.html()
+            shown = word
+        }
+    }
+
     @Test(arguments: [
         "/search?from=//evil.example/x", "/search?from=https://evil.example/", "/search?from=%2F%5Cevil.example",
         "/search?from=/%0D%0ASet-Cookie:x=1", "/search?from=javascript:alert(1)",

@@ -32,11 +32,15 @@ enum ReturnPath {
     static let again = "again"
 
     /// Search results gone back to are marked, so showing them again writes no second search.
+    /// Their own `from` (where the box they came from was opened) is left behind: it is no way back
+    /// from them, and carried on it would nest in every later search's address until too long.
     static func shownAgain(_ path: String) -> String {
         guard path.hasPrefix("/search?"), !isSearchBox(path) else { return path }
-        let fields = path.dropFirst("/search?".count).split(separator: "&").map { $0.prefix { $0 != "=" } }
-        guard !fields.contains(where: { $0 == again || $0 == "layout" || $0 == "row" }) else { return path }
-        return path + "&\(again)=1"
+        let pairs = path.dropFirst("/search?".count).split(separator: "&").filter { $0.prefix { $0 != "=" } != field }
+        let results = "/search?" + pairs.joined(separator: "&")
+        let fields = pairs.map { $0.prefix { $0 != "=" } }
+        guard !fields.contains(where: { $0 == again || $0 == "layout" || $0 == "row" }) else { return results }
+        return results + "&\(again)=1"
     }
 
     /// The hidden field that carries `path` through the modal's own forms; none for the home.
