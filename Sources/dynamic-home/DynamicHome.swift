@@ -1,5 +1,6 @@
 import ArgumentParser
 import Glibc
+import HomeApp
 
 /// The executable: serving by default, and the report directory's tools beside it. Serving is a
 /// subcommand of its own so that its options never capture a subcommand's (`--report-log`).
@@ -29,8 +30,14 @@ struct DynamicHome: ParsableCommand {
                 let line = Array("dynamic-home: \(text)\n".utf8)
                 _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
             }
-            Glibc.exit(exitCode(for: error).rawValue)
+            Glibc.exit(status(for: error))
         }
+    }
+
+    /// A `--secret` or report token too short is a bad value like one out of its range: 64 (EX_USAGE).
+    static func status(for error: Error) -> Int32 {
+        if case .tooShort? = error as? AppError { return ExitCode.validationFailure.rawValue }
+        return exitCode(for: error).rawValue
     }
 
     /// The root's help with the default command's options in it: typed without a command, the
