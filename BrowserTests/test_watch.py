@@ -51,6 +51,26 @@ def test_play_and_progress(browser):
     assert browser.find(".item-screen__progress").text.startswith("Watched 1:30 of")
 
 
+def test_save_position_right_after_moving_writes_one_event(js_browser):
+    """Moving the position and pressing Save position at once (before the script's own save, 400 ms
+    after the keys stop) is one save: one play_progress, not the button's and the timer's."""
+    browser = js_browser
+    log = browser.log
+    film = browser.catalog.first("long")
+    browser.open(f"/long/{film['id']}")
+    visitor = browser.visitor()
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    mark = log.mark()
+    move_position(browser, [Keys.HOME] + [Keys.ARROW_RIGHT] * 5)
+    browser.button("Save position").click()
+    browser.wait(lambda d: browser.find("form.watch-progress").get_attribute("data-saved") == "5")
+    log.wait_for(mark, event="play_progress", visitor=visitor)
+    browser.driver.execute_script("return new Promise((done) => setTimeout(done, 1000))")
+    saved = log.matching(mark, event="play_progress", visitor=visitor)
+    assert [e["properties"]["position"] for e in saved] == ["5"]
+
+
 # A phone; a 1280×900 desktop window (757 px of page under the browser's bars) and a laptop.
 CONTROL_SIZES = [(390, 844, True), (1280, 757, False), (1280, 720, False)]
 CONTROL = """

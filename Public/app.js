@@ -410,6 +410,8 @@
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     delete form.dataset.submitting;
+    // The button saves what the timer was about to: one save, one event.
+    clearTimeout(timer);
     save();
   });
 })();
