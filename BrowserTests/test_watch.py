@@ -13,6 +13,15 @@ def move_position(browser, keys):
     return position
 
 
+def play(browser, film):
+    """Opens the film's page and presses Play; the visitor's id."""
+    browser.open(f"/long/{film['id']}")
+    visitor = browser.visitor()
+    browser.follow(browser.button("Play"))
+    browser.wait_for_path(f"/watch/{film['id']}")
+    return visitor
+
+
 def test_play_and_progress(browser):
     log = browser.log
     film = browser.catalog.first("long")
@@ -57,10 +66,7 @@ def test_save_position_right_after_moving_writes_one_event(js_browser):
     browser = js_browser
     log = browser.log
     film = browser.catalog.first("long")
-    browser.open(f"/long/{film['id']}")
-    visitor = browser.visitor()
-    browser.follow(browser.button("Play"))
-    browser.wait_for_path(f"/watch/{film['id']}")
+    visitor = play(browser, film)
     mark = log.mark()
     move_position(browser, [Keys.HOME] + [Keys.ARROW_RIGHT] * 5)
     browser.button("Save position").click()
@@ -179,10 +185,7 @@ def test_clear_history(browser):
     """Settings' Clear history empties the visitor's rows; the log keeps the events."""
     log = browser.log
     film = browser.catalog.first("long")
-    browser.open(f"/long/{film['id']}")
-    visitor = browser.visitor()
-    browser.follow(browser.button("Play"))
-    browser.wait_for_path(f"/watch/{film['id']}")
+    visitor = play(browser, film)
     browser.open("/")
     assert [r.get_attribute("data-row-name") for r in browser.find_all(".personal-row")][:1] == ["continue-watching"]
     browser.open("/settings")
