@@ -172,6 +172,9 @@ import TestSupport
         #expect(page.status == 200 && page.text.contains(#"<option value="tablet" selected>"#)
                 && page.text.contains("tablet, first exposed \(middle) to today UTC") && page.text.contains("segment=tablet"),
                 "\(page.text)")
+        // "All time" clears the days, not the visitors chosen.
+        let allTimeKeepsTheSegment = page.text.contains(#"href="/reports/experiments?segment=tablet">All time</a>"#)
+        #expect(allTimeKeepsTheSegment)
         let wrong = try server.client.get("/reports/experiments?segment=fridge")
         #expect(wrong.status == 400 && wrong.text.contains("must be one of: all, phone"))
         #expect(try server.client.get("/reports.json?segment=fridge").status == 400)

@@ -62,10 +62,15 @@ final class ExperimentsScreenView: RootView {
             writer.attribute("value", model.test.rawValue)
             writer.write(">")
         }
+        // "All time" clears the days alone: the visitors and the test chosen stay.
+        let kept = (model.segment == .all ? [] : ["segment=\(model.segment.name)"])
+            + (model.test == .sequential ? [] : ["test=\(model.test.rawValue)"])
         writer.write("""
             <div class="reports-filter__actions"><button class="button button--primary" type="submit">Show</button>\
-            <a class="button button--secondary" href="/reports/experiments">All time</a></div></form>
+            <a class="button button--secondary"
             """)
+        writer.attribute("href", "/reports/experiments" + (kept.isEmpty ? "" : "?" + kept.joined(separator: "&")))
+        writer.write(">All time</a></div></form>")
     }
 
     private func experiment(_ result: ExperimentResult, index: Int, model: ExperimentsScreenModel, into writer: inout HTMLWriter) {
