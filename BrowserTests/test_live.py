@@ -117,6 +117,9 @@ def test_grid_more_button_scrolls_row_without_javascript(nojs_browser):
     browser.wait(lambda _: row.get_property("scrollLeft") > 0, 5, "the row did not move on")
     line = browser.log.wait_for(mark, event="horizontal_swipe", visitor=visitor)
     assert [(e["layout"], e["properties"]["row"], e["properties"]["via"]) for e in line] == [("grid", section, "more")]
+    # The home it comes back to is the same view, as with JavaScript: no second launch.
+    time.sleep(0.5)
+    assert not browser.log.matching(mark, event="launch", visitor=visitor), "the press wrote a launch too"
 
 
 def test_grid_more_button_reports_where_the_row_went_with_javascript(js_browser):

@@ -212,6 +212,8 @@ struct HomeRoutes {
         let container = makeContainer(for: visit, catalogue: catalogue, trace: trace, rows: personal + shared)
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition
+        // The home shown again after a row's "More" was reported as that swipe, as with the script.
+        if scrollPosition != nil { container.viewModel.reportsLaunch = false }
         container.show(child)
         if withOnboarding {
             container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
