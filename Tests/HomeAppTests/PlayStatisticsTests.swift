@@ -130,4 +130,17 @@ import TestSupport
         #expect(statistics.becauseYouWatched("y", excluding: []) == ["x"])
         #expect(statistics.becauseYouWatched("lonely", excluding: ["y"]) == ["x", "z"])
     }
+
+    /// Others did start titles with X, but the visitor finished them all or they are off the
+    /// catalogue: the row falls back to Trending now rather than going away.
+    @Test func becauseYouWatchedFallsBackToTrendingNowWhenNoRelatedTitleIsLeft() {
+        let at = { (visitor: String, item: String) in PlayStatistics.Start(time: Self.now.addingTimeInterval(-60), visitor: visitor, item: item) }
+        let starts = [at("a", "x"), at("a", "y"), at("b", "x"), at("b", "w"), at("c", "z"), at("c", "v"), at("d", "z")]
+        let statistics = Self.counted(starts, at: Self.now)
+        #expect(statistics.related["x"] == ["w", "y"])
+        #expect(statistics.becauseYouWatched("x", excluding: ["w"]) == ["y"])
+        #expect(statistics.becauseYouWatched("x", excluding: ["w", "y"]) == ["z", "v"])
+        #expect(statistics.becauseYouWatched("x", excluding: ["w"]) { $0 != "y" } == ["z", "v"])
+        #expect(statistics.becauseYouWatched("x", excluding: []) { $0 != "z" } == ["w", "y"])
+    }
 }

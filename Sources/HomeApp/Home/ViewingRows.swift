@@ -20,7 +20,7 @@ enum ViewingRows {
         var rows = [HomeRow(name: "continue-watching", title: "Continue watching", entries: Array(watching)),
                     HomeRow(name: "my-list", title: "My List", entries: Array(listed))]
         if let latest = activity.latestStarted, let watched = catalog.item(id: latest) {
-            let titles = statistics.becauseYouWatched(latest, excluding: Set(activity.finished))
+            let titles = statistics.becauseYouWatched(latest, excluding: Set(activity.finished)) { catalog.item(id: $0) != nil }
             rows.append(HomeRow(name: "because-you-watched", title: "Because you watched \(watched.title)",
                                 entries: Array(titles.lazy.compactMap { entry($0, nil) }.prefix(limit))))
         }

@@ -69,11 +69,14 @@ public struct PlayStatistics: Sendable {
         counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.prefix(limit).map(\.key)
     }
 
-    /// Because you watched `item`: the related titles but `item` itself and those in `excluded`
-    /// (the ones the visitor finished); when no other visitor started `item` with anything else,
-    /// Trending now under the same rule, so a visitor's first title still leads somewhere.
-    func becauseYouWatched(_ item: String, excluding excluded: Set<String>) -> [String] {
-        let titles = related[item] ?? []
-        return (titles.isEmpty ? trending : titles).filter { $0 != item && !excluded.contains($0) }
+    /// Because you watched `item`: the related titles but `item` itself, those in `excluded` (the
+    /// ones the visitor finished) and those not `shown` (off the catalogue); when none is left
+    /// (nobody else started `item` with anything else, or the visitor finished them all), Trending
+    /// now under the same rule, so a visitor's latest title still leads somewhere.
+    func becauseYouWatched(_ item: String, excluding excluded: Set<String>,
+                           shown: (String) -> Bool = { _ in true }) -> [String] {
+        let kept = { (title: String) in title != item && !excluded.contains(title) && shown(title) }
+        let titles = (related[item] ?? []).filter(kept)
+        return titles.isEmpty ? trending.filter(kept) : titles
     }
 }
