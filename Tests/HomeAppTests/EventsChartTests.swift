@@ -87,4 +87,20 @@ import TestSupport
         #expect(keys.map(\.text) == ["T4", "T2,T3"])
         #expect(keys.map { $0["text-anchor"] } == ["middle", "end"])
     }
+
+    /// The scale's label shares the top row with the markers' keys: it moves to the right when a
+    /// change at the range's start has its key under it, and between the times when both ends have one.
+    @Test func thePeakLabelKeepsClearOfTheMarkersKeys() throws {
+        let series = (0..<60).map { (start: Self.origin.addingTimeInterval(Double($0) * 60), count: $0 == 30 ? 96 : 1) }
+        let end = Self.origin.addingTimeInterval(59 * 60)
+        func peak(_ changes: [ConfigChange]) throws -> [String?] {
+            let label = try #require(try Self.chart(series, bucket: 60, from: Self.origin, changes: changes).first { $0["data-peak"] != nil })
+            #expect(label.text == "96/minute")
+            return [label["x"], label["y"], label["text-anchor"]]
+        }
+        #expect(try peak([]) == ["0", "12", "start"])
+        #expect(try peak([try Self.change(4, at: Self.origin.addingTimeInterval(30 * 60))]) == ["0", "12", "start"])
+        #expect(try peak([try Self.change(2, at: Self.origin)]) == ["600", "12", "end"])
+        #expect(try peak([try Self.change(2, at: Self.origin), try Self.change(3, at: end)]) == ["300", "132", "middle"])
+    }
 }

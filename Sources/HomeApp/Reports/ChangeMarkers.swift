@@ -19,8 +19,11 @@ enum ChangeMarkers {
     /// outside it). A change whose key would overlap the label before it joins that label: two
     /// keys read `T2,T3`, more the first and how many follow (`T2 +15`); the list under the chart
     /// names them all. A label near an edge is drawn inward of its line, not cut.
+    /// The keys' extents, for the chart's own labels to keep clear of.
+    @discardableResult
     static func renderLines(_ changes: [ConfigChange], top: Int, bottom: Int, width: Int, x: (Date) -> Double?,
-                            into writer: inout HTMLWriter) {
+                            into writer: inout HTMLWriter) -> [ClosedRange<Int>] {
+        var keys: [ClosedRange<Int>] = []
         let placed = changes.compactMap { change in x(change.at).map { (change: change, at: Int($0.rounded())) } }
             .sorted { $0.at < $1.at }
         for group in groups(placed, width: width) {
@@ -39,6 +42,7 @@ enum ChangeMarkers {
                 writer.write("/>")
                 if index == group.lowerBound {
                     let span = extent(label, at: position, width: width)
+                    keys.append(span)
                     writer.write("<text class=\"chart__marker-key\"")
                     writer.attribute("x", position)
                     writer.attribute("y", top + 9)
@@ -50,6 +54,7 @@ enum ChangeMarkers {
                 writer.write("</g>")
             }
         }
+        return keys
     }
 
     /// The changes cut into runs that share a label, no label overlapping the next: each run

@@ -50,20 +50,35 @@ enum EventsChart {
                 writer.write("</title></rect>")
             }
             let end = last.start.addingTimeInterval(bucket)
-            ChangeMarkers.renderLines(changes, top: 0, bottom: chartHeight, width: width, x: { at in
+            let keys = ChangeMarkers.renderLines(changes, top: 0, bottom: chartHeight, width: width, x: { at in
                 at >= start && at < end ? at.timeIntervalSince(start) / bucket * slot : nil
             }, into: &writer)
             writer.write("<text class=\"chart__label\" x=\"0\" y=\"132\">")
             writer.text(label(start, bucket))
             writer.write("</text><text class=\"chart__label\" x=\"600\" y=\"132\" text-anchor=\"end\">")
             writer.text(label(last.start, bucket))
-            writer.write("</text><text class=\"chart__label\" x=\"0\" y=\"12\">")
-            writer.text("\(peak)/\(unit)")
             writer.write("</text>")
+            peakLabel("\(peak)/\(unit)", clearOf: keys, into: &writer)
         }
         writer.write("</svg>")
         ChangeMarkers.renderList(changes, into: &writer)
         writer.write("</figure>")
+    }
+
+    /// The scale's label at the top left, where the change markers' keys share its row: at the top
+    /// right when a key lies under it there, and between the axis' times when keys lie at both.
+    private static func peakLabel(_ text: String, clearOf keys: [ClosedRange<Int>], into writer: inout HTMLWriter) {
+        let span = 7 * text.count + 4
+        let clear = { (place: ClosedRange<Int>) in !keys.contains { $0.overlaps(place) } }
+        let (x, y, anchor) = clear(0...span) ? (0, 12, "start")
+            : clear((width - span)...width) ? (width, 12, "end") : (width / 2, 132, "middle")
+        writer.write("<text class=\"chart__label\" data-peak")
+        writer.attribute("x", x)
+        writer.attribute("y", y)
+        writer.attribute("text-anchor", anchor)
+        writer.write(">")
+        writer.text(text)
+        writer.write("</text>")
     }
 
     static func unitName(_ bucket: TimeInterval) -> String {
