@@ -4,6 +4,8 @@ import secrets
 import time
 import urllib.request
 
+import pytest
+
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.actions.wheel_input import ScrollOrigin
 from selenium.webdriver.common.by import By
@@ -147,6 +149,35 @@ def test_grid_more_button_reports_where_the_row_went_with_javascript(js_browser)
             == [("grid", "1", shown, "more")], line
         seen.append(shown)
     assert not browser.log.matching(0, event="launch", visitor=visitor)[1:], "a press loaded the home again"
+
+
+# The first tile of a row not wholly inside its box (padding aside): where a screenful on starts.
+FIRST_CUT = """
+const row = arguments[0];
+const right = row.getBoundingClientRect().left + row.clientLeft + row.clientWidth - parseFloat(getComputedStyle(row).paddingRight);
+return String([...row.querySelectorAll('.grid-tile')].findIndex((tile) => tile.getBoundingClientRect().right > right + 0.5));
+"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_grid_more_moves_on_by_the_tiles_wholly_shown(js_browser, width):
+    """With JavaScript "More" moves a screenful on: the first tile not wholly shown comes first,
+    none wholly shown is skipped (on a phone two tiles are shown, and a press moved by one)."""
+    browser = js_browser
+    driver = browser.driver
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": 800, "deviceScaleFactor": 1, "mobile": width < 600})
+    try:
+        browser.open("/?layout=grid")
+        row = browser.find("ul.grid-row__tiles[data-row='1']")
+        more = browser.find("#grid-section-1").find_element(By.XPATH, "following-sibling::button[@name='more']")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", row)
+        cut = driver.execute_script(FIRST_CUT, row)
+        assert int(cut) >= 2 if width < 600 else int(cut) >= 4, f"{cut} tiles wholly shown at {width}"
+        more.click()
+        assert settled(browser, row) == cut
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def test_journey_7_reports_update_live_in_second_window(js_browser):

@@ -135,8 +135,12 @@
   function scrollRowOn(button, row) {
     const positions = tilePositions(row);
     const tile = row.querySelector('.grid-tile');
-    const step = tile ? tile.getBoundingClientRect().width + parseFloat(getComputedStyle(row).columnGap || '0') : row.clientWidth;
-    const visible = Math.max(1, Math.floor((row.clientWidth - step * 0.25) / step));
+    const style = getComputedStyle(row);
+    const gap = parseFloat(style.columnGap) || 0;
+    const step = tile ? tile.getBoundingClientRect().width + gap : row.clientWidth;
+    // The tiles wholly shown: the row's box but its padding holds them and the gaps between.
+    const inner = row.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+    const visible = Math.max(1, Math.floor((inner + gap) / step + 0.01));
     const last = row.scrollWidth - row.clientWidth;
     const next = positions[Math.min(firstShown(row, positions, row.scrollLeft) + visible, positions.length - 1)];
     const left = row.scrollLeft >= last - 2 || next === undefined ? 0 : Math.min(Math.max(0, next), last);
