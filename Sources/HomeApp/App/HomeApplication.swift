@@ -191,7 +191,7 @@ public final class HomeApplication: Startable {
         router.group([JSONErrors.middleware(logger: services.logger), reportsAccess.middleware]) { reports in
             ReportsRoutes(services: services, access: reportsAccess, live: live, pool: reportPool,
                          limit: eventRateLimit).register(in: &reports)
-            ExperimentReportRoutes(services: services, pool: reportPool).register(in: &reports)
+            ExperimentReportRoutes(services: services, pool: reportPool, history: toggleVersions.history).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportsAccess,
                         pool: adminPool).register(in: &reports)

@@ -14,6 +14,8 @@ struct ExperimentReportRoutes {
     let services: AppServices
     /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
     let pool: RequestPool
+    /// The toggles' versions, to say beside a sample-ratio warning which one changed the split.
+    var history: ConfigHistory?
 
     func register(in router: inout Router) {
         router.get("/reports/experiments") { request in try page(request) }
@@ -24,7 +26,8 @@ struct ExperimentReportRoutes {
         let test = try Self.test(request.query["test"])
         let segment = try Self.segment(request.query["segment"])
         return try pool.respond { [self] in
-            var model = ExperimentsScreenModel(range: range, results: Self.results(range.range, segment: segment, services: services),
+            var model = ExperimentsScreenModel(range: range, results: Self.results(range.range, segment: segment, services: services,
+                                                                                              splitChanges: history.map(SplitChanges.newest) ?? [:]),
                                                test: test, changes: Self.changes(range.range, services: services))
             model.segment = segment
             model.counting = Self.counting(services)
@@ -87,7 +90,8 @@ struct ExperimentReportRoutes {
     /// the toggles' experiments first, in file order, then the rest by name. With a report
     /// database, every instance's events; without one (or while it cannot answer), this
     /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
-    static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices) -> [ExperimentResult] {
+    static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
+                        splitChanges: [String: Int] = [:]) -> [ExperimentResult] {
         let counts = (try? services.database?.experiments(range)) ?? services.reportLog.store.experiments(range)
         var results = results(counts, toggles: services.toggles.toggles,
                               displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
@@ -101,9 +105,11 @@ struct ExperimentReportRoutes {
             let days = exposureDays(range)
             var named = Set(results.map(\.name))
             for index in results.indices {
-                let experiment = toggles.experiments.first { $0.name == results[index].name }
-                results[index].visitors = VisitorResult(tallies[results[index].name]?.filtered(segment, days: days),
+                let name = results[index].name
+                let experiment = toggles.experiments.first { $0.name == name }
+                results[index].visitors = VisitorResult(tallies[name]?.filtered(segment, days: days),
                                                         toggles: experiment, margins: experiment?.guardrailMargins ?? .standard)
+                results[index].visitors?.splitChangedIn = splitChanges[name]
             }
             // Experiments only the tallies know (their events left the range): shown too.
             for name in tallies.keys.sorted() where !named.contains(name) {

@@ -28,7 +28,10 @@ enum VisitorSection {
             writer.write("<p class=\"experiment__warning\" role=\"alert\" data-srm>")
             writer.text("Sample ratio mismatch: the visitors per group (\(result.groups.map { ExperimentResult.count($0.sums.visitors) }.joined(separator: " / "))) "
                         + "do not match the weights (\(result.groups.map { weight($0.weight) }.joined(separator: " / "))), \(ExperimentResult.p(p)). "
-                        + "Assignment or counting is broken; do not trust the other figures until it is found.")
+                        + (result.splitChangedIn.map { "Version \($0) of the toggles changed its groups or weights while it ran: the visitors "
+                            + "counted before were split by the earlier weights, so the change alone may explain the mismatch. "
+                            + "Results that mix two splits cannot be trusted either; to compare cleanly, run another under a new name." }
+                           ?? "Assignment or counting is broken; do not trust the other figures until it is found."))
             writer.write("</p>")
         }
         if result.incomplete {

@@ -1,0 +1,30 @@
+import FeatureToggles
+
+/// The toggles versions that moved a running experiment's visitors to another group (new weights
+/// or groups). Its tallies keep each visitor in the group of their first exposure, so after such
+/// a change the sample-ratio check measures the old split against the new weights and fails with
+/// nothing broken; the results page says which version did it beside the warning.
+enum SplitChanges {
+    /// The versions looked at, newest first: the history page's 50, so a page load reads at most
+    /// that many small files.
+    static let versions = 50
+
+    /// Per experiment, the newest version whose change from the version before moved at least
+    /// 0.05% of its visitors while it ran in both.
+    static func newest(in history: ConfigHistory) -> [String: Int] {
+        var changed: [String: Int] = [:]
+        var previous: Toggles?
+        for summary in history.all.suffix(versions) {
+            let toggles = history.entry(summary.version).flatMap { TogglesDocument.parse($0.text) }
+            if let toggles, let previous {
+                for experiment in toggles.experiments where experiment.active {
+                    guard let before = previous.experiments.first(where: { $0.name == experiment.name && $0.active }),
+                          before.movedShare(to: experiment) >= 0.0005 else { continue }
+                    changed[experiment.name] = summary.version
+                }
+            }
+            previous = toggles
+        }
+        return changed
+    }
+}
