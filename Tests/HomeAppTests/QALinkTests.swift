@@ -128,7 +128,7 @@ import TestSupport
         let foreign = QAOverride(forced: .layout("grid"), expiry: now + 3600).token(signedWith: CSRFProtection(secret: "another secret, sixteen bytes or more"))
         let cases: [(String, Int, String)] = [
             (String(altered), 400, "not one this site made"), (spliced, 400, "not one this site made"),
-            (foreign, 400, "not one this site made"), ("", 400, "not one this site made"),
+            (foreign, 400, "signed under another secret (without --secret every restart makes a new one"), ("", 400, "not one this site made"),
             (expired, 410, "expired"), (stale, 409, "not running now"),
         ]
         for (token, status, words) in cases {

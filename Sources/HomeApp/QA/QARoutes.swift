@@ -25,7 +25,10 @@ struct QARoutes {
         switch QAOverride.read(request.query[QAOverride.tokenField] ?? "", csrf: services.csrf, now: now) {
         case .success(let read): override = read
         case .failure(.damaged):
-            throw HTTPError(.badRequest, "This QA link is not one this site made: it was altered or cut short. "
+            // The signature cannot tell an edit from another key, and a restart without --secret
+            // changes the key: the likelier cause on a test server, so it is named.
+            throw HTTPError(.badRequest, "This QA link is not one this site made: it was altered or cut short, or signed under "
+                            + "another secret (without --secret every restart makes a new one, and links made before it end). "
                             + "Copy the whole link again, or make a new one on /admin/qa.")
         case .failure(.expired(let at)):
             throw HTTPError(.gone, "This QA link expired on \(QAOverride(forced: .layout(""), expiry: at).expiryText). "
