@@ -1,7 +1,9 @@
 import FeatureToggles
 import Foundation
 import HomeAppTestSupport
+import MicroHTTP
 import Reporting
+import ScreenKit
 import Testing
 import TestSupport
 
@@ -146,5 +148,27 @@ import TestSupport
         let results = ExperimentReportRoutes.results(counts, toggles: toggles, displayNames: [:])
         let expected = try #require(SampleSize.perGroup(baseline: 1, difference: -0.01))
         #expect(results[0].stillNeeded == expected - 6)
+    }
+
+    @Test func onlyAGroupWhoseLayoutTheTogglesSetOffersARollOut() throws {
+        let toggles = try Toggles(json: Data(#"""
+            {"experiments": [{"name": "three-way", "groups": [{"name": "a", "weight": 2, "layout": "list"},
+              {"name": "b", "layout": "grid"}, {"name": "c", "onboarding": false}]}]}
+            """#.utf8), file: "t.json")
+        let counts = [ReportExperimentCounts(name: "three-way", groups: [
+            ReportGroupCounts(group: "a", layouts: ["list": 10], views: 10, selections: 2, visitors: 10, days: []),
+            ReportGroupCounts(group: "b", layouts: ["grid": 10], views: 10, selections: 5, visitors: 10, days: []),
+            ReportGroupCounts(group: "c", layouts: ["list": 10], views: 10, selections: 1, visitors: 10, days: []),
+        ])]
+        let results = ExperimentReportRoutes.results(counts, toggles: toggles, displayNames: [:])
+        var writer = HTMLWriter()
+        ExperimentActions.render(results[0], into: &writer)
+        let links = String(decoding: writer.finish(), as: UTF8.self)
+        #expect(links.contains("group=a") && links.contains("group=b") && links.contains("action=stop"))
+        // c shows the list its visitors got, but sets no layout: its roll-out would be refused.
+        #expect(!links.contains("group=c"), "\(links)")
+        #expect(throws: HTTPError.self) {
+            try ExperimentActions.proposed(.init(experiment: "three-way", rollout: (group: "c", percent: 100)), from: toggles)
+        }
     }
 }

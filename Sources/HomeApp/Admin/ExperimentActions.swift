@@ -23,7 +23,7 @@ struct ExperimentActions {
         writer.urlAttribute("href", "\(path)?experiment=\(URLQuery.component(result.name))&action=stop")
         writer.write(">Stop this experiment…</a>")
         for group in result.groups {
-            guard let layout = group.layout else { continue }
+            guard group.setsLayout, let layout = group.layout else { continue }
             writer.write(" · <a")
             writer.urlAttribute("href", "\(path)?experiment=\(URLQuery.component(result.name))&action=rollout&group=\(URLQuery.component(group.name))")
             writer.write(">")

@@ -18,6 +18,9 @@ struct ExperimentResult {
         let name: String
         /// The layout the toggles give the group, else the layout its views showed most.
         let layout: String?
+        /// Whether the toggles give the group that layout: only then can it be rolled out from here
+        /// (a group that sets only the notice shows the layout its visitors happened to get).
+        let setsLayout: Bool
         /// A label for sentences: the layout's display name when it tells the groups apart, else `Group <name>`.
         let label: String
         let visitors: Int
@@ -84,7 +87,8 @@ struct ExperimentResult {
                 stillNeeded = first.views == 0 || rate.trials == 0 ? nil
                     : SampleSize.perGroup(baseline: first.rate.rate, difference: planned).map { max(0, $0 - min(first.views, rate.trials)) }
             }
-            groups.append(Group(name: name, layout: layout, label: label, visitors: counts?.visitors ?? 0,
+            let setsLayout = toggles?.groups.first { $0.name == name }?.layout.map { !$0.isEmpty } ?? false
+            groups.append(Group(name: name, layout: layout, setsLayout: setsLayout, label: label, visitors: counts?.visitors ?? 0,
                                 views: counts?.views ?? 0, selections: counts?.selections ?? 0, rate: rate,
                                 interval: rate.wilson(), comparison: comparison, stillNeeded: stillNeeded,
                                 days: counts?.days ?? []))
