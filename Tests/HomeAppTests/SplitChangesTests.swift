@@ -47,5 +47,6 @@ import TestSupport
         let page = banner()
         #expect(page.contains("data-srm") && page.contains("Version 2 of the toggles changed its groups or weights while it ran"))
         #expect(!page.contains("Assignment or counting is broken"))
+        #expect(ExperimentsJSON.visitors(result).contains(#""srmWarning":true,"splitChangedIn":2,"#))
     }
 }

@@ -190,7 +190,7 @@ public final class HomeApplication: Startable {
         // not the sign-in. The JSON ones answer every error, the check's too, as JSON.
         router.group([JSONErrors.middleware(logger: services.logger), reportsAccess.middleware]) { reports in
             ReportsRoutes(services: services, access: reportsAccess, live: live, pool: reportPool,
-                         limit: eventRateLimit).register(in: &reports)
+                         limit: eventRateLimit, history: toggleVersions.history).register(in: &reports)
             ExperimentReportRoutes(services: services, pool: reportPool, history: toggleVersions.history).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportsAccess,

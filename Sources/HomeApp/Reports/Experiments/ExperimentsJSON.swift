@@ -13,9 +13,10 @@ enum ExperimentsJSON {
     /// The member for `range`, from the report store: may block on the disk, so call it on the report pool.
     /// Followed by `"experimentTallies":{"ready","progress","segment"}`: whether the visitor figures
     /// are there yet (while the tallies are counted at start, `progress` says how far, 0 to 1).
-    static func member(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices) -> String {
+    static func member(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
+                       splitChanges: [String: Int] = [:]) -> String {
         let progress = ExperimentReportRoutes.counting(services)
-        return member(ExperimentReportRoutes.results(range, segment: segment, services: services))
+        return member(ExperimentReportRoutes.results(range, segment: segment, services: services, splitChanges: splitChanges))
             + ",\"experimentTallies\":{\"ready\":\(progress == nil),\"progress\":\(progress.map(JSONText.rounded) ?? "null"),"
             + "\"segment\":\(JSONText.string(segment.name))}"
     }
@@ -60,7 +61,7 @@ enum ExperimentsJSON {
         }
         return "{\"groups\":[\(groups.joined(separator: ","))],\"guardrails\":[\(guardrails.joined(separator: ","))],"
             + "\"guardrailWarning\":\(result.guardrailBreached),\"srmPValue\":\(result.srmPValue.map(JSONText.rounded) ?? "null"),"
-            + "\"srmWarning\":\(result.srmWarning),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
+            + "\"srmWarning\":\(result.srmWarning),\"splitChangedIn\":\(result.splitChangedIn.map(String.init) ?? "null"),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
             + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
     }
 
