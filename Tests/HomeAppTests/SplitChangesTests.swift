@@ -28,6 +28,12 @@ import TestSupport
         try history.append(who: "loopback", note: "stop", text: Self.toggles((3, 1), active: false))
         let changes = SplitChanges.newest(in: history)
         #expect(changes == ["poster": 2])
+        // Kept until the history gains a version, then looked at again.
+        let kept = SplitChanges(history: history)
+        #expect(kept.current() == changes)
+        try history.append(who: "loopback", note: "again", text: Self.toggles((3, 1)))
+        try history.append(who: "loopback", note: "back", text: Self.toggles((1, 3)))
+        #expect(kept.current() == ["poster": 6])
 
         // Visitors split 1:3 under version 1, measured against 3:1.
         var control = VisitorSums(), grid = VisitorSums()

@@ -188,10 +188,11 @@ public final class HomeApplication: Startable {
         SwipeBeacon(services: services, limit: eventRateLimit, deadlines: acknowledgements).register(in: &router)
         // Every page of the report log (`/reports*`), `/metrics` and `/admin` behind one access check;
         // not the sign-in. The JSON ones answer every error, the check's too, as JSON.
+        let splitChanges = SplitChanges(history: toggleVersions.history)
         router.group([JSONErrors.middleware(logger: services.logger), reportsAccess.middleware]) { reports in
             ReportsRoutes(services: services, access: reportsAccess, live: live, pool: reportPool,
-                         limit: eventRateLimit, history: toggleVersions.history).register(in: &reports)
-            ExperimentReportRoutes(services: services, pool: reportPool, history: toggleVersions.history).register(in: &reports)
+                         limit: eventRateLimit, splitChanges: splitChanges).register(in: &reports)
+            ExperimentReportRoutes(services: services, pool: reportPool, splitChanges: splitChanges).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportsAccess,
                         pool: adminPool).register(in: &reports)

@@ -22,8 +22,8 @@ struct ReportsRoutes {
     /// of them, and every connection on it, for seconds.
     let pool: RequestPool
     let limit: EventRateLimit
-    /// The toggles' versions, for the version that changed a running experiment's split.
-    var history: ConfigHistory?
+    /// Which toggles version changed a running experiment's split, for `/reports.json`.
+    var splitChanges: SplitChanges?
 
     func register(in router: inout Router) {
         router.get("/reports") { request in try reportsPage(request) }
@@ -57,10 +57,10 @@ struct ReportsRoutes {
     func numbers(_ request: Request) throws(HTTPError) -> Response {
         let asked = try ReportsQuery(request.query)
         let segment = try ExperimentReportRoutes.segment(request.query["segment"])
-        return try pool.respond { [services, history] in JSONErrors.catching(request, logger: services.logger) {
+        return try pool.respond { [services, splitChanges] in JSONErrors.catching(request, logger: services.logger) {
             let reading = try ReportsReading.read(asked, services: services, limit: 0)
             let experiments = ExperimentsJSON.member(reading.query.range, segment: segment, services: services,
-                                                     splitChanges: history.map(SplitChanges.newest) ?? [:])
+                                                     splitChanges: splitChanges?.current() ?? [:])
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
             let members = [experiments, setAside, ConfigChange.jsonMember(reading.changes),
                            DatabaseReportsJSON.members(reading.source, lag: services.shipper?.status.lag())]

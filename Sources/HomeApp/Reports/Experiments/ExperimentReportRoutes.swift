@@ -14,8 +14,8 @@ struct ExperimentReportRoutes {
     let services: AppServices
     /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
     let pool: RequestPool
-    /// The toggles' versions, to say beside a sample-ratio warning which one changed the split.
-    var history: ConfigHistory?
+    /// Which toggles version changed a running experiment's split, said beside its sample-ratio warning.
+    var splitChanges: SplitChanges?
 
     func register(in router: inout Router) {
         router.get("/reports/experiments") { request in try page(request) }
@@ -26,9 +26,10 @@ struct ExperimentReportRoutes {
         let test = try Self.test(request.query["test"])
         let segment = try Self.segment(request.query["segment"])
         return try pool.respond { [self] in
-            var model = ExperimentsScreenModel(range: range, results: Self.results(range.range, segment: segment, services: services,
-                                                                                              splitChanges: history.map(SplitChanges.newest) ?? [:]),
-                                               test: test, changes: Self.changes(range.range, services: services))
+            let results = Self.results(range.range, segment: segment, services: services,
+                                       splitChanges: splitChanges?.current() ?? [:])
+            var model = ExperimentsScreenModel(range: range, results: results, test: test,
+                                               changes: Self.changes(range.range, services: services))
             model.segment = segment
             model.counting = Self.counting(services)
             return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,

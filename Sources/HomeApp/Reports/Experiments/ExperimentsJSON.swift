@@ -61,7 +61,8 @@ enum ExperimentsJSON {
         }
         return "{\"groups\":[\(groups.joined(separator: ","))],\"guardrails\":[\(guardrails.joined(separator: ","))],"
             + "\"guardrailWarning\":\(result.guardrailBreached),\"srmPValue\":\(result.srmPValue.map(JSONText.rounded) ?? "null"),"
-            + "\"srmWarning\":\(result.srmWarning),\"splitChangedIn\":\(result.splitChangedIn.map(String.init) ?? "null"),\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
+            + "\"srmWarning\":\(result.srmWarning),\"splitChangedIn\":\(result.splitChangedIn.map(String.init) ?? "null"),"
+            + "\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
             + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
     }
 

@@ -1,10 +1,27 @@
 import FeatureToggles
+import Synchronization
 
 /// The toggles versions that moved a running experiment's visitors to another group (new weights
 /// or groups). Its tallies keep each visitor in the group of their first exposure, so after such
 /// a change the sample-ratio check measures the old split against the new weights and fails with
 /// nothing broken; the results page says which version did it beside the warning.
-enum SplitChanges {
+final class SplitChanges: Sendable {
+    let history: ConfigHistory
+    /// Kept for the history's newest version: a report page would otherwise read and parse up to
+    /// `versions` files on every load.
+    private let kept = Mutex<(version: Int, changes: [String: Int])?>(nil)
+
+    init(history: ConfigHistory) { self.history = history }
+
+    /// `newest(in:)` of the history as it is now.
+    func current() -> [String: Int] {
+        let version = history.all.last?.version ?? 0
+        if let kept = kept.withLock({ $0 }), kept.version == version { return kept.changes }
+        let changes = Self.newest(in: history)
+        kept.withLock { $0 = (version, changes) }
+        return changes
+    }
+
     /// The versions looked at, newest first: the history page's 50, so a page load reads at most
     /// that many small files.
     static let versions = 50
