@@ -80,13 +80,19 @@ import TestSupport
         #expect(throws: HTTPError.self) { try access(clock: Clock()).authorize(request(cookie: bare)) }
     }
 
+    /// Two sign-ins with the token from one address: their cookies.
+    static func twoSignIns(_ access: ReportsAccess) throws -> (first: SetCookie, second: SetCookie) {
+        guard case .signedIn(let first) = access.signIn(with: token, from: "192.0.2.7"),
+              case .signedIn(let second) = access.signIn(with: token, from: "192.0.2.7") else {
+            throw HTTPError(.forbidden, "a sign-in was refused")
+        }
+        return (first, second)
+    }
+
     @Test func signingOutEndsTheSessionOnTheServerAndAcrossARestart() throws {
         let clock = Clock()
         let access = access(clock: clock)
-        guard case .signedIn(let first) = access.signIn(with: Self.token, from: "192.0.2.7"),
-              case .signedIn(let second) = access.signIn(with: Self.token, from: "192.0.2.7") else {
-            Issue.record("refused"); return
-        }
+        let (first, second) = try Self.twoSignIns(access)
         #expect(first.value != second.value, "each sign-in is a session of its own")
         let cleared = access.signOut(request(cookie: first.value))
         #expect(cleared.maxAge == 0 && cleared.value.isEmpty)
@@ -104,10 +110,7 @@ import TestSupport
     @Test func aDamagedLineInTheSignOutsFileIsSkippedAndTheFileSetAside() throws {
         let clock = Clock()
         let access = access(clock: clock)
-        guard case .signedIn(let first) = access.signIn(with: Self.token, from: "192.0.2.7"),
-              case .signedIn(let second) = access.signIn(with: Self.token, from: "192.0.2.7") else {
-            Issue.record("refused"); return
-        }
+        let (first, second) = try Self.twoSignIns(access)
         _ = access.signOut(request(cookie: first.value))
         _ = access.signOut(request(cookie: second.value))
         let path = folder.path(SignOuts.fileName)
