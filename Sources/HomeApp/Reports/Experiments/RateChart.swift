@@ -11,6 +11,9 @@ import ScreenKit
 /// events chart (no script, no style attribute; colours from classes), with a legend.
 enum RateChart {
     static let width = 600, chartHeight = 130, left = 44
+    /// The scale's top: the row above it is the change markers' keys, which a point at the top
+    /// of the scale lay under.
+    static let plotTop = 24
 
     /// `changes` are marked on the day they fall in (where in the day, between its point and the
     /// next), and listed under the chart.
@@ -41,7 +44,7 @@ enum RateChart {
             let index = days.firstIndex(of: day) ?? 0
             return days.count == 1 ? (left + width) / 2 : left + 8 + (width - left - 16) * index / span
         }
-        func y(_ rate: Double) -> Int { chartHeight - Int(Double(chartHeight - 8) * rate / top) }
+        func y(_ rate: Double) -> Int { chartHeight - Int(Double(chartHeight - plotTop) * rate / top) }
         for (index, points) in rates.enumerated() where !points.isEmpty {
             let series = index % 4
             if points.count > 1 {
@@ -63,12 +66,17 @@ enum RateChart {
             }
         }
         ChangeMarkers.renderLines(changes, top: 4, bottom: chartHeight, width: width, x: { at in
-            // Between the points of the day it falls in and the next day (one day's step past the last).
-            let step = days.count == 1 ? 0 : Double(width - left - 16) / Double(span)
+            // Between the points of the day it falls in and the next day (one day's step past the
+            // last); one day alone is the whole width, its point in the middle, so a change's line
+            // falls where in the day it came rather than through every point.
             guard let index = days.lastIndex(where: { $0 <= at }), at < days[index].addingTimeInterval(86_400) else { return nil }
-            return Double(x(days[index])) + step * at.timeIntervalSince(days[index]) / 86_400
+            let share = at.timeIntervalSince(days[index]) / 86_400
+            if days.count == 1 { return Double(left + 8) + Double(width - left - 16) * share }
+            return Double(x(days[index])) + Double(width - left - 16) / Double(span) * share
         }, into: &writer)
-        writer.write("<text class=\"chart__label\" x=\"38\" y=\"14\" text-anchor=\"end\">")
+        writer.write("<text class=\"chart__label\" text-anchor=\"end\" x=\"38\"")
+        writer.attribute("y", plotTop + 4)
+        writer.write(">")
         writer.text(String(printf: "%.0f%%", top * 100))
         writer.write("</text><text class=\"chart__label\" x=\"38\" y=\"130\" text-anchor=\"end\">0%</text>")
         writer.write("<text class=\"chart__label\" x=\"44\" y=\"152\">")
