@@ -171,4 +171,15 @@ import TestSupport
             try ExperimentActions.proposed(.init(experiment: "three-way", rollout: (group: "c", percent: 100)), from: toggles)
         }
     }
+
+    /// The scope line of a range: a span of days, or from a day still to come (no "… to today").
+    @Test func aRangeFromADayToComeSaysNoVisitorsYet() throws {
+        func scope(_ query: [(String, String)]) throws -> String {
+            VisitorSection.scope(ExperimentsScreenModel(range: try ReportRangeQuery(QueryParameters(query)), results: []))
+        }
+        #expect(try scope([]) == "all visitors, whole report log")
+        #expect(try scope([("from", "2026-11-20"), ("to", "2026-11-24")]) == "all visitors, first exposed 2026-11-20 to 2026-11-24 UTC, with all their events since")
+        #expect(try scope([("from", "2026-11-20")]) == "all visitors, first exposed 2026-11-20 to today UTC, with all their events since")
+        #expect(try scope([("from", "2999-01-01")]) == "all visitors, first exposed from 2999-01-01 UTC on: a day still to come, so none yet")
+    }
 }

@@ -59,6 +59,10 @@ enum VisitorSection {
         guard let days = ExperimentReportRoutes.exposureDays(model.range.range) else { return who + ", whole report log" }
         func day(_ day: Int32) -> String { String(ReportTimestamp.string(from: Date(timeIntervalSince1970: Double(day) * 86_400)).prefix(10)) }
         let from = days.lowerBound == .min ? "the start" : day(days.lowerBound)
+        // A range from a day to come has no visitors yet: "… to today" would read as a span.
+        if days.lowerBound > Int32((Date().timeIntervalSince1970 / 86_400).rounded(.down)) {
+            return "\(who), first exposed from \(from) UTC on: a day still to come, so none yet"
+        }
         let to = days.upperBound == .max ? "today" : day(days.upperBound - 1)
         return "\(who), first exposed \(from) to \(to) UTC, with all their events since"
     }
