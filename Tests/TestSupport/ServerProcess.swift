@@ -94,6 +94,21 @@ public final class ServerProcess: Sendable {
         return process.terminationStatus
     }
 
+    /// Every thread's stack, from gdb when the machine has it, for a test to record when the
+    /// process does not end.
+    public func stacks() -> String {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/gdb") else { return "(no gdb to read the stacks)" }
+        let gdb = Process()
+        gdb.executableURL = URL(fileURLWithPath: "/usr/bin/gdb")
+        gdb.arguments = ["-p", "\(process.processIdentifier)", "-batch", "-ex", "thread apply all bt 30"]
+        let pipe = Pipe()
+        (gdb.standardOutput, gdb.standardError) = (pipe, pipe)
+        guard (try? gdb.run()) != nil else { return "(gdb did not start)" }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        gdb.waitUntilExit()
+        return text
+    }
+
     deinit {
         if process.isRunning {
             process.terminate()
