@@ -37,10 +37,11 @@ struct AppServices: Sendable {
     let page = PageConfiguration(defaultTitle: "DynamicHome", titleSuffix: "DynamicHome",
                                  defaultThemeColor: "#14161c", iconURL: "/assets/images/logo.svg")
 
-    /// The report and admin pages: the site's stylesheet and the operators' own.
+    /// The report and admin pages: the site's stylesheet and script and the operators' own.
     var operatorPage: PageConfiguration {
         var configuration = page
         configuration.extraStylesheetURLs = ["/assets/operator.css"]
+        configuration.extraScriptURLs = ["/assets/operator.js"]
         return configuration
     }
 

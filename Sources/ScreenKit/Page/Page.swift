@@ -63,6 +63,10 @@ public struct Page {
         }
         writer.write("><script defer")
         writer.urlAttribute("src", context.assetURL(configuration.scriptURL))
+        for url in configuration.extraScriptURLs {
+            writer.write("></script><script defer")
+            writer.urlAttribute("src", context.assetURL(url))
+        }
         writer.write("></script></head><body><main class=\"page\">")
         root.render(into: &writer, context: context)
         writer.write("</main></body></html>")

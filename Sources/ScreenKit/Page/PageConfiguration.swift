@@ -15,6 +15,8 @@ public struct PageConfiguration: Sendable {
     public var extraStylesheetURLs: [String] = []
     /// The deferred script, served from `Public/`.
     public var scriptURL: String
+    /// Deferred scripts run after it, for pages a visitor never sees, as `extraStylesheetURLs`.
+    public var extraScriptURLs: [String] = []
     /// The favicon, or nil for none.
     public var iconURL: String?
 
