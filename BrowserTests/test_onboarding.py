@@ -76,3 +76,18 @@ def test_journey_4b_notice_closes_back_to_the_home_it_covered(browser):
     assert not browser.find_all("[role=dialog]")
     browser.log.wait_for(mark, event="launch", visitor=visitor)
     assert [e["event"] for e in browser.log.matching(mark, visitor=visitor)] == ["onboarding_dismissed", "launch"]
+
+
+def test_tab_stays_in_the_notice_over_the_home(browser):
+    """Tab goes from the notice to its buttons and never on to the home it covers, which cannot
+    be seen or used until the notice is closed: with JavaScript as without."""
+    from selenium.webdriver.common.keys import Keys
+    from pages import press_key
+    first_visit(browser)
+    reached = []
+    for _ in range(8):
+        press_key(browser, Keys.TAB)
+        reached.append(browser.driver.execute_script("""
+            const e = document.activeElement;
+            return e === document.body || e.closest('[role=dialog]') ? null : e.outerHTML.slice(0, 80);"""))
+    assert not [e for e in reached if e], f"Tab left the notice for the home under it: {reached}"

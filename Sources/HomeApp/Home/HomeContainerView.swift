@@ -12,7 +12,7 @@ final class HomeContainerView: RootView {
 
     func renderContent(_ model: HomeContainerModel, into writer: inout HTMLWriter, scope: RenderScope) {
         // A modal comes first, so it is first in the focus order; the home under it is scenery
-        // (marked data-covered; app.js makes it inert).
+        // (marked data-covered; app.js makes it inert, app.css hides it when there is no script).
         scope.render(Self.modalSlot, into: &writer)
         let covered = scope.hasChildren(in: Self.modalSlot)
         writer.write(covered ? "<div class=\"home-container__frame\" data-covered>" : "<div class=\"home-container__frame\">")
