@@ -219,3 +219,28 @@ def test_trending_for_a_second_visitor(server, js_driver, nojs_driver):
     second.wait(shown, 90, "the title never showed in Trending now")
     assert second.find(".personal-row[data-row-name=trending] h2").text == "Trending now"
     assert not second.find_all(".personal-row[data-row-name=continue-watching]")
+
+
+def test_back_to_the_home_shows_the_rows_as_they_are_now(js_browser):
+    """Home, a title, Add to My List, then Back to the home: the page comes back as it was left,
+    and the script brings the visitor's rows up to date, My List with the title; no launch."""
+    browser = js_browser
+    log = browser.log
+    browser.open("/")
+    visitor = browser.visitor()
+    browser.follow(browser.find("button.list-row"))
+    title = browser.find("h1").text
+    browser.follow(browser.button("Add to My List"))
+    browser.button("Remove from My List")
+    mark = log.mark()
+    for _ in range(2):  # the title's page before the post, then the home
+        browser.driver.back()
+    browser.wait_for_path("/")
+
+    def listed(_):
+        return [t.text for t in browser.find_all(".personal-row[data-row-name=my-list] .personal-tile__title")]
+
+    browser.wait(listed, message="Back to the home did not show My List with the title")
+    assert listed(None) == [title]
+    browser.driver.execute_script("return new Promise((done) => setTimeout(done, 500))")
+    assert not log.matching(mark, visitor=visitor), "Back wrote an event"

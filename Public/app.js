@@ -261,6 +261,27 @@
     document.title = shown.title;
     entry = target;
     enhanceHome();
+    refreshRows();
+  });
+
+  // Back or Forward shows a home as it was left: the visitor's rows are asked again, in the
+  // layout on screen (`again`: no second launch).
+  async function refreshRows() {
+    const toolbar = document.querySelector('.home-container__content .home-toolbar');
+    if (location.pathname !== '/' || !toolbar) return;
+    const url = new URL(location.href);
+    url.searchParams.set('again', '1');
+    if (root.dataset.layout) url.searchParams.set('layout', root.dataset.layout);
+    try {
+      const response = await fetch(url);
+      if (!response.ok) return;
+      const rows = new DOMParser().parseFromString(await response.text(), 'text/html').querySelectorAll('.home-container__content .personal-row');
+      document.querySelectorAll('.home-container__content .personal-row').forEach((row) => row.remove());
+      toolbar.after(...rows);
+    } catch { /* the rows as drawn stay */ }
+  }
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted || performance.getEntriesByType('navigation')[0]?.type === 'back_forward') refreshRows();
   });
 
   // A modal over the home: the home under it leaves the focus order and the accessibility tree.

@@ -44,9 +44,13 @@ struct HomeRoutes {
         // token and their own rows, which the cached page takes at its slot.
         let held = viewingHeld(for: visit)
         let scrollPosition = scrolled ? Self.scrollPosition(query) : nil
-        if scrollPosition != nil || visit.qa != nil {
-            let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding,
-                              scrollPosition: scrollPosition, personal: held.map { personalRows($0, visit) } ?? [])
+        // The home the page's script asks again after Back or Forward, for the visitor's rows as
+        // they are now: that visit was written already, so it writes nothing.
+        let shownAgain = !query.isEmpty && query.contains("again")
+        if scrollPosition != nil || visit.qa != nil || shownAgain {
+            let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding && !shownAgain,
+                              scrollPosition: scrollPosition, reportsLaunch: scrollPosition == nil && !shownAgain,
+                              personal: held.map { personalRows($0, visit) } ?? [])
             return visit.html(.bytes(page.rendered.bytes))
         }
         // One reading of the clock for the page's display state and its events' time.
@@ -205,7 +209,7 @@ struct HomeRoutes {
 
     /// Builds the container with the layout's child (and the notice over it) and renders it.
     private func render(_ layout: String, for visit: Visit, catalogue: HomeItemsCache.Entry, withOnboarding: Bool,
-                        scrollPosition: HomeIndexPath?, personal: [HomeRow] = []) -> Drawn {
+                        scrollPosition: HomeIndexPath?, reportsLaunch: Bool = true, personal: [HomeRow] = []) -> Drawn {
         let trace = EventTrace()
         let shared = visit.plan.hides(ViewingRows.trending) ? []
             : ViewingRows.shared(services.plays.statistics, catalog: services.content.catalog, assetURLs: services.assets.urls)
@@ -213,7 +217,7 @@ struct HomeRoutes {
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = scrollPosition
         // The home shown again after a row's "More" was reported as that swipe, as with the script.
-        if scrollPosition != nil { container.viewModel.reportsLaunch = false }
+        container.viewModel.reportsLaunch = reportsLaunch
         container.show(child)
         if withOnboarding {
             container.presentOverHome(NewYearContent.onion(dismissURL: OnboardingRoutes.dismissPath))
