@@ -18,6 +18,24 @@
     else close.submit();
   });
 
+  // Closing a modal gives the focus back to the link that opened it, kept for the tab.
+  const here = () => { const url = new URL(location.href); url.searchParams.delete('again'); return url.pathname + url.search; };
+  const keep = (key, value) => { try { sessionStorage.setItem(key, value); } catch { /* no storage */ } };
+  document.addEventListener('click', (event) => {
+    const target = event.target instanceof Element ? event.target : null;
+    const link = target?.closest('a[href]');
+    if (target?.closest('[data-modal-dismiss]')) keep('closing', '1');
+    else if (link) keep('opener', JSON.stringify([here(), link.getAttribute('href')]));
+  });
+  document.addEventListener('submit', (event) => { if (event.target.matches?.('[data-modal-dismiss]')) keep('closing', '1'); });
+  try {
+    const [page, href] = JSON.parse(sessionStorage.getItem('opener')) ?? [];
+    if (sessionStorage.getItem('closing') && page === here() && !document.querySelector('[data-modal-dismiss]')) {
+      [...document.links].find((a) => a.getAttribute('href') === href)?.focus({ preventScroll: true });
+    }
+    sessionStorage.removeItem('closing');
+  } catch { /* no storage: the focus starts at the top */ }
+
   // Modal text input: start typing right away, unless the page already placed focus.
   const field = document.querySelector('.modal__sheet .text-input__field');
   if (field && (document.activeElement === null || document.activeElement === document.body)) {
