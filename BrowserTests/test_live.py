@@ -226,3 +226,26 @@ def test_reports_visitors_follow_a_new_visitor_live(js_browser):
                  f"the visitors on /reports stayed at {visitors}")
     assert driver.execute_script("return window.__sameDocument === true"), "/reports reloaded instead of updating"
 
+
+
+def test_the_live_log_gets_the_events_written_before_its_stream_starts(server):
+    """/reports counts the log up to a line and says which (data-after); the stream its script
+    opens starts after it, so an event written between the page and the stream's start comes
+    first, and is neither missed by the counts nor counted twice."""
+    import json
+    import re
+    import urllib.parse
+    import urllib.request
+    page = urllib.request.urlopen(server.url + "/reports", timeout=10).read().decode()
+    after = re.search(r'data-live-reports[^>]*data-after="([^"]+)"', page)
+    assert after, "the live report log does not say where its figures end"
+    mark = server.log.mark()
+    urllib.request.urlopen(server.url + "/?layout=grid", timeout=10).read()
+    server.log.wait_for(mark, event="launch", layout="grid")
+    stream = urllib.request.urlopen(f"{server.url}/reports/stream?after={urllib.parse.quote(after.group(1))}", timeout=10)
+    try:
+        line = next(line for line in stream if line.startswith(b"data:"))
+    finally:
+        stream.close()
+    first = json.loads(line[len(b"data:"):])
+    assert (first["event"], first.get("layout")) == ("launch", "grid"), first

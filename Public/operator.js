@@ -14,7 +14,8 @@
   const total = root.querySelector('[data-total]');
   const visitors = root.querySelector('[data-visitors]');
   const status = root.querySelector('[data-live-status]');
-  const source = new EventSource('/reports/stream');
+  // From the last line the page counts: the lines written since it was drawn come first.
+  const source = new EventSource(`/reports/stream${root.dataset.after ? `?after=${encodeURIComponent(root.dataset.after)}` : ''}`);
   let recount = null;
 
   source.addEventListener('open', () => {

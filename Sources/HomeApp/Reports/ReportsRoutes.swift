@@ -106,7 +106,8 @@ struct ReportsRoutes {
     /// store (with a report database, its key in the shared order). A watcher that reconnects
     /// with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
-        let id = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 }
+        // The browser's own resumption first; else where the page that opens the stream ends.
+        let id = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 } ?? request.query["after"]
         if live.followsDatabase, let database = services.database {
             let after = try id.map { text throws(HTTPError) in try Self.databaseKey(text) }
             let (stream, watcher) = live.watch(resuming: after != nil)

@@ -162,6 +162,24 @@ extension ReportStore {
         ReportLines(store: self, since: since.map { ReportTimestamp.milliseconds($0) })
     }
 
+    /// The start of the last line `entry`'s rollup counts, read back from its end; nil for a
+    /// compressed segment or a line longer than the few kilobytes read.
+    func lastLine(of entry: SegmentEntry?) -> ReportPosition? {
+        guard let entry, !entry.compressed, entry.rollup.bytes > 0 else { return nil }
+        let end = entry.rollup.bytes
+        let start = max(0, end - 4096)
+        let fd = open(catalog.path(entry), O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var tail = [UInt8](repeating: 0, count: Int(end - start))
+        let read = tail.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(start)) }
+        guard read == tail.count, tail.last == UInt8(ascii: "\n") else { return nil }
+        if let newline = tail.dropLast().lastIndex(of: UInt8(ascii: "\n")) {
+            return ReportPosition(segment: entry.stamp, offset: start + Int64(newline) + 1)
+        }
+        return start == 0 ? ReportPosition(segment: entry.stamp, offset: 0) : nil
+    }
+
     /// The lines written after the one at `position`, oldest first (for a watcher that resumes).
     public func lines(after position: ReportPosition) -> ReportLines {
         ReportLines(store: self, since: nil, after: position)
