@@ -142,15 +142,15 @@ import TestSupport
         #expect((rows.kept(key) ?? nil).map { $0 === first } == true, "the same bytes, not drawn again")
         // My List and a play.
         #expect(try browser.post("/my-list/m-002", withToken: [("action", "add")]).status == 303)
-        #expect(try titles() == ["First Cut", "Second Cut"])
+        #expect(try titles() == ["Second Cut", "First Cut"])
         #expect(try browser.post("/watch/m-003/play", withToken: []).status == 303)
-        #expect(try titles() == ["Third Cut", "First Cut", "Second Cut"])
+        #expect(try titles() == ["Third Cut", "Second Cut", "First Cut"])
         // The catalogue: a title renamed.
         try fixture.writeContent(CatalogueChangeTests.file(CatalogueChangeTests.item("m-001", "First Cut (restored)"),
                                                            CatalogueChangeTests.item("m-002", "Second Cut"),
                                                            CatalogueChangeTests.item("m-003", "Third Cut")))
         fixture.app.reload()
-        #expect(try titles() == ["Third Cut", "First Cut (restored)", "Second Cut"])
+        #expect(try titles() == ["Third Cut", "Second Cut", "First Cut (restored)"])
         // The toggles: My List switched off.
         try fixture.writeToggles(#"{"rows": {"my-list": false}}"#)
         #expect(try titles() == ["Third Cut"])

@@ -26,7 +26,7 @@ import TestSupport
         return text.replacingOccurrences(of: token, with: "")
     }
 
-    @Test func continueWatchingNewestFirstWithItsBarAFinishedTitleDropsOutMyListInTheOrderAdded() throws {
+    @Test func continueWatchingNewestFirstWithItsBarAFinishedTitleDropsOutMyListLatestAddedFirst() throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()
         #expect(Self.names(try browser.page("/").html).isEmpty)
@@ -43,9 +43,9 @@ import TestSupport
         #expect(rows["continue-watching"]?.titles == ["The Lighthouse Keeper's Daughter", try title("m-003"), "Salt & Iron"])
         #expect(rows["continue-watching"]?.bars.first == "Watched 10:00 of 1:52:00")
         #expect(home.first { $0.tag == "progress" }?["value"] == "9")
-        #expect(rows["my-list"]?.titles == [try title("s-002"), try title("m-004")])
+        #expect(rows["my-list"]?.titles == [try title("m-004"), try title("s-002")])
         let links = home.all(where: { $0.hasClass("personal-tile__open") }).map { $0["href"] ?? "" }
-        #expect(links == ["/long/m-001", "/long/m-003", "/long/m-002", "/short/s-002", "/long/m-004"])
+        #expect(links == ["/long/m-001", "/long/m-003", "/long/m-002", "/long/m-004", "/short/s-002"])
 
         // m-002 watched to its end: finished, out of the row.
         #expect(try browser.post("/watch/m-002/progress", withToken: [("position", "\(124 * 60)")]).status == 303)
@@ -80,6 +80,20 @@ import TestSupport
         #expect(try browser.post("/my-list/m-001", withToken: [("action", "add")]).status == 303)
         #expect(Self.names(try browser.page("/").html) == ["my-list"])
         #expect(Self.names(try browser.page("/search?q=salt").html).isEmpty)
+    }
+
+    /// A list longer than the row: the title just added is the row's first, the oldest are left out.
+    @Test func myListLongerThanItsRowShowsTheLatestAdded() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        _ = try browser.page("/")  // the visitor's cookie and form token
+        let added = (1...12).map { String(format: "m-%03d", $0) }
+        for id in added {
+            let response = try browser.post("/my-list/\(id)", withToken: [("action", "add")])
+            #expect(response.status == 303, "\(id): \(response.text.prefix(600))")
+        }
+        let titles = Self.rows(try browser.page("/").html)["my-list"]?.titles
+        #expect(titles == (try added.reversed().prefix(10).map(title)))
     }
 
     func title(_ id: String) throws -> String {

@@ -2,7 +2,7 @@ import HomeLayouts
 
 /// The rows over the catalogue's sections. The visitor's own, from their `ViewingActivity`:
 /// Continue watching (started and not finished, newest first, with where they stopped), My List
-/// (in the order added), Because you watched (the titles most started by those who started the
+/// (the latest added first, so a title just added shows however long the list), Because you watched (the titles most started by those who started the
 /// visitor's latest, but those they finished). Everyone's: Trending now. Titles taken off the
 /// catalogue are left out; a row with no titles is not given.
 enum ViewingRows {
@@ -16,7 +16,7 @@ enum ViewingRows {
                      assetURLs: [String: String]) -> [HomeRow] {
         let entry = entries(catalog, assetURLs)
         let watching = activity.inProgress.lazy.compactMap { entry($0.item, $0) }.prefix(limit)
-        let listed = activity.myList.lazy.compactMap { entry($0, nil) }.prefix(limit)
+        let listed = activity.myList.reversed().lazy.compactMap { entry($0, nil) }.prefix(limit)
         var rows = [HomeRow(name: "continue-watching", title: "Continue watching", entries: Array(watching)),
                     HomeRow(name: "my-list", title: "My List", entries: Array(listed))]
         if let latest = activity.latestStarted, let watched = catalog.item(id: latest) {
