@@ -153,6 +153,12 @@ public struct FeatureDecisions: Sendable, Equatable {
         VisitorPlan(decisions: self, visitor: .id(visitor), traits: traits, override: override)
     }
 
+    /// Whether `override` still forces something: a group only while its experiment runs with it.
+    public func honours(_ override: VisitorPlan.Override) -> Bool {
+        guard case .group(let experiment, let group) = override else { return true }
+        return prepared.activeExperiments.contains { $0.name == experiment && $0.groups.contains { $0.name == group } }
+    }
+
     /// What the active experiments' targeting reads: a request works out only those (and the
     /// device afterwards when the visitor is in some experiment, for the segments).
     public var targeted: Targeted { prepared.targeted }

@@ -146,6 +146,35 @@ import TestSupport
         }
     }
 
+    /// Stopped after the link was opened (here by an edit of the file, as by an apply on any
+    /// instance), the experiment's group is forced no more: the banner goes, the events are not marked.
+    @Test func aCookieWhoseExperimentStoppedIsIgnored() throws {
+        let server = try start()
+        let link = try Self.makeLink(server, force: "experiment:qa-test/b")
+        let tester = Browser(port: server.port)
+        let testerID = try Self.visitor(in: "a")
+        tester.setCookie("visitor", testerID)
+        #expect(try tester.get(link).status == 303)
+        #expect(try tester.get("/").text.contains("data-qa-override"))
+
+        let stopped = Self.toggles.replacingOccurrences(of: #"{"name": "qa-test","#, with: #"{"name": "qa-test", "active": false,"#)
+        try Data(stopped.utf8).write(to: URL(fileURLWithPath: folder.path("toggles.json")))
+        var page = ""
+        try eventually("the home still forces the grid:\n\(page)", timeout: 10) {
+            page = try tester.get("/").text
+            return page.contains(#"name="layout" value="list""#)
+        }
+        let bannerOnHome = page.contains("data-qa-override")
+        #expect(!bannerOnHome)
+        #expect(!(try tester.get("/settings").text.contains("data-qa-override")))
+        // The log is written behind the answers: the home seen without the override is logged unmarked.
+        var launches: [[String: String]] = []
+        try eventually("\(launches)", timeout: 10) {
+            launches = Self.lines(logPath, visitor: testerID).filter { $0["event"] == "launch" }
+            return launches.contains { $0["qa"] == nil }
+        }
+    }
+
     @Test func aLayoutLinkForcesTheLayoutOverTheVisitorsOwnChoice() throws {
         let server = try start()
         let link = try Self.makeLink(server, force: "layout:grid")

@@ -45,7 +45,9 @@ struct Visit {
             cohort: visitor.isNew ? .new : .returning,
             language: targeted.language ? VisitorTraits.firstLanguage(request.headers["Accept-Language"]) : nil,
             chosenLayout: targeted.chosenLayout ? cookies[Self.layoutCookie] : nil)
-        qa = QAOverride.current(in: cookies, mayHold: mayHoldQA, csrf: csrf)
+        // A cookie whose group stopped running forces nothing: ignored, as the link would be
+        // refused now, so no banner says an override is on and the events are not marked.
+        qa = QAOverride.current(in: cookies, mayHold: mayHoldQA, csrf: csrf).flatMap { decisions.honours($0.forced) ? $0 : nil }
         plan = decisions.plan(for: visitor.id, traits: traits, override: qa?.forced)
         if !targeted.device, plan.isAssigned { traits.device = Self.device(of: request) }
         device = traits.device
