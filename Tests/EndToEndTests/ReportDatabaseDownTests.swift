@@ -27,4 +27,18 @@ import TestSupport
         #expect((json?["database"] as? [String: Any])?["unavailable"] is String)
         #expect(server.log.components(separatedBy: "report database unavailable").count - 1 == 1, "\(server.log)")
     }
+
+    /// The experiments page's figures are then this instance's alone, and it says so as /reports does.
+    @Test func theExperimentsPageSaysItShowsThisInstancesLogOnly() throws {
+        let folder = try TemporaryDirectory("database-down-experiments")
+        let closed = try FreePort.find()
+        let server = try ServerProcess(arguments: [
+            "--port", "0", "--report-log", folder.path("reports"), "--secret", "a-secret-of-sixteen-bytes-or-more",
+            "--report-database", "postgresql://nobody@127.0.0.1:\(closed)/reports", "--instance", "lonely",
+        ])
+        let page = try server.client.get("/reports/experiments")
+        #expect(page.status == 200)
+        let says = page.text.contains("data-shared-unavailable") && page.text.contains("this instance's own log only")
+        #expect(says)
+    }
 }

@@ -26,10 +26,12 @@ struct ExperimentReportRoutes {
         let test = try Self.test(request.query["test"])
         let segment = try Self.segment(request.query["segment"])
         return try pool.respond { [self] in
+            var unavailable: String?
             let results = Self.results(range.range, segment: segment, services: services,
-                                       splitChanges: splitChanges?.current() ?? [:])
+                                       splitChanges: splitChanges?.current() ?? [:], unavailable: &unavailable)
             var model = ExperimentsScreenModel(range: range, results: results, test: test,
                                                changes: Self.changes(range.range, services: services))
+            model.unavailable = unavailable
             model.segment = segment
             model.counting = Self.counting(services)
             return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,
@@ -72,8 +74,10 @@ struct ExperimentReportRoutes {
 
     /// The exact visitor figures: with a report database every instance's (the shippers keep them
     /// in it), else, or while it cannot answer, this instance's own tallies.
-    static func visitorTallies(_ services: AppServices) -> [String: ExperimentVisitors]? {
-        if let database = services.database, let figures = try? database.experimentVisitors() { return figures }
+    static func visitorTallies(_ services: AppServices, unavailable: inout String?) -> [String: ExperimentVisitors]? {
+        if let database = services.database {
+            do { return try database.experimentVisitors() } catch { unavailable = unavailable ?? "\(error)" }
+        }
         return services.reportLog.store.experimentVisitors()
     }
 
@@ -93,8 +97,20 @@ struct ExperimentReportRoutes {
     /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
     static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
                         splitChanges: [String: Int] = [:]) -> [ExperimentResult] {
-        let counts = (try? services.database?.experiments(range)) ?? services.reportLog.store.experiments(range)
-        var results = results(counts, toggles: services.toggles.toggles,
+        var unavailable: String?
+        return results(range, segment: segment, services: services, splitChanges: splitChanges, unavailable: &unavailable)
+    }
+
+    /// `results`, with why the report database could not answer when this instance's figures
+    /// stand in for every instance's, for the page to say so.
+    static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
+                        splitChanges: [String: Int] = [:], unavailable: inout String?) -> [ExperimentResult] {
+        var counts: [ReportExperimentCounts]?
+        if let database = services.database {
+            do { counts = try database.experiments(range) } catch { unavailable = "\(error)" }
+        }
+        let store = services.reportLog.store
+        var results = results(counts ?? store.experiments(range), toggles: services.toggles.toggles,
                               displayNames: Dictionary(services.factory.layouts.map { ($0.layoutName, $0.displayName) },
                                                        uniquingKeysWith: { first, _ in first }))
         let toggles = services.toggles.toggles
@@ -102,7 +118,7 @@ struct ExperimentReportRoutes {
             results[index].afterwards = (toggles.interplayWarnings.isEmpty ? "Once it stops, visitors get "
                 : "It sets the layout, so the rollout waits: once it stops, visitors get ") + toggles.layoutsWithoutExperiments + "."
         }
-        if let tallies = visitorTallies(services) {
+        if let tallies = visitorTallies(services, unavailable: &unavailable) {
             let days = exposureDays(range)
             var named = Set(results.map(\.name))
             for index in results.indices {

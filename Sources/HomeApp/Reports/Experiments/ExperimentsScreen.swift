@@ -23,4 +23,6 @@ struct ExperimentsScreenModel {
     var segment: VisitorSegmentFilter = .all
     /// While the visitor tallies are being prepared at start: how far; nil once ready.
     var counting: Double?
+    /// Why the report database could not answer, when the figures are this instance's alone.
+    var unavailable: String?
 }

@@ -20,6 +20,7 @@ final class ExperimentsScreenView: RootView {
             and each group against the first with 95% intervals; then selections (long, short and stream) per home \
             view in the chosen range. <a href="/reports">The report log</a></p>
             """)
+        if let reason = model.unavailable { DatabaseReportsView.renderSource(.fallback(reason), into: &writer) }
         rangeForm(model, into: &writer)
         if let progress = model.counting {
             writer.write("<p class=\"experiment__power\" role=\"status\"")
