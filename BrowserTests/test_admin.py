@@ -51,6 +51,31 @@ def test_admin_changes_the_default_layout_from_list_to_grid(admin_server, js_dri
     assert changed[0]["properties"] == {"version": "2", "who": "loopback", "note": "grid for everyone"}
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_back_after_an_apply_shows_the_review_and_applying_it_again_changes_nothing(admin_server, js_driver, nojs_driver,
+                                                                                    javascript):
+    """The review is a post's answer: Back from the applied page shows it again (not the browser's
+    "Confirm Form Resubmission" page), and its Apply sent again is no new version."""
+    browser = fresh(js_driver if javascript else nojs_driver, admin_server, javascript)
+    browser.open("/admin")
+    browser.wait_for_path("/admin")
+    version = int(browser.find(".admin__version").get_attribute("data-version"))
+    onboarding = browser.find("input[name='onboarding']")
+    onboarding.click()
+    browser.follow(browser.button("Review the difference"))
+    browser.wait_for_path("/admin/toggles")
+    browser.find("#field-note").send_keys("the notice on, then Back")
+    browser.follow(browser.button("Apply"))
+    browser.wait_for_path(f"/admin?applied={version + 1}")
+
+    browser.driver.back()
+    browser.wait_for_path("/admin/toggles")
+    browser.wait(lambda d: d.title.startswith("Review the change"), 10, f"Back shows {browser.driver.title!r}, not the review")
+    browser.follow(browser.button("Apply"))
+    browser.wait_for_path("/admin?unchanged")
+    assert browser.find(".admin__version").get_attribute("data-version") == str(version + 1)
+
+
 def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
     """The review (200), a broken rule (400) and a stale form (409) pass the Nu HTML checker."""
     import http.cookiejar

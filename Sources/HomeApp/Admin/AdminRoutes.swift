@@ -52,11 +52,15 @@ struct AdminRoutes {
         return ReportsAccess.bearer(in: request) != nil ? "token" : "sign-in"
     }
 
+    /// A page drawn for a post (a review, a conflict, a refusal) is kept by the browser alone, so
+    /// Back from the page after it shows it again, to apply once more or correct; kept nowhere,
+    /// Back is the browser's error page. Every other admin page is kept nowhere.
     func page(_ request: Request, title: String, section: AdminSection, status: Status = .ok,
               body: @escaping (inout HTMLWriter, RenderContext) -> Void) -> Response {
         services.visit(request).page(AdminScreen(viewModel: AdminPage(title: title, section: section, body: body,
                                                                       signedIn: access.hasValidCookie(request))),
-                                     status: status, caching: .nowhere, configuration: services.operatorPage)
+                                     status: status, caching: request.method == .post ? .visitor : .nowhere,
+                                     configuration: services.operatorPage)
     }
 
     /// The form for the version in force; with `?kept`, drawn from the edit this instance kept

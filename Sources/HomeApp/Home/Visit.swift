@@ -80,7 +80,8 @@ struct Visit {
 
     /// Who may keep a page. Every page carries the visitor's state (a cookie, a CSRF token, their
     /// layout): never a shared cache's, and stale at once, so the browser asks again before reusing
-    /// it (it may still show it on Back). A report or admin page is kept nowhere.
+    /// it (it may still show it on Back). A report or admin page is kept nowhere (but an admin
+    /// page answering a post, which Back could not show otherwise).
     enum Caching: String {
         case visitor = "private, max-age=0"
         case nowhere = "no-store"
