@@ -78,10 +78,14 @@ import TestSupport
         let button = try #require(html.all("button").first { $0.text == "Stop the experiment" })
         #expect(try browser.press(button, setting: ["note": ""]).status == 400)
         #expect(try AdminTogglesTests.apply(["onboarding": "true"], note: "meanwhile", with: browser).status == 303)
-        #expect(try browser.press(button, setting: ["note": "stop it"]).status == 409, "drawn from version 1")
-        let again = try confirmation("Stop this experiment…", with: browser)
+        // Drawn from version 1: the confirmation again, over version 2, with the note kept.
+        let stale = try browser.press(button, setting: ["note": "stop it"])
+        #expect(stale.status == 409 && stale.text.contains("version 2 is in force now"), "\(stale.text)")
+        let again = try HTMLDocument.parse(stale.text)
+        #expect(again.first { $0["name"] == "note" }?["value"] == "stop it", "the note typed is kept")
+        #expect(again.first { $0["name"] == "base" }?["value"] == "2")
         let fresh = try #require(again.all("button").first { $0.text == "Stop the experiment" })
-        #expect(try browser.press(fresh, setting: ["note": "stop it"]).status == 303)
+        #expect(try browser.press(fresh).status == 303)
         #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"active\": false"))
         // Stopped already: the refusal leads back to the admin pages.
         let (stopped, page) = try browser.page("/admin/experiment?experiment=e&action=stop")

@@ -123,7 +123,10 @@ struct ExperimentActions {
         case .applied(let entry): return routes.services.visit(request).redirect(to: "/admin?applied=\(entry.version)")
         case .unchanged: return routes.services.visit(request).redirect(to: "/admin?unchanged")
         case .conflict(let current):
-            throw HTTPError(.conflict, "Nothing was applied: the toggles changed since the confirmation was drawn (version \(current.version) is in force). Go back to the experiment results and try again.")
+            // Drawn again over the version in force, note kept: what confirming now would make.
+            return try confirmation(request, action, note: note, notice: "Nothing was applied: the toggles changed since the "
+                                    + "confirmation was drawn (version \(current.version) is in force now). Below is the "
+                                    + "difference from it; confirm again to apply it.", status: .conflict)
         case .invalid(let error):
             throw HTTPError(.badRequest, "Nothing was applied: \(error.field.map { $0 + " " } ?? "")\(error.reason)")
         case .failed(let message):
