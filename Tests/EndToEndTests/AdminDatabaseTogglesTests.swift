@@ -145,6 +145,42 @@ final class AdminDatabaseTogglesTests {
         #expect(try AdminTogglesTests.homeLayout(instances[2]) == "grid", "the first answer after the restart")
     }
 
+    /// A catalogue's apply refused while the database is away keeps the reviewed upload and the
+    /// note on the page, so once it answers "Apply" there applies them.
+    @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedACatalogueApplyKeepsTheUploadAndNoteToApplyAgain() throws {
+        let text = try String(contentsOfFile: folder.path("content-0.json"), encoding: .utf8)
+        let changed = text.replacingOccurrences(of: "The Lighthouse Keeper's Daughter", with: "The Lighthouse Keeper's Niece")
+        let browser = Browser(port: instances[0].port)
+        try browser.get("/admin/content")
+        let review = try browser.post("/admin/content", multipart: [("base", "1"), ("action", "review")],
+                                      files: [("catalogue", "content.json", Array(changed.utf8))])
+        #expect(review.status == 200, "\(review.status)")
+        let reviewed = try HTMLDocument.parse(review.text)
+        let apply = try AdminTogglesTests.button("Apply", in: reviewed)
+        try fixture.database.stop()
+        try eventually("/metrics says the database does not answer", timeout: 10) {
+            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
+        }
+        let refused = try browser.press(apply, setting: ["note": "niece during the outage"])
+        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.status)")
+        #expect(refused.header("Retry-After") == "5")
+        let refusedPage = try HTMLDocument.parse(refused.text)
+        #expect(refusedPage.all("input").first { $0["name"] == "note" }?["value"] == "niece during the outage")
+        let again = try AdminTogglesTests.button("Apply", in: refusedPage)
+
+        try fixture.database.start()
+        try eventually(timeout: 20) {
+            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
+        }
+        let after = try browser.press(again)
+        #expect(after.status == 303, "\(after.status)")
+        for (index, instance) in instances.enumerated() {
+            try eventually("instance \(index) serves the new catalogue", timeout: 10) {
+                HTMLDocument.decode(try instance.client.get("/").text).contains("The Lighthouse Keeper's Niece")
+            }
+        }
+    }
+
     @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }

@@ -74,6 +74,7 @@ struct AdminContent {
             }
         }
         let isApply = request.form["action"] == "apply"
+        var refusal: String?
         if isApply, !note.isEmpty {
             switch versions.apply(upload.text, base: base, who: routes.who(request), note: note) {
             case .applied(let entry):
@@ -86,11 +87,19 @@ struct AdminContent {
             case .invalid(let error):
                 throw HTTPError(.badRequest, "Nothing was applied: \(error)")
             case .failed(let message):
-                throw HTTPError(.serviceUnavailable, message)
+                // The review comes back, the upload and the note kept, to apply again once the cause is gone.
+                refusal = message
             }
         }
         let id = request.form["staged"] ?? staged.stage(upload.text, filename: upload.filename)
-        return routes.page(request, title: "Review the catalogue", section: .content, status: isApply ? .badRequest : .ok) { [self] writer, context in
+        let status: Status = refusal != nil ? .serviceUnavailable : isApply ? .badRequest : .ok
+        var response = routes.page(request, title: refusal != nil ? "Not applied" : "Review the catalogue", section: .content,
+                                   status: status) { [self] writer, context in
+            if let refusal {
+                writer.write("<p class=\"admin__problem\" role=\"alert\">")
+                writer.text(refusal)
+                writer.write("</p><p>Your upload and note are kept below: apply them again when the cause is gone.</p>")
+            }
             routes.inForce(current, versions: versions, historyPath: AdminSection.contentHistory.path, into: &writer)
             writer.write("<h2>Difference from version ")
             writer.write(current.version)
@@ -109,9 +118,11 @@ struct AdminContent {
             writer.write("><input type=\"hidden\" name=\"staged\"")
             writer.attribute("value", id)
             writer.write(">")
-            noteField(missing: isApply, into: &writer)
+            noteField(isApply && refusal == nil ? nil : note, into: &writer)
             writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"apply\">Apply</button></div></form>")
         }
+        if refusal != nil { response.headers.set("Retry-After", "5") }
+        return response
     }
 
     /// The uploaded file, or the staged upload a review page names.
@@ -164,8 +175,11 @@ struct AdminContent {
         writer.write("<div class=\"admin-form__actions\"><button class=\"button button--secondary\" type=\"submit\" name=\"action\" value=\"review\">Review the difference</button></div></form>")
     }
 
-    private func noteField(missing: Bool, into writer: inout HTMLWriter) {
+    /// The note's field: with `note` nil, missing from an apply (said beside it); else holding it.
+    private func noteField(_ note: String?, into writer: inout HTMLWriter) {
+        let missing = note == nil
         writer.write("<div class=\"admin-form__field\"><label for=\"field-note\">Note</label><input type=\"text\" id=\"field-note\" name=\"note\" maxlength=\"500\" required")
+        if let note, !note.isEmpty { writer.attribute("value", note) }
         writer.attribute("aria-describedby", "field-note-hint" + (missing ? " field-note-error" : ""))
         if missing { writer.write(" aria-invalid=\"true\"") }
         writer.write("><p class=\"admin-form__hint\" id=\"field-note-hint\">Required to apply: why this change, for the history.</p>")
