@@ -36,6 +36,8 @@ import TestSupport
         #expect(signedOut.status == 303)
         #expect(signedOut.header("Location") == "/reports/login?signed-out")
         #expect(signedOut.header("Set-Cookie")?.contains("Max-Age=0") == true)
+        // The pages the browser keeps for Back (an admin review) go with it.
+        #expect(signedOut.header("Clear-Site-Data") == "\"cache\"")
         #expect(try session.follow(signedOut).text.contains("You are signed out."))
         #expect(try session.get("/reports").status == 401)
         #expect(try server.client.get("/reports", headers: Self.withCookie(cookie)).status == 401, "a kept copy")

@@ -55,6 +55,8 @@ struct ReportsSignIn {
     func signOut(_ request: Request) -> Response {
         var response = services.visit(request).redirect(to: Self.path + "?signed-out")
         response.setCookie(access.signOut(request))
+        // An admin page answering a post is kept by the browser, for Back: gone with the sign-in.
+        response.headers.set("Clear-Site-Data", "\"cache\"")
         return response
     }
 
