@@ -141,6 +141,8 @@ import TestSupport
                 default: parameters.match("layout", among: candidates, andContains: "lay out")
                 }
                 #expect(both.match == expected && both.contains == named, "\(query) [\(other)]")
+                let three = parameters.match("layout", among: candidates, andContains: "row", "a")
+                #expect(three.match == expected && three.contains == (parameters.contains("row"), parameters.contains("a")), "\(query)")
             }
         }
         #expect(try QueryParameters.decode("layout=my+home").match("layout", among: candidates) == .candidate(2))

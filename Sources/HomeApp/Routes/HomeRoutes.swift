@@ -28,9 +28,9 @@ struct HomeRoutes {
         let visit = services.visit(request)
         // Read once: each read of a request's field retains and releases its storage.
         let query = request.query
-        // `?layout=` and whether there is a `?row=`, in one pass over the query.
+        // `?layout=` and whether there is a `?row=` or an `?again`, in one pass over the query.
         let names = services.factory.names
-        let (asked, scrolled) = query.match("layout", among: names, andContains: "row")
+        let (asked, (scrolled, shownAgain)) = query.match("layout", among: names, andContains: "row", "again")
         let layout: String
         switch resolveLayout(asked, names: names, for: visit, query: query) {
         case .found(let name): layout = name
@@ -44,9 +44,8 @@ struct HomeRoutes {
         // token and their own rows, which the cached page takes at its slot.
         let held = viewingHeld(for: visit)
         let scrollPosition = scrolled ? Self.scrollPosition(query) : nil
-        // The home the page's script asks again after Back or Forward, for the visitor's rows as
-        // they are now: that visit was written already, so it writes nothing.
-        let shownAgain = !query.isEmpty && query.contains("again")
+        // `shownAgain`: the home the page's script asks again after Back or Forward, for the
+        // visitor's rows as they are now; that visit was written already, so it writes nothing.
         if scrollPosition != nil || visit.qa != nil || shownAgain {
             let page = render(layout, for: visit, catalogue: catalogue, withOnboarding: withOnboarding && !shownAgain,
                               scrollPosition: scrollPosition, reportsLaunch: scrollPosition == nil && !shownAgain,

@@ -84,19 +84,27 @@ public struct QueryParameters: Sendable, Sequence {
     /// handler that reads both reads the bytes once.
     public func match(_ name: StaticString, among candidates: [String],
                       andContains other: StaticString) -> (match: Match, contains: Bool) {
+        let (match, contains) = match(name, among: candidates, andContains: other, other)
+        return (match, contains.0)
+    }
+
+    /// `match(name, among: candidates)`, `contains(other)` and `contains(another)` in one pass.
+    public func match(_ name: StaticString, among candidates: [String], andContains other: StaticString,
+                      _ another: StaticString) -> (match: Match, contains: (Bool, Bool)) {
         let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
-        let noted = UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount)
+        let noted = (UnsafeBufferPointer(start: other.utf8Start, count: other.utf8CodeUnitCount),
+                     UnsafeBufferPointer(start: another.utf8Start, count: another.utf8CodeUnitCount))
         guard case .received(let target, let start) = source else {
-            return (match(name, among: candidates), contains(other))
+            return (match(name, among: candidates), (contains(other), contains(another)))
         }
-        return target.utf8.withContiguousStorageIfAvailable { bytes -> (match: Match, contains: Bool) in
+        return target.utf8.withContiguousStorageIfAvailable { bytes -> (match: Match, contains: (Bool, Bool)) in
             let (raw, contains) = Self.value(of: wanted, in: UnsafeBufferPointer(rebasing: bytes[start...]), noting: noted)
             guard let raw else { return (.absent, contains) }
             for index in candidates.indices where Self.rawValue(raw, decodesTo: candidates[index]) {
                 return (.candidate(index), contains)
             }
             return (.other, contains)
-        } ?? (match(name, among: candidates), contains(other))
+        } ?? (match(name, among: candidates), (contains(other), contains(another)))
     }
 
     /// Whether some argument is called `name`, read in place.
@@ -205,15 +213,17 @@ extension QueryParameters {
     private static func value(of wanted: UnsafeBufferPointer<UInt8>,
                               in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
         // Noting the wanted name itself: the pass stops at its first argument.
-        value(of: wanted, in: bytes, noting: wanted).0
+        value(of: wanted, in: bytes, noting: (wanted, wanted)).0
     }
 
-    /// `value(of: wanted, in: bytes)`, and whether an argument's name decodes to `other`, in one pass.
+    /// `value(of: wanted, in: bytes)`, and whether an argument's name decodes to each of `names`,
+    /// in one pass.
     private static func value(of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>,
-                              noting other: UnsafeBufferPointer<UInt8>) -> (UnsafeBufferPointer<UInt8>?, Bool) {
+                              noting names: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>))
+        -> (UnsafeBufferPointer<UInt8>?, (Bool, Bool)) {
         let count = bytes.count
         var start = 0
-        var found: UnsafeBufferPointer<UInt8>?, noted = false
+        var found: UnsafeBufferPointer<UInt8>?, noted = (false, false)
         while start < count {
             var at = start
             while at < count {
@@ -223,13 +233,14 @@ extension QueryParameters {
             }
             let name = UnsafeBufferPointer(rebasing: bytes[start..<at])
             let named = found == nil && name.count == wanted.count && decodes(name, to: wanted)
-            if !noted, name.count == other.count, decodes(name, to: other) { noted = true }
+            if !noted.0, name.count == names.0.count, decodes(name, to: names.0) { noted.0 = true }
+            if !noted.1, name.count == names.1.count, decodes(name, to: names.1) { noted.1 = true }
             if at < count, bytes[at] == equalsSign { at += 1 }
             var end = at
             while end < count, bytes[end] != ampersand { end += 1 }
             if named {
                 found = UnsafeBufferPointer(rebasing: bytes[at..<end])
-                if noted { break }
+                if noted.0 && noted.1 { break }
             }
             start = end + 1
         }
