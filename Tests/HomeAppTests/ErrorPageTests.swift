@@ -41,6 +41,18 @@ import TestSupport
         #expect(response.location == nil)
     }
 
+    /// An unknown layout is reported as every error page is: for a visitor with a visitor cookie only.
+    @Test func anUnknownLayoutIsAnErrorShownOnlyToAVisitorWithACookie() async throws {
+        let fixture = try AppFixture()
+        let client = HTTPClient(port: fixture.port)
+        #expect(try client.get("/?layout=bogus").status == 400)
+        let visitor = String(repeating: "ab", count: 16)
+        #expect(try client.get("/?layout=bogus", headers: [("Cookie", "visitor=\(visitor)")]).status == 400)
+        let shown = try await fixture.events(named: .errorShown)
+        #expect(shown.map(\.visitor) == [visitor])
+        #expect(shown.first?.properties["status"] == "400")
+    }
+
     @Test func aPostNamingNoLayoutOrOneTheAppDoesNotHaveIsA400() throws {
         let fixture = try AppFixture()
         let (browser, fields) = try listForm(fixture)

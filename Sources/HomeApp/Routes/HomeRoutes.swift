@@ -245,7 +245,8 @@ struct HomeRoutes {
             status: .badRequest, message: "There is no layout called \u{201C}\(name)\u{201D}. These are the layouts:",
             requestID: visit.request.id,
             links: services.factory.layouts.map { ("\($0.displayName) (\($0.layoutName))", "/?layout=\($0.layoutName)") }))
-        services.analytics(for: visit).record(.errorShown, properties: ["status": "400"])
+        // As every error page: reported for a visitor with a visitor cookie only.
+        if !visit.visitor.isNew { services.analytics(for: visit).record(.errorShown, properties: ["status": "400"]) }
         return visit.page(screen, status: .badRequest, configuration: services.page)
     }
 }
