@@ -181,6 +181,33 @@ final class AdminDatabaseTogglesTests {
         }
     }
 
+    /// A rollback refused while the database is away draws the history again with why, the note
+    /// kept in that version's form, so once it answers the same button rolls back.
+    @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedARollbackKeepsItsNoteToRollBackAgain() throws {
+        let browser = Browser(port: instances[0].port)
+        #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: browser).status == 303)
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
+        let (_, history) = try browser.page("/admin/history")
+        let rollback = try AdminTogglesTests.button("Roll back to version 1", in: history)
+        try fixture.database.stop()
+        try eventually("/metrics says the database does not answer", timeout: 10) {
+            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
+        }
+        let refused = try browser.press(rollback, setting: ["note": "list during the outage"])
+        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.status)")
+        #expect(refused.header("Retry-After") == "5")
+        let refusedPage = try HTMLDocument.parse(refused.text)
+        #expect(refusedPage.first { $0["id"] == "rollback-note-1" }?["value"] == "list during the outage")
+        let again = try AdminTogglesTests.button("Roll back to version 1", in: refusedPage)
+
+        try fixture.database.start()
+        try eventually(timeout: 20) {
+            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
+        }
+        #expect(try browser.press(again).status == 303)
+        for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" } }
+    }
+
     @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }

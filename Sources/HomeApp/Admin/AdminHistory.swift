@@ -36,7 +36,16 @@ struct AdminHistory {
     var history: ConfigHistory { kind == .toggles ? routes.versions.history : routes.content.history }
     var current: ConfigHistory.Entry { kind == .toggles ? routes.versions.current : routes.content.current }
 
-    func page(_ request: Request) -> Response {
+    /// A rollback the database refused: why, which version, and the note to send again.
+    struct Refusal {
+        let message: String
+        let version: Int
+        let note: String
+    }
+
+    /// The history; with `refusal`, drawn again for the refused rollback (503), its note kept in
+    /// its form, to roll back once the cause is gone.
+    func page(_ request: Request, refusal: Refusal? = nil) -> Response {
         let history = self.history
         let all = history.all
         let current = self.current
@@ -48,7 +57,15 @@ struct AdminHistory {
                 texts[version] = history.entry(version)?.text
             }
         }
-        return routes.page(request, title: section.label, section: section) { [self] writer, context in
+        var response = routes.page(request, title: refusal == nil ? section.label : "Not rolled back", section: section,
+                                   status: refusal == nil ? .ok : .serviceUnavailable) { [self] writer, context in
+            if let refusal {
+                writer.write("<p class=\"admin__problem\" role=\"alert\">")
+                writer.text(refusal.message)
+                writer.write("</p><p>Your note is kept in the form of version ")
+                writer.write(refusal.version)
+                writer.write(": roll back again when the cause is gone.</p>")
+            }
             notice.render(current: current, history: history, into: &writer)
             writer.write(kind == .toggles ? "<p>Every version of the toggles, from the admin pages or edits of the file. "
                          : "<p>Every version of the catalogue, from uploads or edits of the file. ")
@@ -78,11 +95,16 @@ struct AdminHistory {
                         LineDiffView.render(LineDiff(from: before, to: text), label: "Changes in version \(summary.version)", into: &writer)
                     }
                 }
-                if summary.version != current.version { rollbackForm(summary.version, base: current.version, into: &writer, context: context) }
+                if summary.version != current.version {
+                    rollbackForm(summary.version, base: current.version,
+                                 note: refusal.flatMap { $0.version == summary.version ? $0.note : nil }, into: &writer, context: context)
+                }
                 writer.write("</li>")
             }
             writer.write("</ol>")
         }
+        if refusal != nil { response.headers.set("Retry-After", "5") }
+        return response
     }
 
     func rollback(_ request: Request) throws(HTTPError) -> Response {
@@ -110,7 +132,7 @@ struct AdminHistory {
         case .invalid(let error):
             throw HTTPError(.badRequest, "Version \(version) cannot be applied any more: \(error.field.map { $0 + " " } ?? "")\(error.reason)")
         case .failed(let message):
-            throw HTTPError(.serviceUnavailable, message)
+            return page(request, refusal: Refusal(message: message, version: version, note: note))
         }
     }
 
@@ -126,7 +148,7 @@ struct AdminHistory {
         case .invalid(let error):
             throw HTTPError(.badRequest, "Version \(version) cannot be applied any more: \(error)")
         case .failed(let message):
-            throw HTTPError(.serviceUnavailable, message)
+            return page(request, refusal: Refusal(message: message, version: version, note: note))
         }
     }
 
@@ -134,7 +156,7 @@ struct AdminHistory {
         all.last { $0.version < version }?.version
     }
 
-    private func rollbackForm(_ version: Int, base: Int, into writer: inout HTMLWriter, context: RenderContext) {
+    private func rollbackForm(_ version: Int, base: Int, note: String?, into writer: inout HTMLWriter, context: RenderContext) {
         writer.write("<form class=\"admin-history__rollback\" method=\"post\"")
         writer.urlAttribute("action", rollbackPath)
         writer.write(">")
@@ -147,6 +169,7 @@ struct AdminHistory {
         writer.attribute("for", "rollback-note-\(version)")
         writer.write(">Note</label><input type=\"text\" name=\"note\" required maxlength=\"500\"")
         writer.attribute("id", "rollback-note-\(version)")
+        if let note { writer.attribute("value", note) }
         writer.write("><button class=\"button button--secondary\" type=\"submit\">Roll back to version ")
         writer.write(version)
         writer.write("</button></form>")
