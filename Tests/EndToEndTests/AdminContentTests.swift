@@ -119,6 +119,35 @@ import TestSupport
         #expect(large.status == 400 && large.text.contains("is not valid JSON"), "\(large.status)")
     }
 
+    /// An apply from a review drawn before another version came conflicts, and offers the same
+    /// upload and note to review against the version in force: no file chosen again.
+    @Test func aConflictingApplyKeepsTheUploadAndNoteToReviewAgainstTheNewVersion() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        var uploaded = items
+        uploaded[1]["title"] = "Uploaded Title"
+        let review = try self.review(try catalogue(uploaded), with: browser)
+        #expect(review.status == 200)
+        let reviewed = try HTMLDocument.parse(review.text)  // kept: a button reaches its form through it
+        let apply = try #require(reviewed.all("button").first { $0.text == "Apply" })
+        var edited = items
+        edited[0]["title"] = "Edited By Hand"
+        try Data(try catalogue(edited)).write(to: URL(fileURLWithPath: contentPath))
+        try eventually(timeout: 10) { try browser.get("/admin/content/history").text.contains("Version 2 (in force)") }
+        let conflict = try browser.press(apply, setting: ["note": "new title"])
+        #expect(conflict.status == 409)
+        let conflicted = try HTMLDocument.parse(conflict.text)
+        let again = try #require(conflicted.all("button").first { $0.text == "Review your upload against version 2" })
+        let second = try browser.press(again)
+        #expect(second.status == 200)
+        let page = try HTMLDocument.parse(second.text)
+        #expect(page.first { $0["id"] == "field-note" }?["value"] == "new title")
+        let applyNow = try #require(page.all("button").first { $0.text == "Apply" })
+        #expect(try browser.press(applyNow).status == 303)
+        let home = try server.client.get("/").text
+        #expect(home.contains("Uploaded Title") && !home.contains("Edited By Hand"))
+    }
+
     @Test func aStaleUploadConflictsAndAHandEditIsAVersionThatCanBeRolledBack() throws {
         let server = try start()
         let browser = Browser(port: server.port)

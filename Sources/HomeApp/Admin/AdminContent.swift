@@ -59,7 +59,7 @@ struct AdminContent {
         guard base == current.version else {
             // The same upload sent twice: its catalogue is in force.
             if upload.text == current.text { return routes.services.visit(request).redirect(to: "\(Self.path)?unchanged") }
-            return conflict(request, base: base, current: current)
+            return conflict(request, base: base, current: current, upload: upload, note: note)
         }
         do throws(ContentCatalogError) {
             _ = try CatalogueDocument.validate(upload.text, store: versions.document.store)
@@ -83,7 +83,7 @@ struct AdminContent {
             case .unchanged:
                 return routes.services.visit(request).redirect(to: "\(Self.path)?unchanged")
             case .conflict(let newer):
-                return conflict(request, base: base, current: newer)
+                return conflict(request, base: base, current: newer, upload: upload, note: note)
             case .invalid(let error):
                 throw HTTPError(.badRequest, "Nothing was applied: \(error)")
             case .failed(let message):
@@ -146,8 +146,12 @@ struct AdminContent {
         return (text, name)
     }
 
-    private func conflict(_ request: Request, base: Int, current: ConfigHistory.Entry) -> Response {
+    /// Nothing applied: what changed since the form was drawn, and the upload and note kept, to
+    /// review against the version in force without choosing the file again.
+    private func conflict(_ request: Request, base: Int, current: ConfigHistory.Entry,
+                          upload: (text: String, filename: String), note: String) -> Response {
         let drawnFrom = versions.history.entry(base)
+        let id = request.form["staged"] ?? staged.stage(upload.text, filename: upload.filename)
         return routes.page(request, title: "Changed since your form", section: .content, status: .conflict) { [self] writer, context in
             writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: your form was drawn from version ")
             writer.write(base)
@@ -158,6 +162,19 @@ struct AdminContent {
                 writer.write("<h2>What changed since your form</h2>")
                 diff.render(into: &writer)
             }
+            writer.write("<form class=\"admin-form\" method=\"post\"")
+            writer.urlAttribute("action", Self.path)
+            writer.write(">")
+            writer.csrfField(context)
+            writer.write("<input type=\"hidden\" name=\"base\"")
+            writer.attribute("value", current.version)
+            writer.write("><input type=\"hidden\" name=\"staged\"")
+            writer.attribute("value", id)
+            writer.write("><input type=\"hidden\" name=\"note\"")
+            writer.attribute("value", note)
+            writer.write("><div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"review\">Review your upload against version ")
+            writer.write(current.version)
+            writer.write("</button></div></form><h2>Or upload another file</h2>")
             uploadForm(base: current.version, into: &writer, context: context)
         }
     }
