@@ -12,6 +12,22 @@ final class AdminDatabaseTogglesTests {
     var instances: [ServerProcess] { fixture.instances }
     var folder: TemporaryDirectory { fixture.folder }
 
+    /// Stops the database and waits until `instance` says it does not answer.
+    func stopDatabase(seenBy instance: ServerProcess) throws {
+        try fixture.database.stop()
+        try eventually("/metrics says the database does not answer", timeout: 10) {
+            try instance.client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
+        }
+    }
+
+    /// Starts the database again and waits until `instance` reaches it.
+    func startDatabase(seenBy instance: ServerProcess) throws {
+        try fixture.database.start()
+        try eventually("/metrics says the database answers", timeout: 20) {
+            try instance.client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
+        }
+    }
+
     init() throws {
         // Each instance has its own files, as on its own machine.
         let toggles = #"{"defaultLayout": "list", "onboarding": false}"#
@@ -157,10 +173,7 @@ final class AdminDatabaseTogglesTests {
         #expect(review.status == 200, "\(review.status)")
         let reviewed = try HTMLDocument.parse(review.text)
         let apply = try AdminTogglesTests.button("Apply", in: reviewed)
-        try fixture.database.stop()
-        try eventually("/metrics says the database does not answer", timeout: 10) {
-            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
-        }
+        try stopDatabase(seenBy: instances[0])
         let refused = try browser.press(apply, setting: ["note": "niece during the outage"])
         #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.status)")
         #expect(refused.header("Retry-After") == "5")
@@ -168,10 +181,7 @@ final class AdminDatabaseTogglesTests {
         #expect(refusedPage.all("input").first { $0["name"] == "note" }?["value"] == "niece during the outage")
         let again = try AdminTogglesTests.button("Apply", in: refusedPage)
 
-        try fixture.database.start()
-        try eventually(timeout: 20) {
-            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
-        }
+        try startDatabase(seenBy: instances[0])
         let after = try browser.press(again)
         #expect(after.status == 303, "\(after.status)")
         for (index, instance) in instances.enumerated() {
@@ -189,10 +199,7 @@ final class AdminDatabaseTogglesTests {
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
         let (_, history) = try browser.page("/admin/history")
         let rollback = try AdminTogglesTests.button("Roll back to version 1", in: history)
-        try fixture.database.stop()
-        try eventually("/metrics says the database does not answer", timeout: 10) {
-            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
-        }
+        try stopDatabase(seenBy: instances[0])
         let refused = try browser.press(rollback, setting: ["note": "list during the outage"])
         #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.status)")
         #expect(refused.header("Retry-After") == "5")
@@ -200,10 +207,7 @@ final class AdminDatabaseTogglesTests {
         #expect(refusedPage.first { $0["id"] == "rollback-note-1" }?["value"] == "list during the outage")
         let again = try AdminTogglesTests.button("Roll back to version 1", in: refusedPage)
 
-        try fixture.database.start()
-        try eventually(timeout: 20) {
-            try instances[0].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
-        }
+        try startDatabase(seenBy: instances[0])
         #expect(try browser.press(again).status == 303)
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" } }
     }
@@ -211,10 +215,7 @@ final class AdminDatabaseTogglesTests {
     @Test(.tags(.stopsTheDatabase)) func withTheDatabaseStoppedAnApplyIsRefusedAndEveryInstanceKeepsServingItsVersion() throws {
         #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[0].port)).status == 303)
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "grid" } }
-        try fixture.database.stop()
-        try eventually("/metrics says the database does not answer", timeout: 10) {
-            try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 0")
-        }
+        try stopDatabase(seenBy: instances[1])
         #expect(try instances[1].client.get("/admin").text.contains("This instance cannot reach the database"))
         let sender = Browser(port: instances[1].port)
         let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: sender)
@@ -231,10 +232,7 @@ final class AdminDatabaseTogglesTests {
         #expect(try AdminTogglesTests.homeLayout(instances[2]) == "grid", "restarted during the outage, it serves its last version")
         #expect(try Self.version(instances[2]) == 2)
 
-        try fixture.database.start()
-        try eventually(timeout: 20) {
-            try instances[1].client.get("/metrics").text.contains("dynamic_home_config_database_reachable 1")
-        }
+        try startDatabase(seenBy: instances[1])
         let after = try sender.press(try AdminTogglesTests.button("Apply", in: refusedPage))
         #expect(after.status == 303, "\(after.status) \(after.text.suffix(3000))")
         for instance in instances { try eventually(timeout: 10) { try AdminTogglesTests.homeLayout(instance) == "list" } }

@@ -109,15 +109,7 @@ struct AdminContent {
             } else {
                 LineDiffView.render(LineDiff(from: current.text, to: upload.text), label: "Difference from the version in force", into: &writer)
             }
-            writer.write("<form class=\"admin-form\" method=\"post\"")
-            writer.urlAttribute("action", Self.path)
-            writer.write(">")
-            writer.csrfField(context)
-            writer.write("<input type=\"hidden\" name=\"base\"")
-            writer.attribute("value", current.version)
-            writer.write("><input type=\"hidden\" name=\"staged\"")
-            writer.attribute("value", id)
-            writer.write(">")
+            stagedForm(base: current.version, staged: id, into: &writer, context: context)
             noteField(isApply && refusal == nil ? nil : note, into: &writer)
             writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"apply\">Apply</button></div></form>")
         }
@@ -162,21 +154,27 @@ struct AdminContent {
                 writer.write("<h2>What changed since your form</h2>")
                 diff.render(into: &writer)
             }
-            writer.write("<form class=\"admin-form\" method=\"post\"")
-            writer.urlAttribute("action", Self.path)
-            writer.write(">")
-            writer.csrfField(context)
-            writer.write("<input type=\"hidden\" name=\"base\"")
-            writer.attribute("value", current.version)
-            writer.write("><input type=\"hidden\" name=\"staged\"")
-            writer.attribute("value", id)
-            writer.write("><input type=\"hidden\" name=\"note\"")
+            stagedForm(base: current.version, staged: id, into: &writer, context: context)
+            writer.write("<input type=\"hidden\" name=\"note\"")
             writer.attribute("value", note)
             writer.write("><div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"review\">Review your upload against version ")
             writer.write(current.version)
             writer.write("</button></div></form><h2>Or upload another file</h2>")
             uploadForm(base: current.version, into: &writer, context: context)
         }
+    }
+
+    /// The start of a form that posts a kept upload (`staged`) against version `base`.
+    private func stagedForm(base: Int, staged id: String, into writer: inout HTMLWriter, context: RenderContext) {
+        writer.write("<form class=\"admin-form\" method=\"post\"")
+        writer.urlAttribute("action", Self.path)
+        writer.write(">")
+        writer.csrfField(context)
+        writer.write("<input type=\"hidden\" name=\"base\"")
+        writer.attribute("value", base)
+        writer.write("><input type=\"hidden\" name=\"staged\"")
+        writer.attribute("value", id)
+        writer.write(">")
     }
 
     private func uploadForm(base: Int, into writer: inout HTMLWriter, context: RenderContext) {
