@@ -89,9 +89,29 @@ public final class ServerProcess: Sendable {
     /// Waits for the process to end and returns its exit status.
     public func waitForExit(timeout: TimeInterval = 20) -> Int32? {
         let process = process
-        guard (try? eventually("the process ended", timeout: timeout) { !process.isRunning }) != nil else { return nil }
+        var status: Int32?
+        let ended = (try? eventually("the process ended", timeout: timeout) {
+            if !process.isRunning { status = process.terminationStatus }
+            else { status = Self.unreapedExitStatus(process.processIdentifier) }
+            return status != nil
+        }) != nil
+        guard ended else { return nil }
         output.waitForEnd(timeout: 1)  // the pipe's last bytes
-        return process.terminationStatus
+        return status
+    }
+
+    /// The exit status of a process that has ended and is not yet reaped, read from
+    /// /proc/PID/stat (its state `Z` and `exit_code`, the 52nd field, as waitpid gives it); nil
+    /// while it runs. Foundation reaps on a shared dispatch queue, which a busy test run can keep
+    /// waiting for many seconds after the process is gone.
+    public static func unreapedExitStatus(_ pid: Int32) -> Int32? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let name = stat.lastIndex(of: ")") else { return nil }
+        let fields = stat[stat.index(after: name)...].split(separator: " ")  // from the state, field 3
+        guard fields.first == "Z", fields.count >= 50, let code = Int32(fields[49].trimmingCharacters(in: .whitespacesAndNewlines))
+        else { return nil }
+        // As Foundation's `terminationStatus`: the exit code, or the signal that ended it.
+        return code & 0x7f == 0 ? (code >> 8) & 0xff : code & 0x7f
     }
 
     /// Every thread's stack, from gdb when the machine has it, for a test to record when the
