@@ -125,8 +125,9 @@ class ServerProcess:
 
 
 class Server(ServerProcess):
-    def __init__(self, folder, onboarding, toggles=None, log_lines=()):
-        """`toggles` replaces the default toggles; `log_lines` are written to the report log first."""
+    def __init__(self, folder, onboarding, toggles=None, log_lines=(), report_token=None):
+        """`toggles` replaces the default toggles; `log_lines` are written to the report log first;
+        `report_token` opens the operator pages to a sign-in."""
         self.folder = folder
         folder.mkdir(parents=True, exist_ok=True)
         self.content_file = folder / "content.json"
@@ -150,7 +151,8 @@ class Server(ServerProcess):
             self.process = subprocess.Popen(
                 [str(server_binary()), "--port", "0", "--public", str(ROOT / "Public"),
                  "--content", str(self.content_file), "--toggles", str(self.toggles_file),
-                 "--report-log", str(self.log.path), "--threads", "4"],
+                 "--report-log", str(self.log.path), "--threads", "4"]
+                + (["--report-token", report_token] if report_token else []),
                 stdout=subprocess.DEVNULL, stderr=stderr, cwd=folder)
         self.url = self._wait_until_listening()
 

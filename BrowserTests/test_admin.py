@@ -9,6 +9,7 @@ from test_validity import axe_report
 
 HOME_LIST = {"HomeContainer", "HomeContainer > ListHome"}
 HOME_GRID = {"HomeContainer", "HomeContainer > GridHome"}
+SIGN_IN_TOKEN = "a-report-token-for-the-sign-in"
 
 
 @pytest.fixture
@@ -74,6 +75,39 @@ def test_back_after_an_apply_shows_the_review_and_applying_it_again_changes_noth
     browser.follow(browser.button("Apply"))
     browser.wait_for_path("/admin?unchanged")
     assert browser.find(".admin__version").get_attribute("data-version") == str(version + 1)
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_a_wrong_token_shows_the_sign_in_again_and_reload_and_back_never_resubmit_it(tmp_path_factory, js_driver,
+                                                                                    nojs_driver, javascript):
+    """A wrong token ends on the sign-in page with its message, one a reload draws again; after
+    the right token, Back shows that page again, not the browser's "Confirm Form Resubmission"."""
+    server = start_server(tmp_path_factory, "sign-in", onboarding=False, report_token=SIGN_IN_TOKEN)
+    try:
+        browser = fresh(js_driver if javascript else nojs_driver, server, javascript)
+
+        def shows_the_refusal(_):
+            errors = browser.find_all("#token-error")
+            return browser.driver.title.startswith("Sign in") and errors and errors[0].text == "That is not the report token."
+
+        browser.open("/reports/login?next=%2Fadmin")
+        browser.wait_for_path("/reports/login?next=%2Fadmin")
+        browser.find("input[name='token']").send_keys("not the report token")
+        browser.follow(browser.button("Sign in"))
+        browser.wait(shows_the_refusal, 10, f"the refusal shows {browser.driver.title!r}")
+
+        browser.driver.refresh()
+        browser.wait(shows_the_refusal, 10, f"a reload shows {browser.driver.title!r}")
+
+        browser.find("input[name='token']").send_keys(SIGN_IN_TOKEN)
+        browser.follow(browser.button("Sign in"))
+        browser.wait_for_path("/admin")
+
+        browser.driver.back()
+        browser.wait(shows_the_refusal, 10, f"Back shows {browser.driver.title!r}")
+        assert "ERR_CACHE_MISS" not in browser.driver.page_source
+    finally:
+        server.stop()
 
 
 def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):

@@ -225,7 +225,12 @@ import TestSupport
         #expect(try server.client.get("/reports", headers: [("Authorization", "Bearer s3cret-report-token")]).status == 200)
         let session = Browser(port: server.port)
         try session.get("/reports/login")
-        #expect(try session.post("/reports/login", withToken: [("token", "nope")]).status == 401)
+        // A wrong token is sent on to the form again, which says so with a 401: Back or a reload posts nothing.
+        let wrong = try session.post("/reports/login", withToken: [("token", "nope"), ("next", "/admin")])
+        #expect(wrong.status == 303 && wrong.header("Location") == "/reports/login?refused&next=%2Fadmin")
+        let refused = try session.get("/reports/login?refused&next=%2Fadmin")
+        #expect(refused.status == 401 && refused.text.contains("That is not the report token.")
+                && refused.text.contains(#"name="next" value="/admin""#), "\(refused.text)")
         #expect(try session.post("/reports/login", withToken: [("token", "s3cret-report-token")]).status == 303)
         #expect(try session.get("/reports").status == 200)
         #expect(try session.get("/reports.jsonl").status == 200)

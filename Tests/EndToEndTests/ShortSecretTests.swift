@@ -39,7 +39,7 @@ import TestSupport
         let session = Browser(port: server.port)
         try session.get("/reports/login")
         let posted = try session.post("/reports/login", withToken: [])
-        #expect(posted.status == 401)
+        #expect(posted.status == 303 && posted.header("Location") == "/reports/login?refused")
         #expect(posted.header("Set-Cookie") == nil)
         #expect(try session.get("/reports").status == 401)
     }

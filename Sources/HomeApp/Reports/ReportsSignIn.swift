@@ -11,7 +11,7 @@ struct ReportsSignIn {
     let pool: RequestPool
 
     func register(in router: inout Router) {
-        router.get(Self.path) { request in form(request) }
+        router.get(Self.path) { request in form(request, refused: request.query["refused"] != nil) }
         router.group(services.csrf.middleware) { posts in
             posts.post(Self.path) { request in try signIn(request) }
             posts.post(Self.signOutPath) { request in try pool.respond { signOut(request) } }
@@ -42,11 +42,12 @@ struct ReportsSignIn {
         return path + "?next=" + URLQuery.component(next)
     }
 
-    func form(_ request: Request, failed: Bool = false) -> Response {
-        let model = ReportsSignInModel(failed: failed, available: access.token != nil,
+    /// The form; `refused` after a wrong token, with its message and a 401.
+    func form(_ request: Request, refused: Bool) -> Response {
+        let model = ReportsSignInModel(failed: refused, available: access.token != nil,
                                       signedOut: request.query["signed-out"] != nil,
                                       next: Self.next(request.query["next"] ?? request.form["next"]))
-        return services.visit(request).page(ReportsSignInScreen(viewModel: model), status: failed ? .unauthorized : .ok,
+        return services.visit(request).page(ReportsSignInScreen(viewModel: model), status: refused ? .unauthorized : .ok,
                                             caching: .nowhere,
                                             configuration: services.operatorPage)
     }
@@ -71,7 +72,11 @@ struct ReportsSignIn {
             // Rate-limited with every other line of this message, so a guessing run cannot flood the log.
             services.logger.notice("report sign-in refused", metadata: [
                 "request": "\(request.id)", "client": "\(request.remoteAddress)"])
-            return form(request, failed: true)
+            // Sent on to the form rather than drawn for the post: Back to it or a reload is then no
+            // resubmission of the token (the browser's "Confirm Form Resubmission").
+            var refused = Self.path + "?refused"
+            if let next = Self.next(request.form["next"]) { refused += "&next=" + URLQuery.component(next) }
+            return visit.redirect(to: refused)
         case .lockedOut(let seconds):
             throw ReportsAccess.tooMany(seconds)
         }
