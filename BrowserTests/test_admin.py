@@ -126,7 +126,7 @@ def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
             "experiments[0].name": "home-hero", "experiments[0].active": "true",
             "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b", "previewVisitor": "0123456789abcdef0123456789abcdef"}
     cases = {"review": (dict(base, defaultLayout="grid", action="review"), 200),
-             "broken-rule": (dict(base, **{"rollout.grid": "1.5", "action": "review"}), 400),
+             "broken-rule": (dict(base, **{"rollout.grid": "150", "action": "review"}), 400),
              "conflict": (dict(base, base="0", defaultLayout="grid", action="review"), 409)}
     for name, (fields, status) in cases.items():
         data = urllib.parse.urlencode(fields).encode()

@@ -37,9 +37,9 @@ import TestSupport
             (["experiments[0].groups[0].visitors": (0..<101).map { String(format: "%032x", $0) }.joined(separator: "\n")],
              "field-experiments-0-groups-0-visitors-error", "lists 101 visitors; at most 100 are allowed"),
             (["experiments[0].targeting.language": "English"], "field-experiments-0-targeting-language-error", "not a primary language subtag"),
-            (["experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "0.6", "experiments[0].namespace.range.to": "0.2"],
-             "field-experiments-0-namespace-range-error", "0 ≤ from < to ≤ 1"),
-            (["experiments[0].namespace.name": "Home Page", "experiments[0].namespace.range.from": "0", "experiments[0].namespace.range.to": "1"],
+            (["experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "60", "experiments[0].namespace.range.to": "20"],
+             "field-experiments-0-namespace-range-error", "0 ≤ from < to ≤ 100"),
+            (["experiments[0].namespace.name": "Home Page", "experiments[0].namespace.range.from": "0", "experiments[0].namespace.range.to": "100"],
              "field-experiments-0-namespace-name-error", "must be a name of 1 to 64 lower-case letters"),
         ]
         for (values, errorID, words) in cases {
@@ -50,14 +50,14 @@ import TestSupport
         }
         // Two running experiments of one namespace with overlapping ranges: refused beside the second's range.
         let overlap = try Self.review([
-            "experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "0", "experiments[0].namespace.range.to": "0.6",
+            "experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "0", "experiments[0].namespace.range.to": "60",
             "experiments[1].name": "second", "experiments[1].active": "true", "experiments[1].groups[0].name": "x",
             "experiments[1].groups[1].name": "y", "experiments[1].namespace.name": "home",
-            "experiments[1].namespace.range.from": "0.5", "experiments[1].namespace.range.to": "1",
+            "experiments[1].namespace.range.from": "50", "experiments[1].namespace.range.to": "100",
         ], with: browser)
         #expect(overlap.status == 400)
         #expect(try HTMLDocument.parse(overlap.text).first { $0["id"] == "field-experiments-1-namespace-range-error" }?.text
-                    .contains("overlaps [0, 0.6] of \"first\" in namespace \"home\"") == true, "\(overlap.text)")
+                    .contains("50–100% overlaps 0–60% of \"first\" in namespace \"home\"") == true, "\(overlap.text)")
     }
 
     @Test func aGoodFormAppliesTargetingNamespaceAndAllowlist() throws {
@@ -68,7 +68,7 @@ import TestSupport
             "experiments[0].targeting.device.tablet": "true", "experiments[0].targeting.visitor": "returning",
             "experiments[0].targeting.language": "de, fr", "experiments[0].targeting.chosenLayout": "none",
             "experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "0",
-            "experiments[0].namespace.range.to": "0.5",
+            "experiments[0].namespace.range.to": "50",
         ], with: browser)
         #expect(review.status == 200, "\(review.text)")
         let reviewed = try HTMLDocument.parse(review.text)
@@ -93,7 +93,7 @@ import TestSupport
     @Test func theReviewSaysWhomARolloutReachesBesideATargetedLayoutExperiment() throws {
         let server = try start()
         let browser = Browser(port: server.port)
-        let review = try Self.review(["rollout.grid": "0.2", "experiments[0].targeting.device.phone": "true",
+        let review = try Self.review(["rollout.grid": "20", "experiments[0].targeting.device.phone": "true",
                                       "previewVisitor": Self.listedID], with: browser)
         #expect(review.status == 200, "\(review.text)")
         let assumed = try HTMLDocument.parse(review.text).first { $0["data-preview-assumes"] != nil }?.text

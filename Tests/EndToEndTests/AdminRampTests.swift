@@ -31,8 +31,8 @@ import TestSupport
         let first = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + 3).rounded(.down))
         let applied = try AdminTogglesTests.apply([
             "ramps[0].layout": "grid",
-            "ramps[0].steps[0].at": Self.time(first), "ramps[0].steps[0].share": "0.5",
-            "ramps[0].steps[1].at": Self.time(first.addingTimeInterval(3)), "ramps[0].steps[1].share": "1",
+            "ramps[0].steps[0].at": Self.time(first), "ramps[0].steps[0].share": "50",
+            "ramps[0].steps[1].at": Self.time(first.addingTimeInterval(3)), "ramps[0].steps[1].share": "100",
         ], note: "ramp the grid", with: browser)
         #expect(applied.status == 303, "\(applied.text)")
         #expect(try browser.get("/admin").text.contains("Next ramp step: grid to 50% at"))
@@ -51,7 +51,7 @@ import TestSupport
         let server = try start()
         let browser = Browser(port: server.port)
         let later = Self.time(Date().addingTimeInterval(3600))
-        #expect(try AdminTogglesTests.apply(["ramps[0].layout": "grid", "ramps[0].steps[0].at": later, "ramps[0].steps[0].share": "0.5"],
+        #expect(try AdminTogglesTests.apply(["ramps[0].layout": "grid", "ramps[0].steps[0].at": later, "ramps[0].steps[0].share": "50"],
                                             note: "ramp in an hour", with: browser).status == 303)
         #expect(try browser.get("/admin").text.contains("Next ramp step: grid to 50%"))
         #expect(try AdminTogglesTests.apply(["ramps[0].remove": "true"], note: "stop the ramp", with: browser).status == 303)

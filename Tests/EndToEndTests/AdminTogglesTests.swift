@@ -87,7 +87,7 @@ import TestSupport
         let firstApplied = try Self.apply(["defaultLayout": "grid"], note: "first", with: first)
         #expect(firstApplied.status == 303, "\(firstApplied.text)")
         let stale = try second.press(try Self.button("Review the difference", in: secondForm),
-                                     setting: ["onboarding": "true", "rollout.grid": "0.5"])
+                                     setting: ["onboarding": "true", "rollout.grid": "50"])
         #expect(stale.status == 409, "\(stale.text)")
         #expect(stale.text.contains("your form was drawn from version 1"))
         #expect(stale.text.contains("+   &quot;defaultLayout&quot;: &quot;grid&quot;,"), "what changed since is shown")
@@ -123,13 +123,13 @@ import TestSupport
         let (_, form) = try browser.page("/admin")
         let before = try String(contentsOfFile: togglesPath, encoding: .utf8)
         let refused = try browser.press(try Self.button("Review the difference", in: form),
-                                        setting: ["rollout.grid": "1.5", "note": "too much", "action": "apply"])
+                                        setting: ["rollout.grid": "150", "note": "too much", "action": "apply"])
         #expect(refused.status == 400)
         let html = try HTMLDocument.parse(refused.text)
         let field = try #require(html.first { $0["name"] == "rollout.grid" })
         #expect(field["aria-invalid"] == "true" && field["aria-describedby"]?.contains("field-rollout-grid-error") == true)
         let message = try #require(html.first { $0["id"] == "field-rollout-grid-error" })
-        #expect(message.text == "must be a number between 0 and 1 (got 1.5)", "the loader's own message")
+        #expect(message.text == "must be a percent from 0 to 100 (got \"150\")", "in percent, as typed")
         #expect(refused.text.contains("Nothing was applied."))
         let clash = try browser.press(try Self.button("Review the difference", in: form), setting: [
             "experiments[0].name": "Bad Name", "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b",
@@ -358,6 +358,51 @@ import TestSupport
         #expect(written.contains(#""rows": {"continue-watching": false},"#), "\(written)")
         #expect(written.contains(#"{"name": "a", "weight": 1, "rows": {"because-you-watched": false}}"#), "\(written)")
     }
+
+    /// Every share is typed in percent, as in the experiment actions' form: the file keeps its
+    /// fractions, the form drawn from it shows them as typed (no binary noise like 56.99999999999999),
+    /// and a rule broken is said in percent beside the field, which keeps what was typed.
+    @Test func sharesAreTypedInPercentAndTheFileKeepsFractions() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let later = AdminRampTests.time(Date().addingTimeInterval(3600))
+        let applied = try Self.apply([
+            "rollout.grid": "7", "ramps[0].layout": "grid", "ramps[0].steps[0].at": later, "ramps[0].steps[0].share": "29",
+            "experiments[0].name": "split", "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b",
+            "experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "14",
+            "experiments[0].namespace.range.to": "57",
+        ], note: "in percent", with: browser)
+        #expect(applied.status == 303, "\(applied.text)")
+        let file = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        #expect(file.contains(#""rollout": {"grid": 0.07}"#) && file.contains(#""range": [0.14, 0.57]"#)
+                    && file.contains(#""share": 0.29}"#), "\(file)")
+        let (_, form) = try browser.page("/admin")
+        let shown = { (name: String) in form.first { $0["name"] == name }?["value"] }
+        #expect(shown("rollout.grid") == "7" && shown("ramps[0].steps[0].share") == "29", "\(form)")
+        #expect(shown("experiments[0].namespace.range.from") == "14" && shown("experiments[0].namespace.range.to") == "57")
+        #expect(form.first { $0["id"] == "field-rollout-hint" }?.text.contains("in percent, from 0 to 100") == true)
+        let again = try browser.press(try Self.button("Review the difference", in: form), setting: [:])
+        #expect(again.status == 200 && !again.text.contains("admin-diff__added"), "the form as drawn changes nothing: \(again.text)")
+
+        let cases: [([String: String], String, String)] = [
+            (["rollout.grid": "150"], "field-rollout-grid-error", "must be a percent from 0 to 100 (got \"150\")"),
+            (["rollout.grid": "60", "rollout.list": "50"], "field-rollout-error",
+             "shares add up to 110%; they must add up to at most 100%"),
+            (["ramps[0].steps[0].share": "0.5%"], "field-ramps-0-steps-0-share-error", "must be a percent from 0 to 100 (got \"0.5%\")"),
+            (["rollout.list": "80"], "field-ramps-0-steps-0-share-error",
+             "and the other layouts' rollout shares would add up to more than 100%"),
+            (["experiments[0].namespace.range.from": "57", "experiments[0].namespace.range.to": "14"],
+             "field-experiments-0-namespace-range-error", "must be two percents with 0 ≤ from < to ≤ 100"),
+        ]
+        for (values, errorID, words) in cases {
+            let refused = try browser.press(try Self.button("Review the difference", in: form), setting: values)
+            #expect(refused.status == 400, "\(values)")
+            let page = try HTMLDocument.parse(refused.text)
+            #expect(page.first { $0["id"] == errorID }?.text.hasPrefix(words) == true, "\(values): \(refused.text)")
+            for (name, typed) in values { #expect(page.first { $0["name"] == name }?["value"] == typed, "\(name) kept as typed") }
+        }
+    }
+
 }
 
 /// Without a report database: an apply in /admin is a marker on this instance's report chart and

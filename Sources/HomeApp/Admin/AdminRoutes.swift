@@ -110,6 +110,7 @@ struct AdminRoutes {
         let form = TogglesForm(request.form, layouts: layouts)
         let current = versions.current
         guard form.base == current.version else { return conflict(request, form: form, current: current) }
+        if let problem = form.shareProblem { return invalid(request, form: form, error: problem) }
         let proposed: Toggles
         do {
             proposed = try Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts)
@@ -175,9 +176,10 @@ struct AdminRoutes {
         return load(JSONMerge.merge(base: base, mine: mine, theirs: theirs).text)
     }
 
-    /// A rule of the loader fails: the form again, the message beside its field; 400.
+    /// A rule of the loader fails: the form again, as typed, the message beside its field; 400.
     func invalid(_ request: Request, form: TogglesForm, error: TogglesError) -> Response {
-        page(request, title: "Toggles", section: .toggles, status: .badRequest) { [self] writer, context in
+        let error = form.inPercent(error)
+        return page(request, title: "Toggles", section: .toggles, status: .badRequest) { [self] writer, context in
             TogglesFormView(form: form, layouts: layouts,
                             problem: .init(field: form.formField(for: error.field), message: error.reason))
                 .render(into: &writer, context: context)

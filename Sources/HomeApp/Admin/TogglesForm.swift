@@ -10,7 +10,8 @@ import MicroHTTP
 /// The toggles as the admin form shows and posts them. Field names are the paths the file
 /// loader names in its messages (`rollout.grid`, `experiments[0].groups[1].weight`), so a
 /// message goes next to its field. What was typed is kept as typed; the form becomes JSON for
-/// the loader, which alone decides what is valid.
+/// the loader, which alone decides what is valid. Shares are typed in percent (12.5) and go into the
+/// file as fractions (0.125).
 struct TogglesForm: Sendable {
     struct Group: Sendable {
         var name = ""
@@ -61,7 +62,7 @@ struct TogglesForm: Sendable {
 
     struct Ramp: Sendable {
         var layout = ""
-        /// Each step's time and share, as typed.
+        /// Each step's time and share (in percent), as typed.
         var steps: [(at: String, share: String)] = []
         var isBlank: Bool { steps.allSatisfy { $0.at.isEmpty && $0.share.isEmpty } }
     }
@@ -72,7 +73,7 @@ struct TogglesForm: Sendable {
     var onboarding = false
     /// Row name → "true", "false", or "" for shown (not named in the file).
     var rows: [String: String] = [:]
-    /// Layout → share as typed.
+    /// Layout → share as typed, in percent.
     var rollout: [String: String] = [:]
     var experiments: [Experiment] = []
     var ramps: [Ramp] = []
@@ -86,7 +87,7 @@ struct TogglesForm: Sendable {
         defaultLayout = toggles.defaultLayout
         onboarding = toggles.onboarding
         rows = toggles.rows.mapValues { $0 ? "true" : "false" }
-        rollout = toggles.rollout.mapValues(JSONText.number)
+        rollout = toggles.rollout.mapValues(SharePercent.text)
         experiments = toggles.experiments.map { experiment in
             Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
                 Group(name: group.name, weight: JSONText.number(group.weight), layout: group.layout ?? "",
@@ -97,11 +98,11 @@ struct TogglesForm: Sendable {
                                     languages: experiment.targeting.languages.joined(separator: " "),
                                     chosenLayout: experiment.targeting.chosenLayout ?? "",
                                     namespace: experiment.namespace?.name ?? "",
-                                    rangeFrom: experiment.namespace.map { JSONText.number($0.lower) } ?? "",
-                                    rangeTo: experiment.namespace.map { JSONText.number($0.upper) } ?? ""))
+                                    rangeFrom: experiment.namespace.map { SharePercent.text($0.lower) } ?? "",
+                                    rangeTo: experiment.namespace.map { SharePercent.text($0.upper) } ?? ""))
         }
         ramps = toggles.ramps.map { ramp in
-            Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), JSONText.number($0.share)) })
+            Ramp(layout: ramp.layout, steps: ramp.steps.map { (Toggles.rampTime($0.at), SharePercent.text($0.share)) })
         }
         self.base = base
     }
@@ -172,11 +173,11 @@ struct TogglesForm: Sendable {
     }
 
     /// The toggles file this form stands for. A share or weight that is not a number goes in as
-    /// text, so the loader says what it says of such a file.
+    /// text, so the loader says what it says of such a file (`shareProblem` says it first, in percent).
     var json: String {
         var root: [String: JSONValue] = ["defaultLayout": .string(defaultLayout), "onboarding": .bool(onboarding)]
         var shares: [String: JSONValue] = [:]
-        for (layout, share) in rollout where !share.isEmpty { shares[layout] = Self.number(share) }
+        for (layout, share) in rollout where !share.isEmpty { shares[layout] = Self.share(share) }
         root["rollout"] = .object(shares)
         if let switched = Self.rows(rows) { root["rows"] = switched }
         root["experiments"] = .array(keptExperiments.map { kept in
@@ -203,7 +204,7 @@ struct TogglesForm: Sendable {
             }
             if targeting.hasNamespace {
                 experiment["namespace"] = .object(["name": .string(targeting.namespace),
-                                                   "range": .array([Self.number(targeting.rangeFrom), Self.number(targeting.rangeTo)])])
+                                                   "range": .array([Self.share(targeting.rangeFrom), Self.share(targeting.rangeTo)])])
             }
             return .object(experiment)
         })
@@ -211,7 +212,7 @@ struct TogglesForm: Sendable {
         if !keptRamps.isEmpty {
             root["ramps"] = .array(keptRamps.map { kept in
                 .object(["layout": .string(kept.ramp.layout),
-                         "steps": .array(kept.steps.map { _, step in .object(["at": .string(step.at), "share": Self.number(step.share)]) })])
+                         "steps": .array(kept.steps.map { _, step in .object(["at": .string(step.at), "share": Self.share(step.share)]) })])
             })
         }
         return JSONValue.object(root).text
@@ -255,6 +256,11 @@ struct TogglesForm: Sendable {
         let set = rows.filter { !$0.value.isEmpty }
         guard !set.isEmpty else { return nil }
         return .object(set.mapValues { $0 == "true" ? .bool(true) : $0 == "false" ? .bool(false) : .string($0) })
+    }
+
+    /// A share typed in percent, as the file's fraction.
+    private static func share(_ text: String) -> JSONValue {
+        SharePercent.fraction(text).map(JSONValue.number) ?? .string(text)
     }
 
     private static func number(_ text: String) -> JSONValue {

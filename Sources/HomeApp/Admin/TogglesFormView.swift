@@ -73,10 +73,10 @@ struct TogglesFormView {
         writer.write("</fieldset><fieldset class=\"admin-form__set\"")
         writer.attribute("id", Self.id("rollout"))
         writer.write("><legend>Rollout</legend>")
-        hint("rollout", "Each layout's share of visitors, a number between 0 and 1 (0.25 is a quarter); the shares add up to at most 1.", into: &writer)
+        hint("rollout", "Each layout's share of visitors in percent, from 0 to 100 (25 is a quarter); the shares add up to at most 100.", into: &writer)
         error(for: "rollout", into: &writer)
         for layout in layouts {
-            textField("rollout.\(layout)", label: "Share who get \(layout)", value: form.rollout[layout] ?? "",
+            textField("rollout.\(layout)", label: "Share who get \(layout) (%)", value: form.rollout[layout] ?? "",
                       hint: nil, into: &writer, decimal: true)
         }
         writer.write("</fieldset><h2>Experiments</h2>")
@@ -215,9 +215,9 @@ struct TogglesFormView {
         writer.write("<div")
         writer.attribute("id", Self.id("\(path).namespace.range"))
         writer.write(">")
-        textField("\(path).namespace.range.from", label: "Range from", value: targeting.rangeFrom, hint: nil, into: &writer, decimal: true)
-        textField("\(path).namespace.range.to", label: "Range to", value: targeting.rangeTo,
-                  hint: "0 ≤ from < to ≤ 1: the share of the namespace's visitors this experiment takes.", into: &writer, decimal: true)
+        textField("\(path).namespace.range.from", label: "Range from (%)", value: targeting.rangeFrom, hint: nil, into: &writer, decimal: true)
+        textField("\(path).namespace.range.to", label: "Range to (%)", value: targeting.rangeTo,
+                  hint: "0 ≤ from < to ≤ 100: the percent of the namespace's visitors this experiment takes.", into: &writer, decimal: true)
         error(for: "\(path).namespace.range", into: &writer)
         writer.write("</div></fieldset>")
     }
@@ -248,7 +248,7 @@ struct TogglesFormView {
         writer.write("<fieldset class=\"admin-form__groups\"")
         writer.attribute("id", Self.id("\(path).steps"))
         writer.write("><legend>Steps</legend>")
-        hint("\(path).steps", "Times in order, like 2026-01-01T12:00:00Z; shares between 0 and 1. Leave a row empty for none." + (isNew ? " Leave every row empty to add no ramp." : ""), into: &writer)
+        hint("\(path).steps", "Times in order, like 2026-01-01T12:00:00Z; shares in percent, from 0 to 100. Leave a row empty for none." + (isNew ? " Leave every row empty to add no ramp." : ""), into: &writer)
         error(for: "\(path).steps", into: &writer)
         var steps = ramp.steps
         if !isNew {
@@ -259,7 +259,7 @@ struct TogglesFormView {
             let stepPath = "\(path).steps[\(stepIndex)]"
             writer.write("<div class=\"admin-form__group\">")
             textField("\(stepPath).at", label: "Step \(stepIndex + 1) time (UTC)", value: step.at, hint: nil, into: &writer)
-            textField("\(stepPath).share", label: "Share", value: step.share, hint: nil, into: &writer, decimal: true)
+            textField("\(stepPath).share", label: "Share (%)", value: step.share, hint: nil, into: &writer, decimal: true)
             writer.write("</div>")
         }
         writer.write("</fieldset></fieldset>")
