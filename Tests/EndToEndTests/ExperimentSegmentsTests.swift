@@ -182,6 +182,30 @@ import TestSupport
         #expect(server.waitForExit() == 0)
     }
 
+    /// A `from` with a time (a link "since the change") is shown with its time, in a field that
+    /// sends it back as the same instant: "Show" keeps the range instead of widening it to the day.
+    @Test func aRangeBoundWithATimeKeepsItsTimeInTheForm() throws {
+        let server = try start(#"{"experiments": [{"name": "e", "groups": [{"name": "a"}, {"name": "b"}]}]}"#)
+        func fields(_ query: String) throws -> [String: HTMLElement] {
+            let page = try server.client.get("/reports/experiments" + query)
+            #expect(page.status == 200, "\(query): \(page.text)")
+            let form = try #require(try HTMLDocument.parse(page.text).first { $0.tag == "form" && $0["action"] == "/reports/experiments" })
+            return Dictionary(form.all("input").compactMap { input in input["name"].map { ($0, input) } }) { first, _ in first }
+        }
+        let linked = try fields("?from=2026-11-29T14:05:00Z&to=2026-11-30")
+        #expect(linked["from"]?["type"] == "datetime-local" && linked["from"]?["value"] == "2026-11-29T14:05:00"
+                && linked["from"]?["step"] == "1", "\(String(describing: linked["from"]))")
+        #expect(linked["to"]?["type"] == "date" && linked["to"]?["value"] == "2026-11-30", "a day stays a day")
+        // What Chromium sends for that field, seconds dropped when zero, is the same instant.
+        #expect(try fields("?from=2026-11-29T14:05&to=2026-11-30")["from"]?["value"] == "2026-11-29T14:05:00")
+        let milliseconds = try fields("?from=2026-11-29T14:05:00.5")["from"]
+        #expect(milliseconds?["value"] == "2026-11-29T14:05:00.500" && milliseconds?["step"] == "0.001")
+        #expect(try fields("?from=2026-11-29")["from"]?["type"] == "date")
+        #expect(try server.client.get("/reports/experiments?from=2026-11-29T14:05:00.5000").status == 400)
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+    }
+
     /// `harm-test`'s group b shows an error page to 30% of its visitors against 2% in a: beyond
     /// its 2-point margin, so the page warns; `calm-test`'s groups both at 2% do not.
     @Test func aGuardrailBreachWarnsAndNoBreachDoesNot() throws {

@@ -110,7 +110,7 @@ import TestSupport
 
     @Test(arguments: [
         ("from=2026-11-24&to=2026-11-23", "\"to\" must be after \"from\"."),
-        ("to=2026-11-24T12:00:00", "\"to\" must be a UTC day like 2026-11-24 or a time like 2026-11-24T12:00:00.000Z."),
+        ("to=2026-11-24T12", "\"to\" must be a UTC day like 2026-11-24 or a time like 2026-11-24T12:00:00.000Z."),
     ])
     func aRangeThatEndsBeforeItStartsOrATimeThatIsNotOneIsA400ThatSaysSo(_ query: String, _ message: String) throws {
         let response = try AppFixture(toggles: Self.toggles).browser().get("/reports/experiments?\(query)")
