@@ -55,6 +55,14 @@ final class AdminDatabaseTogglesTests {
         return html.first { $0["class"] == "admin__version" }?["data-version"].flatMap { Int($0) }
     }
 
+    /// Whether a page says nothing in libpq's or PostgreSQL's own words (a refused or broken
+    /// connection), which the operator cannot act on: those are for the server log.
+    static func quotesNoDatabaseText(_ page: String) -> Bool {
+        let decoded = HTMLDocument.decode(page)
+        return !["connection to server", "server closed the connection", "terminated abnormally", "Connection refused",
+                 "SQLSTATE", "could not connect", "no connection to the server"].contains { decoded.contains($0) }
+    }
+
     @Test func anApplyOnOneInstanceIsServedByEveryInstanceAndAStaleFormElsewhereConflicts() throws {
         let other = Browser(port: instances[1].port)
         let (_, staleForm) = try other.page("/admin")
@@ -175,7 +183,8 @@ final class AdminDatabaseTogglesTests {
         let apply = try AdminTogglesTests.button("Apply", in: reviewed)
         try stopDatabase(seenBy: instances[0])
         let refused = try browser.press(apply, setting: ["note": "niece during the outage"])
-        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.status)")
+        #expect(refused.status == 503 && refused.text.contains("The database did not answer, so your change was not applied and nothing was lost"), "\(refused.status)")
+        #expect(Self.quotesNoDatabaseText(refused.text), "libpq's own words are for the server log")
         #expect(refused.header("Retry-After") == "5")
         let refusedPage = try HTMLDocument.parse(refused.text)
         #expect(refusedPage.all("input").first { $0["name"] == "note" }?["value"] == "niece during the outage")
@@ -201,7 +210,8 @@ final class AdminDatabaseTogglesTests {
         let rollback = try AdminTogglesTests.button("Roll back to version 1", in: history)
         try stopDatabase(seenBy: instances[0])
         let refused = try browser.press(rollback, setting: ["note": "list during the outage"])
-        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.status)")
+        #expect(refused.status == 503 && refused.text.contains("The database did not answer, so your change was not applied and nothing was lost"), "\(refused.status)")
+        #expect(Self.quotesNoDatabaseText(refused.text), "libpq's own words are for the server log")
         #expect(refused.header("Retry-After") == "5")
         let refusedPage = try HTMLDocument.parse(refused.text)
         #expect(refusedPage.first { $0["id"] == "rollback-note-1" }?["value"] == "list during the outage")
@@ -219,7 +229,8 @@ final class AdminDatabaseTogglesTests {
         #expect(try instances[1].client.get("/admin").text.contains("This instance cannot reach the database"))
         let sender = Browser(port: instances[1].port)
         let refused = try AdminTogglesTests.apply(["defaultLayout": "list"], note: "during the outage", with: sender)
-        #expect(refused.status == 503 && refused.text.contains("The database cannot be reached, so nothing was applied"), "\(refused.text)")
+        #expect(refused.status == 503 && refused.text.contains("The database did not answer, so your change was not applied and nothing was lost"), "\(refused.text)")
+        #expect(Self.quotesNoDatabaseText(refused.text), "libpq's own words are for the server log")
         #expect(refused.header("Retry-After") == "5")
         // The change is not lost: the form comes back as sent, its note with it, to apply again.
         let refusedPage = try HTMLDocument.parse(refused.text)

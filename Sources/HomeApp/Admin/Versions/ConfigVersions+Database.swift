@@ -22,8 +22,7 @@ extension ConfigVersions: DatabaseFollowing {
         } catch {
             status.failed(error)
             logger.error("not applied: the database cannot be reached", metadata: ["kind": "\(Document.names.kind)", "error": "\(error)"])
-            return .failed("The database cannot be reached, so nothing was applied: every instance keeps serving "
-                           + "version \(current.version) of \(Document.names.title). Try again when it answers. (\(error))")
+            return .failed(refusal(error))
         }
         guard inserted else {
             try? catchUpLocked(database)
@@ -37,6 +36,24 @@ extension ConfigVersions: DatabaseFollowing {
             status.conflictResolved()
         }
         return .applied(entry)
+    }
+
+    /// What the operator reads when the database refused an apply: what happened and what to do,
+    /// in plain words. The database's own text (libpq's, about sockets and servers) goes to the
+    /// server log only.
+    func refusal(_ error: any Error) -> String {
+        let kept = "so your change was not applied and nothing was lost: every instance keeps serving "
+            + "version \(current.version) of \(Document.names.title)."
+        switch (error as? PostgresError)?.kind {
+        case .refused:
+            return "The database refused this instance's login, \(kept) Try again once its login settings are fixed; "
+                + "the server log says what it refused."
+        case .statement:
+            return "The database refused the change, \(kept) Try again once whoever runs the database has seen to it; "
+                + "the server log says why."
+        case .unavailable, nil:
+            return "The database did not answer, \(kept) Try again when the database answers."
+        }
     }
 
     /// Installs every version newer than the one here; at the first contact seeds an empty
