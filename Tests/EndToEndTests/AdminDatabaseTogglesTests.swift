@@ -91,6 +91,52 @@ final class AdminDatabaseTogglesTests {
         }
     }
 
+    /// `/admin/instances` is the instances part of `/admin` alone, which the page's script asks
+    /// for once a second: an apply on another instance shows there; operator-only as `/admin`;
+    /// saying so while the database is away.
+    @Test(.tags(.stopsTheDatabase)) func theInstancesPartFollowsAnApplyElsewhereAndSaysWhenTheDatabaseIsAway() throws {
+        let client = instances[0].client
+        #expect(try client.get("/admin").text.contains("data-live-instances=\"/admin/instances?kind=toggles&amp;drawn=1\""))
+        #expect(try client.get("/admin/content").text.contains("data-live-instances=\"/admin/instances?kind=content&amp;drawn=1\""))
+        try eventually("the part lists every instance at version 1", timeout: 10) {
+            let part = try client.get("/admin/instances?kind=toggles")
+            return part.status == 200 && (0..<3).allSatisfy { part.text.contains("data-instance=\"instance-\($0)\" data-version=\"1\"") }
+        }
+        let part = try client.get("/admin/instances?kind=toggles")
+        #expect(part.header("Cache-Control") == "no-store")
+        #expect(part.header("Content-Type")?.hasPrefix("text/html") == true)
+        #expect(!part.text.contains("<html") && !part.text.contains("<form"), "the part alone, not a page")
+        #expect(try client.get("/admin/instances?kind=content").text.contains("data-instance=\"instance-2\""))
+        #expect(try client.get("/admin/instances?kind=other").status == 400)
+        #expect(try client.get("/admin/instances").status == 400)
+        // Decided per request as `/admin`: passed on by a proxy, the request is not local.
+        let forwarded = try client.get("/admin/instances?kind=toggles", headers: [("X-Forwarded-For", "203.0.113.9")])
+        #expect(forwarded.status == 403)
+        #expect(!forwarded.text.contains("data-instance="))
+
+        #expect(try AdminTogglesTests.apply(["defaultLayout": "grid"], note: "grid", with: Browser(port: instances[1].port)).status == 303)
+        try eventually("instance 0's part shows every instance at version 2", timeout: 10) {
+            let part = try client.get("/admin/instances?kind=toggles").text
+            return (0..<3).allSatisfy { part.contains("data-instance=\"instance-\($0)\" data-version=\"2\"") }
+        }
+        // A page drawn from version 1 is told that version 2 is in force, with the way to it.
+        let newer = try client.get("/admin/instances?kind=toggles&drawn=1").text
+        #expect(newer.contains("Version 2 is in force now; this page was drawn from version 1.") && newer.contains("href=\"/admin\""))
+        #expect(!(try client.get("/admin/instances?kind=toggles&drawn=2").text.contains("data-newer-version")))
+
+        try stopDatabase(seenBy: instances[0])
+        let away = try client.get("/admin/instances?kind=toggles")
+        // 200 all the same: a balancer takes an instance answering 503 out, and the visitors' pages with it.
+        #expect(away.status == 200, "\(away.status)")
+        #expect(away.text.contains("This instance cannot reach the database") && away.text.contains("The list of instances needs the database"),
+                "\(away.text)")
+        #expect(Self.quotesNoDatabaseText(away.text))
+        try startDatabase(seenBy: instances[0])
+        try eventually("the part lists the instances again", timeout: 10) {
+            try client.get("/admin/instances?kind=toggles").text.contains("data-instance=\"instance-0\"")
+        }
+    }
+
     @Test func anUploadedCatalogueOnOneInstanceIsServedByEveryInstance() throws {
         let source = try Data(contentsOf: URL(fileURLWithPath: folder.path("content-0.json")))
         let text = try #require(String(data: source, encoding: .utf8))

@@ -51,6 +51,11 @@ import TestSupport
             #expect(!refused.text.contains("\"visitor\""), "\(path)")
         }
         #expect(try server.client.get("/reports.jsonl", headers: [("Authorization", "Bearer \(Self.token)")]).status == 200)
+        // The part of `/admin` its script follows, as `/admin`: without a database there is no list.
+        let part = try server.client.get("/admin/instances?kind=toggles")
+        #expect(part.status == 401 && !part.text.contains("report database"), "\(part.status)")
+        let signedIn = try server.client.get("/admin/instances?kind=toggles", headers: [("Authorization", "Bearer \(Self.token)")])
+        #expect(signedIn.status == 404 && signedIn.text.contains("no list of instances"), "\(signedIn.status)")
     }
 
     @Test func theShippedProxyRefusesTheOperatorPagesUntilOpened() throws {

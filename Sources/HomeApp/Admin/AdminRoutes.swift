@@ -30,6 +30,8 @@ struct AdminRoutes {
         let catalogue = AdminContent(routes: self)
         router.get(AdminContent.path) { request in try pool.respond { catalogue.page(request) } }
         router.get(AdminContent.downloadPath) { _ in try pool.respond { catalogue.download() } }
+        let instances = InstancesFragment(routes: self)
+        router.get(InstancesFragment.path) { request in try pool.respond { try instances.response(request) } }
         let qaLinks = AdminQALinks(routes: self)
         router.get(AdminQALinks.path) { request in try pool.respond { qaLinks.page(request) } }
         router.group(services.csrf.middleware) { posts in
