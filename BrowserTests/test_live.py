@@ -249,3 +249,62 @@ def test_the_live_log_gets_the_events_written_before_its_stream_starts(server):
         stream.close()
     first = json.loads(line[len(b"data:"):])
     assert (first["event"], first.get("layout")) == ("launch", "grid"), first
+
+
+@pytest.fixture
+def two_instances(tmp_path_factory):
+    """Two instances sharing a throwaway PostgreSQL, so /reports shows both their events."""
+    import pathlib
+    import shutil
+    import tempfile
+    from shared_instances import Instance, Postgres, postgres_available
+    if not postgres_available():
+        pytest.fail("PostgreSQL is not installed (/usr/lib/postgresql is missing); scripts/test installs it", pytrace=False)
+    folder = tmp_path_factory.mktemp("live-shared")
+    outside = pathlib.Path(tempfile.mkdtemp(prefix="browser-live-shared-"))  # PostgreSQL runs as its own user
+    outside.chmod(0o777)
+    postgres = Postgres(outside / "pg")
+    started = []
+    try:
+        for index in range(2):
+            started.append(Instance(folder / f"instance-{index}", f"instance-{index}", postgres.url))
+        yield started
+    finally:
+        for instance in started:
+            instance.stop()
+        postgres.stop()
+        shutil.rmtree(outside, ignore_errors=True)
+
+
+def test_the_shared_live_log_gets_the_rows_shipped_before_its_stream_starts(two_instances):
+    """With a report database, /reports names the key its events end before (data-after); the
+    stream its script opens starts after it, so a row another instance ships between the page and
+    the stream's start, and the feed passes on before it, comes first."""
+    import json
+    import re
+    import urllib.parse
+    from shared_instances import REPORT_TOKEN
+    first, second = two_instances
+    operator = {"Authorization": f"Bearer {REPORT_TOKEN}"}
+
+    def read(url):
+        with urllib.request.urlopen(urllib.request.Request(url, headers=operator), timeout=10) as response:
+            return response.read().decode()
+
+    page = read(first.url + "/reports")
+    after = re.search(r'data-live-reports[^>]*data-after="([^"]+)"', page)
+    assert after, "the shared live report log does not say where its events end"
+    newcomer = secrets.token_hex(16)
+    request = urllib.request.Request(second.url + "/", headers={"Cookie": f"visitor={newcomer}; onboarded=1"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.status == 200
+    wait_until(lambda: newcomer in read(first.url + "/reports.jsonl"), 20, "the other instance's launch never reached the database")
+    time.sleep(3)  # longer than the feed holds a row: it has passed the launch on before the stream opens
+    stream = urllib.request.urlopen(urllib.request.Request(
+        f"{first.url}/reports/stream?after={urllib.parse.quote(after.group(1))}", headers=operator), timeout=10)
+    try:
+        line = next(line for line in stream if line.startswith(b"data:"))
+    finally:
+        stream.close()
+    first_event = json.loads(line[len(b"data:"):])
+    assert (first_event["event"], first_event.get("visitor")) == ("launch", newcomer), first_event

@@ -190,6 +190,47 @@ final class DatabaseReportPagesTests {
         #expect(Set(ids).count == 2500, "each with its own key")
     }
 
+    @Test func thePageNamesWhereItsEventsEndAndItsStreamSendsEveryLaterRowOnce() throws {
+        try waitForTheFeed()
+        let drawn = try launches(2, on: 0) + launches(2, on: 1)
+        #expect(waitForRows(4, "name = 'launch'") >= 4)
+        // At once, while some of them are younger than the feed holds a row.
+        let page = try instances[0].client.get("/reports?event=launch")
+        #expect(page.status == 200)
+        let after = try #require(page.text.firstMatch(of: /data-after="([^"]+)"/).map { String($0.1) },
+                                 "the page names where the stream starts")
+        let counted = try #require(page.text.firstMatch(of: /data-total>([0-9]+)</).flatMap { Int($0.1) })
+        // Shipped between drawing the page and opening its stream, and passed on by the live
+        // feed before the stream opens: only the start the page named brings them.
+        let meanwhile = try launches(2, on: 0) + launches(2, on: 1)
+        #expect(waitForRows(8, "name = 'launch'") >= 8)
+        Thread.sleep(forTimeInterval: 3)  // the subject: longer than the feed holds a row
+        let connection = try HTTPConnection(port: instances[1].port)
+        let query = try #require(after.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(.init(charactersIn: "-._:"))))
+        try connection.send("GET /reports/stream?after=\(query) HTTP/1.1\r\nHost: x\r\n\r\n")
+        let watcher = ReportStreamTests.EventReader(connection: connection)
+        #expect(watcher.status == 200)
+        let all = drawn + meanwhile
+        let onPage = all.filter(page.text.contains)
+        let expected = all.filter { !onPage.contains($0) }
+        #expect(meanwhile.allSatisfy { !onPage.contains($0) })
+        let streamed = try events(of: all, count: expected.count, from: watcher).compactMap { ReportStreamTests.request(of: $0.data) }
+        #expect(streamed.sorted() == expected.sorted(), "every row the page left out, once")
+        #expect(counted == onPage.count, "the page counts the rows it draws, and the stream brings the rest")
+        // Nothing drawn comes again: the next launch is the next event.
+        let live = try launches(1, on: 0)
+        let next = try events(of: live + all, count: 1, from: watcher).first
+        #expect(next.flatMap { ReportStreamTests.request(of: $0.data) } == live.first)
+    }
+
+    @Test func aStartThatIsNoKeyGets400() throws {
+        for after in ["yesterday", "seg:12", "9999-01-01T00:00:00.000Z///-1", "2026-11-24T12:00:00.000Z/a//-1"] {
+            let response = try instances[0].client.get("/reports/stream?after=\(after)")
+            #expect(response.status == 400, "\(after)")
+            #expect(response.text.contains("after= must be"), "\(after)")
+        }
+    }
+
     @Test func aLastEventIDThatIsNoKeyGets400AndOneTooOldAGap() throws {
         for id in ["yesterday", "seg:12", "2026-11-24T12:00:00.000Z/a/b/-1", "9999-01-01T00:00:00.000Z/a/b/1"] {
             let watcher = try ReportStreamTests.EventReader(port: instances[0].port, lastEventID: id)

@@ -37,11 +37,13 @@ final class OneReportStoryTests {
     }
 
     /// Every log's lines once there are `count` (a page's events are written after it is answered),
-    /// and once the database holds each of them.
+    /// once the database holds each of them, and once they are older than the live feed holds a
+    /// row: the page of the newest events draws those, and leaves younger ones to its stream.
     func shippedUnion(_ count: Int) throws -> [Line] {
         var lines: [Line] = []
         try eventually("\(lines.count) of \(count) lines written", timeout: 20) { lines = try union(); return lines.count >= count }
         try eventually("every line shipped", timeout: 20) { Int(try postgres.psql("SELECT count(*) FROM report_events")) == lines.count }
+        Thread.sleep(forTimeInterval: 2.1)
         return lines
     }
 

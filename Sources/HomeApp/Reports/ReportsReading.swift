@@ -30,6 +30,9 @@ struct ReportsReading {
     var next: String?
     var changes: [ConfigChange] = []
     var source: Source
+    /// With a report database, on a page of the newest events: the key its events end before,
+    /// where the live stream starts (`?after=`), so each row is on the page or on the stream, once.
+    var streamStart: DatabaseEventKey?
 
     /// Reads the range, filters and (when `limit` > 0) a page of events.
     static func read(_ asked: ReportsQuery, services: AppServices, limit: Int) throws(HTTPError) -> ReportsReading {
@@ -54,13 +57,22 @@ struct ReportsReading {
                 given, among: database.visitors(startingWith: given.lowercased(), in: query.range, limit: 3))
         }
         let filter = query.filter
+        // A page of the newest events ends where its live stream starts. The stream sends a row
+        // once the feed has held it (`DatabaseLineFeed.hold`): the rows younger than that come on
+        // the stream instead, in the order it agrees on, and are neither drawn nor counted here.
+        let live = limit > 0 && query.range.to == nil && query.before == nil
+        let cut = live ? Date().addingTimeInterval(-DatabaseLineFeed.hold) : nil
         let extent = try database.extent()
-        var summary = try SeriesBound.summary(extent: extent, query.range) { try database.summary($0, filter: filter, extent: extent) }
+        var summary = try SeriesBound.summary(extent: extent, query.range) {
+            try database.summary($0, filter: filter, extent: extent, before: cut)
+        }
         // Losses happen before shipping: only this instance knows its own.
         summary.dropped = dropped
         var reading = ReportsReading(query: query, summary: summary, source: .database(instances: try database.instances()))
+        reading.streamStart = cut.map { .before(ReportTimestamp.string(from: $0)) }
         if limit > 0 {
-            let page = try database.events(query.range, filter: filter, before: query.before.flatMap(DatabaseEventKey.init(id:)), limit: limit)
+            let before = reading.streamStart ?? query.before.flatMap(DatabaseEventKey.init(id:))
+            let page = try database.events(query.range, filter: filter, before: before, limit: limit)
             reading.events = page.events
             reading.next = page.next?.description
         }

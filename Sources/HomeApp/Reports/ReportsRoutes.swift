@@ -107,9 +107,10 @@ struct ReportsRoutes {
     /// with `Last-Event-ID` first gets every line after it.
     func stream(_ request: Request) throws(HTTPError) -> Response {
         // The browser's own resumption first; else where the page that opens the stream ends.
-        let id = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 } ?? request.query["after"]
+        let header = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 }
+        let id = header ?? request.query["after"]
         if live.followsDatabase, let database = services.database {
-            let after = try id.map { text throws(HTTPError) in try Self.databaseKey(text) }
+            let after = try id.map { text throws(HTTPError) in try Self.databaseKey(text, named: header == nil ? "after=" : "Last-Event-ID") }
             let (stream, watcher) = live.watch(resuming: after != nil)
             if let after { live.resume(DatabaseReplay(reports: database, after: after, watcher: watcher)) }
             return Self.eventStream(stream)
@@ -132,12 +133,12 @@ struct ReportsRoutes {
         return Self.eventStream(stream)
     }
 
-    /// A key of the shared stream's order, as its ids give it; one later than the clocks allow
-    /// is no id it sent.
-    private static func databaseKey(_ id: String) throws(HTTPError) -> DatabaseEventKey {
+    /// A key of the shared stream's order, as its ids (or `/reports`' `data-after`) give it; one
+    /// later than the clocks allow is no id it sent.
+    private static func databaseKey(_ id: String, named name: String) throws(HTTPError) -> DatabaseEventKey {
         guard let key = DatabaseEventKey(id: id),
               key.time <= ReportTimestamp.string(from: Date().addingTimeInterval(60)) else {
-            throw HTTPError(.badRequest, "Last-Event-ID must be an id this stream sent (time/instance/segment/offset).")
+            throw HTTPError(.badRequest, "\(name) must be an id this stream sent (time/instance/segment/offset) or where /reports ends.")
         }
         return key
     }

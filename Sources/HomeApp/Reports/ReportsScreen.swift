@@ -4,6 +4,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import ReportDatabase
 import Reporting
 import ScreenKit
 
@@ -23,6 +24,8 @@ struct ReportsScreenModel {
     let changes: [ConfigChange]
     /// Where the figures come from: this instance's log, or every instance's in the database.
     let source: ReportsReading.Source
+    /// With a report database, where the live stream starts: after the page's events.
+    let streamStart: DatabaseEventKey?
     let eventNames: [String]
     let layouts: [String]
     /// `POST /report` refused by the rate limit since the server started.
@@ -43,6 +46,7 @@ struct ReportsScreenModel {
         next = reading.next
         changes = reading.changes
         source = reading.source
+        streamStart = reading.streamStart
         self.eventNames = eventNames
         self.layouts = layouts
         self.refused = refused

@@ -1,3 +1,4 @@
+import ReportDatabase
 import Reporting
 import ScreenKit
 
@@ -13,9 +14,14 @@ final class ReportsScreenView: RootView {
         if let layout = model.filter.layout { writer.attribute("data-filter-layout", layout) }
         if let item = model.filter.item { writer.attribute("data-filter-item", item) }
         if let visitor = model.filter.visitor { writer.attribute("data-filter-visitor", visitor) }
-        // Where the figures end, so the stream starts there and no line written meanwhile is
-        // missed (this instance's log alone: the shared stream's ids are other keys).
-        if case .local = model.source, let end = model.summary.end { writer.attribute("data-after", end.description) }
+        // Where the page ends, so the stream starts there and no line written meanwhile is
+        // missed: this instance's log where the figures end; with a report database, the key in
+        // the shared order its events end before.
+        if let start = model.streamStart {
+            writer.attribute("data-after", start.description)
+        } else if case .local = model.source, let end = model.summary.end {
+            writer.attribute("data-after", end.description)
+        }
     }
 
     func renderContent(_ model: ReportsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {

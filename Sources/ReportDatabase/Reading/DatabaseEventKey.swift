@@ -34,13 +34,18 @@ public struct DatabaseEventKey: Sendable, Comparable, CustomStringConvertible {
         "\(time)/\(Self.encode(instance))/\(Self.encode(segment))/\(offset)"
     }
 
-    /// Reads an id this stream sent; nil for anything else.
+    /// Reads an id this stream sent, or a `before` key as `/reports` names where its rows end
+    /// (`time///-1`); nil for anything else.
     public init?(id: String) {
         guard id.utf8.count <= 1024 else { return nil }
         let parts = id.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 4, let date = ReportTimestamp.parse(String(parts[0])),
-              ReportTimestamp.string(from: date) == parts[0],
-              let instance = PercentEncoding.decode(parts[1]), !instance.isEmpty,
+              ReportTimestamp.string(from: date) == parts[0] else { return nil }
+        if parts[1].isEmpty, parts[2].isEmpty, parts[3] == "-1" {
+            self = .before(String(parts[0]))
+            return
+        }
+        guard let instance = PercentEncoding.decode(parts[1]), !instance.isEmpty,
               let segment = PercentEncoding.decode(parts[2]), !segment.isEmpty,
               let offset = Int64(parts[3]), offset >= 0 else { return nil }
         self.init(time: String(parts[0]), instance: instance, segment: segment, offset: offset)

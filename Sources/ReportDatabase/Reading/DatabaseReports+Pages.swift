@@ -26,9 +26,9 @@ extension DatabaseReports {
     /// Totals, per event and layout, a series and distinct visitors over `range`, as
     /// `ReportStore.summary` gives them for one log. Visitors are counted exactly (every filter
     /// followed) up to `visitorBudget` matching events; beyond, not counted. `dropped` is left 0:
-    /// each instance knows only its own losses.
+    /// each instance knows only its own losses. With `cut`, only the events before it count.
     public func summary(_ range: ReportRange, filter: ReportFilter, extent: (first: Date, last: Date)?,
-                        visitorBudget: Int = ReportStore.visitorLineBudget) throws -> ReportSummary {
+                        before cut: Date? = nil, visitorBudget: Int = ReportStore.visitorLineBudget) throws -> ReportSummary {
         var summary = ReportSummary()
         summary.from = range.fromMinute.map { ReportTimestamp.date(milliseconds: $0 * 60_000) }
         summary.to = range.toMinute.map { ReportTimestamp.date(milliseconds: $0 * 60_000) }
@@ -46,22 +46,36 @@ extension DatabaseReports {
         summary.bucket = TimeInterval(bucket * 60)
         let counted = ReportRange(from: ReportTimestamp.date(milliseconds: firstMinute * 60_000),
                                   to: ReportTimestamp.date(milliseconds: endMinute * 60_000))
+        let fromEvents = filter.item != nil || filter.visitor != nil || filter.since != nil
+        let cutStamp = cut.map(ReportTimestamp.string(from:))
+        // Whole minutes from `report_minutes`; the minute the cut falls in, up to it, from the events.
+        let cutMinute = cut.map { EventConditions.stamp(minute: minute($0)) }
         let rows = try withConnection { connection in
-            let fromEvents = filter.item != nil || filter.visitor != nil || filter.since != nil
-            let conditions = fromEvents ? EventConditions(counted, filter) : Self.minuteConditions(counted, filter)
-            let at = conditions.parameters.count
-            let sql = fromEvents
-                ? """
-                  SELECT (floor(extract(epoch FROM time) / 60)::bigint - $\(at + 1)::bigint) / $\(at + 2)::bigint, name,
-                         coalesce(layout, ''), count(*) FROM report_events WHERE \(conditions.sql) GROUP BY 1, 2, 3
-                  """
-                : """
-                  SELECT (extract(epoch FROM minute)::bigint / 60 - $\(at + 1)::bigint) / $\(at + 2)::bigint, name, layout,
-                         sum(events)::bigint FROM report_minutes WHERE \(conditions.sql) GROUP BY 1, 2, 3
-                  """
-            return try connection.query(sql, conditions.parameters + ["\(base)", "\(bucket)"])
+            func counts(fromEvents: Bool, _ conditions: EventConditions) throws -> [[String?]] {
+                let at = conditions.parameters.count
+                let sql = fromEvents
+                    ? """
+                      SELECT (floor(extract(epoch FROM time) / 60)::bigint - $\(at + 1)::bigint) / $\(at + 2)::bigint, name,
+                             coalesce(layout, ''), count(*) FROM report_events WHERE \(conditions.sql) GROUP BY 1, 2, 3
+                      """
+                    : """
+                      SELECT (extract(epoch FROM minute)::bigint / 60 - $\(at + 1)::bigint) / $\(at + 2)::bigint, name, layout,
+                             sum(events)::bigint FROM report_minutes WHERE \(conditions.sql) GROUP BY 1, 2, 3
+                      """
+                return try connection.query(sql, conditions.parameters + ["\(base)", "\(bucket)"]).rows
+            }
+            var events = EventConditions(counted, filter)
+            guard !fromEvents else {
+                if let cutStamp { events.add("time < ?::timestamptz", cutStamp) }
+                return try counts(fromEvents: true, events)
+            }
+            var minutes = Self.minuteConditions(counted, filter)
+            guard let cutStamp, let cutMinute else { return try counts(fromEvents: false, minutes) }
+            minutes.add("minute < ?::timestamptz", cutMinute)
+            events.add("time >= ?::timestamptz AND time < ?::timestamptz", cutMinute, cutStamp)
+            return try counts(fromEvents: false, minutes) + counts(fromEvents: true, events)
         }
-        for row in rows.rows {
+        for row in rows {
             guard let index = row[0].flatMap({ Int($0) }), let name = row[1], let count = row[3].flatMap({ Int($0) }) else { continue }
             summary.total += count
             summary.byEvent[name, default: 0] += count
@@ -75,7 +89,8 @@ extension DatabaseReports {
         if summary.total > visitorBudget {
             summary.visitorsCounted = false
         } else if summary.total > 0 {
-            let conditions = EventConditions(counted, filter)
+            var conditions = EventConditions(counted, filter)
+            if let cutStamp { conditions.add("time < ?::timestamptz", cutStamp) }
             summary.visitors = try withConnection { connection in
                 try connection.query("""
                     SELECT count(DISTINCT visitor) FROM report_events WHERE \(conditions.sql) AND visitor <> ''
