@@ -50,6 +50,19 @@ import TestSupport
         #expect(try server.client.get("/reports", headers: Self.withCookie(again)).status == 200, "a new sign-in works")
     }
 
+    @Test func theExperimentsPageSignsOutToo() throws {
+        let server = try start("experiments")
+        let session = Browser(port: server.port)
+        _ = try Self.signIn(session)
+        let (page, html) = try session.page("/reports/experiments")
+        #expect(page.status == 200)
+        let button = try #require(html.all("button").first { $0.text == "Sign out" }, "an operator page a sign-in opened offers to end it")
+        let signedOut = try session.press(button)
+        #expect(signedOut.status == 303)
+        #expect(signedOut.header("Location") == "/reports/login?signed-out")
+        #expect(try session.get("/reports/experiments").status == 401)
+    }
+
     @Test func signingOutWithoutTheFormsTokenIsRefused() throws {
         let server = try start("csrf")
         let session = Browser(port: server.port)

@@ -192,7 +192,7 @@ public final class HomeApplication: Startable {
         router.group([JSONErrors.middleware(logger: services.logger), reportsAccess.middleware]) { reports in
             ReportsRoutes(services: services, access: reportsAccess, live: live, pool: reportPool,
                          limit: eventRateLimit, splitChanges: splitChanges).register(in: &reports)
-            ExperimentReportRoutes(services: services, pool: reportPool, splitChanges: splitChanges).register(in: &reports)
+            ExperimentReportRoutes(services: services, access: reportsAccess, pool: reportPool, splitChanges: splitChanges).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportsAccess,
                         pool: adminPool).register(in: &reports)

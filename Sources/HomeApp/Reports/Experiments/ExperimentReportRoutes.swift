@@ -12,6 +12,8 @@ import ScreenKit
 /// time range as `/reports`.
 struct ExperimentReportRoutes {
     let services: AppServices
+    /// Whether the page was opened through a sign-in, which it offers to end.
+    let access: ReportsAccess
     /// The report pages' pool: the store may block on the disk, never on libmicrohttpd's threads.
     let pool: RequestPool
     /// Which toggles version changed a running experiment's split, said beside its sample-ratio warning.
@@ -34,6 +36,7 @@ struct ExperimentReportRoutes {
             model.unavailable = unavailable
             model.segment = segment
             model.counting = Self.counting(services)
+            model.signedIn = access.hasValidCookie(request)
             return services.visit(request).page(ExperimentsScreen(viewModel: model), caching: .nowhere,
                                                 configuration: services.operatorPage)
         }

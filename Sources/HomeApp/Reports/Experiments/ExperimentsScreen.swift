@@ -25,4 +25,6 @@ struct ExperimentsScreenModel {
     var counting: Double?
     /// Why the report database could not answer, when the figures are this instance's alone.
     var unavailable: String?
+    /// Read through a sign-in, which the page offers to end.
+    var signedIn = false
 }

@@ -14,8 +14,10 @@ final class ExperimentsScreenView: RootView {
 
     func renderContent(_ model: ExperimentsScreenModel, into writer: inout HTMLWriter, scope: RenderScope) {
         AppHeader.render(into: &writer, context: scope.context)
+        writer.write("<div class=\"reports__body\"><div class=\"reports__title\"><h1>Experiments</h1>")
+        if model.signedIn { ReportsSignIn.renderSignOut(into: &writer, context: scope.context, cssClass: "reports__sign-out") }
         writer.write("""
-            <div class="reports__body"><div class="reports__title"><h1>Experiments</h1></div>\
+            </div>\
             <p class="reports__intro">For each experiment: its visitors, counted exactly from their first exposure, \
             and each group against the first with 95% intervals; then selections (long, short and stream) per home \
             view in the chosen range. <a href="/reports">The report log</a></p>
