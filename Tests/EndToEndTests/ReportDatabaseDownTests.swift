@@ -36,6 +36,17 @@ import TestSupport
         }
     }
 
+    /// The page of this instance's log is not live: the stream follows the database, and would
+    /// bring nothing until it answers, then every instance's events.
+    @Test func theReportPageOfThisInstancesLogIsNotLive() throws {
+        try Self.withServer("database-down-live") { server in
+            let page = try server.client.get("/reports")
+            #expect(page.status == 200)
+            #expect(page.text.contains("data-shared-unavailable"))
+            #expect(!page.text.contains("data-live-reports"), "the page says it updates when reloaded")
+        }
+    }
+
     /// The experiments page's figures are then this instance's alone, and it says so as /reports does.
     @Test func theExperimentsPageSaysItShowsThisInstancesLogOnly() throws {
         try Self.withServer("database-down-experiments") { server in

@@ -9,6 +9,9 @@ final class ReportsScreenView: RootView {
         writer.write(" class=\"reports\"")
         // Live events belong on the page only while its range runs to now and it shows the newest.
         guard model.query.range.to == nil, model.query.before == nil else { return }
+        // While the database cannot answer, the page is this instance's log but the stream follows
+        // the database: it would say "Live" and bring nothing, then other instances' events.
+        if case .fallback = model.source { return }
         writer.write(" data-live-reports")
         if let event = model.filter.event { writer.attribute("data-filter-event", event) }
         if let layout = model.filter.layout { writer.attribute("data-filter-layout", layout) }
