@@ -13,8 +13,10 @@ extension ReportStore {
     }
 
     /// Whether `position` can be a line the store holds or held: not past the end of its newest
-    /// segment. A watcher that resumes from a later one would wait for lines that never come.
+    /// segment (`start` precedes every line, even before the first). A watcher that resumes from a
+    /// later one would wait for lines that never come.
     public func precedesEnd(_ position: ReportPosition) -> Bool {
+        if position == .start { return true }
         guard let newest = catalog.segments.last else { return false }
         if position.segment != newest.stamp { return position.segment < newest.stamp }
         return position.offset < newest.rollup.bytes

@@ -93,6 +93,25 @@ import TestSupport
         #expect(try resumed.next().flatMap { Self.request(of: $0.data) } == live, "then live again")
     }
 
+    @Test func thePageOfAnEmptyLogNamesItsStartAndTheStreamSendsEveryLineFromIt() throws {
+        let server = try start()
+        let page = try Browser(port: server.port).get("/reports")
+        let after = try #require(page.text.firstMatch(of: /data-live-reports[^>]*data-after="([^"]+)"/).map { String($0.1) },
+                                 "a page of a log with no line yet names where its stream starts")
+        // Written (each answered once its line is) after the page was drawn and before its stream
+        // opens: the stream sends them, after the lines of the swiper's visit.
+        let swiper = try Swiper(port: server.port)
+        let written = try (0..<2).map { _ in try #require(try swiper.swipe()) }
+        let watcher = try EventReader(port: server.port, lastEventID: after)
+        #expect(watcher.status == 200)
+        var sent: [String] = []
+        while sent.filter(written.contains).count < 2, sent.count < 10, let event = try watcher.next() {
+            sent.append(Self.request(of: event.data) ?? "?")
+        }
+        #expect(sent.filter(written.contains) == written)
+        #expect(try swiper.session.get("/reports?before=\(after)").status == 400, "the start is no page's position")
+    }
+
     @Test func aLastEventIDThatIsNoPositionGets400() throws {
         // A position is `segment:offset`, as the stream's ids are.
         let server = try start()

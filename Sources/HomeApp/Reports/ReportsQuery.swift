@@ -45,7 +45,7 @@ struct ReportsQuery {
             to = asked.to
         }
         if let text = value("before") {
-            guard ReportPosition(text) != nil || DatabaseEventKey(id: text) != nil else {
+            guard ReportPosition(text).map({ $0 != .start }) ?? (DatabaseEventKey(id: text) != nil) else {
                 throw HTTPError(.badRequest, "\"before\" must be a position from an \u{201C}Older events\u{201D} link.")
             }
             before = text

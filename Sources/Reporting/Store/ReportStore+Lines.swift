@@ -162,6 +162,12 @@ extension ReportStore {
         ReportLines(store: self, since: since.map { ReportTimestamp.milliseconds($0) })
     }
 
+    /// The log's newest line; `start` while it holds none (nil when its newest is compressed).
+    var newestLine: ReportPosition? {
+        guard let newest = catalog.segments.last(where: { !$0.rollup.isEmpty }) else { return .start }
+        return lastLine(of: newest)
+    }
+
     /// The start of the last line `entry`'s rollup counts, read back from its end; nil for a
     /// compressed segment or a line longer than the few kilobytes read.
     func lastLine(of entry: SegmentEntry?) -> ReportPosition? {

@@ -24,7 +24,7 @@ extension ReportStore {
                         visitorLineBudget: Int = ReportStore.visitorLineBudget) -> ReportSummary {
         let segments = segments(in: range)
         var summary = ReportSummary()
-        summary.end = lastLine(of: segments.last)
+        summary.end = segments.last.map { lastLine(of: $0) } ?? newestLine
         summary.from = range.fromMinute.map { ReportTimestamp.date(milliseconds: $0 * 60_000) }
         summary.to = range.toMinute.map { ReportTimestamp.date(milliseconds: $0 * 60_000) }
         summary.dropped = catalog.dropped

@@ -30,9 +30,9 @@ public struct ReportSummary: Sendable, Equatable {
     public var visitorsCounted = true
     /// Events the log has dropped since it started (full buffer, disk floor).
     public var dropped: Int = 0
-    /// The newest line the figures count, read from this instance's log (nil when not told):
-    /// a watcher of the stream resuming after it gets each later line once. Not a figure, so
-    /// not compared.
+    /// The newest line the figures count, read from this instance's log, or the log's newest when
+    /// the range holds none, `start` when the log holds none (nil when not told): a watcher of the
+    /// stream resuming after it gets each later line once. Not a figure, so not compared.
     public var end: ReportPosition?
 
     public init() {}
