@@ -164,6 +164,23 @@ import TestSupport
         #expect(try json("/reports.json?last=hour&from=2026-11-20&to=2026-11-20")["total"] as? Int == 120, "the day typed wins")
     }
 
+    /// A bound with a time (a link "since the change") is shown with its time in a field labelled
+    /// UTC that sends it back as the same instant: "Filter" keeps the range, not widened to the day.
+    @Test func aRangeBoundWithATimeKeepsItsTimeInTheFilterForm() throws {
+        let page = try server.client.get("/reports?from=2026-11-20T10:30:00.000Z&to=2026-11-20T11:00")
+        let form = try #require(try HTMLDocument.parse(page.text).first { $0.tag == "form" && $0.hasClass("reports-filter") })
+        let labels = form.all("label").filter { label in label.first { $0.tag == "input" && ["from", "to"].contains($0["name"]) } != nil }
+            .map { $0.first { $0.hasClass("field__label") }?.text ?? "" }
+        #expect(labels == ["From (UTC)", "To (UTC)"])
+        let inputs = form.all("input").filter { ["from", "to"].contains($0["name"]) }
+        #expect(inputs.map { $0["type"] } == ["datetime-local", "datetime-local"])
+        #expect(inputs.map { $0["value"] } == ["2026-11-20T10:30:00", "2026-11-20T11:00:00"])
+        let sent = inputs.map { "\($0["name"] ?? "")=\($0["value"] ?? "")" }.joined(separator: "&")
+        #expect(try json("/reports.json?" + sent)["total"] as? Int == 30, "the half hour, as asked")
+        let day = try HTMLDocument.parse(try server.client.get("/reports?from=2026-11-20&to=2026-11-20").text)
+        #expect(day.all("input").filter { ["from", "to"].contains($0["name"]) }.map { $0["type"] } == ["date", "date"], "a day stays a day")
+    }
+
     @Test func theRawLogStartsAtSince() throws {
         let response = try server.client.get("/reports.jsonl?since=2026-11-20T11:50:00.000Z")
         #expect(response.status == 200)

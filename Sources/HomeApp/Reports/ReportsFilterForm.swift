@@ -15,8 +15,7 @@ enum ReportsFilterForm {
         input("item", "Item", model.filter.item, into: &writer)
         // The events table shows an id's first 8 characters; the filter takes those (VisitorPrefix).
         input("visitor", "Visitor", model.filter.visitor, placeholder: "Id or its first 8", into: &writer)
-        day("from", "From (UTC day)", model.query.from, into: &writer)
-        day("to", "To (UTC day, included)", model.query.to, into: &writer)
+        ReportRangeFields.render(from: model.query.from, to: model.query.to, range: model.query.range, into: &writer)
         writer.write("""
             <div class="reports-filter__actions"><button class="button button--primary" type="submit">Filter</button>\
             <a class="button button--secondary" href="/reports">Clear</a></div></form>
@@ -34,19 +33,6 @@ enum ReportsFilterForm {
         writer.write("</option>")
         for option in options { writer.option(option, text: option, selected: option == selected) }
         writer.write("</select></label>")
-    }
-
-    /// A date field; a time given in the address (`2026-11-24T12:00:00.000Z`) is kept as text.
-    private static func day(_ name: StaticString, _ label: StaticString, _ value: String?, into writer: inout HTMLWriter) {
-        writer.write("<label class=\"field\"><span class=\"field__label\">")
-        writer.write(label)
-        writer.write("</span><input")
-        let isTime = (value?.utf8.count ?? 0) > 10
-        writer.attribute("type", isTime ? "text" : "date")
-        writer.attribute("name", "\(name)")
-        writer.attribute("value", value ?? "")
-        if isTime { writer.write(" maxlength=\"30\"") }
-        writer.write("></label>")
     }
 
     private static func input(_ name: StaticString, _ label: StaticString, _ value: String?, placeholder: String? = nil,

@@ -42,26 +42,7 @@ final class ExperimentsScreenView: RootView {
     private func rangeForm(_ model: ExperimentsScreenModel, into writer: inout HTMLWriter) {
         let range = model.range
         writer.write("<form class=\"reports-filter\" method=\"get\" action=\"/reports/experiments\">")
-        for (name, label, value, date) in [("from", "From", range.from, range.range.from), ("to", "To", range.to, range.range.to)] {
-            // A bound with a time (a link "since the change") keeps it: a day field would widen the
-            // range to the whole day at the next "Show".
-            if let value, value.utf8.count != 10, let date {
-                let stamp = ReportTimestamp.string(from: date).dropLast()
-                let wholeSecond = stamp.hasSuffix(".000")
-                writer.write("<label class=\"field field--time\"><span class=\"field__label\">")
-                writer.text(label + " (UTC)")
-                writer.write("</span><input type=\"datetime-local\"")
-                writer.attribute("step", wholeSecond ? "1" : "0.001")
-                writer.attribute("value", String(wholeSecond ? stamp.dropLast(4) : stamp))
-            } else {
-                writer.write("<label class=\"field\"><span class=\"field__label\">")
-                writer.text(label + (name == "from" ? " (UTC day)" : " (UTC day, included)"))
-                writer.write("</span><input type=\"date\"")
-                writer.attribute("value", value.map { String($0.prefix(10)) } ?? "")
-            }
-            writer.attribute("name", name)
-            writer.write("></label>")
-        }
+        ReportRangeFields.render(from: range.from, to: range.to, range: range.range, into: &writer)
         writer.write("<label class=\"field\"><span class=\"field__label\">Visitors</span><select name=\"segment\">")
         for choice in VisitorSegmentFilter.choices {
             writer.write("<option")
