@@ -110,6 +110,68 @@ def test_a_wrong_token_shows_the_sign_in_again_and_reload_and_back_never_resubmi
         server.stop()
 
 
+def lock_out(server):
+    """Wrong tokens from this machine (the browser's address too) until a lockout of 8 s: five
+    are free, then each locks the address out twice as long as the last (2 s, 4 s), waited out."""
+    import re
+    import time
+
+    import requests
+
+    session = requests.Session()
+    form = session.get(server.url + "/reports/login", timeout=10).text
+    csrf = re.search(r'name="_csrf" value="([^"]+)"', form).group(1)
+    for guess in range(8):
+        posted = session.post(server.url + "/reports/login", data={"_csrf": csrf, "token": "a wrong guess"},
+                              allow_redirects=False, timeout=10)
+        assert posted.status_code == 303, f"guess {guess}: {posted.status_code}"
+        if guess in (5, 6):
+            time.sleep((2 if guess == 5 else 4) + 0.2)
+    return session, csrf
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_a_locked_out_sign_in_says_when_to_try_again_and_reload_and_back_never_resubmit_it(tmp_path_factory, js_driver,
+                                                                                          nojs_driver, javascript):
+    """A post while the address is locked out checks no token and ends on the sign-in page saying
+    when to try again (429), one a reload draws again; Back to it is no "Confirm Form Resubmission"."""
+    server = start_server(tmp_path_factory, "locked-out", onboarding=False, report_token=SIGN_IN_TOKEN)
+    try:
+        session, csrf = lock_out(server)
+        right = session.post(server.url + "/reports/login", data={"_csrf": csrf, "token": SIGN_IN_TOKEN, "next": "/admin"},
+                             allow_redirects=False, timeout=10)
+        assert (right.status_code, right.headers.get("Location")) == (303, "/reports/login?locked&next=%2Fadmin")
+        assert "Set-Cookie" not in right.headers, "the right token is not even checked while locked out"
+        locked = session.get(server.url + right.headers["Location"], timeout=10)
+        assert locked.status_code == 429 and 1 <= int(locked.headers["Retry-After"]) <= 8
+
+        browser = fresh(js_driver if javascript else nojs_driver, server, javascript)
+
+        def shows_the_lock(_):
+            notices = browser.find_all("#sign-in-locked")
+            return (browser.driver.title.startswith("Sign in") and notices
+                    and notices[0].text.startswith("Too many wrong report tokens from this address: try again in "))
+
+        browser.open("/reports/login?next=%2Fadmin")
+        browser.wait_for_path("/reports/login?next=%2Fadmin")
+        browser.find("input[name='token']").send_keys(SIGN_IN_TOKEN)
+        browser.follow(browser.button("Sign in"))
+        browser.wait(shows_the_lock, 10, f"the lockout shows {browser.driver.title!r}")
+        assert browser.find("input[name='next']").get_attribute("value") == "/admin"
+
+        browser.driver.refresh()
+        browser.wait(shows_the_lock, 10, f"a reload shows {browser.driver.title!r}")
+
+        browser.open("/reports/login")
+        browser.wait_for_path("/reports/login")
+        browser.driver.back()
+        # The lockout may be over by now: the form, with or without its notice, never the browser's error.
+        browser.wait(lambda _: browser.driver.title.startswith("Sign in"), 10, f"Back shows {browser.driver.title!r}")
+        assert "ERR_CACHE_MISS" not in browser.driver.page_source
+    finally:
+        server.stop()
+
+
 def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
     """The review (200), a broken rule (400) and a stale form (409) pass the Nu HTML checker."""
     import http.cookiejar

@@ -11,9 +11,9 @@ struct ReportsSignIn {
     let pool: RequestPool
 
     func register(in router: inout Router) {
-        router.get(Self.path) { request in form(request, refused: request.query["refused"] != nil) }
+        router.get(Self.path) { request in form(request) }
         router.group(services.csrf.middleware) { posts in
-            posts.post(Self.path) { request in try signIn(request) }
+            posts.post(Self.path) { request in signIn(request) }
             posts.post(Self.signOutPath) { request in try pool.respond { signOut(request) } }
         }
     }
@@ -42,14 +42,28 @@ struct ReportsSignIn {
         return path + "?next=" + URLQuery.component(next)
     }
 
-    /// The form; `refused` after a wrong token, with its message and a 401.
-    func form(_ request: Request, refused: Bool) -> Response {
+    /// The form; after a wrong token (`?refused`) with its message and a 401, after a post from a
+    /// locked-out address (`?locked`) with when to try again and a 429 while the lockout lasts.
+    func form(_ request: Request) -> Response {
+        let refused = request.query["refused"] != nil
+        let lockout = request.query["locked"] == nil ? nil : access.throttle.lockout(for: request.remoteAddress)
         let model = ReportsSignInModel(failed: refused, available: access.token != nil,
                                       signedOut: request.query["signed-out"] != nil,
-                                      next: Self.next(request.query["next"] ?? request.form["next"]))
-        return services.visit(request).page(ReportsSignInScreen(viewModel: model), status: refused ? .unauthorized : .ok,
-                                            caching: .nowhere,
-                                            configuration: services.operatorPage)
+                                      next: Self.next(request.query["next"] ?? request.form["next"]), lockout: lockout)
+        var response = services.visit(request).page(ReportsSignInScreen(viewModel: model),
+                                                    status: lockout != nil ? .tooManyRequests : refused ? .unauthorized : .ok,
+                                                    caching: .nowhere, configuration: services.operatorPage)
+        if let lockout { response.headers.set("Retry-After", "\(lockout)") }
+        return response
+    }
+
+    /// The form again after a post (`?refused` or `?locked`, with its `next`), rather than drawn
+    /// for the post: Back to it or a reload is then no resubmission of the token (the browser's
+    /// "Confirm Form Resubmission").
+    private func formAgain(_ flag: String, after request: Request) -> Response {
+        var target = Self.path + "?" + flag
+        if let next = Self.next(request.form["next"]) { target += "&next=" + URLQuery.component(next) }
+        return services.visit(request).redirect(to: target)
     }
 
     /// Ends the sign-in on every instance and in this browser, then shows the sign-in form.
@@ -61,24 +75,20 @@ struct ReportsSignIn {
         return response
     }
 
-    func signIn(_ request: Request) throws(HTTPError) -> Response {
-        let visit = services.visit(request)
+    func signIn(_ request: Request) -> Response {
         switch access.signIn(with: request.form["token"], from: request.remoteAddress) {
         case .signedIn(let cookie):
-            var response = visit.redirect(to: Self.next(request.form["next"]) ?? "/reports")
+            var response = services.visit(request).redirect(to: Self.next(request.form["next"]) ?? "/reports")
             response.setCookie(cookie)
             return response
         case .wrong:
             // Rate-limited with every other line of this message, so a guessing run cannot flood the log.
             services.logger.notice("report sign-in refused", metadata: [
                 "request": "\(request.id)", "client": "\(request.remoteAddress)"])
-            // Sent on to the form rather than drawn for the post: Back to it or a reload is then no
-            // resubmission of the token (the browser's "Confirm Form Resubmission").
-            var refused = Self.path + "?refused"
-            if let next = Self.next(request.form["next"]) { refused += "&next=" + URLQuery.component(next) }
-            return visit.redirect(to: refused)
-        case .lockedOut(let seconds):
-            throw ReportsAccess.tooMany(seconds)
+            return formAgain("refused", after: request)
+        case .lockedOut:
+            // The token was not compared; the form says for how long the address is locked out.
+            return formAgain("locked", after: request)
         }
     }
 }
@@ -93,6 +103,8 @@ struct ReportsSignInModel {
     let signedOut: Bool
     /// The operator page the sign-in goes on to.
     let next: String?
+    /// Seconds until this address may try a token again; nil when it may now.
+    var lockout: Int64? = nil
 }
 
 final class ReportsSignInView: RootView {
@@ -109,6 +121,11 @@ final class ReportsSignInView: RootView {
             return
         }
         if model.signedOut { writer.write("<p class=\"sign-in__notice\" role=\"status\">You are signed out.</p>") }
+        if let lockout = model.lockout {
+            writer.write("<p class=\"sign-in__notice\" role=\"alert\" id=\"sign-in-locked\">")
+            writer.text("Too many wrong report tokens from this address: try again in \(lockout) s. Until then no token is checked.")
+            writer.write("</p>")
+        }
         writer.write("<form class=\"sign-in__form\" method=\"post\" action=\"/reports/login\">")
         writer.csrfField(scope.context)
         if let next = model.next {
