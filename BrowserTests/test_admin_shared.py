@@ -92,6 +92,14 @@ def every_home(cluster, tree):
     return direct and all(home(cluster.nginx.url) == tree for _ in range(len(cluster.instances) + 1))
 
 
+def sign_in(browser):
+    """The sign-in form with the report token, on to /reports."""
+    browser.open("/reports/login")
+    browser.find("input[name='token']").send_keys(REPORT_TOKEN)
+    browser.follow(browser.button("Sign in"))
+    browser.wait_for_path("/reports")
+
+
 def check_accessibility(browser, name):
     axe = Axe(browser.driver)
     axe.inject()
@@ -132,10 +140,7 @@ def test_admin_through_nginx_on_three_instances(cluster, js_driver, nojs_driver,
     # Through nginx no request is local to an instance: the operator signs in with the token.
     browser.open("/admin")
     assert "401" in browser.driver.title or "private" in browser.find("body").text
-    browser.open("/reports/login")
-    browser.find("input[name='token']").send_keys(REPORT_TOKEN)
-    browser.follow(browser.button("Sign in"))
-    browser.wait_for_path("/reports")
+    sign_in(browser)
 
     # List to grid, and every instance serves the grid.
     browser.open("/admin")
@@ -275,10 +280,7 @@ def test_the_instances_table_follows_an_apply_on_another_instance_while_the_page
     operators = [Operator(instance.url) for instance in instances]
     browser = fresh(js_driver, instances[0], True)
     browser.wait(lambda _: all(operator.version() == 1 for operator in operators), 30, "every instance follows version 1")
-    browser.open("/reports/login")
-    browser.find("input[name='token']").send_keys(REPORT_TOKEN)
-    browser.follow(browser.button("Sign in"))
-    browser.wait_for_path("/reports")
+    sign_in(browser)
     browser.open("/admin")
     browser.wait_for_path("/admin")
     every_at = lambda version: {f"instance-{i}": str(version) for i in range(3)}
