@@ -19,7 +19,6 @@ import TestSupport
         try ServerProcess(arguments: ["--port", "0", "--toggles", togglesPath, "--report-log", folder.path("reports")] + extra)
     }
 
-    /// Polls `condition` until it holds or `seconds` pass.
     /// The form's button labelled `label` on `html`.
     static func button(_ label: String, in html: HTMLElement) throws -> HTMLElement {
         try #require(html.all("button").first { $0.text == label }, "no button \(label)")
@@ -357,81 +356,5 @@ import TestSupport
         written = try String(contentsOfFile: togglesPath, encoding: .utf8)
         #expect(written.contains(#""rows": {"continue-watching": false},"#), "\(written)")
         #expect(written.contains(#"{"name": "a", "weight": 1, "rows": {"because-you-watched": false}}"#), "\(written)")
-    }
-
-    /// Every share is typed in percent, as in the experiment actions' form: the file keeps its
-    /// fractions, the form drawn from it shows them as typed (no binary noise like 56.99999999999999),
-    /// and a rule broken is said in percent beside the field, which keeps what was typed.
-    @Test func sharesAreTypedInPercentAndTheFileKeepsFractions() throws {
-        let server = try start()
-        let browser = Browser(port: server.port)
-        let later = AdminRampTests.time(Date().addingTimeInterval(3600))
-        let applied = try Self.apply([
-            "rollout.grid": "7", "ramps[0].layout": "grid", "ramps[0].steps[0].at": later, "ramps[0].steps[0].share": "29",
-            "experiments[0].name": "split", "experiments[0].groups[0].name": "a", "experiments[0].groups[1].name": "b",
-            "experiments[0].namespace.name": "home", "experiments[0].namespace.range.from": "14",
-            "experiments[0].namespace.range.to": "57",
-        ], note: "in percent", with: browser)
-        #expect(applied.status == 303, "\(applied.text)")
-        let file = try String(contentsOfFile: togglesPath, encoding: .utf8)
-        #expect(file.contains(#""rollout": {"grid": 0.07}"#) && file.contains(#""range": [0.14, 0.57]"#)
-                    && file.contains(#""share": 0.29}"#), "\(file)")
-        let (_, form) = try browser.page("/admin")
-        let shown = { (name: String) in form.first { $0["name"] == name }?["value"] }
-        #expect(shown("rollout.grid") == "7" && shown("ramps[0].steps[0].share") == "29", "\(form)")
-        #expect(shown("experiments[0].namespace.range.from") == "14" && shown("experiments[0].namespace.range.to") == "57")
-        #expect(form.first { $0["id"] == "field-rollout-hint" }?.text.contains("in percent, from 0 to 100") == true)
-        let again = try browser.press(try Self.button("Review the difference", in: form), setting: [:])
-        #expect(again.status == 200 && !again.text.contains("admin-diff__added"), "the form as drawn changes nothing: \(again.text)")
-
-        let cases: [([String: String], String, String)] = [
-            (["rollout.grid": "150"], "field-rollout-grid-error", "must be a percent from 0 to 100 (got \"150\")"),
-            (["rollout.grid": "60", "rollout.list": "50"], "field-rollout-error",
-             "shares add up to 110%; they must add up to at most 100%"),
-            (["ramps[0].steps[0].share": "0.5%"], "field-ramps-0-steps-0-share-error", "must be a percent from 0 to 100 (got \"0.5%\")"),
-            (["rollout.list": "80"], "field-ramps-0-steps-0-share-error",
-             "and the other layouts' rollout shares would add up to more than 100%"),
-            (["experiments[0].namespace.range.from": "57", "experiments[0].namespace.range.to": "14"],
-             "field-experiments-0-namespace-range-error", "must be two percents with 0 ≤ from < to ≤ 100"),
-        ]
-        for (values, errorID, words) in cases {
-            let refused = try browser.press(try Self.button("Review the difference", in: form), setting: values)
-            #expect(refused.status == 400, "\(values)")
-            let page = try HTMLDocument.parse(refused.text)
-            #expect(page.first { $0["id"] == errorID }?.text.hasPrefix(words) == true, "\(values): \(refused.text)")
-            for (name, typed) in values { #expect(page.first { $0["name"] == name }?["value"] == typed, "\(name) kept as typed") }
-        }
-    }
-
-}
-
-/// Without a report database: an apply in /admin is a marker on this instance's report chart and
-/// experiment chart, with its version, who and note, and a member of /reports.json.
-@Suite(.serialized) final class ChangeMarkersTests {
-    @Test func anApplyIsMarkedOnTheReportAndExperimentChartsAndListedInJSON() throws {
-        let folder = try TemporaryDirectory("change-markers")
-        let toggles = folder.path("toggles.json")
-        try Data(#"{"experiments": [{"name": "e", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]}]}"#.utf8)
-            .write(to: URL(fileURLWithPath: toggles))
-        let server = try ServerProcess(arguments: ["--port", "0", "--toggles", toggles, "--report-log", folder.path("reports")])
-        for _ in 0..<3 { #expect(try server.client.get("/").status == 200) }
-        #expect(try server.client.get("/reports.json").text.contains("\"changes\":[]"))
-        let applied = try AdminTogglesTests.apply(["onboarding": "true"], note: "notice <on>", with: Browser(port: server.port))
-        #expect(applied.status == 303, "\(applied.text)")
-        try eventually(timeout: 10) { try server.client.get("/reports.jsonl").text.contains("toggles_changed") }
-        let numbers = try JSONSerialization.jsonObject(with: Data(try server.client.get("/reports.json").body)) as? [String: Any]
-        #expect(numbers?["source"] as? String == "local")
-        let changes = numbers?["changes"] as? [[String: Any]] ?? []
-        #expect(changes.count == 1 && changes.first?["kind"] as? String == "toggles" && changes.first?["version"] as? Int == 2)
-        #expect(changes.first?["note"] as? String == "notice <on>" && changes.first?["at"] is String)
-        for target in ["/reports", "/reports/experiments"] {
-            let html = try HTMLDocument.parse(try server.client.get(target).text)
-            let markers = html.all { $0["data-marker"] != nil }
-            #expect(markers.count == 1, "\(target)")
-            #expect(markers.first?.all("title").first?.text.hasPrefix("Toggles version 2, by loopback: notice <on>") == true, "\(target)")
-            #expect(markers.first?.closest("svg") != nil, "drawn on the chart")
-            let listed = html.all { $0["data-change"] != nil }
-            #expect(listed.count == 1 && listed.first?.text.contains("T2") == true, "\(target)")
-        }
     }
 }
