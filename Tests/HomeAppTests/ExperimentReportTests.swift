@@ -172,26 +172,34 @@ import TestSupport
         }
     }
 
-    /// The visitor figures count whole days of first exposure: a bound with a time says so beside
-    /// them and links to the whole days, where the figures and the home views agree; days say nothing.
+    /// The visitor figures count whole days of first exposure: a bound with a time says so once for
+    /// the page, however many experiments it shows, and links to the whole days, where the figures
+    /// and the home views agree; days say nothing.
     @Test func aBoundWithATimeSaysTheVisitorFiguresCountWholeDaysAndLinksToThem() async throws {
-        let fixture = try AppFixture(toggles: Self.toggles)
+        let fixture = try AppFixture(toggles: #"""
+            {"experiments": [{"name": "home-layout", "groups": [
+              {"name": "a", "weight": 1, "layout": "list"}, {"name": "b", "weight": 1, "layout": "grid"}]},
+              {"name": "rows", "groups": [{"name": "a", "weight": 1}, {"name": "b", "weight": 1}]}]}
+            """#)
         _ = try fixture.browser().page("/")
         let today = String(ReportTimestamp.string(from: Date()).prefix(10))
         let browser = fixture.browser()
-        func section(_ query: String) throws -> HTMLElement? {
-            try browser.page("/reports/experiments?" + query).html.first { $0["data-experiment"] == "home-layout" }
+        func notices(_ query: String) throws -> [HTMLElement] {
+            try browser.page("/reports/experiments?" + query).html.all { $0["data-whole-days"] != nil }
         }
-        try await eventually("the visitor figures are counted") {
-            try section("from=\(today)")?.all("h3").contains { $0.text.hasPrefix("Visitors, from their first exposure") } == true
+        try await eventually("the visitor figures of both experiments are counted") {
+            try browser.page("/reports/experiments?from=\(today)").html.all("h3")
+                .filter { $0.text.hasPrefix("Visitors, from their first exposure") }.count == 2
         }
-        #expect(try section("from=\(today)")?.first { $0["data-whole-days"] != nil } == nil, "a day is a whole day")
-        let timed = try #require(try section("from=\(today)T00:00:01.5&segment=phone&test=fixed")?.first { $0["data-whole-days"] != nil })
-        #expect(timed.text.hasPrefix("These visitor figures count whole UTC days of first exposure, from the start of \(today), "
-                                     + "not 00:00:01.500 UTC: they take in visitors first exposed outside the times asked"), "\(timed.text)")
-        let link = try #require(timed.first { $0.tag == "a" })
+        #expect(try notices("from=\(today)").isEmpty, "a day is a whole day")
+        let timed = try notices("from=\(today)T00:00:01.5&segment=phone&test=fixed")
+        #expect(timed.count == 1, "said once for the page, not once per experiment")
+        let notice = try #require(timed.first)
+        #expect(notice.text.hasPrefix("The visitor figures below count whole UTC days of first exposure, from the start of \(today), "
+                                      + "not 00:00:01.500 UTC: they take in visitors first exposed outside the times asked"), "\(notice.text)")
+        let link = try #require(notice.first { $0.tag == "a" })
         #expect(HTMLDocument.decode(link["href"] ?? "") == "/reports/experiments?from=\(today)&segment=phone&test=fixed")
-        let both = try #require(try section("from=\(today)T06:00:00Z&to=\(today)T12:00")?.first { $0["data-whole-days"] != nil })
+        let both = try #require(try notices("from=\(today)T06:00:00Z&to=\(today)T12:00").first)
         #expect(both.text.contains("from the start of \(today), not 06:00:00 UTC, and to the end of \(today), not 12:00:00 UTC"), "\(both.text)")
         #expect(HTMLDocument.decode(both.first { $0.tag == "a" }?["href"] ?? "") == "/reports/experiments?from=\(today)&to=\(today)")
     }

@@ -35,6 +35,8 @@ final class ExperimentsScreenView: RootView {
         if model.results.isEmpty {
             writer.write("<p class=\"reports__empty\">No experiment in the toggles, and no events tagged with one in this range.</p>")
         }
+        // Said once for the page: it holds for every experiment's visitor figures alike.
+        if model.results.contains(where: { $0.visitors != nil }) { WholeDaysNotice.render(model, into: &writer) }
         for (index, result) in model.results.enumerated() { experiment(result, index: index, model: model, into: &writer) }
         writer.write("</div>")
     }

@@ -16,7 +16,6 @@ enum VisitorSection {
         writer.write("<h3>")
         writer.text("Visitors, from their first exposure (\(scope(model)))")
         writer.write("</h3>")
-        WholeDaysNotice.render(model, into: &writer)
         if result.guardrailBreached {
             writer.write("<p class=\"experiment__warning\" role=\"alert\" data-guardrail-breached>")
             let breached = result.guardrails.filter { $0.state == .breached }

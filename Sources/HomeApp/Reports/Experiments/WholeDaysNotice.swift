@@ -6,9 +6,10 @@ import Foundation
 import Reporting
 import ScreenKit
 
-/// Beside the visitor figures of a range whose bound has a time: the tallies keep each visitor's
-/// day of first exposure, not its time, so the figures count those whole UTC days while the home
-/// views count the exact range. Says so, and links to the range of whole days, where both agree.
+/// Above the experiments, once, for a range whose bound has a time: the tallies keep each visitor's
+/// day of first exposure, not its time, so every experiment's visitor figures count those whole UTC
+/// days while the home views count the exact range. Says so, and links to the range of whole days,
+/// where both agree.
 enum WholeDaysNotice {
     static func render(_ model: ExperimentsScreenModel, into writer: inout HTMLWriter) {
         guard let days = ExperimentReportRoutes.exposureDays(model.range.range) else { return }
@@ -27,9 +28,9 @@ enum WholeDaysNotice {
         if model.segment != .all { query.append("segment=\(model.segment.name)") }
         if model.test != .sequential { query.append("test=\(model.test.rawValue)") }
         writer.write("<p class=\"experiment__power\" data-whole-days>")
-        writer.text("These visitor figures count whole UTC days of first exposure, \(widened.joined(separator: ", and ")): "
-                    + "they take in visitors first exposed outside the times asked, while the home views below count the "
-                    + "exact range. ")
+        writer.text("The visitor figures below count whole UTC days of first exposure, \(widened.joined(separator: ", and ")): "
+                    + "they take in visitors first exposed outside the times asked, while the home views count the exact "
+                    + "range. ")
         writer.write("<a")
         writer.attribute("href", "/reports/experiments?" + query.joined(separator: "&"))
         writer.write(">Show whole days for both</a></p>")
