@@ -172,6 +172,41 @@ def test_a_locked_out_sign_in_says_when_to_try_again_and_reload_and_back_never_r
         server.stop()
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "nojs"])
+def test_a_wrong_token_that_starts_a_lockout_says_both_at_once(tmp_path_factory, js_driver, nojs_driver, javascript):
+    """The wrong token that locks the address out says it is not the token and when to try again
+    (429, `Retry-After`) on the page it ends on, not only on the next post."""
+    import re
+
+    import requests
+
+    server = start_server(tmp_path_factory, "locks-out", onboarding=False, report_token=SIGN_IN_TOKEN)
+    try:
+        session = requests.Session()
+        form = session.get(server.url + "/reports/login", timeout=10).text
+        csrf = re.search(r'name="_csrf" value="([^"]+)"', form).group(1)
+        for guess in range(5):
+            posted = session.post(server.url + "/reports/login", data={"_csrf": csrf, "token": "a wrong guess"},
+                                  allow_redirects=False, timeout=10)
+            assert (posted.status_code, posted.headers.get("Location")) == (303, "/reports/login?refused"), f"guess {guess}"
+        free = session.get(server.url + "/reports/login?refused", timeout=10)
+        assert free.status_code == 401 and "sign-in-locked" not in free.text, "five wrong tokens are free"
+
+        browser = fresh(js_driver if javascript else nojs_driver, server, javascript)
+        browser.open("/reports/login")
+        browser.wait_for_path("/reports/login")
+        browser.find("input[name='token']").send_keys("the sixth wrong guess")
+        browser.follow(browser.button("Sign in"))
+        browser.wait(lambda _: browser.find_all("#token-error") and browser.find_all("#sign-in-locked"), 10,
+                     f"both messages show {browser.driver.page_source[:2000]!r}")
+        assert browser.find("#token-error").text == "That is not the report token."
+        assert browser.find("#sign-in-locked").text.startswith("Too many wrong report tokens from this address: try again in ")
+        shown = session.get(server.url + "/reports/login?refused", timeout=10)
+        assert shown.status_code == 429 and 1 <= int(shown.headers["Retry-After"]) <= 2
+    finally:
+        server.stop()
+
+
 def test_the_pages_a_post_answers_are_valid_html(admin_server, tmp_path):
     """The review (200), a broken rule (400) and a stale form (409) pass the Nu HTML checker."""
     import http.cookiejar

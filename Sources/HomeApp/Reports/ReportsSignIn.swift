@@ -44,9 +44,11 @@ struct ReportsSignIn {
 
     /// The form; after a wrong token (`?refused`) with its message and a 401, after a post from a
     /// locked-out address (`?locked`) with when to try again and a 429 while the lockout lasts.
+    /// A wrong token that itself started a lockout says both, with the 429: else the lockout would
+    /// show only on the next try.
     func form(_ request: Request) -> Response {
         let refused = request.query["refused"] != nil
-        let lockout = request.query["locked"] == nil ? nil : access.throttle.lockout(for: request.remoteAddress)
+        let lockout = request.query["locked"] == nil && !refused ? nil : access.throttle.lockout(for: request.remoteAddress)
         let model = ReportsSignInModel(failed: refused, available: access.token != nil,
                                       signedOut: request.query["signed-out"] != nil,
                                       next: Self.next(request.query["next"] ?? request.form["next"]), lockout: lockout)
