@@ -265,6 +265,40 @@ def test_journey_7_back_and_forward_across_a_swap(browser):
             assert len(log.matching(0, event="search_submitted", visitor=visitor)) == 1
 
 
+def test_journey_7b_back_and_forward_across_a_swap_after_a_reload(browser):
+    """A reload after "Show as grid" leaves the page none of the other entries' content: Back still
+    shows the list and Forward the grid, on the home and on search results, and neither writes an
+    event (no second launch, no second search)."""
+    log = browser.log
+    word = "live"
+    expected = sorted(i["title"] for i in browser.catalog.search(word))
+    for start, swapped in (("/", "/?layout=grid"), (f"/search?q={word}", f"/search?q={word}&layout=grid")):
+        browser.driver.delete_cookie("layout")
+        browser.open(start)
+        assert_home(browser, "list", start) if start == "/" else browser.wait_for_path(start)
+        visitor = browser.visitor()
+        swap(browser, "grid")
+        browser.wait_for_path(swapped)
+        browser.driver.refresh()
+        browser.wait_for_path(swapped)
+        if browser.javascript:
+            browser.wait(lambda d: d.execute_script("return document.readyState") == "complete")
+        mark = log.mark()
+        for step, path, layout in (("back", start, "list"), ("forward", swapped, "grid"), ("back", start, "list")):
+            getattr(browser.driver, step)()
+            browser.wait_for_path(path)
+            if browser.javascript:
+                browser.wait(lambda d: d.execute_script("return document.documentElement.dataset.layout") == layout,
+                             message=f"{step} to {path} does not show the {layout}")
+            if start == "/":
+                assert_home(browser, layout, path)
+            else:
+                assert sorted(titles_shown(browser, layout)) == expected, f"{step} to {path}"
+        assert written(browser, mark, visitor) == []
+        if start != "/":
+            assert len(log.matching(0, event="search_submitted", visitor=visitor)) == 1
+
+
 def test_journey_8_layout_card_from_settings(browser):
     """Settings links to the layout card; closing it goes back to Settings, choosing goes home."""
     log = browser.log

@@ -196,7 +196,7 @@
   function currentEntry() {
     if (!entry) {
       entry = newEntry();
-      history.replaceState({ ...(history.state ?? {}), homeEntry: entry }, '');
+      history.replaceState({ ...(history.state ?? {}), homeEntry: entry, layout: root.dataset.layout }, '');
     }
     return entry;
   }
@@ -217,6 +217,8 @@
     }
     document.title = next.title;
     enhanceHome();
+    // The layout this entry shows, should it have to be drawn again (see showAgain).
+    history.replaceState({ ...(history.state ?? {}), layout: root.dataset.layout }, '');
     return incoming;
   }
 
@@ -272,7 +274,8 @@
     if (!target || target === entry) return;
     const shown = kept.get(target);
     const current = document.querySelector('.home-container__content');
-    if (!shown || !current) { location.reload(); return; }
+    if (!current) { location.reload(); return; }
+    if (!shown) { showAgain(target, event.state.layout); return; }
     kept.set(entry ?? currentEntry(), { content: current, title: document.title });
     kept.delete(target);
     current.replaceWith(shown.content);
@@ -281,6 +284,33 @@
     enhanceHome();
     refreshRows();
   });
+
+  // An entry whose content this page never kept (it was reloaded since the swap): drawn again in
+  // the layout the entry showed, marked `again`, so no second launch or search is written. A
+  // reload would write one and show the layout last chosen instead.
+  async function showAgain(target, layout) {
+    const url = new URL(location.href);
+    url.searchParams.set('again', '1');
+    if (layout) url.searchParams.set('layout', layout);
+    try {
+      const response = await fetch(url, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+      if (!response.ok) throw new Error(`status ${response.status}`);
+      const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const incoming = next.querySelector('.home-container__content');
+      const current = document.querySelector('.home-container__content');
+      if (!incoming || !current) throw new Error('not a home page');
+      if (history.state?.homeEntry !== target) return;  // gone on meanwhile
+      kept.set(entry ?? currentEntry(), { content: current, title: document.title });
+      current.replaceWith(document.adoptNode(incoming));
+      const token = next.querySelector('meta[name="csrf-token"]')?.content;
+      if (token) document.querySelector('meta[name="csrf-token"]')?.setAttribute('content', token);
+      document.title = next.title;
+      entry = target;
+      enhanceHome();
+    } catch {
+      if (history.state?.homeEntry === target) location.reload();
+    }
+  }
 
   // Back or Forward shows a home as it was left: the visitor's rows are asked again, in the
   // layout on screen (`again`: no second launch).
