@@ -60,6 +60,20 @@ import TestSupport
         #expect(html.controllerPaths("NewYearContent") == [["ModalContainer", "OnboardingTemplate", "NewYearContent"]])
     }
 
+    /// The notice on its own page is shown as over the home: its dismissal follows a showing in
+    /// the log, one of each.
+    @Test func onboardingOnItsOwnReportsItShownAndItsDismissal() async throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let html = try browser.page("/onboarding").html
+        let close = try #require(html.controllers("ModalContainer").first?.button(labelled: "Close"))
+        #expect(try browser.press(close).status == 303)
+        let dismissed = try await fixture.events(named: .onboardingDismissed)
+        let visitor = browser.cookies["visitor"]
+        #expect(dismissed.map(\.visitor) == [visitor])
+        #expect(try fixture.events().filter { $0.name == .onboardingShown }.map(\.visitor) == [visitor])
+    }
+
     @Test func onboardingLayoutPreviewsEveryLayoutAndOffersOneUseButtonPerLayoutInTheTemplatesRow() throws {
         let fixture = try AppFixture()
         let (response, html) = try fixture.browser().page("/onboarding/layout")

@@ -10,8 +10,10 @@ struct OnboardingRoutes {
         router.get("/onboarding") { request in
             // Its own page: the way back goes along with the dismissal's post.
             let back = ReturnPath.resolve(request, isModal: ReturnPath.isOnboarding)
-            return services.visit(request).page(NewYearContent.onion(dismissURL: Self.dismissPath, returningTo: back),
-                                                configuration: services.page)
+            let visit = services.visit(request)
+            // Shown here as over the home: each dismissal in the log follows a showing.
+            services.analytics(for: visit).record(.onboardingShown)
+            return visit.page(NewYearContent.onion(dismissURL: Self.dismissPath, returningTo: back), configuration: services.page)
         }
         router.get(LayoutChoice.choosePath) { request in layoutCard(request) }
         router.group(services.csrf.middleware) { posts in
