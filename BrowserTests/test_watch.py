@@ -139,6 +139,22 @@ def test_my_list(browser):
     log.wait_for(mark, event="my_list_removed", visitor=visitor, item=clip["id"])
 
 
+def test_my_list_by_keyboard_keeps_the_focus_on_its_button(js_browser):
+    """Enter on Add to My List comes back to the title's page with the focus on Remove from My
+    List, and Enter again on Add: the keyboard user is not sent back to the top of the page."""
+    browser = js_browser
+    log = browser.log
+    clip = browser.catalog.first("short")
+    browser.open(f"/short/{clip['id']}")
+    visitor = browser.visitor()
+    mark = log.mark()
+    for pressed, offered in (("Add to My List", "Remove from My List"), ("Remove from My List", "Add to My List")):
+        browser.button(pressed).send_keys(Keys.ENTER)
+        browser.wait(lambda d: d.execute_script("return document.activeElement?.textContent.trim()") == offered, 10,
+                     f"after {pressed} the focus is not on {offered}")
+    assert [e["event"] for e in log.matching(mark, visitor=visitor)] == ["my_list_added", "my_list_removed"]
+
+
 def test_live_streams_have_no_play(browser):
     stream = browser.catalog.first("live")
     browser.open(f"/stream/{stream['id']}")

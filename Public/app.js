@@ -36,6 +36,18 @@
     sessionStorage.removeItem('closing');
   } catch { /* no storage: the focus starts at the top */ }
 
+  // My List's button posts and the title's page comes back: the focus goes back to that form's
+  // button (now the other way), not to the top of the page.
+  document.addEventListener('submit', (event) => {
+    const action = event.target.getAttribute?.('action');
+    if (action?.startsWith('/my-list/')) keep('listed', action);
+  });
+  try {
+    const listed = sessionStorage.getItem('listed');
+    sessionStorage.removeItem('listed');
+    if (listed) document.querySelector(`form[action="${CSS.escape(listed)}"] button`)?.focus({ preventScroll: true });
+  } catch { /* no storage: the focus starts at the top */ }
+
   // Modal text input: start typing right away, unless the page already placed focus.
   const field = document.querySelector('.modal__sheet .text-input__field');
   if (field && (document.activeElement === null || document.activeElement === document.body)) {
