@@ -110,20 +110,31 @@ def test_a_wrong_token_shows_the_sign_in_again_and_reload_and_back_never_resubmi
         server.stop()
 
 
-def lock_out(server):
-    """Wrong tokens from this machine (the browser's address too) until a lockout of 8 s: five
-    are free, then each locks the address out twice as long as the last (2 s, 4 s), waited out."""
+def sign_in_session(server):
+    """A client session with the sign-in form's token, as a browser that drew the form."""
     import re
-    import time
 
     import requests
 
     session = requests.Session()
     form = session.get(server.url + "/reports/login", timeout=10).text
-    csrf = re.search(r'name="_csrf" value="([^"]+)"', form).group(1)
+    return session, re.search(r'name="_csrf" value="([^"]+)"', form).group(1)
+
+
+def wrong_token(server, session, csrf):
+    """A wrong token posted to the sign-in form; its answer, not followed."""
+    return session.post(server.url + "/reports/login", data={"_csrf": csrf, "token": "a wrong guess"},
+                        allow_redirects=False, timeout=10)
+
+
+def lock_out(server):
+    """Wrong tokens from this machine (the browser's address too) until a lockout of 8 s: five
+    are free, then each locks the address out twice as long as the last (2 s, 4 s), waited out."""
+    import time
+
+    session, csrf = sign_in_session(server)
     for guess in range(8):
-        posted = session.post(server.url + "/reports/login", data={"_csrf": csrf, "token": "a wrong guess"},
-                              allow_redirects=False, timeout=10)
+        posted = wrong_token(server, session, csrf)
         assert posted.status_code == 303, f"guess {guess}: {posted.status_code}"
         if guess in (5, 6):
             time.sleep((2 if guess == 5 else 4) + 0.2)
@@ -176,18 +187,11 @@ def test_a_locked_out_sign_in_says_when_to_try_again_and_reload_and_back_never_r
 def test_a_wrong_token_that_starts_a_lockout_says_both_at_once(tmp_path_factory, js_driver, nojs_driver, javascript):
     """The wrong token that locks the address out says it is not the token and when to try again
     (429, `Retry-After`) on the page it ends on, not only on the next post."""
-    import re
-
-    import requests
-
     server = start_server(tmp_path_factory, "locks-out", onboarding=False, report_token=SIGN_IN_TOKEN)
     try:
-        session = requests.Session()
-        form = session.get(server.url + "/reports/login", timeout=10).text
-        csrf = re.search(r'name="_csrf" value="([^"]+)"', form).group(1)
+        session, csrf = sign_in_session(server)
         for guess in range(5):
-            posted = session.post(server.url + "/reports/login", data={"_csrf": csrf, "token": "a wrong guess"},
-                                  allow_redirects=False, timeout=10)
+            posted = wrong_token(server, session, csrf)
             assert (posted.status_code, posted.headers.get("Location")) == (303, "/reports/login?refused"), f"guess {guess}"
         free = session.get(server.url + "/reports/login?refused", timeout=10)
         assert free.status_code == 401 and "sign-in-locked" not in free.text, "five wrong tokens are free"
