@@ -155,9 +155,8 @@ struct AdminContent {
                 diff.render(into: &writer)
             }
             stagedForm(base: current.version, staged: id, into: &writer, context: context)
-            writer.write("<input type=\"hidden\" name=\"note\"")
-            writer.attribute("value", note)
-            writer.write("><div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"review\">Review your upload against version ")
+            writer.hiddenField("note", note)
+            writer.write("<div class=\"admin-form__actions\"><button class=\"button button--primary\" type=\"submit\" name=\"action\" value=\"review\">Review your upload against version ")
             writer.write(current.version)
             writer.write("</button></div></form><h2>Or upload another file</h2>")
             uploadForm(base: current.version, into: &writer, context: context)
@@ -170,11 +169,8 @@ struct AdminContent {
         writer.urlAttribute("action", Self.path)
         writer.write(">")
         writer.csrfField(context)
-        writer.write("<input type=\"hidden\" name=\"base\"")
-        writer.attribute("value", base)
-        writer.write("><input type=\"hidden\" name=\"staged\"")
-        writer.attribute("value", id)
-        writer.write(">")
+        writer.hiddenField("base", base)
+        writer.hiddenField("staged", id)
     }
 
     private func uploadForm(base: Int, into writer: inout HTMLWriter, context: RenderContext) {
@@ -182,9 +178,8 @@ struct AdminContent {
         writer.urlAttribute("action", Self.path)
         writer.write(">")
         writer.csrfField(context)
-        writer.write("<input type=\"hidden\" name=\"base\"")
-        writer.attribute("value", base)
-        writer.write("><div class=\"admin-form__field\"><label for=\"field-catalogue\">Content file</label>")
+        writer.hiddenField("base", base)
+        writer.write("<div class=\"admin-form__field\"><label for=\"field-catalogue\">Content file</label>")
         writer.write("<input type=\"file\" id=\"field-catalogue\" name=\"catalogue\" accept=\"application/json,.json\" required aria-describedby=\"field-catalogue-hint\">")
         writer.write("<p class=\"admin-form__hint\" id=\"field-catalogue-hint\">A catalogue as in Config/content.json, at most 4 MiB: checked as at start (every item's fields, unique ids, images present).</p></div>")
         writer.write("<div class=\"admin-form__actions\"><button class=\"button button--secondary\" type=\"submit\" name=\"action\" value=\"review\">Review the difference</button></div></form>")

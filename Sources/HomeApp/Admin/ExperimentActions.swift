@@ -95,10 +95,7 @@ struct ExperimentActions {
     /// The confirmation's fields, carried from its address to the post.
     private static func hidden(_ fields: [(String, String)], into writer: inout HTMLWriter) {
         for (name, value) in fields {
-            writer.write("<input type=\"hidden\"")
-            writer.attribute("name", name)
-            writer.attribute("value", value)
-            writer.write(">")
+            writer.hiddenField(name, value)
         }
     }
 

@@ -41,9 +41,8 @@ struct TogglesFormView {
         }
         writer.write("<form class=\"admin-form\" method=\"post\" action=\"/admin/toggles\">")
         writer.csrfField(context)
-        writer.write("<input type=\"hidden\" name=\"base\"")
-        writer.attribute("value", form.base)
-        writer.write("><fieldset class=\"admin-form__set\"")
+        writer.hiddenField("base", form.base)
+        writer.write("<fieldset class=\"admin-form__set\"")
         writer.attribute("id", Self.id("defaultLayout"))
         writer.write("><legend>Default layout</legend>")
         for layout in layouts {

@@ -16,8 +16,7 @@ enum QABanner: RenderContextKey {
         writer.urlAttribute("action", QAOverride.endPath)
         writer.write(">")
         writer.csrfField(context)
-        writer.write("<input type=\"hidden\" name=\"from\"")
-        writer.attribute("value", context.path)
-        writer.write("><button class=\"button button--secondary\" type=\"submit\">End the override</button></form></div>")
+        writer.hiddenField("from", context.path)
+        writer.write("<button class=\"button button--secondary\" type=\"submit\">End the override</button></form></div>")
     }
 }

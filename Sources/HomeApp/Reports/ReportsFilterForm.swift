@@ -6,9 +6,7 @@ enum ReportsFilterForm {
         writer.write("<form class=\"reports-filter\" method=\"get\" action=\"/reports\">")
         // Filtering keeps the preset on screen (unless a day is typed, which wins over it).
         if let preset = model.query.preset {
-            writer.write("<input type=\"hidden\" name=\"last\"")
-            writer.attribute("value", preset.rawValue)
-            writer.write(">")
+            writer.hiddenField("last", preset.rawValue)
         }
         select("event", "Event", "All events", model.eventNames, model.filter.event, into: &writer)
         select("layout", "Layout", "All layouts", model.layouts, model.filter.layout, into: &writer)

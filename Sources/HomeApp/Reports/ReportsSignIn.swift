@@ -131,9 +131,7 @@ final class ReportsSignInView: RootView {
         writer.write("<form class=\"sign-in__form\" method=\"post\" action=\"/reports/login\">")
         writer.csrfField(scope.context)
         if let next = model.next {
-            writer.write("<input type=\"hidden\" name=\"next\"")
-            writer.attribute("value", next)
-            writer.write(">")
+            writer.hiddenField("next", next)
         }
         writer.write("<label class=\"field\"><span class=\"field__label\">Report token</span>")
         writer.write("<input type=\"password\" name=\"token\" required autocomplete=\"current-password\"")

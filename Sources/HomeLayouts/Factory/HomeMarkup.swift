@@ -10,14 +10,9 @@ public enum HomeMarkup {
         writer.urlAttribute("action", model.formAction)
         writer.write(">")
         writer.csrfField(context)
-        writer.write("<input type=\"hidden\" name=\"layout\"")
-        writer.attribute("value", model.layout)
-        writer.write(">")
+        writer.hiddenField("layout", model.layout)
         for field in model.hiddenFields {
-            writer.write("<input type=\"hidden\"")
-            writer.attribute("name", field.name)
-            writer.attribute("value", field.value)
-            writer.write(">")
+            writer.hiddenField(field.name, field.value)
         }
     }
 

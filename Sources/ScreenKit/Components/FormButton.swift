@@ -29,10 +29,7 @@ public struct FormButton: Component {
         writer.write(">")
         if method == .post { writer.csrfField(context) }
         for field in fields {
-            writer.write("<input type=\"hidden\"")
-            writer.attribute("name", field.name)
-            writer.attribute("value", field.value)
-            writer.write(">")
+            writer.hiddenField(field.name, field.value)
         }
         writer.write("<button type=\"submit\"")
         style.writeClass(into: &writer)

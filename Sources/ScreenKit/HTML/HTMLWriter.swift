@@ -124,6 +124,19 @@ public struct HTMLWriter {
         write("</option>")
     }
 
+    /// Appends `<input type="hidden" name="…" value="…">`, both escaped: a form's carried field.
+    public mutating func hiddenField(_ name: String, _ value: String) {
+        write("<input type=\"hidden\"")
+        attribute("name", name)
+        attribute("value", value)
+        write(">")
+    }
+
+    /// Appends `<input type="hidden" name="…" value="…">` for an integer value.
+    public mutating func hiddenField(_ name: String, _ value: Int) {
+        hiddenField(name, String(value))
+    }
+
     /// Appends ` name` (a boolean attribute) when `present` is true.
     public mutating func attribute(_ name: StaticString, if present: Bool) {
         guard present else { return }

@@ -20,10 +20,7 @@ public final class ModalContainerView: RootView {
             writer.write(">")
             writer.csrfField(scope.context)
             for field in fields {
-                writer.write("<input type=\"hidden\"")
-                writer.attribute("name", field.name)
-                writer.attribute("value", field.value)
-                writer.write(">")
+                writer.hiddenField(field.name, field.value)
             }
             writer.write("<button type=\"submit\" class=\"modal__close\"")
             writer.attribute("aria-label", model.closeLabel)

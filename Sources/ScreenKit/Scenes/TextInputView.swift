@@ -20,10 +20,7 @@ public final class TextInputView: RootView {
         writer.write("</h1>")
         if request.method == .post { writer.csrfField(scope.context) }
         for field in request.hiddenFields {
-            writer.write("<input type=\"hidden\"")
-            writer.attribute("name", field.name)
-            writer.attribute("value", field.value)
-            writer.write(">")
+            writer.hiddenField(field.name, field.value)
         }
         writer.write("<label class=\"text-input__label\"")
         writer.attribute("for", fieldID)

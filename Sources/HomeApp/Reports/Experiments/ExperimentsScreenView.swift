@@ -56,9 +56,7 @@ final class ExperimentsScreenView: RootView {
         }
         writer.write("</select></label>")
         if model.test != .sequential {
-            writer.write("<input type=\"hidden\" name=\"test\"")
-            writer.attribute("value", model.test.rawValue)
-            writer.write(">")
+            writer.hiddenField("test", model.test.rawValue)
         }
         // "All time" clears the days alone: the visitors and the test chosen stay.
         let kept = (model.segment == .all ? [] : ["segment=\(model.segment.name)"])
