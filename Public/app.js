@@ -168,8 +168,9 @@
     const style = getComputedStyle(row);
     const gap = parseFloat(style.columnGap) || 0;
     const step = tile ? tile.getBoundingClientRect().width + gap : row.clientWidth;
-    // The tiles wholly shown: the row's box but its padding holds them and the gaps between.
-    const inner = row.clientWidth - (parseFloat(style.paddingLeft) || 0) - (parseFloat(style.paddingRight) || 0);
+    // The tiles wholly shown: from the snapped start to the row's visible edge; the last of them
+    // may reach into the end padding (the second tile on a 375-pixel phone).
+    const inner = row.clientWidth - (parseFloat(style.paddingLeft) || 0);
     const visible = Math.max(1, Math.floor((inner + gap) / step + 0.01));
     const last = row.scrollWidth - row.clientWidth;
     const next = positions[Math.min(firstShown(row, positions, row.scrollLeft) + visible, positions.length - 1)];
