@@ -260,3 +260,32 @@ def test_back_to_the_home_shows_the_rows_as_they_are_now(js_browser):
     assert listed(None) == [title]
     browser.driver.execute_script("return new Promise((done) => setTimeout(done, 500))")
     assert not log.matching(mark, visitor=visitor), "Back wrote an event"
+
+
+def test_back_to_a_title_shows_its_buttons_as_they_are_now(js_browser):
+    """A title, Play, the position moved (the script saves it in place), then Back to the title's
+    page: it comes back as it was left, and the script brings its buttons up to date, Resume and
+    how much was watched, on a phone-sized window; Back writes nothing."""
+    browser = js_browser
+    log = browser.log
+    driver = browser.driver
+    film = browser.catalog.first("long")
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": 375, "height": 740, "deviceScaleFactor": 1, "mobile": True})
+    try:
+        visitor = play(browser, film)
+        mark = log.mark()
+        move_position(browser, [Keys.HOME] + [Keys.ARROW_RIGHT] * 90)
+        browser.wait(lambda _: [e for e in log.matching(mark, event="play_progress", visitor=visitor)
+                                if e["properties"]["position"] == "90"],
+                     message="the position was not saved by the script")
+        mark = log.mark()
+        driver.back()
+        browser.wait_for_path(f"/long/{film['id']}")
+        browser.wait(lambda _: [b for b in browser.find_all(".item-screen__actions button") if b.text == "Resume"],
+                     message="Back to the title's page still offers Play, not Resume")
+        assert browser.find(".item-screen__progress").text.startswith("Watched 1:30 of")
+        driver.execute_script("return new Promise((done) => setTimeout(done, 500))")
+        assert not log.matching(mark, visitor=visitor), "Back wrote an event"
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})

@@ -351,6 +351,34 @@
   enhanceHome();
 })();
 
+/* A title's page: Back or Forward shows it as it was left, but the visitor may have played or
+   listed the title since (the position control saves in place, so Back comes straight here): its
+   buttons and the position under them are asked again, as the home's rows are. Drawing the page
+   writes no event. */
+(() => {
+  'use strict';
+  if (!document.querySelector('.item-screen__actions')) return;
+  async function refreshActions() {
+    try {
+      const response = await fetch(location.href, { credentials: 'same-origin', headers: { Accept: 'text/html' } });
+      if (!response.ok) return;
+      const next = new DOMParser().parseFromString(await response.text(), 'text/html');
+      const incoming = next.querySelector('.item-screen__actions');
+      const current = document.querySelector('.item-screen__actions');
+      if (!incoming || !current) return;
+      const focused = [...current.querySelectorAll('button')].indexOf(document.activeElement);
+      const progress = next.querySelector('.item-screen__progress');
+      document.querySelector('.item-screen__progress')?.remove();
+      current.replaceWith(document.adoptNode(incoming));
+      if (progress) incoming.after(document.adoptNode(progress));
+      if (focused >= 0) incoming.querySelectorAll('button')[focused]?.focus({ preventScroll: true });
+    } catch { /* the buttons as drawn stay */ }
+  }
+  window.addEventListener('pageshow', (event) => {
+    if (event.persisted || performance.getEntriesByType('navigation')[0]?.type === 'back_forward') refreshActions();
+  });
+})();
+
 /* Watch: the position control saves itself. While it moves the time beside it follows; when it
    is let go (or the keys stop) the position is posted (with `enhanced`, answered 204), the same post the Save
    button makes without JavaScript. Marker for browser tests: data-saved on the form names the
