@@ -146,8 +146,9 @@ extension Toggles {
         }
     }
 
-    /// Group names go into report properties: 1 to 64 characters, no control characters.
+    /// Group names go into report properties and onto the operator pages: 1 to 64 characters, none
+    /// of them an invisible control (a direction override would turn the page's text around it).
     static func isGroupName(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.count <= 64 && !name.unicodeScalars.contains { $0.properties.generalCategory == .control }
+        !name.isEmpty && name.utf8.count <= 64 && !name.unicodeScalars.contains(where: \.isInvisibleControl)
     }
 }

@@ -108,6 +108,22 @@ import TestSupport
         #expect(try String(contentsOfFile: contentPath, encoding: .utf8) == String(contentsOfFile: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json").path, encoding: .utf8))
     }
 
+    /// The uploaded file's name labels the loader's message: a direction override in it would show
+    /// the message backwards, a line separator break it.
+    @Test func theUploadsNameIsShownWithoutItsInvisibleControls() throws {
+        var broken = items
+        broken[3]["kind"] = "podcast"
+        let server = try start()
+        let browser = Browser(port: server.port)
+        try browser.get("/admin/content")
+        let refused = try browser.post("/admin/content", multipart: [("base", "1"), ("action", "review")],
+                                       files: [("catalogue", "up\u{202E}lo\u{2028}ad.json", try catalogue(broken))])
+        #expect(refused.status == 400)
+        let shown = try HTMLDocument.parse(refused.text).first { $0.hasClass("admin__problem") }?.text ?? ""
+        #expect(shown.contains("upload.json: item 3: "), "\(shown)")
+        #expect(!refused.text.unicodeScalars.contains { $0 == "\u{202E}" || $0 == "\u{2028}" })
+    }
+
     @Test func anUploadOverFourMebibytesIs413AndOneUnderIsRead() throws {
         let server = try start()
         let browser = Browser(port: server.port)

@@ -143,6 +143,30 @@ import TestSupport
         #expect(try Self.homeLayout(server) == "list")
     }
 
+    /// A note or a group name is shown as written on `/admin` and its history: a direction override
+    /// in one would turn the rest of that line around, a line separator break it.
+    @Test func anInvisibleControlInANoteOrAGroupNameIsRefusedAndNothingIsApplied() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let (_, form) = try browser.page("/admin")
+        let before = try String(contentsOfFile: togglesPath, encoding: .utf8)
+        for control in ["\u{202E}", "\u{2028}", "\u{1B}"] {
+            let note = try browser.press(try Self.button("Review the difference", in: form),
+                                         setting: ["defaultLayout": "grid", "note": "grid\(control)for all", "action": "apply"])
+            let code = String(format: "U+%04X", control.unicodeScalars.first!.value)
+            #expect(note.status == 400 && note.text.contains("The note holds an invisible character (\(code))"), "\(note.text)")
+            #expect(note.text.contains("Nothing was applied.") && note.text.contains("href=\"/admin\""))
+            let group = try browser.press(try Self.button("Review the difference", in: form), setting: [
+                "experiments[0].name": "split", "experiments[0].groups[0].name": "a\(control)b", "experiments[0].groups[1].name": "b",
+            ])
+            #expect(group.status == 400, "\(code): \(group.status)")
+            #expect(try HTMLDocument.parse(group.text).first { $0["id"] == "field-experiments-0-groups-0-name-error" }?.text
+                        .hasPrefix("must be a name of 1 to 64 printable characters") == true, "\(code): \(group.text)")
+        }
+        #expect(try String(contentsOfFile: togglesPath, encoding: .utf8) == before)
+        #expect(try Self.homeLayout(server) == "list")
+    }
+
     /// A preview is for a whole visitor id: a prefix or a typo would be hashed as an id all the same.
     @Test func aPreviewForSomethingThatIsNoVisitorIdIsRefusedBesideItsField() throws {
         let server = try start()

@@ -36,7 +36,7 @@ public enum LogLineSanitizer {
         case 0x09: return "\\t"
         case 0x1B: return "\\e"
         case 0x5C: return "\\\\"
-        case 0x00..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C:
+        case _ where scalar.isInvisibleControl:
             return "\\u{\(String(scalar.value, radix: 16, uppercase: true))}"
         default:
             return String(scalar)

@@ -1,3 +1,4 @@
+import Basics
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -128,7 +129,9 @@ struct AdminContent {
         guard let file = request.form.file("catalogue"), !file.bytes.isEmpty else {
             throw HTTPError(.badRequest, "Choose a content file to upload.")
         }
-        let name = String((file.filename ?? "upload").prefix(100))
+        // The name only labels the loader's messages: a direction override in it would turn them around.
+        let shown = (file.filename ?? "upload").unicodeScalars.filter { !$0.isInvisibleControl }
+        let name = String(String(String.UnicodeScalarView(shown)).prefix(100))
         guard file.bytes.count <= ContentCatalog.maximumFileBytes else {
             throw HTTPError(.payloadTooLarge, ContentCatalogError(file: name, problem: "is larger than the \(ContentCatalog.maximumFileBytes / (1024 * 1024)) MiB a content file may have").description)
         }
