@@ -112,11 +112,19 @@ import TestSupport
         #expect(try swiper.session.get("/reports?before=\(after)").status == 400, "the start is no page's position")
     }
 
-    @Test func aLastEventIDThatIsNoPositionGets400() throws {
+    @Test func aLastEventIDOrAfterThatIsNoPositionGets400NamingWhichItWas() throws {
         // A position is `segment:offset`, as the stream's ids are.
         let server = try start()
         let watcher = try EventReader(port: server.port, lastEventID: "yesterday")
         #expect(watcher.status == 400)
+        // Someone who typed `?after=` is told of `after=`, not of a header they never sent.
+        for (request, named) in [("GET /reports/stream HTTP/1.1\r\nHost: x\r\nLast-Event-ID: yesterday\r\n", "Last-Event-ID must be"),
+                                 ("GET /reports/stream?after=yesterday HTTP/1.1\r\nHost: x\r\n", "after= must be")] {
+            let connection = try HTTPConnection(port: server.port)
+            try connection.send(request + "Connection: close\r\n\r\n")
+            let response = try connection.readResponse()
+            #expect(response.status == 400 && response.text.contains(named), "\(named): \(response.text)")
+        }
     }
 
     @Test func aLastEventIDPastTheEndOfTheLogGets400() throws {

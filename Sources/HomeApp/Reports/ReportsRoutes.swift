@@ -109,8 +109,9 @@ struct ReportsRoutes {
         // The browser's own resumption first; else where the page that opens the stream ends.
         let header = request.headers["Last-Event-ID"].flatMap { $0.isEmpty ? nil : $0 }
         let id = header ?? request.query["after"]
+        let named = header == nil ? "after=" : "Last-Event-ID"
         if live.followsDatabase, let database = services.database {
-            let after = try id.map { text throws(HTTPError) in try Self.databaseKey(text, named: header == nil ? "after=" : "Last-Event-ID") }
+            let after = try id.map { text throws(HTTPError) in try Self.databaseKey(text, named: named) }
             let (stream, watcher) = live.watch(resuming: after != nil)
             if let after { live.resume(DatabaseReplay(reports: database, after: after, watcher: watcher)) }
             return Self.eventStream(stream)
@@ -118,11 +119,11 @@ struct ReportsRoutes {
         var resume: ReportPosition?
         if let id {
             guard let position = ReportPosition(id) else {
-                throw HTTPError(.badRequest, "Last-Event-ID must be a position this stream sent (segment:offset).")
+                throw HTTPError(.badRequest, "\(named) must be a position this stream sent (segment:offset) or where /reports ends.")
             }
             // Past the log's end the catch-up would wait for lines that never come (no line is after it).
             guard services.reportLog.store.precedesEnd(position) else {
-                throw HTTPError(.badRequest, "Last-Event-ID \(position) is past the end of the report log: no line this stream sent has it.")
+                throw HTTPError(.badRequest, "\(named) \(position) is past the end of the report log: no line this stream sent has it.")
             }
             resume = position
         }
