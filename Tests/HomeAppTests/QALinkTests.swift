@@ -193,6 +193,9 @@ import TestSupport
         #expect(bad.text.contains("Choose a group of a running experiment"))
         let long = try admin.post("/admin/qa", withToken: [("force", "layout:grid"), ("lifetime", "9999999")])
         #expect(long.status == 400)
+        // Two choices are none: the link would force whichever came first.
+        let twice = try admin.post("/admin/qa", withToken: [("force", "layout:grid"), ("force", "layout:list"), ("lifetime", "3600")])
+        #expect(twice.status == 400 && twice.text.contains("The form gives &quot;force&quot; more than once"), "\(twice.status)")
     }
 
     /// The cookie is found wherever it sits in the header, and a header without it is passed over.

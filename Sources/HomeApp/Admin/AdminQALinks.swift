@@ -23,11 +23,11 @@ struct AdminQALinks {
     }
 
     func post(_ request: Request) throws(HTTPError) -> Response {
-        guard let chosen = request.form["force"], let forced = Self.override(chosen, toggles: services.toggles.toggles,
+        guard let chosen = try request.form.single("force"), let forced = Self.override(chosen, toggles: services.toggles.toggles,
                                                                              layouts: routes.layouts) else {
             throw HTTPError(.badRequest, "Choose a group of a running experiment, or a layout, to force.")
         }
-        guard let seconds = request.form["lifetime"].flatMap(Int.init),
+        guard let seconds = try request.form.single("lifetime").flatMap(Int.init),
               QAOverride.lifetimes.contains(where: { $0.seconds == seconds }) else {
             throw HTTPError(.badRequest, "Choose how long the link lasts: "
                             + QAOverride.lifetimes.map(\.label).joined(separator: ", ") + ".")
