@@ -108,6 +108,7 @@ import TestSupport
             ("/my-list/m-002", [("action", "add"), ("action", "remove")]),
             ("/watch/m-001/progress", [("position", "10"), ("position", "20")]),
             ("/settings", [("layout", "grid"), ("layout", "list")]),
+            ("/report", [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "0"), ("at", "2"), ("at", "4")]),
             // The token too, even twice the right one: the form drawn has it once.
             ("/watch/m-001/play", [("_csrf", session.csrfToken ?? "")]),
         ]
@@ -116,7 +117,8 @@ import TestSupport
             #expect(response.status == 400 && response.text.contains("more than once; it takes one"), "\(path): \(response.status)")
         }
         let written = try fixture.events().map(\.name)
-        #expect(![.longSelected, .myListAdded, .myListRemoved, .playProgress, .playStarted].contains { written.contains($0) }, "\(written)")
+        #expect(![.longSelected, .myListAdded, .myListRemoved, .playProgress, .playStarted, .horizontalSwipe]
+            .contains { written.contains($0) }, "\(written)")
     }
 
     @Test func theSameItemChosenInBothLayoutsReachesTheSamePageThroughDifferentIndexPaths() throws {
