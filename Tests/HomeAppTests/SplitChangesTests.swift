@@ -55,4 +55,16 @@ import TestSupport
         #expect(!page.contains("Assignment or counting is broken"))
         #expect(ExperimentsJSON.visitors(result).contains(#""srmWarning":true,"splitChangedIn":2,"#))
     }
+
+    /// Stopped, given new weights, started again: the visitors counted under the old split are
+    /// still in the tallies, so the restart is named as a change of the split too.
+    @Test func newWeightsGivenWhileStoppedAreNamedAtTheRestart() throws {
+        let folder = try TemporaryDirectory("split-changes-stopped")
+        defer { folder.remove() }
+        let history = try ConfigHistory(folder: folder.path("history"), logger: Logger(label: "test"))
+        try history.append(who: "file", note: "start", text: Self.toggles((1, 8)))
+        try history.append(who: "file", note: "stop", text: Self.toggles((1, 8), active: false))
+        try history.append(who: "file", note: "again, even", text: Self.toggles((1, 1)))
+        #expect(SplitChanges.newest(in: history) == ["poster": 3])
+    }
 }

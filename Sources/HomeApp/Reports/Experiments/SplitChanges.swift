@@ -26,21 +26,20 @@ final class SplitChanges: Sendable {
     /// that many small files.
     static let versions = 50
 
-    /// Per experiment, the newest version whose change from the version before moved at least
-    /// 0.05% of its visitors while it ran in both.
+    /// Per experiment, the newest version that runs it with a split moving at least 0.05% of its
+    /// visitors from the split it last ran with: stopping it between the two keeps the visitors
+    /// counted before in the tallies, so a restart with new weights mixes two splits as well.
     static func newest(in history: ConfigHistory) -> [String: Int] {
         var changed: [String: Int] = [:]
-        var previous: Toggles?
+        var lastRun: [String: Toggles.Experiment] = [:]
         for summary in history.all.suffix(versions) {
-            let toggles = history.entry(summary.version).flatMap { TogglesDocument.parse($0.text) }
-            if let toggles, let previous {
-                for experiment in toggles.experiments where experiment.active {
-                    guard let before = previous.experiments.first(where: { $0.name == experiment.name && $0.active }),
-                          before.movedShare(to: experiment) >= 0.0005 else { continue }
+            guard let toggles = history.entry(summary.version).flatMap({ TogglesDocument.parse($0.text) }) else { continue }
+            for experiment in toggles.experiments where experiment.active {
+                if let before = lastRun[experiment.name], before.movedShare(to: experiment) >= 0.0005 {
                     changed[experiment.name] = summary.version
                 }
+                lastRun[experiment.name] = experiment
             }
-            previous = toggles
         }
         return changed
     }
