@@ -94,6 +94,31 @@ import TestSupport
         #expect(try bad.html().errorMessage?.contains("\"from\" must be a UTC day like 2026-11-24") == true)
     }
 
+    /// Twenty visitors, every one of group b selecting and none of group a: the views alone would
+    /// "detect" so large a difference, but the page does not call that enough while a group has
+    /// fewer visitors than the visitor figures need.
+    @Test func aLargeDifferenceAmongFewVisitorsIsNotCalledEnoughHomeViews() async throws {
+        let fixture = try AppFixture(toggles: Self.toggles)
+        var selections = 0
+        for _ in 0..<20 {
+            let browser = fixture.browser()
+            let html = try browser.page("/").html
+            guard try ExperimentTests.group(of: try #require(browser.cookies["visitor"])) == "b" else { continue }
+            #expect(try browser.press(try #require(html.buttons(named: "open").first)).status == 303)
+            selections += 1
+        }
+        try await eventually {
+            try fixture.events().filter { $0.name == .launch }.count == 20
+                && fixture.events().filter { [.longSelected, .shortSelected, .streamSelected].contains($0.name) }.count == selections
+        }
+        let page = try fixture.browser().page("/reports/experiments").html
+        let section = try #require(page.first { $0["data-experiment"] == "home-layout" })
+        #expect(section.first { $0["data-p"] != nil }?.text == "< 0.001", "the views' own test")
+        #expect(!section.text.contains("Enough home views"), "\(section.text)")
+        let notice = try #require(section.first { $0["data-too-few-visitors"] != nil })
+        #expect(notice.text.hasPrefix("Too few visitors to act on these home views: each group needs 100 (now about "), "\(notice.text)")
+    }
+
     @Test func olderLinesTaggedExperimentAndGroupCountAsExperimentNameInAnExperimentTheTogglesNoLongerName() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         let log = fixture.app.services.reportLog

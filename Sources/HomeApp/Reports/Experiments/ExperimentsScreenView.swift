@@ -104,7 +104,14 @@ final class ExperimentsScreenView: RootView {
             }
             writer.write("</ul>")
         }
-        if result.active != false, let needed = result.stillNeeded {
+        if result.active != false, result.groups.count > 1, result.groups.contains(where: { $0.visitors < VisitorResult.minimumVisitors }) {
+            // A large observed difference "needs" few views; the visitors, the unit that was
+            // randomised, say whether there is anything to act on yet.
+            writer.write("<p class=\"experiment__power\" data-too-few-visitors>")
+            writer.text("Too few visitors to act on these home views: each group needs \(VisitorResult.minimumVisitors) "
+                        + "(now about \(result.groups.map { ExperimentResult.count($0.visitors) }.joined(separator: " / "))).")
+            writer.write("</p>")
+        } else if result.active != false, let needed = result.stillNeeded {
             writer.write("<p class=\"experiment__power\">")
             writer.text(needed == 0
                 ? "Enough home views per group to detect this difference at 95% confidence and 80% power."
