@@ -119,6 +119,23 @@ import TestSupport
         #expect(notice.text.hasPrefix("Too few visitors to act on these home views: each group needs 100 (now about "), "\(notice.text)")
     }
 
+    /// The Visitors choice picks the visitor figures; the home views below stay everyone's, and
+    /// their heading says so rather than pass them off as the segment's.
+    @Test func theHomeViewsUnderASegmentSayTheyAreOfAllVisitors() async throws {
+        let fixture = try AppFixture(toggles: Self.toggles)
+        _ = try fixture.browser().page("/")
+        let browser = fixture.browser()
+        func headings(_ query: String) throws -> [String] {
+            try browser.page("/reports/experiments" + query).html.all("h3").map(\.text)
+        }
+        try await eventually("the visitor figures are counted") {
+            try headings("").contains { $0.hasPrefix("Visitors, from their first exposure") }
+        }
+        #expect(try headings("").contains("Home views in the range"))
+        #expect(try headings("?segment=phone").contains("Home views in the range, of all visitors (not only phone)"))
+        #expect(try headings("?segment=new").contains("Home views in the range, of all visitors (not only new visitors)"))
+    }
+
     @Test func olderLinesTaggedExperimentAndGroupCountAsExperimentNameInAnExperimentTheTogglesNoLongerName() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         let log = fixture.app.services.reportLog

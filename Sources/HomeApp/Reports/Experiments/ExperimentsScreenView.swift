@@ -92,7 +92,11 @@ final class ExperimentsScreenView: RootView {
         }
         if let visitors = result.visitors {
             VisitorSection.render(visitors, experiment: result.name, heading: heading, model: model, into: &writer)
-            writer.write("<h3>Home views in the range</h3>")
+            // The Visitors choice picks the visitor figures only: say so where the figures of all change.
+            writer.write("<h3>")
+            writer.text("Home views in the range" + (model.segment == .all ? ""
+                : ", of all visitors (not only \(VisitorSection.label(model.segment).lowercased()))"))
+            writer.write("</h3>")
         }
         let sentences = result.groups.compactMap { result.sentence(for: $0) }
         if !sentences.isEmpty {
