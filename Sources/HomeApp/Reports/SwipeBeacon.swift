@@ -27,12 +27,13 @@ struct SwipeBeacon {
         let visit = services.visit(request)
         try limit.check(visitor: visit.visitor.id)
         // The script sends each name once: twice is a made-up post, not an event to guess at.
-        let form = try request.form.singles()
-        let name = ReportEvent.Name(rawValue: form["event"] ?? "")
+        // (Each read alone: a dictionary of the form would cost a beacon more than its checks.)
+        let form = request.form
+        let name = ReportEvent.Name(rawValue: try form.single("event") ?? "")
         guard Self.clientEvents.contains(name) else {
             throw HTTPError(.badRequest, "The browser may only report: \(Self.clientEvents.map(\.rawValue).sorted().joined(separator: ", ")).")
         }
-        guard let layout = form["layout"], let child = services.factory.make(layout) else {
+        guard let layout = try form.single("layout"), let child = services.factory.make(layout) else {
             throw HTTPError(.badRequest, "The event must name one of the layouts: \(services.factory.names.joined(separator: ", ")).")
         }
         guard child.scrollsRowsSideways else {
@@ -40,17 +41,17 @@ struct SwipeBeacon {
         }
         // The rows are the layout's own: its child arranges the catalogue as the page did.
         child.baseViewModel.items = services.items
-        guard let row = form["row"].flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
+        guard let row = try form.single("row").flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
             throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
         }
         var item: String?, to = 0
-        if let id = form["item"] {
+        if let id = try form.single("item") {
             guard let named = child.baseViewModel.indexPath(of: id), named.section == row else {
                 throw HTTPError(.badRequest, "\"item\" must be an item of row \(row).")
             }
             item = id
             to = named.item
-        } else if let at = form["at"] {
+        } else if let at = try form.single("at") {
             // The place the page's script read off the tile (`grid-tile-S-I`): search results
             // arrange fewer items in a row, so the place is kept, not an item named from it.
             guard let place = Int(at), child.baseViewModel.sections[row].items.indices.contains(place) else {
