@@ -136,6 +136,45 @@ import TestSupport
         #expect(try headings("?segment=new").contains("Home views in the range, of all visitors (not only new visitors)"))
     }
 
+    /// The views' test takes every home view as independent and can read p = 0.02 beside a visitor
+    /// p of 0.67: where visitor figures stand above them, the home views say they are too sure of
+    /// themselves and that the visitor figures decide; without visitor figures there is nothing to
+    /// point to.
+    @Test func theHomeViewsBesideVisitorFiguresSayTheyAreTooSureAndTheVisitorsDecide() throws {
+        let toggles = try Toggles(json: Data(#"""
+            {"experiments": [{"name": "home-layout", "groups": [{"name": "a", "layout": "list"}, {"name": "b", "layout": "grid"}]},
+              {"name": "rows", "groups": [{"name": "a"}, {"name": "b"}]}]}
+            """#.utf8), file: "t.json")
+        let counts = ["home-layout", "rows"].map { name in
+            ReportExperimentCounts(name: name, groups: [
+                ReportGroupCounts(group: "a", layouts: ["list": 3000], views: 3000, selections: 300, visitors: 200, days: []),
+                ReportGroupCounts(group: "b", layouts: ["grid": 3000], views: 3000, selections: 360, visitors: 200, days: []),
+            ])
+        }
+        var results = ExperimentReportRoutes.results(counts, toggles: toggles, displayNames: [:])
+        var sums = VisitorSums()
+        sums.visitors = 200
+        results[0].visitors = VisitorResult(ExperimentVisitors(name: "home-layout", groups: [("a", sums), ("b", sums)]),
+                                            toggles: toggles.experiments[0])
+        var writer = HTMLWriter()
+        let screen = ExperimentsScreen(viewModel: ExperimentsScreenModel(range: try ReportRangeQuery(QueryParameters([])), results: results))
+        screen.render(into: &writer, context: RenderContext(csrfToken: "token"))
+        let page = try HTMLDocument.parse(String(decoding: writer.finish(), as: UTF8.self))
+        let counted = try #require(page.first { $0["data-experiment"] == "home-layout" })
+        let sentence = try #require(counted.first { $0.hasClass("experiment__findings") }?.text)
+        #expect(sentence.hasSuffix("p = 0.013"), "\(sentence)")
+        let note = try #require(counted.first { $0["data-views-not-independent"] != nil })
+        #expect(note.text == "These count each home view as if independent, but one visitor's views are not, so their intervals "
+                + "and p-values are more confident than they should be: decide by the visitor figures above.")
+        // Where the view figures are: under their heading, before their sentences.
+        let text = counted.text
+        let heading = try #require(text.range(of: "Home views in the range")), said = try #require(text.range(of: note.text))
+        let findings = try #require(text.range(of: sentence))
+        #expect(heading.upperBound <= said.lowerBound && said.upperBound <= findings.lowerBound)
+        let uncounted = try #require(page.first { $0["data-experiment"] == "rows" })
+        #expect(uncounted.first { $0["data-views-not-independent"] != nil } == nil)
+    }
+
     @Test func olderLinesTaggedExperimentAndGroupCountAsExperimentNameInAnExperimentTheTogglesNoLongerName() async throws {
         let fixture = try AppFixture(toggles: Self.toggles)
         let log = fixture.app.services.reportLog

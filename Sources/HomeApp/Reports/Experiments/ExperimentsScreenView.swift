@@ -92,12 +92,8 @@ final class ExperimentsScreenView: RootView {
         }
         if let visitors = result.visitors {
             VisitorSection.render(visitors, experiment: result.name, heading: heading, model: model, into: &writer)
-            // The Visitors choice picks the visitor figures only: say so where the figures of all change.
-            writer.write("<h3>")
-            writer.text("Home views in the range" + (model.segment == .all ? ""
-                : ", of all visitors (not only \(VisitorSection.label(model.segment).lowercased()))"))
-            writer.write("</h3>")
         }
+        HomeViewsHeading.render(result, model: model, into: &writer)
         let sentences = result.groups.compactMap { result.sentence(for: $0) }
         if !sentences.isEmpty {
             writer.write("<ul class=\"experiment__findings\">")
