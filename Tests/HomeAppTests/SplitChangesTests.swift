@@ -26,31 +26,23 @@ import TestSupport
         try history.append(who: "loopback", note: "flip", text: Self.toggles((3, 1)))
         try history.append(who: "loopback", note: "same split", text: Self.toggles((3, 1)))
         try history.append(who: "loopback", note: "stop", text: Self.toggles((3, 1), active: false))
-        let changes = SplitChanges.newest(in: history)
-        #expect(changes == ["poster": 2])
+        let changes = SplitChanges.splits(in: history).newestChanges
+        #expect(changes.mapValues(\.version) == ["poster": 2] && changes["poster"]?.restarted == false)
         // Kept until the history gains a version, then looked at again.
         let kept = SplitChanges(history: history)
-        #expect(kept.current() == changes)
+        #expect(kept.current().newestChanges == changes)
         try history.append(who: "loopback", note: "again", text: Self.toggles((3, 1)))
         try history.append(who: "loopback", note: "back", text: Self.toggles((1, 3)))
-        #expect(kept.current() == ["poster": 6])
+        #expect(kept.current().newestChanges.mapValues(\.version) == ["poster": 6])
 
         // Visitors split 1:3 under version 1, measured against 3:1.
-        var control = VisitorSums(), grid = VisitorSums()
-        control.visitors = 159
-        grid.visitors = 488
         let experiment = try #require(Toggles(json: Data(Self.toggles((3, 1)).utf8), file: "t", layouts: nil).experiments.first)
-        var result = VisitorResult(ExperimentVisitors(name: "poster", groups: [("control", control), ("grid3", grid)]), toggles: experiment)
+        var result = VisitorResult(ExperimentVisitors(name: "poster", groups: [("control", Self.visitors(159)), ("grid3", Self.visitors(488))]),
+                                   toggles: experiment)
         #expect(result.srmWarning)
-        let model = ExperimentsScreenModel(range: try ReportRangeQuery(QueryParameters([])), results: [])
-        func banner() -> String {
-            var writer = HTMLWriter()
-            VisitorSection.render(result, experiment: "poster", heading: "poster", model: model, into: &writer)
-            return String(decoding: writer.finish(), as: UTF8.self)
-        }
-        #expect(banner().contains("Assignment or counting is broken"))
-        result.splitChangedIn = changes["poster"]
-        let page = banner()
+        #expect(try Self.banner(result).contains("Assignment or counting is broken"))
+        result.splitChange = changes["poster"]
+        let page = try Self.banner(result)
         #expect(page.contains("data-srm") && page.contains("Version 2 of the toggles changed its groups or weights while it ran"))
         #expect(!page.contains("Assignment or counting is broken"))
         #expect(ExperimentsJSON.visitors(result).contains(#""srmWarning":true,"splitChangedIn":2,"#))
@@ -65,6 +57,29 @@ import TestSupport
         try history.append(who: "file", note: "start", text: Self.toggles((1, 8)))
         try history.append(who: "file", note: "stop", text: Self.toggles((1, 8), active: false))
         try history.append(who: "file", note: "again, even", text: Self.toggles((1, 1)))
-        #expect(SplitChanges.newest(in: history) == ["poster": 3])
+        let change = try #require(SplitChanges.splits(in: history).newestChanges["poster"])
+        #expect(change.version == 3 && change.lastRanIn == 1 && change.restarted)
+        // The banner says the split changed at the restart, not while it ran, which it never did.
+        var result = VisitorResult(ExperimentVisitors(name: "poster", groups: [("control", Self.visitors(159)), ("grid3", Self.visitors(488))]),
+                                   toggles: try #require(Toggles(json: Data(Self.toggles((1, 1)).utf8), file: "t", layouts: nil).experiments.first))
+        result.splitChange = change
+        let banner = try #require(try HTMLDocument.parse(Self.banner(result)).first { $0["data-srm"] != nil }?.text)
+        #expect(banner.contains("Version 3 of the toggles started it again with other groups or weights than it last ran with (in version 1): "
+                                + "the visitors counted before were split by the earlier weights"), "\(banner)")
+        #expect(!banner.contains("while it ran"), "\(banner)")
+    }
+
+    /// The visitor figures' section of `result`, the sample-ratio banner included.
+    static func banner(_ result: VisitorResult) throws -> String {
+        var writer = HTMLWriter()
+        let model = ExperimentsScreenModel(range: try ReportRangeQuery(QueryParameters([])), results: [])
+        VisitorSection.render(result, experiment: "poster", heading: "poster", model: model, into: &writer)
+        return String(decoding: writer.finish(), as: UTF8.self)
+    }
+
+    static func visitors(_ count: Int) -> VisitorSums {
+        var sums = VisitorSums()
+        sums.visitors = count
+        return sums
     }
 }

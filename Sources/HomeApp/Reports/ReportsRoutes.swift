@@ -60,7 +60,7 @@ struct ReportsRoutes {
         return try pool.respond { [services, splitChanges] in JSONErrors.catching(request, logger: services.logger) {
             let reading = try ReportsReading.read(asked, services: services, limit: 0)
             let experiments = ExperimentsJSON.member(reading.query.range, segment: segment, services: services,
-                                                     splitChanges: splitChanges?.current() ?? [:])
+                                                     splitChanges: splitChanges?.current().newestChanges ?? [:])
             let setAside = SetAsideNotice.jsonMember(services.reportLog.store.setAsideSegments)
             let members = [experiments, setAside, ConfigChange.jsonMember(reading.changes),
                            DatabaseReportsJSON.members(reading.source, lag: services.shipper?.status.lag())]

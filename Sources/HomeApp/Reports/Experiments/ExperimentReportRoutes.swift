@@ -30,7 +30,7 @@ struct ExperimentReportRoutes {
         return try pool.respond { [self] in
             var unavailable: String?
             let results = Self.results(range.range, segment: segment, services: services,
-                                       splitChanges: splitChanges?.current() ?? [:], unavailable: &unavailable)
+                                       splitChanges: splitChanges?.current().newestChanges ?? [:], unavailable: &unavailable)
             var model = ExperimentsScreenModel(range: range, results: results, test: test,
                                                changes: Self.changes(range.range, services: services))
             model.unavailable = unavailable
@@ -99,7 +99,7 @@ struct ExperimentReportRoutes {
     /// database, every instance's events; without one (or while it cannot answer), this
     /// instance's store's rollups, so it takes as long at 10 million events as at a thousand.
     static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
-                        splitChanges: [String: Int] = [:]) -> [ExperimentResult] {
+                        splitChanges: [String: LastRunSplits.Change] = [:]) -> [ExperimentResult] {
         var unavailable: String?
         return results(range, segment: segment, services: services, splitChanges: splitChanges, unavailable: &unavailable)
     }
@@ -107,7 +107,7 @@ struct ExperimentReportRoutes {
     /// `results`, with why the report database could not answer when this instance's figures
     /// stand in for every instance's, for the page to say so.
     static func results(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
-                        splitChanges: [String: Int] = [:], unavailable: inout String?) -> [ExperimentResult] {
+                        splitChanges: [String: LastRunSplits.Change] = [:], unavailable: inout String?) -> [ExperimentResult] {
         var counts: [ReportExperimentCounts]?
         if let database = services.database {
             do { counts = try database.experiments(range) } catch { unavailable = "\(error)" }
@@ -129,7 +129,7 @@ struct ExperimentReportRoutes {
                 let experiment = toggles.experiments.first { $0.name == name }
                 results[index].visitors = VisitorResult(tallies[name]?.filtered(segment, days: days),
                                                         toggles: experiment, margins: experiment?.guardrailMargins ?? .standard)
-                results[index].visitors?.splitChangedIn = splitChanges[name]
+                results[index].visitors?.splitChange = splitChanges[name]
             }
             // Experiments only the tallies know (their events left the range): shown too.
             for name in tallies.keys.sorted() where !named.contains(name) {

@@ -1,4 +1,5 @@
 import Basics
+import FeatureToggles
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -14,7 +15,7 @@ enum ExperimentsJSON {
     /// Followed by `"experimentTallies":{"ready","progress","segment"}`: whether the visitor figures
     /// are there yet (while the tallies are counted at start, `progress` says how far, 0 to 1).
     static func member(_ range: ReportRange, segment: VisitorSegmentFilter = .all, services: AppServices,
-                       splitChanges: [String: Int] = [:]) -> String {
+                       splitChanges: [String: LastRunSplits.Change] = [:]) -> String {
         let progress = ExperimentReportRoutes.counting(services)
         return member(ExperimentReportRoutes.results(range, segment: segment, services: services, splitChanges: splitChanges))
             + ",\"experimentTallies\":{\"ready\":\(progress == nil),\"progress\":\(progress.map(JSONText.rounded) ?? "null"),"
@@ -61,7 +62,7 @@ enum ExperimentsJSON {
         }
         return "{\"groups\":[\(groups.joined(separator: ","))],\"guardrails\":[\(guardrails.joined(separator: ","))],"
             + "\"guardrailWarning\":\(result.guardrailBreached),\"srmPValue\":\(result.srmPValue.map(JSONText.rounded) ?? "null"),"
-            + "\"srmWarning\":\(result.srmWarning),\"splitChangedIn\":\(result.splitChangedIn.map(String.init) ?? "null"),"
+            + "\"srmWarning\":\(result.srmWarning),\"splitChangedIn\":\(result.splitChange.map { String($0.version) } ?? "null"),"
             + "\"enoughData\":\(result.enoughData),\"uncountedGroups\":\(result.incomplete),"
             + "\"minimumVisitors\":\(VisitorResult.minimumVisitors),\"comparisons\":[\(comparisons.joined(separator: ","))]}"
     }

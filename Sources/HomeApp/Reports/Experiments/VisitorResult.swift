@@ -131,9 +131,10 @@ struct VisitorResult {
     let comparisons: [Comparison]
     /// Some events were not counted (a ninth group, or a full disk): the sums are a lower bound.
     let incomplete: Bool
-    /// The toggles version that last moved this experiment's visitors to other groups while it
-    /// ran (`SplitChanges`); the sample-ratio check then measures the old split by new weights.
-    var splitChangedIn: Int?
+    /// The toggles version that last moved this experiment's visitors to other groups, while it ran
+    /// or starting it again (`SplitChanges`); the sample-ratio check then measures the old split by
+    /// new weights.
+    var splitChange: LastRunSplits.Change?
 
     var srmWarning: Bool { (srmPValue ?? 1) < SampleRatioMismatch.warningThreshold }
     var enoughData: Bool { groups.count > 1 && groups.allSatisfy { $0.sums.visitors >= Self.minimumVisitors } }

@@ -1,4 +1,5 @@
 import Basics
+import FeatureToggles
 #if canImport(FoundationEssentials)
 import FoundationEssentials
 #else
@@ -28,8 +29,8 @@ enum VisitorSection {
             writer.write("<p class=\"experiment__warning\" role=\"alert\" data-srm>")
             writer.text("Sample ratio mismatch: the visitors per group (\(result.groups.map { ExperimentResult.count($0.sums.visitors) }.joined(separator: " / "))) "
                         + "do not match the weights (\(result.groups.map { weight($0.weight) }.joined(separator: " / "))), \(ExperimentResult.p(p)). "
-                        + (result.splitChangedIn.map { "Version \($0) of the toggles changed its groups or weights while it ran: the visitors "
-                            + "counted before were split by the earlier weights, so the change alone may explain the mismatch. "
+                        + (result.splitChange.map { splitChanged($0) + ": the visitors counted before were split by the earlier weights, "
+                            + "so the change alone may explain the mismatch. "
                             + "Results that mix two splits cannot be trusted either; to compare cleanly, run another under a new name." }
                            ?? "Assignment or counting is broken; do not trust the other figures until it is found."))
             writer.write("</p>")
@@ -51,6 +52,14 @@ enum VisitorSection {
         testChoice(test, range: range, segment: model.segment, into: &writer)
         comparisonTable(result, heading: heading, test: test, into: &writer)
         guardrailTable(result, heading: heading, into: &writer)
+    }
+
+    /// How a version came to split the visitors otherwise than before: while the experiment ran, or
+    /// starting it again after a stop (whose visitors stay counted).
+    static func splitChanged(_ change: LastRunSplits.Change) -> String {
+        change.restarted
+            ? "Version \(change.version) of the toggles started it again with other groups or weights than it last ran with (in version \(change.lastRanIn))"
+            : "Version \(change.version) of the toggles changed its groups or weights while it ran"
     }
 
     /// "all visitors, first exposed on any day" or "phone, first exposed 2026-11-20 to 2026-11-24".
