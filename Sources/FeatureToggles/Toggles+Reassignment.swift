@@ -25,18 +25,25 @@ extension Toggles.Experiment {
 }
 
 extension Toggles {
-    /// What a change from `current` does to the visitors of experiments running in both: those it
-    /// moves to another group make the results mix two splits, and the sample-ratio check then
-    /// measures the whole run against the new weights. Said on the review page before an apply.
-    public func reassignmentWarnings(from current: Toggles) -> [String] {
-        experiments.filter(\.active).compactMap { experiment in
-            guard let before = current.experiments.first(where: { $0.name == experiment.name && $0.active }) else { return nil }
-            let moved = before.movedShare(to: experiment)
-            guard moved >= 0.0005 else { return nil }
-            let percent = moved * 100 >= 9.95 ? String(Int((moved * 100).rounded())) : String(printf: "%.1f", moved * 100)
+    /// What these toggles, proposed as the next version after `splits` (the version in force taken
+    /// last), do to the visitors of the experiments they run: those moved to another group than the
+    /// split it last ran with gave them make the results mix two splits, and the sample-ratio check
+    /// then measures the whole run against the new weights. A stop between the two changes nothing:
+    /// the visitors counted before stay counted. Said on the review page before an apply.
+    public func reassignmentWarnings(after splits: LastRunSplits) -> [String] {
+        let changes = splits.changes(self, version: splits.newestVersion + 1)
+        return experiments.compactMap { experiment in
+            guard let change = changes[experiment.name] else { return nil }
+            let percent = change.moved * 100 >= 9.95 ? String(Int((change.moved * 100).rounded())) : String(printf: "%.1f", change.moved * 100)
+            let consequence = "in another group than before, so its results will mix both splits, and the sample-ratio check will "
+                + "measure them against the new weights"
+            guard !change.restarted else {
+                return "experiment \"\(experiment.name)\" last ran in version \(change.lastRanIn) with other groups or weights: starting "
+                    + "it again with these puts about \(percent)% of the visitors counted then \(consequence). To change the split "
+                    + "cleanly, start another under a new name"
+            }
             return "experiment \"\(experiment.name)\" is running: its new groups or weights put about \(percent)% of its visitors "
-                + "in another group than before, so its results will mix both splits, and the sample-ratio check will measure "
-                + "them against the new weights. To change the split cleanly, stop it and start another under a new name"
+                + "\(consequence). To change the split cleanly, stop it and start another under a new name"
         }
     }
 }

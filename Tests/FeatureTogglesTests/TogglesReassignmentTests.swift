@@ -24,14 +24,38 @@ import Testing
         #expect(abs(old.movedShare(to: new) - moved) < 0.015, "said \(old.movedShare(to: new)), measured \(moved)")
     }
 
+    /// The versions so far, oldest first, as the review sees them.
+    static func splits(_ versions: Toggles...) -> LastRunSplits {
+        var splits = LastRunSplits()
+        for (index, toggles) in versions.enumerated() { splits.take(toggles, version: index + 1) }
+        return splits
+    }
+
     @Test func onlyARunningExperimentWhoseVisitorsMoveIsWarnedAbout() throws {
-        let current = try Self.toggles(#"[{"name": "a", "weight": 4}, {"name": "b", "weight": 3}]"#)
-        let warnings = try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b", "weight": 3}]"#).reassignmentWarnings(from: current)
+        let current = Self.splits(try Self.toggles(#"[{"name": "a", "weight": 4}, {"name": "b", "weight": 3}]"#))
+        let warnings = try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b", "weight": 3}]"#).reassignmentWarnings(after: current)
         #expect(warnings.count == 1 && warnings[0].contains(#"experiment "hero" is running"#) && warnings[0].contains("about 32%"), "\(warnings)")
         // The same split with another group's layout, a stopped one, or a renamed one (reshuffled, but a new experiment).
         #expect(try Self.toggles(#"[{"name": "a", "weight": 8}, {"name": "b", "weight": 6, "layout": "grid"}]"#)
-            .reassignmentWarnings(from: current).isEmpty)
-        #expect(try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b"}]"#, active: false).reassignmentWarnings(from: current).isEmpty)
-        #expect(try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b"}]"#, name: "hero-2").reassignmentWarnings(from: current).isEmpty)
+            .reassignmentWarnings(after: current).isEmpty)
+        #expect(try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b"}]"#, active: false).reassignmentWarnings(after: current).isEmpty)
+        #expect(try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b"}]"#, name: "hero-2").reassignmentWarnings(after: current).isEmpty)
+    }
+
+    /// Stopped, then started again: the visitors counted while it ran stay counted, so new weights
+    /// mix two splits as much as a change while it runs does. Measured against the split it last
+    /// ran with, not the stopped version's weights.
+    @Test func aRestartWithOtherWeightsThanItLastRanWithIsWarnedAboutNamingThatVersion() throws {
+        let ran = try Self.toggles(#"[{"name": "a", "weight": 4}, {"name": "b", "weight": 3}]"#)
+        let stoppedEven = try Self.toggles(#"[{"name": "a"}, {"name": "b"}]"#, active: false)
+        let splits = Self.splits(ran, ran, stoppedEven)
+        let warnings = try Self.toggles(#"[{"name": "a", "weight": 1}, {"name": "b", "weight": 3}]"#).reassignmentWarnings(after: splits)
+        #expect(warnings == [#"experiment "hero" last ran in version 2 with other groups or weights: starting it again with these "#
+            + "puts about 32% of the visitors counted then in another group than before, so its results will mix both splits, and "
+            + "the sample-ratio check will measure them against the new weights. To change the split cleanly, start another under a new name"],
+            "\(warnings)")
+        #expect(try Self.toggles(#"[{"name": "a", "weight": 8}, {"name": "b", "weight": 6}]"#).reassignmentWarnings(after: splits).isEmpty,
+                "started again with the split it last ran with")
+        #expect(try Self.toggles(#"[{"name": "a"}, {"name": "b"}]"#, name: "hero-2").reassignmentWarnings(after: splits).isEmpty)
     }
 }

@@ -18,6 +18,8 @@ struct AdminRoutes {
     let content: ContentVersions
     let access: ReportsAccess
     let pool: RequestPool
+    /// The split each experiment last ran with: the review warns of a proposal that moves its visitors.
+    let splitChanges: SplitChanges
 
     func register(in router: inout Router) {
         router.get("/admin") { request in try pool.respond { [self] in togglesPage(request) } }
@@ -154,7 +156,11 @@ struct AdminRoutes {
             LineDiffView.render(LineDiff(from: current.text, to: proposed.jsonText), label: "Difference from the version in force",
                                 into: &writer)
             interplay(proposed, into: &writer)
-            for warning in proposed.reassignmentWarnings(from: services.toggles.toggles) {
+            // The toggles in force taken last: the history's newest version again, or the file before
+            // the history has one.
+            var splits = splitChanges.current()
+            splits.take(services.toggles.toggles, version: current.version)
+            for warning in proposed.reassignmentWarnings(after: splits) {
                 writer.write("<p class=\"admin__notice\" data-reassign>Note: ")
                 writer.text(warning)
                 writer.write(".</p>")

@@ -195,7 +195,7 @@ public final class HomeApplication: Startable {
             ExperimentReportRoutes(services: services, access: reportsAccess, pool: reportPool, splitChanges: splitChanges).register(in: &reports)
             metrics.register(in: &reports, services: services, pool: reportPool)
             AdminRoutes(services: services, versions: toggleVersions, content: contentVersions, access: reportsAccess,
-                        pool: adminPool).register(in: &reports)
+                        pool: adminPool, splitChanges: splitChanges).register(in: &reports)
         }
         ReportsSignIn(services: services, access: reportsAccess, pool: reportPool).register(in: &router)
         router.get("/healthz") { _ in .text("ok") }
