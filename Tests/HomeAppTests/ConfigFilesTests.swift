@@ -33,6 +33,14 @@ private typealias F = ContentFixtures
                 "\(response.text)")
     }
 
+    /// A quoted direction override would turn the rest of the message backwards: it shows as U+FFFD.
+    @Test func anErrorPageQuotesNoDirectionControl() throws {
+        let response = try AppFixture().browser().get("/long/%E2%80%AEX%E2%81%A6")
+        #expect(response.status == 404)
+        #expect(response.text.contains("nothing called \u{201C}\u{FFFD}X\u{FFFD}\u{201D}") && !response.text.contains("\u{202E}"),
+                "\(response.text)")
+    }
+
     @Test func withoutContentAndTogglesTheAppReadsConfigBesideThePublicFolder() {
         let configuration = AppConfiguration(publicFolder: AppFixture.publicFolder.path)
         #expect(configuration.contentFile == AppFixture.configFolder.appendingPathComponent("content.json").path)

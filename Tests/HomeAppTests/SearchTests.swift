@@ -49,7 +49,7 @@ import TestSupport
         let child = try #require(html.controllers(controller).first)
         #expect(child.buttons(named: "open").count == Self.harbour.count)
         for id in Self.harbour { #expect(child.openButton(for: id) != nil, "\(id) missing") }
-        #expect(child.text.contains("Results for \u{201C}harbour\u{201D}"))
+        #expect(response.text.contains("Results for \u{201C}<bdi>harbour</bdi>\u{201D}"))
         let event = try #require(try await fixture.event(named: .searchSubmitted))
         #expect(event.layout == layout && event.visitor == browser.cookies["visitor"])
         #expect(event.properties["query"] == "harbour" && event.properties["results"] == "5")
@@ -65,7 +65,22 @@ import TestSupport
         let html = try response.html()
         let child = try #require(html.controllers("ListHome").first)
         #expect(child.buttons(named: "open").isEmpty)
-        #expect(child.first { $0.hasClass("home-empty") }?.text == "Nothing matches \u{201C}<b>zebra</b>\u{201D}. Try another word.")
+        #expect(response.text.contains("Nothing matches \u{201C}<bdi>&lt;b&gt;zebra&lt;/b&gt;</bdi>\u{201D}. Try another word."))
+    }
+
+    /// A typed direction override reorders only the quote it is in, not the words around it.
+    @Test func aQueryIsEchoedIsolatedSoADirectionOverrideInItTurnsNothingElse() throws {
+        let fixture = try AppFixture()
+        let browser = fixture.browser()
+        let found = try browser.get("/search?q=%E2%80%AEharbour")
+        #expect(found.status == 200)
+        #expect(found.text.contains("Results for \u{201C}<bdi>\u{202E}harbour</bdi>\u{201D}"), "\(found.text)")
+        #expect(found.text.contains("<title>Search: \u{2068}\u{202E}harbour\u{2069}"))
+        let missed = try browser.get("/search?q=%E2%80%AEzebra")
+        #expect(missed.text.contains("Nothing matches \u{201C}<bdi>\u{202E}zebra</bdi>\u{201D}. Try another word."))
+        let (refused, html) = try browser.page("/search?q=%E2%80%AE" + String(repeating: "x", count: 90))
+        #expect(refused.status == 400)
+        #expect(html.first { $0.tag == "input" && $0["name"] == "q" }?["dir"] == "auto")
     }
 
     @Test(arguments: ["list", "grid"])

@@ -36,13 +36,13 @@ struct SearchRoutes {
         case .found(let name): layout = name
         case .unknown(let name): return home.unknownLayout(name, visit)
         }
-        let container = home.makeContainer(for: visit, title: "Search: \(query)", search: query)
+        let container = home.makeContainer(for: visit, title: QuotedInput("Search: ", query, "").plainText, search: query)
         container.viewModel.reportsLaunch = false
         let child = services.factory.make(layout)!
         child.baseViewModel.scrollPosition = HomeRoutes.scrollPosition(request.query)
         container.show(child)
-        child.baseViewModel.heading = "Results for \u{201C}\(query)\u{201D}"
-        child.baseViewModel.emptyMessage = "Nothing matches \u{201C}\(query)\u{201D}. Try another word."
+        child.baseViewModel.heading = QuotedInput("Results for \u{201C}", query, "\u{201D}")
+        child.baseViewModel.emptyMessage = QuotedInput("Nothing matches \u{201C}", query, "\u{201D}. Try another word.")
         // Results the server sent the visitor back to (after a switch, a row's "more" or closing a
         // modal) are the same search: it was reported when submitted.
         if request.query["layout"] == nil && HomeRoutes.scrollPosition(request.query) == nil

@@ -1,3 +1,4 @@
+import Basics
 import MicroHTTP
 import ScreenKit
 
@@ -61,15 +62,14 @@ final class ErrorScreenView: RootView {
         writer.write("</code></p></div>")
     }
 
-    /// A message may quote what was asked for: control characters (which HTML may not hold) and
-    /// line separators show as U+FFFD.
+    /// A message may quote what was asked for: control characters (which HTML may not hold), line
+    /// separators and direction controls (which would reorder the rest of the line) show as U+FFFD.
     static func printable(_ message: String) -> String {
         guard message.unicodeScalars.contains(where: isUnprintable) else { return message }
         return String(String.UnicodeScalarView(message.unicodeScalars.map { isUnprintable($0) ? "\u{FFFD}" : $0 }))
     }
 
     private static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.properties.generalCategory == .control && scalar != "\t" && scalar != "\n")
-            || scalar == "\u{2028}" || scalar == "\u{2029}"
+        scalar.isInvisibleControl && scalar != "\t" && scalar != "\n"
     }
 }

@@ -137,9 +137,10 @@ public enum HomeMarkup {
     }
 
     public static func emptyState(_ model: BaseHomeViewModel, into writer: inout HTMLWriter) {
-        writer.write("<p class=\"home-empty\">")
+        // One span: the box is a grid, where a quote's `<bdi>` would be an item of its own.
+        writer.write("<p class=\"home-empty\"><span>")
         writer.text(model.emptyMessage)
-        writer.write("</p>")
+        writer.write("</span></p>")
     }
 
     /// Posters of the first row's first tiles are on the first screen: loaded at once. The rest

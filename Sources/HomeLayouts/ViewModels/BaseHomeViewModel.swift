@@ -1,3 +1,5 @@
+import ScreenKit
+
 /// The state every child draws from; the container sets `items`, each child's subclass decides
 /// how they fall into sections.
 open class BaseHomeViewModel {
@@ -16,9 +18,9 @@ open class BaseHomeViewModel {
     /// The grid's row scrolled on by its "more" button (without JavaScript); others ignore it.
     public var scrollPosition: HomeIndexPath?
     /// Shown when there are no items, e.g. a search with no match.
-    public var emptyMessage = "Nothing to watch right now."
+    public var emptyMessage: QuotedInput = "Nothing to watch right now."
     /// A heading above the sections, e.g. the search that found them.
-    public var heading: String?
+    public var heading: QuotedInput?
     /// The child's layout name, posted back so the right child decodes the form.
     public internal(set) var layout = ""
     /// Where the child's form posts.

@@ -26,7 +26,7 @@ public final class TextInputView: RootView {
         writer.attribute("for", fieldID)
         writer.write(">")
         writer.text(request.label)
-        writer.write("</label><input class=\"text-input__field\" type=\"text\" autocomplete=\"off\" required autofocus")
+        writer.write("</label><input class=\"text-input__field\" type=\"text\" dir=\"auto\" autocomplete=\"off\" required autofocus")
         writer.attribute("id", fieldID)
         writer.attribute("name", request.fieldName)
         writer.attribute("value", model.text)
