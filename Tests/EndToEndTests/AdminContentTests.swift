@@ -108,6 +108,34 @@ import TestSupport
         #expect(try String(contentsOfFile: contentPath, encoding: .utf8) == String(contentsOfFile: ServerProcess.repositoryRoot.appendingPathComponent("Config/content.json").path, encoding: .utf8))
     }
 
+    /// A pasted direction override in a title would turn the tile's text around for every visitor:
+    /// an upload holding one is refused naming the item and field, a file holding one at start is
+    /// set aside as a damaged one is.
+    @Test func anInvisibleControlInAnItemsTextIsRefusedOnUploadAndSetAsideAtStart() throws {
+        var overridden = items
+        let id = try #require(overridden[3]["id"] as? String)
+        overridden[3]["title"] = "\u{202E}" + (overridden[3]["title"] as? String ?? "")
+        let bytes = try catalogue(overridden)
+        var server = try start()
+        let refused = try review(bytes, with: Browser(port: server.port))
+        #expect(refused.status == 400)
+        let shown = try HTMLDocument.parse(refused.text).first { $0.hasClass("admin__problem") }?.text ?? ""
+        #expect(shown.contains("upload.json: item 3 (\"\(id)\"): field \"title\" holds an invisible character (U+202E)"), "\(shown)")
+        let whole = try Data(contentsOf: URL(fileURLWithPath: contentPath))
+
+        server.signal(SIGTERM)
+        #expect(server.waitForExit() == 0)
+        try Data(bytes).write(to: URL(fileURLWithPath: contentPath))
+        server = try start()
+        #expect(try Data(contentsOf: URL(fileURLWithPath: contentPath)) == whole, "the catalogue of the last run")
+        #expect(!(try server.client.get("/").text.unicodeScalars.contains("\u{202E}")))
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.path).filter { $0.hasPrefix("content.json.damaged-") }
+        #expect(try kept.map { try Data(contentsOf: URL(fileURLWithPath: folder.path($0))) } == [Data(bytes)])
+        let page = try HTMLDocument.parse(try server.client.get("/admin/content").text)
+        let notice = page.first { $0["data-restored"] != nil }?.text ?? ""
+        #expect(notice.contains("field \"title\" holds an invisible character (U+202E)"), "\(notice)")
+    }
+
     /// The uploaded file's name labels the loader's message: a direction override in it would show
     /// the message backwards, a line separator break it.
     @Test func theUploadsNameIsShownWithoutItsInvisibleControls() throws {

@@ -66,6 +66,12 @@ import Testing
               message: #"bad.json: item 0: field "startsAt" must be an ISO-8601 UTC time like 2026-11-21T20:30:00Z"#),
         .init(name: "date without UTC marker", json: F.file(F.liveItem.replacingOccurrences(of: "2026-11-21T19:45:00Z", with: "2026-11-21T19:45:00")),
               message: #"bad.json: item 0: field "startsAt" must be an ISO-8601 UTC time like 2026-11-21T20:30:00Z"#),
+        .init(name: "direction override in a title", json: F.file(F.longItem, F.shortItem.replacingOccurrences(of: "\"title\":\"", with: "\"title\":\"\u{202E}")),
+              message: #"bad.json: item 1 ("s-001"): field "title" holds an invisible character (U+202E) that would break the line or turn the text around it; write it without it"#),
+        .init(name: "line separator in a description", json: F.file(F.liveItem.replacingOccurrences(of: "Headlines all day.", with: "Headlines\u{2028}all day.")),
+              message: #"bad.json: item 0 ("l-001"): field "description" holds an invisible character (U+2028) that would break the line or turn the text around it; write it without it"#),
+        .init(name: "escape in an id", json: F.file(F.longItem.replacingOccurrences(of: "m-001", with: #"m-\u001b001"#)),
+              message: #"bad.json: item 0: field "id" holds an invisible character (U+001B) that would break the line or turn the text around it; write it without it"#),
     ]
 
     @Test(arguments: invalidCases)

@@ -65,7 +65,7 @@ struct AdminContent {
         do throws(ContentCatalogError) {
             _ = try CatalogueDocument.validate(upload.text, store: versions.document.store)
         } catch {
-            let message = ContentCatalogError(file: upload.filename, itemIndex: error.itemIndex, field: error.field,
+            let message = ContentCatalogError(file: upload.filename, itemIndex: error.itemIndex, itemID: error.itemID, field: error.field,
                                               problem: error.problem).description
             return routes.page(request, title: "Catalogue", section: .content, status: .badRequest) { [self] writer, context in
                 writer.write("<div class=\"admin__problem\" role=\"alert\"><p>Nothing was applied: ")

@@ -112,6 +112,15 @@ private struct ItemReader {
         guard let value = fields[field] else { throw error(field, "is missing") }
         guard case .string(let text) = value else { throw error(field, "must be a string, not \(value.typeName)") }
         guard !text.allSatisfy(\.isWhitespace) else { throw error(field, "must not be empty") }
+        // Titles and descriptions are shown to every visitor as they are: a pasted direction
+        // override would turn a tile's text around. HTML's own white space stays allowed.
+        if let control = text.unicodeScalars.first(where: { $0.isInvisibleControl && !"\t\n\r".unicodeScalars.contains($0) }) {
+            var id: String?
+            if field != "id", case .string(let text) = fields["id"] { id = text }
+            throw ContentCatalogError(file: file, itemIndex: index, itemID: id, field: field,
+                                      problem: "holds an invisible character (\(String(printf: "U+%04X", control.value))) that would "
+                                      + "break the line or turn the text around it; write it without it")
+        }
         return text
     }
 
