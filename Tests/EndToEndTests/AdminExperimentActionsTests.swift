@@ -71,6 +71,21 @@ import TestSupport
         #expect(try String(contentsOfFile: togglesPath, encoding: .utf8).contains("\"rollout\": {\"grid\": 0.5}"))
     }
 
+    /// A share is typed in digits: forms Swift would read but no person means are refused.
+    @Test func aShareThatIsNoDecimalAsTypedIsRefused() throws {
+        let server = try start()
+        let browser = Browser(port: server.port)
+        let html = try confirmation("Roll out group b's layout (grid)…", with: browser)
+        let show = try #require(html.all("button").first { $0.text == "Show the difference for this share" })
+        for share in ["1e1", "+50", "nan", "0x1p5", "50%"] {
+            let refused = try browser.press(show, setting: ["share": share])
+            #expect(refused.status == 400, "\(share)")
+            let message = try HTMLDocument.parse(refused.text).first { $0.hasClass("error-screen__message") }?.text
+            #expect(message == "The share must be a number from 0 to 100.", "\(share)")
+        }
+        #expect(try browser.press(show, setting: ["share": "12.5"]).status == 200)
+    }
+
     @Test func stoppingNeedsANoteAndAStaleConfirmationConflicts() throws {
         let server = try start()
         let browser = Browser(port: server.port)

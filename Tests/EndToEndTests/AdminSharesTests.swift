@@ -42,6 +42,16 @@ import TestSupport
              "and the other layouts' rollout shares would add up to more than 100%"),
             (["experiments[0].namespace.range.from": "57", "experiments[0].namespace.range.to": "14"],
              "field-experiments-0-namespace-range-error", "must be two percents with 0 ≤ from < to ≤ 100"),
+            // Forms Swift's parsers read that no person types for a share or a weight.
+            (["rollout.grid": "1e1"], "field-rollout-grid-error", "must be a percent from 0 to 100 (got \"1e1\")"),
+            (["rollout.grid": "+5"], "field-rollout-grid-error", "must be a percent from 0 to 100 (got \"+5\")"),
+            (["ramps[0].steps[0].share": "nan"], "field-ramps-0-steps-0-share-error", "must be a percent from 0 to 100 (got \"nan\")"),
+            (["experiments[0].namespace.range.to": "0x1p5"], "field-experiments-0-namespace-range-error",
+             "must be two percents with 0 ≤ from < to ≤ 100"),
+            (["experiments[0].groups[1].weight": "1e2"], "field-experiments-0-groups-1-weight-error",
+             "must be a number greater than 0 in digits, like 2 or 1.5 (got \"1e2\")"),
+            (["experiments[0].groups[0].weight": "inf"], "field-experiments-0-groups-0-weight-error",
+             "must be a number greater than 0 in digits, like 2 or 1.5 (got \"inf\")"),
         ]
         for (values, errorID, words) in cases {
             let refused = try browser.press(try AdminTogglesTests.button("Review the difference", in: form), setting: values)

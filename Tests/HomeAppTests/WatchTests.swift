@@ -47,7 +47,7 @@ import TestSupport
         #expect(try await fixture.event(named: .playProgress)?.properties["position"] == "90")
     }
 
-    @Test(arguments: ["abc", "-1", "6721", "", "99999999999999999999", "1.5"])
+    @Test(arguments: ["abc", "-1", "6721", "", "99999999999999999999", "1.5", "+5", " 5", "5e1"])
     func aPositionThatIsNotWholeSecondsWithinTheTitleIsA400ThatSaysSoAndWritesNothing(_ position: String) throws {
         let fixture = try AppFixture()
         let browser = fixture.browser()

@@ -114,7 +114,7 @@ struct AdminRoutes {
         let form = TogglesForm(request.form, layouts: layouts)
         let current = versions.current
         guard form.base == current.version else { return conflict(request, form: form, current: current) }
-        if let problem = form.shareProblem { return invalid(request, form: form, error: problem) }
+        if let problem = form.shareProblem ?? form.weightProblem { return invalid(request, form: form, error: problem) }
         let proposed: Toggles
         do {
             proposed = try Toggles(json: Data(form.json.utf8), file: "toggles", layouts: layouts)

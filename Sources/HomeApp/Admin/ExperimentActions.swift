@@ -138,7 +138,7 @@ struct ExperimentActions {
         case "stop": return Action(experiment: experiment, rollout: nil)
         case "rollout":
             guard let group, !group.isEmpty else { throw HTTPError(.badRequest, "Name the group whose layout is rolled out.") }
-            let percent = share.map { Double($0.trimmingWhitespace()) } ?? 100
+            let percent = share.map { TypedNumber.decimal($0.trimmingWhitespace()) } ?? 100
             guard let percent, percent.isFinite, (0...100).contains(percent) else {
                 throw HTTPError(.badRequest, "The share must be a number from 0 to 100.")
             }

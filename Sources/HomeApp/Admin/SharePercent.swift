@@ -4,16 +4,15 @@ import Basics
 /// it, a fraction (0.125). Converted by moving the decimal point in the text and rounding once, so
 /// a share from the file shows as it reads there (7, not 7.000000000000001) and back the same.
 enum SharePercent {
-    /// `fraction` in percent, in the shortest text that reads back the same.
+    /// `fraction` in percent, in the shortest text that reads back the same, as it would be typed.
     static func text(_ fraction: Double) -> String {
-        shifted(JSONText.number(fraction), by: 2).map(JSONText.number) ?? JSONText.number(fraction * 100)
+        TypedNumber.text(shifted(JSONText.number(fraction), by: 2) ?? fraction * 100)
     }
 
-    /// The fraction for a percent as typed; nil when it is no finite decimal number.
+    /// The fraction for a percent as typed; nil when it is no decimal number as a person types
+    /// one (`12.5`: not `+12.5`, `1.25e1` or `nan`).
     static func fraction(_ typed: String) -> Double? {
-        guard !typed.isEmpty, typed.allSatisfy({ "0123456789.+-eE".contains($0) }), let percent = Double(typed),
-              percent.isFinite
-        else { return nil }
+        guard TypedNumber.decimal(typed) != nil else { return nil }
         return shifted(typed, by: -2)
     }
 

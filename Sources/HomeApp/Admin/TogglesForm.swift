@@ -90,7 +90,7 @@ struct TogglesForm: Sendable {
         rollout = toggles.rollout.mapValues(SharePercent.text)
         experiments = toggles.experiments.map { experiment in
             Experiment(name: experiment.name, active: experiment.active, groups: experiment.groups.map { group in
-                Group(name: group.name, weight: JSONText.number(group.weight), layout: group.layout ?? "",
+                Group(name: group.name, weight: TypedNumber.text(group.weight), layout: group.layout ?? "",
                       onboarding: group.onboarding.map { $0 ? "true" : "false" } ?? "",
                       visitors: group.visitors.joined(separator: "\n"), rows: group.rows.mapValues { $0 ? "true" : "false" })
             }, targeting: Targeting(devices: Set(experiment.targeting.devices.map(\.rawValue)),
@@ -264,7 +264,7 @@ struct TogglesForm: Sendable {
     }
 
     private static func number(_ text: String) -> JSONValue {
-        if let value = Double(text), value.isFinite { return .number(value) }
+        if let value = TypedNumber.decimal(text) { return .number(value) }
         return .string(text)
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import MicroHTTP
 import Reporting
 
@@ -48,7 +49,8 @@ struct WatchRoutes {
     func progress(_ request: Request) throws(HTTPError) -> Response {
         let item = try playable(request)
         let duration = Self.duration(item)
-        guard let text = try request.form.single("position"), text.utf8.count <= 9, let position = Int(text), (0...duration).contains(position)
+        guard let text = try request.form.single("position"), let position = TypedNumber.whole(text, maxDigits: 9),
+              (0...duration).contains(position)
         else {
             throw HTTPError(.badRequest, "The position must be a whole number of seconds from 0 to \(duration).")
         }
