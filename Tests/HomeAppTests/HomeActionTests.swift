@@ -88,7 +88,9 @@ import TestSupport
         try session.get("/?layout=grid")
         let list = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "list"), ("row", "0")])
         #expect(list.status == 400 && list.text.contains("rows do not scroll sideways"))
-        for at in ["-1", "999", "x"] {
+        let signed = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "+1"), ("at", "4")])
+        #expect(signed.status == 400 && signed.text.contains("must name a row"))
+        for at in ["-1", "999", "x", "+4", "0x4"] {
             let wrong = try session.post("/report", withToken: [("event", "horizontal_swipe"), ("layout", "grid"), ("row", "1"), ("at", at)])
             #expect(wrong.status == 400 && wrong.text.contains("must be a place in row 1"), "at=\(at)")
         }

@@ -1,3 +1,4 @@
+import Basics
 import MicroHTTP
 import Reporting
 
@@ -41,7 +42,7 @@ struct SwipeBeacon {
         }
         // The rows are the layout's own: its child arranges the catalogue as the page did.
         child.baseViewModel.items = services.items
-        guard let row = try form.single("row").flatMap({ Int($0) }), child.baseViewModel.sections.indices.contains(row) else {
+        guard let row = try form.single("row").flatMap({ TypedNumber.whole($0, maxDigits: 4) }), child.baseViewModel.sections.indices.contains(row) else {
             throw HTTPError(.badRequest, "\"row\" must name a row of the \(layout) layout.")
         }
         var item: String?, to = 0
@@ -54,7 +55,7 @@ struct SwipeBeacon {
         } else if let at = try form.single("at") {
             // The place the page's script read off the tile (`grid-tile-S-I`): search results
             // arrange fewer items in a row, so the place is kept, not an item named from it.
-            guard let place = Int(at), child.baseViewModel.sections[row].items.indices.contains(place) else {
+            guard let place = TypedNumber.whole(at, maxDigits: 4), child.baseViewModel.sections[row].items.indices.contains(place) else {
                 throw HTTPError(.badRequest, "\"at\" must be a place in row \(row), from 0.")
             }
             to = place
