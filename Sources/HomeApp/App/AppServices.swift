@@ -45,6 +45,13 @@ struct AppServices: Sendable {
         return configuration
     }
 
+    /// A title's page and its watch page: the site's script and theirs (the home loads less).
+    var titlePage: PageConfiguration {
+        var configuration = page
+        configuration.extraScriptURLs = ["/assets/title.js"]
+        return configuration
+    }
+
     func visit(_ request: Request) -> Visit { Visit(request, csrf: csrf, assets: assets, decisions: toggles.decisions) }
 
     /// The catalogue as home items, made once per content version.

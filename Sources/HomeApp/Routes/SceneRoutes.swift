@@ -27,7 +27,7 @@ struct SceneRoutes {
         let screen = ItemScreen(viewModel: ItemScreenModel(item: item, related: catalog.related(to: item),
                                                            progress: activity?.progress(of: item.id),
                                                            isOnList: activity?.isOnList(item.id) ?? false))
-        return visit.page(screen, configuration: services.page)
+        return visit.page(screen, configuration: services.titlePage)
     }
 
     func settings(_ request: Request) -> Response {

@@ -35,7 +35,7 @@ struct WatchRoutes {
         let visit = services.visit(request)
         let position = services.viewing.activity(for: visit.visitor.id)?.progress(of: item.id)?.position ?? 0
         let screen = WatchScreen(viewModel: WatchScreenModel(item: item, position: position, duration: Self.duration(item)))
-        return visit.page(screen, configuration: services.page)
+        return visit.page(screen, configuration: services.titlePage)
     }
 
     func play(_ request: Request) throws(HTTPError) -> Response {
